@@ -1,0 +1,1 @@
+"""Command-line edges: argument parsing and output only; the work happens in the library."""

@@ -1,0 +1,106 @@
+"""What every command-line edge shares: argument parsing that reports errors as JSON, one JSON
+object per answer (``--format text`` for people), and stable exit codes.
+
+A command is a function ``(args) -> dict``; :func:`run_command` prints its result and turns any
+:class:`CodeMemoryError` into ``{"ok": false, "error", "message", "hint"}`` with the code's exit
+status. Unexpected exceptions become ``INTERNAL_ERROR`` without a traceback (set
+``CODE_MEMORY_DEBUG=1`` to see one on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import traceback
+
+from ..errors import CodeMemoryError
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that raises ``INVALID_ARGUMENT`` instead of printing usage and exiting."""
+
+    def error(self, message):
+        raise CodeMemoryError("INVALID_ARGUMENT", message, hint=f"see {self.prog} --help")
+
+
+def add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--root", help="memory root (default: $CODE_MEMORY_ROOT or ~/.claude/memory)")
+    parser.add_argument("--format", choices=("json", "text"), default="json",
+                        help="json (default, one object per answer) or text for people")
+
+
+def dumps(obj) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def print_json(obj, stream=None) -> None:
+    stream = stream or sys.stdout
+    stream.write(dumps(obj) + "\n")
+    stream.flush()
+
+
+def render_text(obj) -> str:
+    """A generic readable rendering for commands without their own text form."""
+    if not isinstance(obj, dict):
+        return str(obj)
+    if obj.get("ok") is False:
+        out = f"error {obj.get('error')}: {obj.get('message')}"
+        if obj.get("hint"):
+            out += f"\nhint: {obj['hint']}"
+        return out
+    lines = []
+    for key, value in obj.items():
+        if key == "ok":
+            continue
+        if isinstance(value, (dict, list)):
+            value = json.dumps(value, ensure_ascii=False, indent=2)
+        lines.append(f"{key}: {value}")
+    return "\n".join(lines)
+
+
+def emit(result: dict, fmt: str = "json", text_renderer=None) -> None:
+    if fmt == "text":
+        sys.stdout.write((text_renderer or render_text)(result).rstrip("\n") + "\n")
+        sys.stdout.flush()
+    else:
+        print_json(result)
+
+
+def run_command(handler, args, text_renderer=None) -> int:
+    """Run ``handler(args)``, print the answer, return the exit status."""
+    fmt = getattr(args, "format", "json") or "json"
+    try:
+        result = handler(args)
+        if result is None:
+            return 0
+        if isinstance(result, dict) and "ok" not in result:
+            result = {"ok": True, **result}
+        emit(result, fmt, text_renderer)
+        return 0
+    except CodeMemoryError as exc:
+        emit(exc.to_dict(), fmt)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        emit({"ok": False, "error": "INTERNAL_ERROR", "message": "interrupted"}, fmt)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # the edge: never a traceback on stdout
+        if os.environ.get("CODE_MEMORY_DEBUG"):
+            traceback.print_exc(file=sys.stderr)
+        emit({"ok": False, "error": "INTERNAL_ERROR",
+              "message": f"unexpected {type(exc).__name__}",
+              "hint": "set CODE_MEMORY_DEBUG=1 for a traceback on stderr and report it"}, fmt)
+        return 1
+
+
+def parse_or_error(parser: argparse.ArgumentParser, argv):
+    """Parse ``argv``; on a usage error print the JSON error and return ``(None, exit_code)``."""
+    try:
+        return parser.parse_args(argv), 0
+    except CodeMemoryError as exc:
+        fmt = "text" if argv and "--format" in argv and "text" in argv else "json"
+        emit(exc.to_dict(), fmt)
+        return None, exc.exit_code

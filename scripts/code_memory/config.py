@@ -1,0 +1,276 @@
+"""Layered configuration, read only at the edges (CLI, hooks, MCP) and passed down as values.
+
+Precedence, lowest first:
+  built-in DEFAULTS
+  ← user config: $CODE_MEMORY_CONFIG, else <root>/config.json (root from --root / $CODE_MEMORY_ROOT /
+    ~/.claude/memory)
+  ← project config: <project>/.claude/code-memory.json — only the keys in PROJECT_ALLOWED, so a
+    cloned repository cannot redirect paths, models or LLM endpoints
+  ← environment: CODE_MEMORY_ROOT, CODE_MEMORY_<SECTION>__<KEY> (e.g. CODE_MEMORY_SEARCH__TOP_K=8),
+    and the design's switches AUTO_EXTRACT, CLAUDE_SEMANTIC_LINT, CAPABILITY_GENERATION
+  ← explicit overrides (command-line flags)
+
+``config.example.json`` lists every key with its default and a ``_doc`` line for it; keys starting
+with ``_`` are documentation and ignored, so the example can be copied as a starting config. A test
+keeps the example, DEFAULTS and the README's configuration reference in step.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+
+from .errors import CodeMemoryError
+from .paths import DEFAULT_ROOT, MemoryPaths, expand
+
+DEFAULTS: dict = {
+    "memory_root": DEFAULT_ROOT,
+    # path prefix -> project name; else the git top-level name, else the directory name
+    "projects": {},
+    # group name -> [project names]; members also get areas/projects/<group>/rules.md
+    "project_groups": {},
+    "search": {
+        "default_mode": "auto",
+        "top_k": 6,
+        "rrf_k": 60,
+        "snippet_chars": 700,
+        "candidates": 50,
+        "heading_weight": 3.0,
+    },
+    "index": {
+        "window_lines": 40,
+        "max_file_bytes": 2000000,
+        "auto_rebuild": True,
+    },
+    "embedding": {
+        "enabled": True,
+        "model": "BAAI/bge-small-zh-v1.5",
+        "model_path": None,
+        "dim": None,
+        "pooling": "cls",
+        "normalize": True,
+        "batch_size": 64,
+        "daemon": True,
+        "daemon_idle_seconds": 900,
+        "daemon_start_wait_seconds": 5.0,
+    },
+}
+
+# Dotted keys a project's own .claude/code-memory.json may set. Nothing here names a path,
+# a model, a command or an endpoint.
+PROJECT_ALLOWED = {
+    "search.top_k",
+    "search.default_mode",
+    "search.snippet_chars",
+}
+
+# The design's environment switches (spec 003) and the keys they set.
+ENV_ALIASES = {
+    "CODE_MEMORY_ROOT": "memory_root",
+}
+
+PROJECT_CONFIG_RELPATH = os.path.join(".claude", "code-memory.json")
+
+
+class Config(dict):
+    """The merged configuration: a plain nested dict plus where each layer came from."""
+
+    def __init__(self, data: dict, sources: list, warnings: list):
+        super().__init__(data)
+        self.sources = sources
+        self.warnings = warnings
+
+    def get_path(self, dotted: str, default=None):
+        node = self
+        for part in dotted.split("."):
+            if not isinstance(node, dict) or part not in node:
+                return default
+            node = node[part]
+        return node
+
+    @property
+    def root(self) -> str:
+        return expand(self["memory_root"])
+
+    @property
+    def paths(self) -> MemoryPaths:
+        return MemoryPaths(self.root)
+
+
+def _set_path(data: dict, dotted: str, value) -> None:
+    parts = dotted.split(".")
+    node = data
+    for part in parts[:-1]:
+        node = node.setdefault(part, {})
+        if not isinstance(node, dict):
+            raise CodeMemoryError("CONFIG_INVALID", f"{dotted}: parent is not an object")
+    node[parts[-1]] = value
+
+
+def _default_for(dotted: str):
+    node = DEFAULTS
+    for part in dotted.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return _MISSING
+        node = node[part]
+    return node
+
+
+_MISSING = object()
+
+
+def _check_type(dotted: str, value, where: str) -> None:
+    default = _default_for(dotted)
+    if default is _MISSING or default is None or value is None:
+        return
+    expected = type(default)
+    ok = isinstance(value, expected)
+    if expected is float and isinstance(value, int) and not isinstance(value, bool):
+        ok = True
+    if expected is int and isinstance(value, bool):
+        ok = False
+    if not ok:
+        raise CodeMemoryError(
+            "CONFIG_INVALID",
+            f"{where}: {dotted} should be {expected.__name__}, got {type(value).__name__}",
+            hint="see config.example.json for every key and its type",
+        )
+
+
+def _flatten(data: dict, prefix: str = ""):
+    for key, value in data.items():
+        if key.startswith("_"):  # "_doc" / "_comment": documentation, as in config.example.json
+            continue
+        dotted = f"{prefix}{key}"
+        default = _default_for(dotted)
+        # dict-valued defaults that are empty ({} maps like "projects") take the value whole
+        if isinstance(value, dict) and isinstance(default, dict) and default:
+            yield from _flatten(value, dotted + ".")
+        else:
+            yield dotted, value
+
+
+def _merge_layer(data: dict, layer: dict, where: str, warnings: list, allowed=None) -> None:
+    for dotted, value in _flatten(layer):
+        if allowed is not None and dotted not in allowed:
+            warnings.append(f"{where}: key {dotted} is not allowed in a project config; ignored")
+            continue
+        if _default_for(dotted) is _MISSING:
+            warnings.append(f"{where}: unknown key {dotted}")
+        _check_type(dotted, value, where)
+        _set_path(data, dotted, value)
+
+
+def _read_json_object(path: str) -> dict | None:
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise CodeMemoryError("CONFIG_INVALID", f"cannot read config {path}: {exc.strerror}") from None
+    try:
+        obj = json.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise CodeMemoryError("CONFIG_INVALID", f"config {path} is not valid JSON ({exc})",
+                              hint="fix or remove the file") from None
+    if not isinstance(obj, dict):
+        raise CodeMemoryError("CONFIG_INVALID", f"config {path} must hold a JSON object")
+    return obj
+
+
+def _coerce_env(dotted: str, raw: str):
+    default = _default_for(dotted)
+    if isinstance(default, bool):
+        low = raw.strip().lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off", ""):
+            return False
+        raise CodeMemoryError("CONFIG_INVALID", f"environment: {dotted} expects true/false, got {raw!r}")
+    if isinstance(default, int):
+        try:
+            return int(raw)
+        except ValueError:
+            raise CodeMemoryError("CONFIG_INVALID", f"environment: {dotted} expects an integer") from None
+    if isinstance(default, float):
+        try:
+            return float(raw)
+        except ValueError:
+            raise CodeMemoryError("CONFIG_INVALID", f"environment: {dotted} expects a number") from None
+    if isinstance(default, (list, dict)):
+        try:
+            return json.loads(raw)
+        except ValueError:
+            raise CodeMemoryError("CONFIG_INVALID", f"environment: {dotted} expects JSON") from None
+    return raw
+
+
+def _env_layer(env) -> dict:
+    layer: dict = {}
+    for name, dotted in ENV_ALIASES.items():
+        if env.get(name) not in (None, ""):
+            _set_path(layer, dotted, _coerce_env(dotted, env[name]))
+    for name, raw in env.items():
+        if not name.startswith("CODE_MEMORY_") or "__" not in name:
+            continue
+        section, _, key = name[len("CODE_MEMORY_"):].partition("__")
+        dotted = f"{section.lower()}.{key.lower()}"
+        if _default_for(dotted) is _MISSING:
+            continue
+        _set_path(layer, dotted, _coerce_env(dotted, raw))
+    return layer
+
+
+def user_config_path(root_override: str | None = None, env=None) -> str:
+    env = os.environ if env is None else env
+    if env.get("CODE_MEMORY_CONFIG"):
+        return expand(env["CODE_MEMORY_CONFIG"])
+    root = root_override or env.get("CODE_MEMORY_ROOT") or DEFAULT_ROOT
+    return os.path.join(expand(root), "config.json")
+
+
+def load_config(root_override: str | None = None, project_dir: str | None = None,
+                env=None, overrides: dict | None = None) -> Config:
+    """Merge every layer and return a :class:`Config`.
+
+    Raises ``CONFIG_INVALID`` for malformed JSON or wrongly typed values; unknown keys and keys a
+    project config may not set are reported in ``Config.warnings`` instead.
+    """
+    env = os.environ if env is None else env
+    data = copy.deepcopy(DEFAULTS)
+    sources = ["defaults"]
+    warnings: list = []
+
+    user_path = user_config_path(root_override, env)
+    user = _read_json_object(user_path)
+    if user is not None:
+        _merge_layer(data, user, user_path, warnings)
+        sources.append(user_path)
+
+    if project_dir:
+        project_path = os.path.join(project_dir, PROJECT_CONFIG_RELPATH)
+        try:
+            project = _read_json_object(project_path)
+        except CodeMemoryError as exc:  # a broken project file must not break the user's tools
+            warnings.append(exc.message)
+            project = None
+        if project is not None:
+            _merge_layer(data, project, project_path, warnings, allowed=PROJECT_ALLOWED)
+            sources.append(project_path)
+
+    env_layer = _env_layer(env)
+    if env_layer:
+        _merge_layer(data, env_layer, "environment", warnings)
+        sources.append("environment")
+
+    if root_override:
+        data["memory_root"] = root_override
+    if overrides:
+        for dotted, value in overrides.items():
+            if value is not None:
+                _check_type(dotted, value, "command line")
+                _set_path(data, dotted, value)
+        sources.append("command line")
+    return Config(data, sources, warnings)

@@ -1,0 +1,152 @@
+"""Safe file primitives: atomic replace, locked append, advisory locks.
+
+Every writer in code-memory goes through these so a crash or a concurrent writer never leaves a
+torn or half-written file: whole-file writes use a temp file in the same directory + fsync +
+``os.replace``; appends and read-modify-write cycles hold an ``fcntl.flock`` lock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import json
+import os
+import tempfile
+import time
+
+from .errors import CodeMemoryError
+
+
+def ensure_dir(path: str, mode: int = 0o755) -> str:
+    os.makedirs(path, mode=mode, exist_ok=True)
+    return path
+
+
+def atomic_write_bytes(path: str, data: bytes, mode: int = 0o644, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` so readers see the old or the new file, never a torn one.
+
+    ``durable=False`` skips the fsync (still atomic against crashes of the writer, not of the OS);
+    hooks use it for metadata on the hot path.
+    """
+    directory = os.path.dirname(os.path.abspath(path))
+    ensure_dir(directory)
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            if durable:
+                os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def atomic_write_text(path: str, text: str, mode: int = 0o644, durable: bool = True) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"), mode, durable)
+
+
+def atomic_write_json(path: str, obj, mode: int = 0o644) -> None:
+    atomic_write_text(path, json.dumps(obj, ensure_ascii=False, indent=2) + "\n", mode)
+
+
+def read_text(path: str, default: str | None = None) -> str | None:
+    """Read a UTF-8 text file; undecodable bytes are replaced, a missing file gives ``default``."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read().decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        return default
+
+
+@contextlib.contextmanager
+def file_lock(lock_path: str, timeout: float = 10.0, shared: bool = False):
+    """Hold an advisory ``flock`` on ``lock_path`` (created if needed) for the ``with`` block.
+
+    Raises ``CodeMemoryError("LOCK_TIMEOUT")`` if the lock cannot be taken within ``timeout``.
+    """
+    ensure_dir(os.path.dirname(os.path.abspath(lock_path)))
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    op = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
+    deadline = time.monotonic() + timeout
+    delay = 0.002
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, op | fcntl.LOCK_NB)
+                break
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                    raise
+                if time.monotonic() >= deadline:
+                    raise CodeMemoryError(
+                        "LOCK_TIMEOUT",
+                        f"could not lock {os.path.basename(lock_path)} within {timeout:.1f}s",
+                        hint="another code-memory process is writing; retry shortly",
+                    ) from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.05)
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def locked_append(path: str, text: str, mode: int = 0o644, timeout: float = 10.0) -> None:
+    """Append ``text`` to ``path`` as one write while holding an exclusive lock on the file itself.
+
+    Concurrent appenders never interleave or tear lines.
+    """
+    ensure_dir(os.path.dirname(os.path.abspath(path)))
+    data = text.encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, mode)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                    raise
+                if time.monotonic() >= deadline:
+                    raise CodeMemoryError("LOCK_TIMEOUT", f"could not lock {os.path.basename(path)}",
+                                          hint="retry shortly") from None
+                time.sleep(0.002)
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+    finally:
+        with contextlib.suppress(OSError):
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def append_jsonl(path: str, record: dict, mode: int = 0o644) -> None:
+    """Append one JSON object as one line, under a lock."""
+    locked_append(path, json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n", mode)
+
+
+def iter_jsonl(path: str):
+    """Yield the JSON objects of a JSONL file, skipping blank, torn or non-object lines."""
+    try:
+        fh = open(path, "rb")
+    except FileNotFoundError:
+        return
+    with fh:
+        for raw in fh:
+            raw = raw.strip()
+            if not raw:
+                continue
+            try:
+                obj = json.loads(raw.decode("utf-8", errors="replace"))
+            except ValueError:
+                continue
+            if isinstance(obj, dict):
+                yield obj

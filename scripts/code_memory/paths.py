@@ -1,0 +1,124 @@
+"""Where things live in a memory root, and the containment check every reader uses."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from .errors import CodeMemoryError
+
+DEFAULT_ROOT = "~/.claude/memory"
+AREA_KINDS = ("projects", "patterns", "tools")
+
+
+def expand(path: str) -> str:
+    return os.path.abspath(os.path.expanduser(os.path.expandvars(path)))
+
+
+@dataclass(frozen=True)
+class MemoryPaths:
+    """The layout of one memory root (DESIGN §4). Pure path arithmetic, no I/O."""
+
+    root: str
+
+    @property
+    def memory_md(self) -> str:
+        return os.path.join(self.root, "MEMORY.md")
+
+    @property
+    def areas(self) -> str:
+        return os.path.join(self.root, "areas")
+
+    @property
+    def daily(self) -> str:
+        return os.path.join(self.root, "daily")
+
+    @property
+    def sessions(self) -> str:
+        return os.path.join(self.root, "sessions")
+
+    @property
+    def kv(self) -> str:
+        return os.path.join(self.root, "kv")
+
+    @property
+    def evolution(self) -> str:
+        return os.path.join(self.root, "evolution")
+
+    @property
+    def rules(self) -> str:
+        return os.path.join(self.root, "rules")
+
+    @property
+    def index_dir(self) -> str:
+        return os.path.join(self.root, ".index")
+
+    @property
+    def index_db(self) -> str:
+        return os.path.join(self.root, ".index", "search.sqlite")
+
+    @property
+    def logs(self) -> str:
+        return os.path.join(self.root, "logs")
+
+    @property
+    def config_json(self) -> str:
+        return os.path.join(self.root, "config.json")
+
+    def area_dir(self, kind: str, name: str) -> str:
+        if kind not in AREA_KINDS:
+            raise CodeMemoryError("INVALID_ARGUMENT", f"unknown area kind {kind!r}",
+                                  hint="use projects, patterns or tools")
+        return os.path.join(self.areas, kind, safe_name(name))
+
+    def project_dir(self, name: str) -> str:
+        return self.area_dir("projects", name)
+
+    def daily_note(self, date: str) -> str:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+            raise CodeMemoryError("INVALID_ARGUMENT", f"bad date {date!r}", hint="use YYYY-MM-DD")
+        return os.path.join(self.daily, f"{date}.md")
+
+    def session_note(self, session_id: str) -> str:
+        return os.path.join(self.sessions, f"{safe_name(session_id)}.md")
+
+
+_UNSAFE = re.compile(r"[^\w.\-]+", re.UNICODE)
+
+
+def safe_name(name: str, max_len: int = 96) -> str:
+    """A file-system-safe, non-empty name: no separators, no leading dots, bounded length.
+
+    Keeps Unicode letters and digits (project names may be Chinese).
+    """
+    cleaned = _UNSAFE.sub("-", str(name)).strip("-.")
+    if not cleaned:
+        cleaned = "unnamed"
+    return cleaned[:max_len]
+
+
+def resolve_inside(path: str, allowed_roots, base: str | None = None) -> str:
+    """Resolve ``path`` (symlinks included) and require it to sit inside one of ``allowed_roots``.
+
+    Relative paths are taken relative to ``base`` (default: the first allowed root). Returns the
+    real path; raises ``MEMORY_PATH_TRAVERSAL`` otherwise.
+    """
+    roots = [os.path.realpath(expand(r)) for r in allowed_roots if r]
+    if not roots:
+        raise CodeMemoryError("MEMORY_PATH_TRAVERSAL", "no readable memory roots are configured")
+    if "\x00" in path:
+        raise CodeMemoryError("MEMORY_PATH_TRAVERSAL", "path contains a NUL byte")
+    candidate = os.path.expanduser(path)
+    if not os.path.isabs(candidate):
+        candidate = os.path.join(base or roots[0], candidate)
+    real = os.path.realpath(candidate)
+    for root in roots:
+        if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
+            return real
+    raise CodeMemoryError(
+        "MEMORY_PATH_TRAVERSAL",
+        "path is outside the memory root and registered workspaces",
+        hint="use a path returned by search",
+        path=path,
+    )

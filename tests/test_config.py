@@ -1,0 +1,102 @@
+import json
+import os
+
+import pytest
+
+from conftest import REPO
+from code_memory import config as cfgmod
+from code_memory.config import DEFAULTS, load_config
+from code_memory.errors import CodeMemoryError
+
+
+def _keys(obj, prefix=""):
+    out = {}
+    for k, v in obj.items():
+        if k.startswith("_"):
+            continue
+        dotted = prefix + k
+        if isinstance(v, dict) and v and isinstance(cfgmod._default_for(dotted), dict) and cfgmod._default_for(dotted):
+            out.update(_keys(v, dotted + "."))
+        else:
+            out[dotted] = v
+    return out
+
+
+def _docs(obj, prefix=""):
+    out = set()
+    for k, v in obj.get("_doc", {}).items():
+        out.add(prefix + k)
+    for k, v in obj.items():
+        if isinstance(v, dict) and not k.startswith("_") and "_doc" in v:
+            out |= _docs(v, prefix + k + ".")
+    return out
+
+
+def test_example_config_matches_defaults_and_documents_every_key():
+    with open(os.path.join(REPO, "config.example.json"), encoding="utf-8") as fh:
+        example = json.load(fh)
+    assert _keys(example) == _keys(DEFAULTS)
+    undocumented = set(_keys(DEFAULTS)) - _docs(example)
+    assert not undocumented, f"keys without a _doc line in config.example.json: {sorted(undocumented)}"
+
+
+def test_readme_configuration_reference_names_every_key():
+    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as fh:
+        readme = fh.read()
+    missing = [k for k in _keys(DEFAULTS) if f"`{k}`" not in readme]
+    assert not missing, f"README configuration reference lacks: {missing}"
+
+
+def test_example_config_loads_as_a_user_config(memory_root):
+    os.makedirs(memory_root)
+    with open(os.path.join(REPO, "config.example.json"), encoding="utf-8") as fh:
+        text = fh.read()
+    with open(os.path.join(memory_root, "config.json"), "w", encoding="utf-8") as fh:
+        fh.write(text.replace('"top_k": 6', '"top_k": 9'))
+    cfg = load_config(env={"CODE_MEMORY_ROOT": memory_root})
+    assert cfg.get_path("search.top_k") == 9
+    assert cfg.warnings == []
+
+
+def test_layers_in_order(tmp_path):
+    root = tmp_path / "mem"
+    root.mkdir()
+    (root / "config.json").write_text(json.dumps({"search": {"top_k": 7, "rrf_k": 10}}))
+    proj = tmp_path / "proj"
+    (proj / ".claude").mkdir(parents=True)
+    (proj / ".claude" / "code-memory.json").write_text(json.dumps(
+        {"search": {"top_k": 8}, "memory_root": "/etc", "embedding": {"model_path": "/evil"}}))
+    env = {"CODE_MEMORY_ROOT": str(root), "CODE_MEMORY_SEARCH__RRF_K": "30"}
+    cfg = load_config(project_dir=str(proj), env=env)
+    assert cfg.get_path("search.top_k") == 8          # project beats user
+    assert cfg.get_path("search.rrf_k") == 30         # env beats user
+    assert cfg.root == str(root)                      # project may not redirect paths
+    assert cfg.get_path("embedding.model_path") is None
+    assert any("memory_root" in w for w in cfg.warnings)
+    cfg = load_config(project_dir=str(proj), env=env, overrides={"search.top_k": 3})
+    assert cfg.get_path("search.top_k") == 3          # flags beat everything
+
+
+def test_malformed_user_config_is_a_clear_error(tmp_path):
+    (tmp_path / "config.json").write_text("{not json")
+    with pytest.raises(CodeMemoryError) as exc:
+        load_config(env={"CODE_MEMORY_ROOT": str(tmp_path)})
+    assert exc.value.code == "CONFIG_INVALID"
+    assert "config.json" in exc.value.message
+
+
+def test_wrong_type_and_bad_env_are_rejected(tmp_path):
+    (tmp_path / "config.json").write_text(json.dumps({"search": {"top_k": "many"}}))
+    with pytest.raises(CodeMemoryError) as exc:
+        load_config(env={"CODE_MEMORY_ROOT": str(tmp_path)})
+    assert exc.value.code == "CONFIG_INVALID"
+    with pytest.raises(CodeMemoryError):
+        load_config(env={"CODE_MEMORY_ROOT": str(tmp_path / "x"), "CODE_MEMORY_SEARCH__TOP_K": "abc"})
+
+
+def test_broken_project_config_only_warns(tmp_path):
+    proj = tmp_path / "p"
+    (proj / ".claude").mkdir(parents=True)
+    (proj / ".claude" / "code-memory.json").write_text("[1,2")
+    cfg = load_config(project_dir=str(proj), env={"CODE_MEMORY_ROOT": str(tmp_path / "m")})
+    assert cfg.warnings

@@ -55,6 +55,17 @@ DEFAULTS: dict = {
         "daemon_idle_seconds": 900,
         "daemon_start_wait_seconds": 5.0,
     },
+    "llm": {
+        "backend": "auto",
+        "model": "claude-haiku-4-5",
+        "cli_model": "haiku",
+        "claude_bin": "claude",
+        "base_url": None,
+        "api_key_env": "ANTHROPIC_API_KEY",
+        "timeout_seconds": 45.0,
+        "max_retries": 0,
+        "daily_token_budget": 300000,
+    },
 }
 
 # Dotted keys a project's own .claude/code-memory.json may set. Nothing here names a path,

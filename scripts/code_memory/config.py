@@ -66,6 +66,14 @@ DEFAULTS: dict = {
         "max_retries": 0,
         "daily_token_budget": 300000,
     },
+    # self-evolution: experience feedback (memory-feedback.py)
+    "feedback": {
+        "half_life_days": 90.0,
+        "archive_threshold": 0.3,
+        "high_value_threshold": 0.7,
+        "max_corrections": 3,
+        "max_tool_errors": 10,
+    },
 }
 
 # Dotted keys a project's own .claude/code-memory.json may set. Nothing here names a path,

@@ -104,3 +104,18 @@ def parse_or_error(parser: argparse.ArgumentParser, argv):
         fmt = "text" if argv and "--format" in argv and "text" in argv else "json"
         emit(exc.to_dict(), fmt)
         return None, exc.exit_code
+
+
+def script_main(prog: str, description: str, add_subcommands, argv=None) -> int:
+    """``main()`` of a stand-alone entry script whose commands are subcommands (memory-feedback.py
+    ref|outcome|…): ``add_subcommands(subparsers)`` is the same function that ``register`` uses to
+    hang them under ``code-memory <group>``."""
+    argv = sys.argv[1:] if argv is None else argv
+    parser = ArgumentParser(prog=prog, description=description)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    add_subcommands(sub)
+    args, status = parse_or_error(parser, argv)
+    if args is None:
+        return status
+    return run_command(args.handler, args, getattr(args, "text_renderer", None))

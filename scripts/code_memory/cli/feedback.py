@@ -1,0 +1,195 @@
+"""``memory-feedback.py`` (= ``code-memory feedback``): experience references, session outcomes,
+scores, the report, archiving. The work is in :mod:`code_memory.feedback`."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..config import load_config
+from ..errors import invalid
+from ..redact import redact
+from .common import add_common, render_text, script_main
+
+PROG = "memory-feedback.py"
+DESCRIPTION = "Experience feedback: which memories help (refs, outcomes, Laplace × decay scores)."
+
+
+def _context(args):
+    from ..feedback import Settings
+
+    cfg = load_config(root_override=args.root)
+    return cfg, cfg.paths, Settings.from_config(cfg.get("feedback"))
+
+
+def _refresh(paths, settings) -> None:
+    from ..feedback import refresh_score_cache
+
+    refresh_score_cache(paths, settings)
+
+
+def cmd_ref(args) -> dict:
+    from ..feedback import record_refs
+    from ..experience import is_valid_id
+
+    _, paths, _ = _context(args)
+    bad = [e for e in args.experience_id if not is_valid_id(e)]
+    if bad:
+        raise invalid(f"not an experience id: {bad[0]!r}",
+                      hint="rule:<project>:<sha1[:10]>, pitfall:<sha1[:10]>, fact:<fact id>")
+    context = redact(args.context) if args.context else None
+    count = record_refs(paths, args.session_id, args.experience_id, context=context)
+    return {"recorded": count, "session_id": args.session_id}
+
+
+def cmd_outcome(args) -> dict:
+    from ..feedback import record_outcome
+
+    cfg, paths, settings = _context(args)
+    if args.transcript:
+        from ..outcome import assess_transcript
+
+        assessment = assess_transcript(args.transcript, int(cfg.get_path("feedback.max_corrections", 3)),
+                                       int(cfg.get_path("feedback.max_tool_errors", 10)))
+        result = {"session_id": args.session_id, "assessment": assessment.to_dict(), "dry_run": args.dry_run}
+        if assessment.outcome is None:
+            return {**result, "recorded": False, "reason": "the transcript holds no conversation"}
+        if args.dry_run:
+            return {**result, "recorded": False}
+        details = {k: v for k, v in assessment.to_dict().items()
+                   if k in ("user_corrections", "reverted_edits", "tool_errors", "ended_unresolved")}
+        record_outcome(paths, args.session_id, assessment.outcome, assessment.corrections,
+                       source="transcript", details=details)
+        _refresh(paths, settings)
+        return {**result, "recorded": True}
+    if args.outcome is None:
+        raise invalid("give --outcome success|failed or --transcript PATH")
+    if args.dry_run:
+        raise invalid("--dry-run only applies to --transcript")
+    record = record_outcome(paths, args.session_id, args.outcome, args.corrections, source=args.source)
+    _refresh(paths, settings)
+    return {"recorded": True, "event": record}
+
+
+def cmd_score(args) -> dict:
+    from ..feedback import scores
+
+    _, paths, settings = _context(args)
+    rows = scores(paths, settings, experience_id=args.id)
+    if args.status:
+        rows = [r for r in rows if r["status"] == args.status]
+    return {"count": len(rows), "experiences": rows[:args.limit]}
+
+
+def _render_scores(result: dict) -> str:
+    if result.get("ok") is False:
+        return render_text(result)
+    lines = [f"{'score':>6} {'p':>6} {'decay':>6} {'s/f':>7}  status             experience"]
+    for r in result["experiences"]:
+        lines.append(f"{r['score']:6.3f} {r['laplace']:6.3f} {r['decay']:6.3f} {r['success']:>3}/{r['failed']:<3}"
+                     f"  {r['status']:<18} {r['experience_id']}")
+    return "\n".join(lines)
+
+
+def cmd_report(args) -> dict:
+    from ..feedback import report
+
+    _, paths, settings = _context(args)
+    return report(paths, settings, limit=args.limit)
+
+
+def _render_report(result: dict) -> str:
+    from ..feedback import render_report_markdown
+
+    return render_report_markdown(result) if result.get("ok") is not False else render_text(result)
+
+
+def cmd_archive(args) -> dict:
+    from ..feedback_archive import archive
+
+    _, paths, settings = _context(args)
+    result = archive(paths, settings, apply=args.apply, ids=args.id)
+    if args.apply:
+        _refresh(paths, settings)
+    return result
+
+
+def cmd_restore(args) -> dict:
+    from ..feedback_archive import restore
+
+    _, paths, settings = _context(args)
+    result = restore(paths, args.id)
+    _refresh(paths, settings)
+    return result
+
+
+def cmd_rebuild(args) -> dict:
+    from ..feedback import sync
+
+    _, paths, settings = _context(args)
+    result = sync(paths, rebuild=True)
+    _refresh(paths, settings)
+    return result
+
+
+def _format_with_markdown(value: str) -> str:
+    return "text" if value == "markdown" else value
+
+
+def add_subcommands(sub) -> None:
+    p = sub.add_parser("ref", help="record that an experience was handed to Claude in a session")
+    add_common(p)
+    p.add_argument("--experience-id", action="append", required=True,
+                   help="rule:<project>:<hash>, pitfall:<hash> or fact:<id> (repeatable)")
+    p.add_argument("--session-id", required=True)
+    p.add_argument("--context", help="a short label of where it was used (redacted, ≤ 200 chars)")
+    p.set_defaults(handler=cmd_ref)
+
+    p = sub.add_parser("outcome", help="record a session's outcome (given, or derived from its transcript)")
+    add_common(p)
+    p.add_argument("--session-id", required=True)
+    p.add_argument("--outcome", choices=("success", "failed"))
+    p.add_argument("--corrections", type=int, default=0, help="corrections in the session (default 0)")
+    p.add_argument("--transcript", help="derive outcome and corrections from this transcript JSONL")
+    p.add_argument("--dry-run", action="store_true", help="with --transcript: show the assessment only")
+    p.add_argument("--source", default="manual", help=argparse.SUPPRESS)
+    p.set_defaults(handler=cmd_outcome)
+
+    p = sub.add_parser("score", help="scores of all experiences (best first) or of one")
+    add_common(p)
+    p.add_argument("--id", help="one experience id")
+    p.add_argument("--status", choices=("high_value", "normal", "archive_candidate", "archived"))
+    p.add_argument("--limit", type=int, default=50)
+    p.set_defaults(handler=cmd_score, text_renderer=_render_scores)
+
+    p = sub.add_parser("report", help="the feedback loop's state (JSON; --format text|markdown for people)")
+    p.add_argument("--root", help="memory root (default: $CODE_MEMORY_ROOT or ~/.claude/memory)")
+    p.add_argument("--format", type=_format_with_markdown, choices=("json", "text"), default="json",
+                   help="json (default), text or markdown (both give the Markdown report)")
+    p.add_argument("--limit", type=int, default=10, help="rows per list (default 10)")
+    p.set_defaults(handler=cmd_report, text_renderer=_render_report)
+
+    p = sub.add_parser("archive", help="archive low-scoring experiences (dry run unless --apply)")
+    add_common(p)
+    p.add_argument("--apply", action="store_true", help="really move the lines out (default: dry run)")
+    p.add_argument("--id", action="append", help="archive these ids instead of the candidates (repeatable)")
+    p.set_defaults(handler=cmd_archive)
+
+    p = sub.add_parser("restore", help="put an archived experience back")
+    add_common(p)
+    p.add_argument("--id", required=True)
+    p.set_defaults(handler=cmd_restore)
+
+    p = sub.add_parser("rebuild", help="rebuild the derived tables from evolution/audit.jsonl")
+    add_common(p)
+    p.set_defaults(handler=cmd_rebuild)
+
+
+def register(sub) -> None:
+    p = sub.add_parser("feedback", help="experience feedback (same as memory-feedback.py)")
+    inner = p.add_subparsers(dest="feedback_command", metavar="COMMAND")
+    inner.required = True
+    add_subcommands(inner)
+
+
+def main(argv=None) -> int:
+    return script_main(PROG, DESCRIPTION, add_subcommands, argv)

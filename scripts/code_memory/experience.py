@@ -1,0 +1,93 @@
+"""Experience ids: the unit the feedback loop scores (DESIGN §8, brief "Experience ids").
+
+An experience is one piece of memory that code-memory hands to Claude:
+  a rule line in a project's rules.md   ``rule:<project>:<sha1(line.strip())[:10]>``
+  a pitfall line in MEMORY.md           ``pitfall:<sha1(line.strip())[:10]>``
+  a fact in a facts.json                ``fact:<fact id>``
+
+Pure functions, standard library only (hooks import this on the hot path). Which lines count:
+Markdown list items (``- …``, ``* …``, ``+ …``, ``1. …``) with text after the marker; for
+MEMORY.md only those under the Pitfalls heading.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+PITFALLS_HEADING = "## 避坑经验 (Pitfalls)"   # same as tree.PITFALLS_HEADING (kept import-free)
+KINDS = ("rule", "pitfall", "fact")
+
+_ID = re.compile(r"^[a-z][a-z0-9_\-]{0,31}:[^\s]{1,240}$")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\S")
+
+
+def line_digest(line: str) -> str:
+    return hashlib.sha1(line.strip().encode("utf-8")).hexdigest()[:10]
+
+
+def rule_id(project: str, line: str) -> str:
+    return f"rule:{project}:{line_digest(line)}"
+
+
+def pitfall_id(line: str) -> str:
+    return f"pitfall:{line_digest(line)}"
+
+
+def fact_ref_id(fact_id: str) -> str:
+    return f"fact:{fact_id}"
+
+
+def is_valid_id(experience_id) -> bool:
+    return isinstance(experience_id, str) and bool(_ID.match(experience_id))
+
+
+def parse_id(experience_id: str) -> tuple:
+    """``(kind, project or None, key)``: ``rule:p:abc`` → ("rule", "p", "abc"),
+    ``pitfall:abc`` → ("pitfall", None, "abc"), ``fact:fact-1`` → ("fact", None, "fact-1")."""
+    kind, _, rest = experience_id.partition(":")
+    if kind == "rule":
+        project, _, key = rest.rpartition(":")
+        return kind, project or None, key
+    return kind, None, rest
+
+
+def is_experience_line(line: str) -> bool:
+    return bool(_LIST_ITEM.match(line))
+
+
+def _heading_level(line: str) -> int:
+    stripped = line.lstrip("#")
+    hashes = len(line) - len(stripped)
+    return hashes if hashes and stripped.startswith(" ") else 0
+
+
+def section_range(lines: list, heading: str) -> tuple:
+    """``(start, end)`` indexes of the body under the exact line ``heading`` (end exclusive, up to
+    the next heading of the same or a higher level); ``(0, 0)`` when the heading is missing."""
+    try:
+        start = lines.index(heading) + 1
+    except ValueError:
+        return 0, 0
+    level = _heading_level(heading)
+    end = start
+    while end < len(lines):
+        found = _heading_level(lines[end])
+        if found and found <= level:
+            break
+        end += 1
+    return start, end
+
+
+def pitfall_lines(memory_md: str) -> list:
+    """``[(line_index, line, experience_id)]`` of the pitfall list items in MEMORY.md's text."""
+    lines = memory_md.split("\n")
+    start, end = section_range(lines, PITFALLS_HEADING)
+    return [(i, lines[i], pitfall_id(lines[i])) for i in range(start, end) if is_experience_line(lines[i])]
+
+
+def rule_lines(project: str, rules_md: str) -> list:
+    """``[(line_index, line, experience_id)]`` of the rule list items of a project's rules.md."""
+    lines = rules_md.split("\n")
+    return [(i, line, rule_id(project, line)) for i, line in enumerate(lines) if is_experience_line(line)]
+

@@ -6,8 +6,14 @@ It serves both clients code-memory talks to:
   ``content_block_start/delta/stop`` per block, ``message_delta``, ``message_stop``; plus
   ``/v1/messages/count_tokens``), as observed in reference/claude-code.md Part A.
 
-Every request is recorded (path, headers, parsed body, raw text) so tests can assert on what a
-client really sent, e.g. that no secret reached an LLM request body.
+Every request is recorded (path, headers, parsed body, raw text, role) so tests can assert on what
+a client really sent: that a hook's injected context reached the model, that no secret reached an
+LLM request body.
+
+Each ``/v1/messages`` request gets a role:
+- ``"main"``: it carries the ``Agent`` (or ``Task``) tool — the main Claude Code agent;
+- ``"subagent"``: it carries tools but not ``Agent`` — a subagent such as Explore;
+- ``"plain"``: it carries no tools — an SDK call, a ``claude -p --tools ""`` child, a side query.
 
 Answers come from a script of steps consumed in order by the requests a step matches; requests no
 step matches (or after the script is used up) get ``default_text``. A step is a dict:
@@ -15,13 +21,17 @@ step matches (or after the script is used up) get ``default_text``. A step is a 
     {"text": "..."}                                   an assistant text answer (end_turn)
     {"tool_use": {"name": "Read", "input": {...}}}    one tool call (stop_reason tool_use)
     {"blocks": [...]}                                 several text/tool_use blocks
-    {"status": 500, "body": {...}}                    an HTTP error (JSON error body by default)
+    {"status": 500, "body": {...}, "headers": {...}}  an HTTP error (JSON error body by default)
     {"raw": "not json at all"}                        a 200 answer with this raw body
+    {"invalid": "sse"}                                a 200 event stream with a non-JSON event, cut short
+    {"invalid": True}                                 (not streamed) a 200 JSON object that is no message
     {"delay": 3.0, ...}                               sleep first (slow answer → client timeout)
     {"when": "substring" | callable(body) -> bool}    only requests whose JSON contains it / match
     {"tools": True|False}                             only requests that carry tools / carry none
+    {"role": "main" | "subagent" | "plain"}           only requests of that role
 
-Use it as a context manager:
+``main(...)``, ``subagent(...)`` and ``tool(...)`` build the common steps. Use it as a context
+manager:
 
     with StandinAPI([{"text": '{"ok": 1}'}]) as api:
         client = anthropic.Anthropic(api_key="test", base_url=api.base_url, max_retries=0)
@@ -33,11 +43,50 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 _ids = itertools.count(1)
+AGENT_TOOLS = ("Agent", "Task")
+
+
+def tool(name: str, **tool_input) -> dict:
+    """A step that makes the model call one tool."""
+    return {"tool_use": {"name": name, "input": tool_input}}
+
+
+def main(step: dict) -> dict:
+    """Restrict a step to the main agent's requests."""
+    return {**step, "role": "main"}
+
+
+def subagent(step: dict) -> dict:
+    """Restrict a step to subagent requests."""
+    return {**step, "role": "subagent"}
+
+
+def request_role(body: dict) -> str:
+    names = [t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
+    if not names:
+        return "plain"
+    return "main" if any(n in AGENT_TOOLS for n in names) else "subagent"
+
+
+def strings_in(obj) -> list:
+    """Every string inside a JSON value, depth first (message texts, tool results, system text)."""
+    out = []
+    stack = [obj]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            out.append(node)
+        elif isinstance(node, dict):
+            stack.extend(reversed(list(node.values())))
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
+    return out
 
 
 def _usage_for(body: dict, text_out: str) -> dict:
@@ -77,6 +126,7 @@ class StandinAPI:
                 api._handle(self)
 
             def do_GET(self):
+                api._record(self, "")
                 api._send_json(self, 404, _error_body(404))
 
             def do_HEAD(self):
@@ -111,25 +161,48 @@ class StandinAPI:
         with self._lock:
             self.script.extend(steps)
 
+    def pending_steps(self) -> list:
+        """Steps no request has consumed yet (a test can assert its script was played out)."""
+        with self._lock:
+            return list(self.script)
+
     # -- what was sent -------------------------------------------------------------------------
-    def message_requests(self) -> list:
-        return [r for r in self.requests if r["path"].split("?")[0] == "/v1/messages"]
+    def message_requests(self, role: str | None = None) -> list:
+        with self._lock:
+            found = [r for r in self.requests if r["path"].split("?")[0] == "/v1/messages"]
+        return [r for r in found if role is None or r["role"] == role]
 
     def all_bodies_text(self) -> str:
         """Every recorded request body as text (for "this never reached the API" assertions)."""
-        return "\n".join(r["raw"] for r in self.requests)
+        with self._lock:
+            return "\n".join(r["raw"] for r in self.requests)
+
+    def requests_containing(self, marker: str, role: str | None = None) -> list:
+        """Message requests in which some string (message text, tool result, system prompt)
+        contains ``marker`` — matched on decoded strings, so escapes in the raw JSON don't matter."""
+        return [r for r in self.message_requests(role) if any(marker in s for s in strings_in(r["body"]))]
+
+    def wait_for(self, predicate, timeout: float = 10.0) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if predicate(self):
+                return True
+            time.sleep(0.05)
+        return bool(predicate(self))
 
     # -- serving -------------------------------------------------------------------------------
-    def _next_step(self, body: dict, raw: str):
+    def _next_step(self, body: dict, raw: str, role: str):
         with self._lock:
             for i, step in enumerate(self.script):
-                if self._matches(step, body, raw):
+                if self._matches(step, body, raw, role):
                     return self.script.pop(i)
         return None
 
     @staticmethod
-    def _matches(step: dict, body: dict, raw: str) -> bool:
+    def _matches(step: dict, body: dict, raw: str, role: str) -> bool:
         if "tools" in step and bool(body.get("tools")) != bool(step["tools"]):
+            return False
+        if "role" in step and step["role"] != role:
             return False
         when = step.get("when")
         if when is None:
@@ -138,17 +211,25 @@ class StandinAPI:
             return bool(when(body))
         return str(when) in raw
 
-    def _handle(self, handler) -> None:
-        length = int(handler.headers.get("Content-Length") or 0)
-        raw = handler.rfile.read(length).decode("utf-8", errors="replace") if length else ""
+    def _record(self, handler, raw: str) -> dict:
         try:
             body = json.loads(raw) if raw else {}
         except ValueError:
             body = {}
-        record = {"path": handler.path, "headers": {k.lower(): v for k, v in handler.headers.items()},
-                  "body": body, "raw": raw, "time": time.time()}
+        if not isinstance(body, dict):
+            body = {}
+        record = {"path": handler.path, "method": handler.command,
+                  "headers": {k.lower(): v for k, v in handler.headers.items()},
+                  "body": body, "raw": raw, "role": request_role(body), "time": time.time()}
         with self._lock:
             self.requests.append(record)
+        return record
+
+    def _handle(self, handler) -> None:
+        length = int(handler.headers.get("Content-Length") or 0)
+        raw = handler.rfile.read(length).decode("utf-8", errors="replace") if length else ""
+        record = self._record(handler, raw)
+        body = record["body"]
         route = handler.path.split("?")[0]
         if route.endswith("/count_tokens"):
             self._send_json(handler, 200, {"input_tokens": _usage_for(body, "")["input_tokens"]})
@@ -156,7 +237,7 @@ class StandinAPI:
         if route != "/v1/messages":
             self._send_json(handler, 404, _error_body(404))
             return
-        step = self._next_step(body, raw) or {"text": self.default_text}
+        step = self._next_step(body, raw, record["role"]) or {"text": self.default_text}
         if step.get("delay"):
             time.sleep(float(step["delay"]))
         if "status" in step:
@@ -169,13 +250,15 @@ class StandinAPI:
             return
         blocks = self._blocks(step)
         if body.get("stream"):
-            self._send_stream(handler, body, blocks)
+            self._send_stream(handler, body, blocks, broken=step.get("invalid") == "sse")
         else:
             text_out = "".join(b.get("text", "") for b in blocks)
             message = {"id": f"msg_standin_{next(_ids)}", "type": "message", "role": "assistant",
                        "model": self.model, "content": blocks,
                        "stop_reason": "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn",
                        "stop_sequence": None, "usage": _usage_for(body, text_out)}
+            if step.get("invalid"):  # well-formed JSON, not a message
+                message = {"id": message["id"], "type": "message", "content": "not a list"}
             self._send_json(handler, 200, message)
 
     @staticmethod
@@ -196,7 +279,7 @@ class StandinAPI:
                 blocks.append({"type": "text", "text": b.get("text", "")})
         return blocks
 
-    def _send_stream(self, handler, body: dict, blocks: list) -> None:
+    def _send_stream(self, handler, body: dict, blocks: list, broken: bool = False) -> None:
         text_out = "".join(b.get("text", "") for b in blocks)
         usage = _usage_for(body, text_out)
         events = [("message_start", {"type": "message_start", "message": {
@@ -221,6 +304,8 @@ class StandinAPI:
                                          "usage": {"output_tokens": usage["output_tokens"]}}))
         events.append(("message_stop", {"type": "message_stop"}))
         data = "".join(f"event: {name}\ndata: {json.dumps(payload)}\n\n" for name, payload in events)
+        if broken:  # after the first block starts, an event whose data is not JSON; then the end
+            data = data[: data.index("event: content_block_delta")] + "event: content_block_delta\ndata: {not json\n\n"
         self._send_bytes(handler, 200, data.encode("utf-8"), "text/event-stream")
 
     @staticmethod
@@ -248,7 +333,6 @@ def claude_env(base_url: str, home: str, extra: dict | None = None) -> dict:
     """The environment that runs the real Claude Code binary offline against the stand-in
     (reference/claude-code.md Part A): a private HOME, the stand-in's URL, any API key, no
     non-essential traffic, no auto-update; IS_SANDBOX=1 so it accepts bypassPermissions as root."""
-    import os
     keep = ("PATH", "LANG", "LC_ALL", "TMPDIR", "TERM", "USER", "LOGNAME", "SHELL")
     env = {k: os.environ[k] for k in keep if k in os.environ}
     env.update({"HOME": home, "ANTHROPIC_BASE_URL": base_url, "ANTHROPIC_API_KEY": "standin-key",

@@ -35,17 +35,35 @@ _RULES_SRC = [
     ("sendgrid-key", r"\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}", 0),
     ("digitalocean-token", r"\bdo[por]_v1_[a-f0-9]{64}\b", 0),
     ("telegram-bot-token", r"\b\d{8,10}:AA[A-Za-z0-9_\-]{33}\b", 0),
+    ("alibaba-access-key-id", r"\bLTAI[A-Za-z0-9]{12,24}\b", 0),
+    ("tencent-secret-id", r"\bAKID[A-Za-z0-9]{13,40}\b", 0),
+    ("vault-token", r"\bhv[sbr]\.[A-Za-z0-9_\-]{24,}", 0),
+    ("twilio-api-key", r"\bSK[0-9a-f]{32}\b", 0),
+    ("mailgun-key", r"\bkey-[0-9a-zA-Z]{32}\b", 0),
+    ("shopify-token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b", 0),
+    ("square-token", r"\bsq0(?:atp|csp)-[0-9A-Za-z_\-]{22,43}", 0),
+    ("databricks-token", r"\bdapi[a-f0-9]{32}(?:-\d)?\b", 0),
+    ("age-secret-key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b", 0),
+    ("discord-webhook", r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]+", 0),
+    ("chat-webhook", r"(https://(?:open\.feishu\.cn|open\.larksuite\.com)/open-apis/bot/v2/hook/)([A-Za-z0-9\-]+)", 2),
+    ("chat-webhook", r"(qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=)([A-Za-z0-9\-]+)", 2),
     ("azure-account-key", r"(?i)(AccountKey=)([A-Za-z0-9+/=]{20,})", 2),
     ("bearer-token", r"(?i)(\bauthorization\s*[:=]\s*[\"']?(?:bearer|basic|token)\s+)([A-Za-z0-9._~+/=\-]{8,})", 2),
     ("bearer-token", r"(?i)(\bbearer\s+)([A-Za-z0-9._~+/\-]{20,}=*)", 2),
     # KEY=value anywhere, "key": "value" (JSON) anywhere, key: value at a line start (YAML), where
     # the key names a secret (.env files, configs, shells). Prose like "secret: tokens" is left alone.
     ("secret-assignment",
-     r"(?i)((?:^|[\s,;({])(?:export\s+)?[\"']?" + _SECRET_KEY + r"[\"']?\s*=\s*[\"']?)(?![\d.]+\b)([^\s\"',;}{]{4,})", 2),
+     r"(?i)((?:^|[\s,;({?&])(?:export\s+)?[\"']?" + _SECRET_KEY + r"[\"']?\s*=\s*[\"']?)(?![\d.]+\b)([^\s\"',;}{]{4,})", 2),
     ("secret-assignment",
      r"(?i)(\"" + _SECRET_KEY + r"\"\s*:\s*\")(?![\d.]+\")([^\"]{4,})", 2),
     ("secret-assignment",
      r"(?im)(^[ \t-]*[\"']?" + _SECRET_KEY + r"[\"']?[ \t]*:[ \t]*[\"']?)(?![\d.]+\b)([^\s\"',;}{]{4,})", 2),
+    ("cli-password", r"(?i)(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|sshpass)\b[^\n]*?\s-p)([^\s'\"]{3,})", 2),
+    ("basic-auth", r"((?:^|\s)(?:-u|--user)\s+['\"]?[^\s:'\"]+:)([^\s'\"@]{3,})", 2),
+    # "key: value" in the middle of a line only when the value looks machine-made (letters and
+    # digits, 12+ characters), so prose such as "the secret: patience" is left alone
+    ("secret-assignment",
+     r"(?i)(\b" + _SECRET_KEY + r"[\"']?[ \t]*:[ \t]*[\"']?)(?=[^\s\"']*\d)(?=[^\s\"']*[A-Za-z])([^\s\"',;}{]{12,})", 2),
     ("password-flag", r"(?i)(--?(?:password|passwd|token|api-key|secret)[= ][\"']?)([^\s\"']{4,})", 2),
 ]
 

@@ -1,0 +1,454 @@
+"""Claude Code transcripts (reference/claude-code.md Part A and B §3): a streaming reader, the
+conversation a summarizer reads, and a structured digest for the deterministic path.
+
+The reader never holds the file in memory: it reads one line at a time (lines longer than
+``max_line_bytes`` are skipped without being loaded), parses only chat lines, tolerates a torn last
+line, skips unknown line types and merges the lines of one assistant message (same
+``message.id``). The conversation keeps a head and a tail within ``max_chars`` (the middle is
+elided), so a 50 MB transcript costs a bounded amount of memory. Everything that leaves this
+module — conversation text, commands, errors, corrections — has been redacted
+(code_memory.redact) message by message, so truncation can never expose half a secret.
+
+Conversation extraction: user and assistant lines that are not ``isMeta`` (or compact summaries /
+task notifications); tool-result-only messages dropped; ``<system-reminder>`` and command wrappers
+(``<command-name>``, ``<local-command-stdout>``, …) stripped; text blocks joined; thinking dropped;
+tool calls shown as one short marker line (``[Edit a.py]``) so the model knows what was done.
+"""
+
+from __future__ import annotations
+
+import collections
+import glob
+import json
+import os
+import re
+from dataclasses import dataclass, field
+
+from .redact import redact
+
+DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024
+DEFAULT_MAX_CHARS = 48000
+MESSAGE_CAP = 4000          # one message longer than this is elided in the middle
+CHAT_TYPES = ("user", "assistant")
+EDIT_TOOLS = {"Edit": "file_path", "Write": "file_path", "MultiEdit": "file_path",
+              "NotebookEdit": "notebook_path"}
+
+_TYPE_PROBE = re.compile(rb'"type"\s*:\s*"(?:user|assistant)"')
+_STRIP_BLOCKS = re.compile(
+    r"<(system-reminder|local-command-stdout|local-command-stderr|local-command-caveat|"
+    r"command-name|command-message|command-args|command-contents|user-memory-input)>"
+    r".*?(?:</\1>|\Z)", re.DOTALL)
+_SYSTEM_PROMPTS = ("<task-notification>", "<bash-notification>", "Caveat: The messages below were generated")
+_INTERRUPTED = re.compile(r"^\[Request interrupted by user[^\]]*\]$")
+_USER_FEEDBACK = re.compile(r"(?:the user said|user provided the following reason)[^:\n]*:\s*(.+)",
+                            re.IGNORECASE | re.DOTALL)
+_CORRECTION = re.compile(
+    r"^\s*(?:no\b|nope\b|stop\b|don'?t\b|do not\b|actually\b|instead\b|wait\b|不[对是要用]|别)"
+    r"|that'?s not|not what i|\bwrong\b|you (?:forgot|missed|broke)|why did you|\brevert|\bundo\b"
+    r"|still (?:fails|failing|broken|wrong|not working)|\bincorrect\b"
+    r"|不对|错了|不是这样|别再|应该是|改成|改回|回滚|撤销|还是不行|又错|搞错|你忘了", re.IGNORECASE)
+
+
+@dataclass
+class Message:
+    role: str                      # "user" | "assistant"
+    text: str = ""                 # cleaned, joined text blocks (not yet redacted)
+    tool_uses: list = field(default_factory=list)     # [{"id", "name", "input"}]
+    tool_results: list = field(default_factory=list)  # [{"tool_use_id", "text", "is_error"}]
+    timestamp: str = ""
+    message_id: str = ""
+    source: str = "main"           # "main" or "subagent <type>"
+
+
+@dataclass
+class ReadStats:
+    lines: int = 0
+    skipped_lines: int = 0         # unparseable, torn or over-long
+    bytes: int = 0
+    session_id: str = ""
+    cwd: str = ""
+    git_branch: str = ""
+    first_timestamp: str = ""
+    last_timestamp: str = ""
+    compactions: int = 0
+
+    def note(self, rec: dict) -> None:
+        ts = rec.get("timestamp")
+        if isinstance(ts, str) and ts:
+            if not self.first_timestamp:
+                self.first_timestamp = ts
+            self.last_timestamp = ts
+        for attr, key in (("session_id", "sessionId"), ("cwd", "cwd"), ("git_branch", "gitBranch")):
+            if not getattr(self, attr) and isinstance(rec.get(key), str):
+                setattr(self, attr, rec[key])
+
+
+def _read_lines(fh, max_line_bytes: int, stats: ReadStats):
+    """Yield complete lines (bytes) of at most ``max_line_bytes``; longer ones are skipped while
+    being read in chunks, so they are never held in memory."""
+    while True:
+        line = fh.readline(max_line_bytes + 1)
+        if not line:
+            return
+        stats.bytes += len(line)
+        if len(line) > max_line_bytes and not line.endswith(b"\n"):
+            stats.lines += 1
+            stats.skipped_lines += 1
+            while True:  # discard the rest of the over-long line
+                rest = fh.readline(1 << 20)
+                stats.bytes += len(rest)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            continue
+        stats.lines += 1
+        yield line
+
+
+def iter_records(path: str, stats: ReadStats | None = None,
+                 max_line_bytes: int = DEFAULT_MAX_LINE_BYTES):
+    """Yield the parsed chat lines (``type`` user/assistant, plus compact boundaries counted in
+    ``stats``) of a transcript. Other line types are skipped unparsed; a torn line is skipped."""
+    stats = stats if stats is not None else ReadStats()
+    with open(path, "rb") as fh:
+        for raw in _read_lines(fh, max_line_bytes, stats):
+            if not _TYPE_PROBE.search(raw):
+                if b"compact_boundary" in raw:
+                    stats.compactions += 1
+                continue
+            try:
+                rec = json.loads(raw.decode("utf-8", errors="replace"))
+            except ValueError:
+                stats.skipped_lines += 1
+                continue
+            if not isinstance(rec, dict) or rec.get("type") not in CHAT_TYPES:
+                continue
+            stats.note(rec)
+            yield rec
+
+
+def _block_text(content) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(b.get("text", "") for b in content
+                         if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str))
+    return ""
+
+
+def clean_text(text: str) -> str:
+    """Strip system reminders and command wrappers; collapse the blank lines they leave."""
+    text = _STRIP_BLOCKS.sub("", text or "")
+    return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def _blocks_of(rec: dict) -> list:
+    msg = rec.get("message")
+    if not isinstance(msg, dict):
+        return []
+    content = msg.get("content")
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def _is_system_prompt(rec: dict, text: str) -> bool:
+    if rec.get("isMeta") or rec.get("isCompactSummary") or rec.get("isVisibleInTranscriptOnly"):
+        return True
+    origin = rec.get("origin")
+    if rec.get("promptSource") == "system" or (isinstance(origin, dict) and origin.get("kind") == "task-notification"):
+        return True
+    return text.lstrip().startswith(_SYSTEM_PROMPTS)
+
+
+def _to_message(rec: dict, source: str) -> Message:
+    msg = rec.get("message") if isinstance(rec.get("message"), dict) else {}
+    out = Message(role=rec["type"], timestamp=str(rec.get("timestamp") or ""),
+                  message_id=str(msg.get("id") or ""), source=source)
+    texts = []
+    for block in _blocks_of(rec):
+        kind = block.get("type")
+        if kind == "text" and isinstance(block.get("text"), str):
+            texts.append(block["text"])
+        elif kind == "tool_use":
+            out.tool_uses.append({"id": block.get("id"), "name": str(block.get("name") or "?"),
+                                  "input": block.get("input") if isinstance(block.get("input"), dict) else {}})
+        elif kind == "tool_result":
+            out.tool_results.append({"tool_use_id": block.get("tool_use_id"),
+                                     "text": _block_text(block.get("content")),
+                                     "is_error": bool(block.get("is_error"))})
+    text = clean_text("\n".join(texts))
+    if out.role == "user" and _is_system_prompt(rec, "\n".join(texts)):
+        text = ""
+    out.text = text
+    return out
+
+
+def _merge(into: Message, other: Message) -> None:
+    if other.text and other.text not in into.text:
+        into.text = (into.text + "\n" + other.text).strip()
+    seen = {t["id"] for t in into.tool_uses}
+    into.tool_uses.extend(t for t in other.tool_uses if t["id"] not in seen)
+
+
+def iter_messages(path: str, stats: ReadStats | None = None, source: str = "main",
+                  max_line_bytes: int = DEFAULT_MAX_LINE_BYTES):
+    """Yield :class:`Message` objects; consecutive assistant lines with one ``message.id`` (one
+    streamed message written block by block) come out as one message."""
+    pending: Message | None = None
+    for rec in iter_records(path, stats, max_line_bytes):
+        if rec.get("isSidechain") and source == "main":
+            continue  # older builds kept subagent lines in the main file: not the main conversation
+        current = _to_message(rec, source)
+        if pending is not None and current.message_id and current.message_id == pending.message_id:
+            _merge(pending, current)
+            continue
+        if pending is not None:
+            yield pending
+        pending = current
+    if pending is not None:
+        yield pending
+
+
+def subagent_paths(transcript_path: str) -> list:
+    """Subagent transcripts of a session: ``<session>/subagents/agent-*.jsonl`` (current builds)
+    or ``agent-*.jsonl`` beside the session file (older builds), oldest first."""
+    stem = os.path.splitext(transcript_path)[0]
+    found = glob.glob(os.path.join(stem, "subagents", "agent-*.jsonl"))
+    found += [p for p in glob.glob(os.path.join(os.path.dirname(transcript_path), "agent-*.jsonl"))
+              if _belongs_to(p, os.path.basename(stem))]
+    return sorted(set(found), key=lambda p: (os.path.getmtime(p), p))
+
+
+def subagent_label(path: str) -> str:
+    """``subagent Explore`` from the ``agent-<id>.meta.json`` beside a subagent transcript, else
+    ``subagent <id>``."""
+    stem = os.path.splitext(path)[0]
+    try:
+        with open(stem + ".meta.json", encoding="utf-8") as fh:
+            kind = json.load(fh).get("agentType")
+    except (OSError, ValueError, AttributeError):
+        kind = None
+    return "subagent " + str(kind or os.path.basename(stem).replace("agent-", ""))[:40]
+
+
+def _belongs_to(path: str, session_id: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            head = fh.readline(64 * 1024)
+        return session_id.encode() in head
+    except OSError:
+        return False
+
+
+# ---------------------------------------------------------------------------------------------
+# the conversation (head + tail within a character budget)
+
+
+def _elide(text: str, cap: int) -> str:
+    if len(text) <= cap:
+        return text
+    keep = cap // 2
+    return f"{text[:keep]}\n[… {len(text) - 2 * keep} characters omitted …]\n{text[-keep:]}"
+
+
+class ConversationBuilder:
+    """Keeps the first ``head`` and the last ``tail`` characters of a stream of entries."""
+
+    def __init__(self, max_chars: int):
+        self.head_budget = max_chars // 3
+        self.tail_budget = max_chars - self.head_budget
+        self.head: list = []
+        self.head_chars = 0
+        self.tail: collections.deque = collections.deque()
+        self.tail_chars = 0
+        self.omitted = 0
+        self.text_chars = 0   # length of all spoken text (before any cap): the mode threshold
+
+    def add(self, entry: str, spoken_chars: int) -> None:
+        self.text_chars += spoken_chars
+        if not self.tail and self.head_chars + len(entry) <= self.head_budget:
+            self.head.append(entry)
+            self.head_chars += len(entry) + 2
+            return
+        self.tail.append(entry)
+        self.tail_chars += len(entry) + 2
+        while self.tail_chars > self.tail_budget and len(self.tail) > 1:
+            self.tail_chars -= len(self.tail.popleft()) + 2
+            self.omitted += 1
+
+    def text(self) -> str:
+        parts = list(self.head)
+        if self.omitted:
+            parts.append(f"[… {self.omitted} messages omitted …]")
+        parts.extend(self.tail)
+        return "\n\n".join(parts)
+
+
+def tool_marker(tool: dict) -> str:
+    name, args = tool["name"], tool["input"]
+    if name in EDIT_TOOLS:
+        detail = os.path.basename(str(args.get(EDIT_TOOLS[name]) or ""))
+    elif name == "Bash":
+        detail = str(args.get("command") or "").strip().splitlines()[0][:160] if args.get("command") else ""
+    elif name in ("Read", "Grep", "Glob"):
+        detail = os.path.basename(str(args.get("file_path") or args.get("pattern") or ""))[:80]
+    elif name in ("Agent", "Task"):
+        detail = str(args.get("description") or args.get("subagent_type") or "")[:80]
+    else:
+        detail = ""
+    return f"[{name} {detail}]".replace(" ]", "]")
+
+
+# ---------------------------------------------------------------------------------------------
+# the session digest
+
+
+@dataclass
+class SessionDigest:
+    """What one session did, ready for the summarizer and the deterministic summary. All text
+    fields are redacted."""
+
+    path: str
+    session_id: str = ""
+    cwd: str = ""
+    git_branch: str = ""
+    started: str = ""
+    ended: str = ""
+    bytes: int = 0
+    lines: int = 0
+    skipped_lines: int = 0
+    compactions: int = 0
+    user_messages: int = 0
+    assistant_messages: int = 0
+    conversation: str = ""
+    conversation_chars: int = 0      # spoken text before the cap (the 500-character threshold)
+    conversation_truncated: bool = False
+    files_touched: list = field(default_factory=list)
+    commands: list = field(default_factory=list)     # [{"command", "failed"}]
+    errors: list = field(default_factory=list)       # ["Tool: first line"]
+    corrections: list = field(default_factory=list)  # user messages that correct the assistant
+    interruptions: int = 0
+    tools: dict = field(default_factory=dict)        # name -> count
+    subagents: int = 0
+
+    def to_dict(self) -> dict:
+        out = dict(self.__dict__)
+        out.pop("conversation")
+        return out
+
+
+class _DigestBuilder:
+    MAX_FILES, MAX_COMMANDS, MAX_ERRORS, MAX_CORRECTIONS = 200, 60, 30, 15
+
+    def __init__(self, digest: SessionDigest):
+        self.d = digest
+        self.pending_tools: dict = {}
+        self.failed_files: set = set()
+        self.file_order: dict = {}
+
+    def add(self, msg: Message) -> None:
+        for tool in msg.tool_uses:
+            self.d.tools[tool["name"]] = self.d.tools.get(tool["name"], 0) + 1
+            if tool.get("id"):
+                self.pending_tools[tool["id"]] = tool
+            if tool["name"] in EDIT_TOOLS:
+                target = str(tool["input"].get(EDIT_TOOLS[tool["name"]]) or "")
+                if target:
+                    self.file_order.setdefault(target, len(self.file_order))
+            elif tool["name"] == "Bash" and tool["input"].get("command"):
+                if len(self.d.commands) < self.MAX_COMMANDS:
+                    command = _elide(redact(str(tool["input"]["command"]).strip()), 300)
+                    self.d.commands.append({"command": command, "failed": False, "id": tool.get("id")})
+        for result in msg.tool_results:
+            tool = self.pending_tools.pop(result.get("tool_use_id"), None)
+            if not result["is_error"]:
+                continue
+            name = tool["name"] if tool else "tool"
+            lines = [ln.strip() for ln in result["text"].splitlines() if ln.strip()]
+            first = " … ".join(dict.fromkeys(lines[:1] + lines[-1:]))
+            feedback = _USER_FEEDBACK.search(result["text"])
+            if feedback and len(self.d.corrections) < self.MAX_CORRECTIONS:
+                self.d.corrections.append(_elide(redact(feedback.group(1).strip()), 300))
+            if len(self.d.errors) < self.MAX_ERRORS:
+                self.d.errors.append(_elide(redact(f"{name}: {first}"), 300))
+            if tool and tool["name"] in EDIT_TOOLS:
+                self.failed_files.add(str(tool["input"].get(EDIT_TOOLS[tool["name"]]) or ""))
+            for cmd in self.d.commands:
+                if tool and cmd.get("id") == tool.get("id"):
+                    cmd["failed"] = True
+        if msg.role == "user" and msg.text and msg.source == "main":
+            if _INTERRUPTED.match(msg.text.strip()):
+                self.d.interruptions += 1
+            elif self.d.user_messages > 1 and _CORRECTION.search(msg.text[:400]) and \
+                    len(self.d.corrections) < self.MAX_CORRECTIONS:
+                self.d.corrections.append(_elide(redact(msg.text.strip()), 300))
+
+    def finish(self) -> None:
+        files = sorted(self.file_order, key=self.file_order.get)
+        self.d.files_touched = [redact(f) for f in files if f not in self.failed_files][: self.MAX_FILES]
+        for cmd in self.d.commands:
+            cmd.pop("id", None)
+
+
+def read_session(path: str, *, include_subagents: bool = True, max_chars: int = DEFAULT_MAX_CHARS,
+                 max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> SessionDigest:
+    """Stream a transcript (and its subagents') into a :class:`SessionDigest`.
+
+    Raises ``FileNotFoundError`` / ``OSError`` when the main transcript cannot be read.
+    """
+    digest = SessionDigest(path=path)
+    stats = ReadStats()
+    sources = [(path, "main")]
+    if include_subagents:
+        sources += [(p, subagent_label(p)) for p in subagent_paths(path)]
+        digest.subagents = len(sources) - 1
+    main_budget = max_chars if len(sources) == 1 else int(max_chars * 0.8)
+    builders = {"main": ConversationBuilder(main_budget)}
+    sub_builder = ConversationBuilder(max_chars - main_budget) if len(sources) > 1 else None
+    facts = _DigestBuilder(digest)
+    for source_path, source in sources:
+        source_stats = stats if source == "main" else ReadStats()
+        try:
+            messages = iter_messages(source_path, source_stats, source, max_line_bytes)
+            for msg in messages:
+                _add_message(msg, digest, facts, builders["main"] if source == "main" else sub_builder)
+        except OSError:
+            if source == "main":
+                raise
+            continue  # a vanished subagent file is not worth failing the summary for
+    facts.finish()
+    conversation = builders["main"].text()
+    digest.conversation_chars = builders["main"].text_chars
+    digest.conversation_truncated = bool(builders["main"].omitted)
+    if sub_builder is not None and (sub_builder.head or sub_builder.tail):
+        conversation += "\n\n--- subagents ---\n\n" + sub_builder.text()
+        digest.conversation_chars += sub_builder.text_chars
+        digest.conversation_truncated |= bool(sub_builder.omitted)
+    digest.conversation = conversation
+    for attr in ("session_id", "cwd", "git_branch", "lines", "skipped_lines", "bytes", "compactions"):
+        setattr(digest, attr, getattr(stats, attr))
+    digest.started, digest.ended = stats.first_timestamp, stats.last_timestamp
+    return digest
+
+
+def _add_message(msg: Message, digest: SessionDigest, facts: _DigestBuilder,
+                 builder: ConversationBuilder) -> None:
+    if msg.role == "user" and msg.text and msg.source == "main":
+        digest.user_messages += 1
+    elif msg.role == "assistant" and (msg.text or msg.tool_uses):
+        digest.assistant_messages += 1
+    facts.add(msg)
+    if msg.role == "user" and (not msg.text or _INTERRUPTED.match(msg.text.strip())):
+        return  # tool-result-only messages, system prompts and interruptions are not conversation
+    spoken = redact(msg.text)
+    markers = " ".join(tool_marker(t) for t in msg.tool_uses)
+    if not spoken and not markers:
+        return
+    if msg.source == "main":
+        label = "User" if msg.role == "user" else "Assistant"
+    else:  # a subagent's "user" is the task the main agent gave it
+        label = ("Task for " if msg.role == "user" else "") + msg.source
+    body = _elide(spoken, MESSAGE_CAP)
+    if markers:
+        body = f"{body}\n{redact(markers)}" if body else redact(markers)
+    builder.add(f"{label}: {body}", len(spoken))

@@ -74,6 +74,15 @@ DEFAULTS: dict = {
         "max_corrections": 3,
         "max_tool_errors": 10,
     },
+    # self-evolution: cross-session signals (signal-analyzer.py)
+    "signals": {
+        "window_sessions": 8,
+        "high_threshold": 3,
+        "critical_threshold": 5,
+        "failure_streak": 3,
+        "reopen_after": 3,
+        "extra_rules": [],
+    },
 }
 
 # Dotted keys a project's own .claude/code-memory.json may set. Nothing here names a path,

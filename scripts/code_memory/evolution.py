@@ -9,7 +9,7 @@ capability generator keep their logs, plus the time helpers they share.
   evolution/signal_report_latest.md the latest signal report
   .index/evolution.sqlite           derived tables (rebuildable from audit.jsonl)
 
-Appends go through ``fsutil.append_jsonl`` (one locked write per call), so concurrent hooks and
+Appends go through ``fsutil.locked_append`` (one locked write per call), so concurrent hooks and
 workers never tear a line. Standard library only.
 """
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import time
 
 from .fsutil import locked_append
@@ -58,23 +59,29 @@ def now_iso(now: float | None = None) -> str:
     return moment.isoformat(timespec="seconds")
 
 
+_STAMP = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:[Zz]|[+-]\d{2}:?\d{2})?")
+
+
 def parse_ts(value) -> float | None:
-    """Epoch seconds of an ISO 8601 timestamp (``Z``, an offset, or naive = local time), else None."""
+    """Epoch seconds of the ISO 8601 timestamp at the start of ``value`` (``Z``, an offset, or
+    naive = local time; a date alone is local midnight), else None. Trailing text is ignored:
+    ``"2026-02-10 14:30 (最后更新)"`` parses."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return float(value)
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str):
         return None
-    text = value.strip()
+    match = _STAMP.match(value.strip())
+    if not match:
+        return None
+    text = match.group(0)
     if text.endswith(("Z", "z")):
         text = text[:-1] + "+00:00"
+    elif re.search(r"[+-]\d{4}$", text) and "T" in text or re.search(r" \d{2}:\d{2}[+-]\d{4}$", text):
+        text = text[:-2] + ":" + text[-2:]
     try:
-        moment = dt.datetime.fromisoformat(text)
+        return dt.datetime.fromisoformat(text).timestamp()
     except ValueError:
-        try:
-            moment = dt.datetime.strptime(text[:16], "%Y-%m-%d %H:%M")
-        except ValueError:
-            return None
-    return moment.timestamp()
+        return None
 
 
 def append_events(path: str, records: list) -> None:

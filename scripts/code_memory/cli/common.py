@@ -119,3 +119,11 @@ def script_main(prog: str, description: str, add_subcommands, argv=None) -> int:
     if args is None:
         return status
     return run_command(args.handler, args, getattr(args, "text_renderer", None))
+
+
+def register_group(sub, name: str, help_text: str, add_subcommands) -> None:
+    """Hang a script's subcommands under ``code-memory <name>`` (see :func:`script_main`)."""
+    parser = sub.add_parser(name, help=help_text)
+    inner = parser.add_subparsers(dest=f"{name}_command", metavar="COMMAND")
+    inner.required = True
+    add_subcommands(inner)

@@ -8,7 +8,7 @@ import argparse
 from ..config import load_config
 from ..errors import invalid
 from ..redact import redact
-from .common import add_common, render_text, script_main
+from .common import add_common, register_group, render_text, script_main
 
 PROG = "memory-feedback.py"
 DESCRIPTION = "Experience feedback: which memories help (refs, outcomes, Laplace × decay scores)."
@@ -185,10 +185,7 @@ def add_subcommands(sub) -> None:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("feedback", help="experience feedback (same as memory-feedback.py)")
-    inner = p.add_subparsers(dest="feedback_command", metavar="COMMAND")
-    inner.required = True
-    add_subcommands(inner)
+    register_group(sub, "feedback", "experience feedback (same as memory-feedback.py)", add_subcommands)
 
 
 def main(argv=None) -> int:

@@ -15,6 +15,7 @@ from .common import ArgumentParser, parse_or_error, run_command
 COMMAND_MODULES = [
     "code_memory.cli.setup",
     "code_memory.cli.feedback",
+    "code_memory.cli.signals",
 ]
 
 

@@ -80,13 +80,17 @@ def test_not_corrections(text):
 
 
 def test_three_user_corrections_fail_the_session():
-    lines = [prompt("rename foo to bar"), answer("done"), prompt("不对，是 baz"), answer("fixed"),
-             prompt("错了，只改 a.py"), answer("fixed"), prompt("No, revert b.py"), answer("reverted")]
+    def edit(new):
+        return tool("Edit", {"file_path": "/p/a.py", "old_string": "foo", "new_string": new})
+    lines = [prompt("rename foo to bar"), *edit("bar"), answer("done"),
+             prompt("不对，是 baz"), *edit("baz"), answer("fixed"),
+             prompt("错了，只改 a.py"), *edit("qux"), answer("fixed"),
+             prompt("No, name it quux"), *edit("quux"), answer("renamed")]
     a = assess_lines(lines)
-    assert a.user_corrections == 3
+    assert (a.user_corrections, a.ended_unresolved) == (3, False)
     assert a.outcome == "failed"
-    assert "3 user corrections" in a.reasons[0]
-    assert assess_lines(lines[:6]).outcome == "success"       # two corrections, resolved
+    assert a.reasons == ["3 user corrections / reverted edits >= 3"]
+    assert assess_lines(lines[:8]).outcome == "success"       # one correction, resolved
 
 
 def test_reverted_edits_are_counted():
@@ -113,6 +117,7 @@ def test_ending_on_an_error_is_unresolved():
     lines = [prompt("run the tests"), *tool("Bash", {"command": "pytest"}, ok=False, result="1 failed")]
     a = assess_lines(lines)
     assert (a.outcome, a.ended_unresolved, a.tool_errors) == ("failed", True, 1)
+    assert assess_lines(lines + [answer("I could not make the tests pass")]).outcome == "failed"
     lines += tool("Bash", {"command": "pytest"}, result="5 passed") + [answer("all green")]
     assert assess_lines(lines).outcome == "success"
 
@@ -120,9 +125,17 @@ def test_ending_on_an_error_is_unresolved():
 def test_ending_on_a_correction_or_api_error_is_unresolved():
     a = assess_lines([prompt("fix it"), answer("done"), prompt("还是不行")])
     assert (a.outcome, a.ended_unresolved) == ("failed", True)
+    assert assess_lines([prompt("fix it"), answer("done"), prompt("还是不行"), answer("sorry")]).outcome == "failed"
+    fixed = [prompt("fix it"), answer("done"), prompt("还是不行"), *tool("Edit", {"file_path": "/p/a", "old_string": "a",
+                                                                            "new_string": "b"}), answer("now fixed")]
+    assert assess_lines(fixed).outcome == "success"
+    moved_on = [prompt("fix it"), answer("done"), prompt("还是不行"), answer("sorry"), prompt("ok, now add docs"),
+                answer("added")]
+    assert assess_lines(moved_on).outcome == "success"
     api = answer("API Error: 529 overloaded")
     api["isApiErrorMessage"] = True
     assert assess_lines([prompt("fix it"), api]).outcome == "failed"
+    assert assess_lines([prompt("fix it"), api, answer("done after retry")]).outcome == "success"
 
 
 def test_rejected_tool_use_is_a_user_correction():

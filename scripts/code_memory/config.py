@@ -83,6 +83,18 @@ DEFAULTS: dict = {
         "reopen_after": 3,
         "extra_rules": [],
     },
+    # self-evolution: Skills generated from recurring patterns (capability-generator.py)
+    "capabilities": {
+        "enabled": True,
+        "cooldown_hours": 24.0,
+        "min_patterns": 2,
+        "min_pattern_count": 2,
+        "success_window": 5,
+        "min_success_rate": 0.6,
+        "max_per_run": 3,
+        "skills_dir": "~/.claude/skills",
+        "use_llm": True,
+    },
 }
 
 # Dotted keys a project's own .claude/code-memory.json may set. Nothing here names a path,
@@ -96,6 +108,7 @@ PROJECT_ALLOWED = {
 # The design's environment switches (spec 003) and the keys they set.
 ENV_ALIASES = {
     "CODE_MEMORY_ROOT": "memory_root",
+    "CAPABILITY_GENERATION": "capabilities.enabled",
 }
 
 PROJECT_CONFIG_RELPATH = os.path.join(".claude", "code-memory.json")

@@ -12,9 +12,10 @@ last line is tolerated; sidechain and meta lines are ignored):
   tool_errors       tool results marked ``is_error`` (failed commands, hook denials, …)
 
   corrections = user_corrections + reverted_edits + tool_errors
-  failed  ⟺  the session ended unresolved (its last tool result was an error, or its last human
-             prompt was a correction that got no tool call or answer, or the last assistant message
-             is an API error)
+  failed  ⟺  the session ended unresolved: after its last problem — a tool error, a correction,
+             an API error — came no successful tool result (and no new, non-correcting prompt;
+             for an API error, no later assistant message). An assistant's closing text alone
+             does not resolve anything.
              or user_corrections + reverted_edits ≥ max_corrections (default 3)
              or tool_errors ≥ max_tool_errors (default 10)
   otherwise success. A transcript with no human prompt and no assistant message has no outcome.
@@ -130,7 +131,7 @@ def assess_lines(records, max_corrections: int = 3, max_tool_errors: int = 10) -
     reverts = _Reverts()
     tool_names: dict = {}
     assistant_seen = False
-    last_event = None            # "error" | "ok" | "correction" | "answer" | "api-error"
+    pending = None               # the unresolved problem so far: "error" | "correction" | "api-error"
     seen_messages = set()
     for rec in records:
         if rec.get("isSidechain") or rec.get("isMeta") or rec.get("type") not in ("user", "assistant"):
@@ -157,9 +158,9 @@ def assess_lines(records, max_corrections: int = 3, max_tool_errors: int = 10) -
                 elif name == "Bash" and isinstance(inp, dict) and _GIT_REVERT.search(str(inp.get("command", ""))):
                     a.reverted_edits += 1
             if rec.get("isApiErrorMessage"):
-                last_event = "api-error"
-            elif any(isinstance(b, dict) and b.get("type") == "text" and b.get("text", "").strip() for b in blocks):
-                last_event = "answer"
+                pending = "api-error"
+            elif pending == "api-error" and blocks:
+                pending = None
             assistant_seen = True
             continue
         # user line: a typed prompt or tool results
@@ -170,13 +171,12 @@ def assess_lines(records, max_corrections: int = 3, max_tool_errors: int = 10) -
                     continue
                 if block.get("is_error"):
                     if _REJECTED.search(_tool_result_text(block)):
-                        a.user_corrections += 1
-                        last_event = "correction"
+                        a.user_corrections += 1      # the user stopped it: a correction, not left open
                     else:
                         a.tool_errors += 1
-                        last_event = "error"
+                        pending = "error"
                 else:
-                    last_event = "ok"
+                    pending = None
             continue
         text = _prompt_text(content)
         if text is None or rec.get("isCompactSummary") or text.startswith("This session is being continued"):
@@ -184,15 +184,15 @@ def assess_lines(records, max_corrections: int = 3, max_tool_errors: int = 10) -
         a.prompts += 1
         if a.prompts > 1 and is_correction(text):
             a.user_corrections += 1
-            last_event = "correction"
+            pending = "correction"
         else:
-            last_event = "prompt"
+            pending = None
     if a.prompts == 0 and not assistant_seen:
         return a
     a.corrections = a.user_corrections + a.reverted_edits + a.tool_errors
-    if last_event in ("error", "correction", "api-error"):
+    if pending:
         a.ended_unresolved = True
-        a.reasons.append(f"ended unresolved ({last_event})")
+        a.reasons.append(f"ended unresolved ({pending})")
     if a.user_corrections + a.reverted_edits >= max_corrections:
         a.reasons.append(f"{a.user_corrections + a.reverted_edits} user corrections / reverted edits >= {max_corrections}")
     if a.tool_errors >= max_tool_errors:

@@ -16,6 +16,7 @@ COMMAND_MODULES = [
     "code_memory.cli.setup",
     "code_memory.cli.feedback",
     "code_memory.cli.signals",
+    "code_memory.cli.capabilities",
 ]
 
 

@@ -1,0 +1,88 @@
+"""Self-evolution end to end with the real Claude Code binary and the loopback stand-in:
+
+- a Skill generated from a synthetic history shows up in the next session's skill listing (the
+  request body the model receives), as reference Part A observed for hand-written skills;
+- the session-outcome heuristic on transcripts the binary itself writes.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from conftest import run_script
+from evolution_support import MODULE, PORT, ROUTINE, history
+from code_memory import feedback as fb
+from code_memory.capabilities import front_matter
+from code_memory.outcome import assess_transcript
+from support.standin_api import main, tool
+
+pytestmark = pytest.mark.e2e
+
+
+def test_generated_skill_is_listed_in_the_next_session(claude_runner, standin, initialized_root, isolated_home):
+    history(initialized_root, time.time(), [[PORT], [MODULE], [PORT, MODULE], [PORT], [MODULE], [ROUTINE]],
+            outcomes=["success", "success", "failed", "success", "success", "success"], start_days_ago=2)
+    user_skill = isolated_home / ".claude" / "skills" / "auto-env-port" / "SKILL.md"
+    user_skill.parent.mkdir(parents=True)
+    user_skill.write_text("---\nname: auto-env-port\ndescription: USER-OWNED-SKILL-77 for ports\n---\nmine\n")
+
+    proc = run_script("capability-generator.py", "--no-llm")
+    out = json.loads(proc.stdout)
+    assert out["open"], out
+    generated = {g["pattern"]: g for g in out["generated"]}
+    port = generated["environment_issue:port"]
+    assert port["name"] == "auto-env-port-2"                 # the user's skill keeps its name and text
+    assert user_skill.read_text().endswith("mine\n")
+
+    standin.push(main({"text": "hello"}))
+    result = claude_runner.run("hi")
+    assert result.ok, result.describe()
+    for item in generated.values():
+        description = front_matter(open(item["path"], encoding="utf-8").read())["description"]
+        listed = standin.requests_containing(item["name"], role="main")
+        assert listed, f"{item['name']} is not in the skill listing"
+        assert standin.requests_containing(description[:60], role="main"), "the description is not listed"
+    assert standin.requests_containing("USER-OWNED-SKILL-77", role="main")
+
+
+def test_outcome_heuristic_on_transcripts_of_the_real_binary(claude_runner, standin, project_dir, initialized_root):
+    target = project_dir / "a.py"
+    target.write_text("x = 1\n")
+    # 1. a clean session
+    standin.push(main(tool("Read", file_path=str(target))),
+                 main(tool("Edit", file_path=str(target), old_string="x = 1", new_string="x = 5")),
+                 main({"text": "done"}))
+    clean = claude_runner.run("set x to 5")
+    assert clean.ok, clean.describe()
+    a = assess_transcript(claude_runner.transcript_path(clean.session_id))
+    assert (a.outcome, a.corrections, a.prompts, a.tool_calls) == ("success", 0, 1, 2)
+
+    # 2. an edit, then a failing command, then only words: ended unresolved
+    standin.push(main(tool("Edit", file_path=str(target), old_string="x = 5", new_string="x = 6")),
+                 main(tool("Bash", command="python3 -c 'import sys; sys.exit(3)'", description="check")),
+                 main({"text": "the check failed"}))
+    broken = claude_runner.run("set x to 6 and check it")
+    assert broken.ok, broken.describe()
+    path = claude_runner.transcript_path(broken.session_id)
+    a = assess_transcript(path)
+    assert (a.outcome, a.tool_errors, a.ended_unresolved) == ("failed", 1, True)
+
+    # 3. the user corrects, Claude reverts its edit (same transcript, --resume): resolved
+    standin.push(main(tool("Edit", file_path=str(target), old_string="x = 6", new_string="x = 5")),
+                 main({"text": "reverted"}))
+    resumed = claude_runner.run("不对，撤销刚才的修改", extra_args=["--resume", broken.session_id])
+    assert resumed.ok and resumed.session_id == broken.session_id, resumed.describe()
+    assert target.read_text() == "x = 5\n"
+    a = assess_transcript(path)
+    assert (a.user_corrections, a.reverted_edits, a.tool_errors) == (1, 1, 1)
+    assert (a.corrections, a.outcome) == (3, "success")
+
+    # recorded through the CLI, as the summarizer's worker does
+    proc = run_script("memory-feedback.py", "outcome", "--session-id", broken.session_id, "--transcript", path)
+    out = json.loads(proc.stdout)
+    assert out["recorded"] and out["assessment"]["corrections"] == 3
+    (last,) = [o for o in fb.session_outcomes(initialized_root) if o["session_id"] == broken.session_id]
+    assert (last["outcome"], last["corrections"], last["source"]) == ("success", 3, "transcript")

@@ -17,7 +17,6 @@ keeps the example, DEFAULTS and the README's configuration reference in step.
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 
@@ -137,6 +136,15 @@ class Config(dict):
     @property
     def paths(self) -> MemoryPaths:
         return MemoryPaths(self.root)
+
+
+def _deep_copy(value):
+    """Copy nested dicts and lists (the JSON shapes config holds); copy.deepcopy costs hooks an import."""
+    if isinstance(value, dict):
+        return {k: _deep_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_deep_copy(v) for v in value]
+    return value
 
 
 def _set_path(data: dict, dotted: str, value) -> None:
@@ -280,7 +288,7 @@ def load_config(root_override: str | None = None, project_dir: str | None = None
     project config may not set are reported in ``Config.warnings`` instead.
     """
     env = os.environ if env is None else env
-    data = copy.deepcopy(DEFAULTS)
+    data = _deep_copy(DEFAULTS)
     sources = ["defaults"]
     warnings: list = []
 

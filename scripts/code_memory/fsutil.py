@@ -12,7 +12,6 @@ import errno
 import fcntl
 import json
 import os
-import tempfile
 import time
 
 from .errors import CodeMemoryError
@@ -23,6 +22,18 @@ def ensure_dir(path: str, mode: int = 0o755) -> str:
     return path
 
 
+def _temp_beside(directory: str, base: str) -> tuple:
+    """A new, exclusively created temp file in ``directory`` (what tempfile.mkstemp does, without
+    the ~20 ms import that hooks cannot afford)."""
+    for _ in range(100):
+        tmp = os.path.join(directory, f".{base}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temp file name", directory)
+
+
 def atomic_write_bytes(path: str, data: bytes, mode: int = 0o644, durable: bool = True) -> None:
     """Write ``data`` to ``path`` so readers see the old or the new file, never a torn one.
 
@@ -31,7 +42,7 @@ def atomic_write_bytes(path: str, data: bytes, mode: int = 0o644, durable: bool 
     """
     directory = os.path.dirname(os.path.abspath(path))
     ensure_dir(directory)
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
+    fd, tmp = _temp_beside(directory, os.path.basename(path))
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 
 from .errors import CodeMemoryError
 
@@ -16,11 +15,42 @@ def expand(path: str) -> str:
     return os.path.abspath(os.path.expanduser(os.path.expandvars(path)))
 
 
-@dataclass(frozen=True)
-class MemoryPaths:
+class Frozen:
+    """A small immutable value object (what ``@dataclass(frozen=True)`` gives, without importing
+    dataclasses, which costs a hook ~15 ms). Subclasses list their fields in ``__slots__``."""
+
+    __slots__ = ()
+
+    def __init__(self, *values):
+        if len(values) != len(self.__slots__):
+            raise TypeError(f"{type(self).__name__} takes {len(self.__slots__)} values")
+        for name, value in zip(self.__slots__, values):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other._values() == self._values()
+
+    def __hash__(self):
+        return hash((type(self).__name__,) + self._values())
+
+    def __repr__(self):
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        return f"{type(self).__name__}({inner})"
+
+
+class MemoryPaths(Frozen):
     """The layout of one memory root (DESIGN §4). Pure path arithmetic, no I/O."""
 
-    root: str
+    __slots__ = ("root",)
 
     @property
     def memory_md(self) -> str:

@@ -7,16 +7,15 @@ one repository share the main checkout's name.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
-from .paths import expand, safe_name
+from .paths import Frozen, expand, safe_name
 
 
-@dataclass(frozen=True)
-class Project:
-    name: str          # safe for use as a directory name under areas/projects/
-    root: str          # the directory the name was derived from
-    source: str        # "config" | "git" | "directory"
+class Project(Frozen):
+    """``name``: safe for use as a directory name under areas/projects/; ``root``: the directory
+    the name was derived from; ``source``: "config" | "git" | "directory"."""
+
+    __slots__ = ("name", "root", "source")
 
 
 def _git_top(start: str) -> tuple[str, str] | None:

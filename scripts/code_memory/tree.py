@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-import shutil
 
 from .errors import CodeMemoryError
 from .fsutil import atomic_write_text, ensure_dir, file_lock, read_text
@@ -235,6 +234,7 @@ def copy_template_file(name: str, target: str) -> bool:
     """Copy a template verbatim if ``target`` does not exist. Returns True when copied."""
     if os.path.exists(target):
         return False
+    import shutil  # only here: hooks import this module and shutil costs them ~20 ms
     ensure_dir(os.path.dirname(target))
     shutil.copyfile(os.path.join(TEMPLATES_DIR, name), target)
     return True

@@ -94,6 +94,27 @@ DEFAULTS: dict = {
         "skills_dir": "~/.claude/skills",
         "use_llm": True,
     },
+    # the hooks (README § Hooks); the shell shims also honour CODE_MEMORY_HOOKS__FLAG_DIR
+    "hooks": {
+        "disabled": [],
+        "flag_dir": None,
+        "flag_max_age_hours": 48,
+        "rules_injection": True,
+        "rules_gate": "deny",
+        "rules_max_bytes": 8000,
+        "schema_index": "projects/shared-db/schema-index.md",
+        "schema_agents": ["Plan", "Explore", "architect"],
+        "schema_once_per_session": True,
+        "schema_max_bytes": 8000,
+        "session_start_blocks": ["memory", "project_summary", "routing", "capabilities"],
+        "session_start_max_bytes": 8192,
+        "auto_init": True,
+        "daily_notes": True,
+        "summarize_on_end": True,
+        "summarizer": None,
+        "log_level": "info",
+        "log_max_bytes": 1000000,
+    },
 }
 
 # Dotted keys a project's own .claude/code-memory.json may set. Nothing here names a path,

@@ -1,0 +1,55 @@
+# code-memory hook shims: shared shell helpers (sourced, never run). README § Hooks.
+# Pure bash builtins on the fast path: no jq, no subprocess before Python is really needed.
+
+CM_HOOKS_DIR=${CM_HERE:-.}
+
+# The switch the summarizer's `claude -p` child (and anyone) uses to turn every hook off.
+cm_disabled() {
+  case "${CODE_MEMORY_HOOKS_DISABLED:-}" in 1|true|TRUE|True|yes|on) return 0 ;; esac
+  return 1
+}
+
+# Python: $CODE_MEMORY_PYTHON, else the install.sh venv, else python3 on PATH.
+cm_python() {
+  if [ -n "${CODE_MEMORY_PYTHON:-}" ]; then
+    CM_PY=$CODE_MEMORY_PYTHON
+  elif [ -x "${CODE_MEMORY_HOME:-$HOME/.claude/code-memory}/venv/bin/python" ]; then
+    CM_PY="${CODE_MEMORY_HOME:-$HOME/.claude/code-memory}/venv/bin/python"
+  else
+    CM_PY=python3
+  fi
+}
+
+# This session's flag directory from the payload in $CM_PAYLOAD (flags.py documents the layout).
+# Only plain session ids; anything else goes to Python, which hashes it.
+cm_session_flags() {
+  local re='"session_id": ?"([A-Za-z0-9_-]{1,128})"'
+  [[ $CM_PAYLOAD =~ $re ]] || return 1
+  local base="${CODE_MEMORY_HOOKS__FLAG_DIR:-${TMPDIR:-/tmp}/code-memory-$UID}"
+  [ -O "$base" ] || return 1
+  CM_SESSION_FLAGS="$base/${BASH_REMATCH[1]}"
+}
+
+# True when the file in tool_input.file_path lies in a directory Python already marked for this
+# session (its project's rules are loaded, or it has none). Escaped paths go to Python.
+cm_dir_marked() {
+  cm_session_flags || return 1
+  local re='"file_path": ?"(/[^"\\]*)"'
+  [[ $CM_PAYLOAD =~ $re ]] || return 1
+  local dir=${BASH_REMATCH[1]%/*}
+  dir=${dir//\%/%25}
+  dir=${dir//\//%2F}
+  [ -e "$CM_SESSION_FLAGS/d$dir" ]
+}
+
+# Run the Python side of hook $1. The payload comes from $CM_PAYLOAD when the shim read it,
+# else straight from our stdin. Always exit 0: a broken hook must not disturb the session.
+cm_run() {
+  cm_python
+  if [ -n "${CM_PAYLOAD+set}" ]; then
+    "$CM_PY" -S "$CM_HOOKS_DIR/../scripts/code-memory-hook.py" "$1" 2>/dev/null <<<"$CM_PAYLOAD"
+  else
+    "$CM_PY" -S "$CM_HOOKS_DIR/../scripts/code-memory-hook.py" "$1" 2>/dev/null
+  fi
+  exit 0
+}

@@ -1,0 +1,81 @@
+"""The hook payload, normalised once into a frozen :class:`HookEvent`.
+
+Claude Code's stdin JSON (reference/claude-code.md) changes between versions: unknown fields are
+ignored, missing ones become empty values, wrong types are dropped. Nothing here raises on bad
+input — :func:`parse_event` returns ``None`` for anything that is not a JSON object.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from ..paths import Frozen
+
+# tools whose tool_input names the file they touch, and the key holding it
+FILE_KEYS = ("file_path", "notebook_path")
+EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
+
+
+class HookEvent(Frozen):
+    """``name``: hook_event_name; ``file_path``: the absolute path a file tool touches ("" if none);
+    ``tool_input`` / ``tool_response``: the raw objects ({} when missing); ``size``: payload bytes."""
+
+    __slots__ = ("name", "session_id", "transcript_path", "cwd", "tool_name", "tool_input",
+                 "tool_response", "file_path", "agent_type", "source", "reason", "trigger", "size")
+
+    def get(self, key: str, default=None):
+        return getattr(self, key, default)
+
+
+def _text(obj: dict, key: str) -> str:
+    value = obj.get(key)
+    if not isinstance(value, str) or "\x00" in value:
+        return ""
+    return value
+
+
+def _file_path(tool_input: dict, cwd: str) -> str:
+    for key in FILE_KEYS:
+        value = _text(tool_input, key)
+        if value:
+            if not os.path.isabs(value):
+                if not cwd:
+                    return ""
+                value = os.path.join(cwd, value)
+            return value
+    return ""
+
+
+def parse_event(raw: bytes, default_name: str = "") -> HookEvent | None:
+    """The event in ``raw`` (stdin bytes), or ``None`` if it is empty or not a JSON object."""
+    if not raw or not raw.strip():
+        return None
+    try:
+        payload = json.loads(raw.decode("utf-8", errors="replace"))
+    except ValueError:
+        return None
+    if not isinstance(payload, dict):
+        return None
+    tool_input = payload.get("tool_input")
+    tool_input = tool_input if isinstance(tool_input, dict) else {}
+    tool_response = payload.get("tool_response")
+    tool_response = tool_response if isinstance(tool_response, dict) else {}
+    cwd = _text(payload, "cwd")
+    if cwd and not os.path.isabs(cwd):
+        cwd = ""
+    return HookEvent(
+        _text(payload, "hook_event_name") or default_name,
+        _text(payload, "session_id"),
+        _text(payload, "transcript_path"),
+        cwd,
+        _text(payload, "tool_name"),
+        tool_input,
+        tool_response,
+        _file_path(tool_input, cwd),
+        _text(payload, "agent_type"),
+        _text(payload, "source"),
+        _text(payload, "reason"),
+        _text(payload, "trigger"),
+        len(raw),
+    )

@@ -1,0 +1,31 @@
+"""extract-memory (PostToolUse, Edit|Write|MultiEdit|NotebookEdit): one daily-note line per edit —
+``- HH:MM [project] path/in/project`` in ``daily/YYYY-MM-DD.md``; edits in the same minute and
+project share a line (tree.append_daily_edit). Files inside the memory root are not recorded."""
+
+from __future__ import annotations
+
+import os
+
+from ..tree import append_daily_edit
+from .event import EDIT_TOOLS
+from .rules_injector import is_under
+
+
+def file_label(file_path: str, project_root: str) -> str:
+    if is_under(file_path, project_root):
+        rel = os.path.relpath(os.path.realpath(file_path), os.path.realpath(project_root))
+        if rel != ".":
+            return rel
+    return file_path
+
+
+def handle(event, ctx):
+    if event.tool_name not in EDIT_TOOLS or not event.file_path or not ctx.setting("daily_notes", True):
+        return None
+    if event.tool_response.get("success") is False or not ctx.root_ready() or ctx.inside_root(event.file_path):
+        return None
+    project = ctx.project_for(event.file_path)
+    if project is None:
+        return None
+    append_daily_edit(ctx.paths, ctx.now(), project.name, file_label(event.file_path, project.root))
+    return None

@@ -1,0 +1,151 @@
+"""Per-session flags in a temp directory: which projects' rules are loaded, whether the schema was
+injected, and the directory markers the shell shims check before Python starts.
+
+Layout (``<flag dir>`` = config ``hooks.flag_dir``, else ``${TMPDIR:-/tmp}/code-memory-<uid>``)::
+
+    <flag dir>/                       mode 0700, must be owned by us
+      <session key>/
+        p-<project>                   that project's rules are in the session's context
+        d<encoded directory>          files in this directory belong to a loaded (or rule-less)
+                                      project: the shims answer Read/Edit there without Python
+        schema                        the schema index was injected into a subagent
+
+The session key is the session id when it is ``[A-Za-z0-9_-]{1,128}`` (what the shims check), else
+a digest. A directory is encoded by ``%`` → ``%25`` and ``/`` → ``%2F`` — the same substitution
+``hooks/lib.sh`` does in pure bash — so a marker is one ``stat`` for the shim.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+
+_PLAIN_SESSION = re.compile(r"[A-Za-z0-9_-]{1,128}")
+MAX_NAME_BYTES = 250
+
+
+def default_flag_dir(env) -> str:
+    return os.path.join(env.get("TMPDIR") or "/tmp", f"code-memory-{os.getuid()}")
+
+
+def session_key(session_id: str) -> str:
+    if _PLAIN_SESSION.fullmatch(session_id or ""):
+        return session_id
+    import hashlib  # rare: ids Claude Code does not produce
+    return "h-" + hashlib.sha1(str(session_id).encode("utf-8", "replace")).hexdigest()[:24]
+
+
+def encode_dir(directory: str) -> str:
+    return directory.replace("%", "%25").replace("/", "%2F")
+
+
+class SessionFlags:
+    def __init__(self, flag_dir: str, session_id: str):
+        self.flag_dir = flag_dir
+        self.session_id = session_id
+        self.dir = os.path.join(flag_dir, session_key(session_id)) if session_id else ""
+        self._usable = None
+
+    # -- health ------------------------------------------------------------------------------
+    def usable(self) -> bool:
+        """The flag directory exists (created 0700 if needed), is a real directory owned by us and
+        closed to others, and the session directory exists. Unusable flags mean: inject every time,
+        never deny (fail open)."""
+        if self._usable is None:
+            self._usable = bool(self.dir) and self._prepare()
+        return self._usable
+
+    def _prepare(self) -> bool:
+        try:
+            os.makedirs(self.flag_dir, mode=0o700, exist_ok=True)
+            st = os.lstat(self.flag_dir)
+            if not os.path.isdir(self.flag_dir) or os.path.islink(self.flag_dir):
+                return False
+            if st.st_uid != os.getuid() or st.st_mode & 0o077:
+                return False
+            os.makedirs(self.dir, mode=0o700, exist_ok=True)
+            return True
+        except OSError:
+            return False
+
+    # -- flags -------------------------------------------------------------------------------
+    def _path(self, name: str) -> str:
+        return os.path.join(self.dir, name)
+
+    def _has(self, name: str) -> bool:
+        return bool(self.dir) and os.path.exists(self._path(name))
+
+    def _set(self, name: str, content: str = "") -> bool:
+        if not self.usable() or len(name.encode("utf-8", "surrogateescape")) > MAX_NAME_BYTES:
+            return False
+        try:
+            fd = os.open(self._path(name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                os.write(fd, content.encode("utf-8", "surrogateescape"))
+            finally:
+                os.close(fd)
+            return True
+        except OSError:
+            return False
+
+    def has_project(self, project: str) -> bool:
+        return self._has("p-" + project)
+
+    def set_project(self, project: str, root: str = "") -> bool:
+        return self._set("p-" + project, root)
+
+    def has_dir(self, directory: str) -> bool:
+        return self._has("d" + encode_dir(directory))
+
+    def mark_dir(self, directory: str) -> bool:
+        return self._set("d" + encode_dir(directory))
+
+    def has_schema(self) -> bool:
+        return self._has("schema")
+
+    def set_schema(self) -> bool:
+        return self._set("schema")
+
+    def clear(self) -> int:
+        """Remove every flag of this session (PreCompact, SessionEnd). Returns how many."""
+        if not self.dir:
+            return 0
+        removed = 0
+        try:
+            entries = os.listdir(self.dir)
+        except OSError:
+            return 0
+        for name in entries:
+            try:
+                os.unlink(os.path.join(self.dir, name))
+                removed += 1
+            except OSError:
+                pass
+        try:
+            os.rmdir(self.dir)
+        except OSError:
+            pass
+        return removed
+
+
+def sweep_stale(flag_dir: str, max_age_seconds: float, now: float | None = None) -> int:
+    """Remove session flag directories untouched for ``max_age_seconds`` (sessions that ended
+    without a SessionEnd). Returns how many were removed."""
+    now = time.time() if now is None else now
+    removed = 0
+    try:
+        entries = list(os.scandir(flag_dir))
+    except OSError:
+        return 0
+    for entry in entries:
+        try:
+            if not entry.is_dir(follow_symlinks=False) or now - entry.stat().st_mtime < max_age_seconds:
+                continue
+            for name in os.listdir(entry.path):
+                os.unlink(os.path.join(entry.path, name))
+            os.rmdir(entry.path)
+            removed += 1
+        except OSError:
+            continue
+    return removed

@@ -1,0 +1,112 @@
+"""Turning memory files into injected context: fenced, labelled as recalled memory, capped.
+
+Recalled memory is data (DESIGN §2.7): every block sits inside a ``<recalled-memory>`` fence that
+names its source file, under a header that says it is stored memory and not a message from the
+user. Text that would close the fence early is neutralised. Sizes are in UTF-8 bytes; cuts fall on
+line boundaries and say how much was left out and where to read it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..paths import Frozen
+
+FENCE_TAG = "recalled-memory"
+_FENCE_LIKE = re.compile(r"<(/?\s*recalled-memory)", re.IGNORECASE)
+_HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
+
+
+class Block(Frozen):
+    """One source of recalled text: ``source`` (path shown to Claude), ``title``, ``text``."""
+
+    __slots__ = ("source", "title", "text")
+
+
+def neutralise(text: str) -> str:
+    return _FENCE_LIKE.sub(r"&lt;\1", text)
+
+
+def has_content(text: str, boilerplate: str = "") -> bool:
+    """True when ``text`` holds more than headings, blank lines and the lines of ``boilerplate``
+    (the template the file was created from): an untouched template is not worth injecting."""
+    skip = {line.strip() for line in boilerplate.split("\n") if line.strip()}
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped and stripped not in skip and not _HEADING.match(line):
+            return True
+    return False
+
+
+def utf8_len(text: str) -> int:
+    return len(text.encode("utf-8"))
+
+
+def truncate(text: str, limit: int, where: str = "") -> str:
+    """``text`` cut to at most ``limit`` bytes at a line boundary, with a note of what was cut."""
+    if utf8_len(text) <= limit:
+        return text
+    total = utf8_len(text)
+    note_for = lambda kept: (f"[… {total - kept} more bytes not shown"
+                             + (f"; Read {where} for the rest" if where else "") + "]")
+    budget = limit - utf8_len(note_for(0)) - 1
+    if budget <= 0:
+        return note_for(0)[:max(0, limit)]
+    kept_lines, used = [], 0
+    for line in text.split("\n"):
+        size = utf8_len(line) + 1
+        if used + size > budget:
+            if not kept_lines:  # one long first line: cut inside it, on a character boundary
+                kept_lines.append(line.encode("utf-8")[:budget].decode("utf-8", "ignore"))
+                used = utf8_len(kept_lines[0]) + 1
+            break
+        kept_lines.append(line)
+        used += size
+    return "\n".join(kept_lines) + "\n" + note_for(used)
+
+
+def render_block(block: Block, text: str) -> str:
+    title = block.title.replace('"', "'")
+    source = block.source.replace('"', "'")
+    return f'<{FENCE_TAG} source="{source}" title="{title}">\n{neutralise(text).rstrip()}\n</{FENCE_TAG}>'
+
+
+def _fair_shares(sizes: list, budget: int) -> list:
+    """Water-filling: small blocks keep everything, large ones share what is left equally."""
+    shares = [0] * len(sizes)
+    pending = sorted(range(len(sizes)), key=lambda i: sizes[i])
+    remaining = budget
+    while pending:
+        fair = remaining // len(pending)
+        i = pending[0]
+        if sizes[i] <= fair:
+            shares[i] = sizes[i]
+            remaining -= sizes[i]
+            pending.pop(0)
+        else:
+            for j in pending:
+                shares[j] = fair
+            break
+    return shares
+
+
+def assemble(blocks: list, cap: int, header: str) -> str:
+    """``header`` plus the fenced ``blocks`` in order, in at most ``cap`` bytes in total.
+
+    Each block keeps its whole text if it fits its fair share of the room left after the header and
+    the fences; larger blocks are cut to equal shares. Empty blocks are dropped."""
+    blocks = [b for b in blocks if b.text.strip()]
+    if not blocks:
+        return ""
+    overhead = utf8_len(header) + 1 + sum(utf8_len(render_block(b, "")) + 1 for b in blocks)
+    room = cap - overhead
+    if room <= 0:
+        return ""
+    texts = [neutralise(b.text).rstrip() for b in blocks]
+    shares = _fair_shares([utf8_len(t) for t in texts], room)
+    parts = [header]
+    for block, text, share in zip(blocks, texts, shares):
+        if share < 80 and utf8_len(text) > share:
+            continue  # not even a useful fragment fits
+        parts.append(render_block(block, truncate(text, share, block.source)))
+    return "\n".join(parts) if len(parts) > 1 else ""

@@ -1,0 +1,57 @@
+"""Every hook code-memory registers: its shim, event, matcher, module and timeout.
+
+One table feeds the runtime (which module handles a shim), the settings.json installer and the
+plugin's ``hooks/hooks.json`` (a test keeps that file equal to :func:`hooks_json`). Matchers are
+exact tool names (``|``-separated); SubagentStart has none on purpose — which agent types get the
+schema is config (``hooks.schema_agents``), read when the hook runs, so changing it needs no
+reinstall. Timeouts are seconds.
+"""
+
+from __future__ import annotations
+
+EDIT_MATCHER = "Edit|Write|MultiEdit|NotebookEdit"
+
+# (shim name, event, matcher or None, module, timeout seconds, what it does)
+HOOKS = (
+    ("session-start", "SessionStart", None, "session_start", 10,
+     "inject MEMORY.md, the project summary, the routing table and the capabilities index"),
+    ("rules-injector", "PreToolUse", "Read", "rules_injector", 10,
+     "first Read in a project this session: allow + the project's rules as context"),
+    ("rules-gate", "PreToolUse", EDIT_MATCHER, "rules_gate", 10,
+     "deny an edit in a project whose rules are not loaded yet, saying what to read"),
+    ("schema-injector", "SubagentStart", None, "schema_injector", 10,
+     "once per session: the schema index into a Plan/Explore/architect subagent"),
+    ("pre-compact", "PreCompact", None, "pre_compact", 10,
+     "clear the session's flags (rules re-inject after compaction), snapshot for the summarizer"),
+    ("extract-memory", "PostToolUse", EDIT_MATCHER, "extract_memory", 10,
+     "daily note line: time, project, file (same minute + project merged)"),
+    ("session-summary", "SessionEnd", None, "session_end", 5,
+     "snapshot the session as pending and start the summarizer detached"),
+)
+
+BY_SHIM = {row[0]: row for row in HOOKS}
+MARKER = "# code-memory"  # ends every command we register in settings.json: how we know our own
+
+
+def shim_command(hooks_dir: str, shim: str, quote: bool = True) -> str:
+    path = f"{hooks_dir}/{shim}.sh"
+    return f'"{path}"' if quote else path
+
+
+def hook_entries(hooks_dir: str, tag: bool) -> dict:
+    """``{event: [{matcher?, hooks: [{type, command, timeout}]}]}`` for every hook, in order.
+
+    ``tag`` appends :data:`MARKER` to each command (settings.json); plugin commands need none."""
+    out: dict = {}
+    for shim, event, matcher, _module, timeout, _doc in HOOKS:
+        command = shim_command(hooks_dir, shim) + (f" {MARKER}" if tag else "")
+        group = {"matcher": matcher} if matcher else {}
+        group["hooks"] = [{"type": "command", "command": command, "timeout": timeout}]
+        out.setdefault(event, []).append(group)
+    return out
+
+
+def hooks_json() -> dict:
+    """The plugin's hooks/hooks.json."""
+    return {"description": "code-memory: a lasting memory for Claude Code (see README § Hooks)",
+            "hooks": hook_entries("${CLAUDE_PLUGIN_ROOT}/hooks", tag=False)}

@@ -1,0 +1,62 @@
+"""rules-gate (PreToolUse, Edit|Write|MultiEdit|NotebookEdit): the safety net behind the
+rules-injector. An edit in a project that has rules, before they were loaded this session, is
+denied with a reason that says exactly what to read (``hooks.rules_gate = "deny"``), or denied once
+with the rules themselves in the reason so the retried edit passes (``"inline"``); ``"off"``
+never denies.
+
+Fails open: if the session flags cannot be kept (unwritable temp dir), nothing is ever denied —
+a gate that could never be satisfied would lock the user out of their own project.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .event import EDIT_TOOLS
+from .project_rules import render_rules, rule_blocks
+from .rules_injector import is_under
+from .runtime import deny
+
+
+def handle(event, ctx):
+    if event.tool_name not in EDIT_TOOLS or not event.file_path:
+        return None
+    mode = str(ctx.setting("rules_gate", "deny")).lower()
+    if mode not in ("deny", "inline") or ctx.inside_root(event.file_path):
+        return None
+    project = ctx.project_for(event.file_path)
+    if project is None:
+        return None
+    flags = ctx.flags
+    directory = os.path.dirname(event.file_path)
+    own_dir = is_under(event.file_path, project.root)
+    if flags.has_project(project.name):
+        if own_dir:
+            flags.mark_dir(directory)
+        return None
+
+    blocks = rule_blocks(ctx.paths, project.name, ctx.groups_of(project.name))
+    if not blocks:  # nothing to load: nothing to gate
+        flags.set_project(project.name, project.root)
+        if own_dir:
+            flags.mark_dir(directory)
+        return None
+    if not flags.usable():
+        ctx.log.error("gate-open", reason="session flags unusable", project=project.name)
+        return None
+
+    if mode == "inline":
+        flags.set_project(project.name, project.root)
+        text = render_rules(blocks, project.name, int(ctx.setting("rules_max_bytes", 8000)),
+                            f"[code-memory] This {event.tool_name} was not applied: the rules of project "
+                            f"\"{project.name}\" had not been loaded in this session. Here they are — check "
+                            f"the change against them and retry it; the retry will be allowed.")
+        ctx.log.info("deny-inline", project=project.name, tool=event.tool_name)
+        return deny(text)
+
+    files = " and ".join(b.source for b in blocks)
+    ctx.log.info("deny", project=project.name, tool=event.tool_name)
+    return deny(
+        f"[code-memory] This {event.tool_name} was not applied: project \"{project.name}\" has rules that are "
+        f"not loaded in this session yet. Read {files} first (or Read any file of the project, for "
+        f"example {event.file_path}, which loads them automatically), then retry the edit.")

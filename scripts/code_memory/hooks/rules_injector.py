@@ -1,0 +1,75 @@
+"""rules-injector (PreToolUse, Read): the first Read in a project each session brings that
+project's rules (+ its groups' rules) into the context; later Reads are silent.
+
+The answer is ``permissionDecision: allow`` + ``additionalContext``, so the Read runs and the rules
+arrive with it (spec 003: one call = the file + the rules). ``allow`` is only given for files under
+the session's working directory, where Claude Code lets Read through anyway; elsewhere the context
+comes without a decision, so a memory tool never widens what the user's permission settings allow.
+
+Claude reading a rules file itself (``<root>/areas/projects/<name>/rules.md``, as the gate's deny
+reason suggests) also counts as loading that project's rules.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .project_rules import render_rules, rule_blocks, rules_owner
+from .runtime import allow_with_context, context_output
+
+
+def is_under(path: str, root: str) -> bool:
+    if not root:
+        return False
+    real, base = os.path.realpath(path), os.path.realpath(root)
+    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+
+
+def _answer(event, text: str) -> dict:
+    if event.cwd and is_under(event.file_path, event.cwd):
+        return allow_with_context(text)
+    return context_output("PreToolUse", text)
+
+
+def handle(event, ctx):
+    if event.tool_name != "Read" or not event.file_path or not ctx.setting("rules_injection", True):
+        return None
+    flags = ctx.flags
+    max_bytes = int(ctx.setting("rules_max_bytes", 8000))
+
+    if ctx.inside_root(event.file_path):
+        owner = rules_owner(ctx.paths, event.file_path)
+        if not owner:
+            return None
+        flags.set_project(owner)
+        ctx.log.info("rules-read", project=owner)
+        # the Read shows the project's own file; its groups' rules come along as context
+        group_blocks = rule_blocks(ctx.paths, owner, ctx.groups_of(owner), own=False)
+        if not group_blocks:
+            return None
+        return _answer(event, render_rules(group_blocks, owner, max_bytes,
+                                           f"[code-memory] Shared rules that also apply to project \"{owner}\"."))
+
+    project = ctx.project_for(event.file_path)
+    if project is None:
+        return None
+    own_dir = is_under(event.file_path, project.root)  # derived from the file itself, not the cwd
+    directory = os.path.dirname(event.file_path)
+    if flags.has_project(project.name):
+        if own_dir:
+            flags.mark_dir(directory)
+        return None
+
+    blocks = rule_blocks(ctx.paths, project.name, ctx.groups_of(project.name))
+    flags.set_project(project.name, project.root)
+    if own_dir:
+        flags.mark_dir(directory)
+    if not blocks:
+        return None
+    text = render_rules(blocks, project.name, max_bytes,
+                        f"[code-memory] Rules of project \"{project.name}\" — loaded with the first Read in "
+                        f"this project this session (not repeated; re-loaded after compaction).")
+    if not text:
+        return None
+    ctx.log.info("inject-rules", project=project.name, files=len(blocks), bytes=len(text.encode("utf-8")))
+    return _answer(event, text)

@@ -1,0 +1,161 @@
+"""Run one hook: read stdin once, normalise, load config, dispatch, answer per the contract.
+
+``main(["rules-injector"])`` is what ``scripts/code-memory-hook.py`` calls. It always returns 0.
+Output is exactly one JSON object on stdout, or nothing; any internal error is logged (one line,
+metadata only) and swallowed, so a broken hook never blocks the session (fail open).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import sys
+import time
+
+from ..config import load_config
+from ..paths import DEFAULT_ROOT, MemoryPaths, expand
+from ..projects import detect_project, group_names
+from .event import parse_event
+from .flags import SessionFlags, default_flag_dir
+from .hooklog import HookLog
+from .registry import BY_SHIM
+
+DISABLE_ENV = "CODE_MEMORY_HOOKS_DISABLED"
+
+
+def hooks_disabled(env) -> bool:
+    return str(env.get(DISABLE_ENV, "")).strip().lower() in ("1", "true", "yes", "on")
+
+
+class HookContext:
+    """What a hook module gets besides the event: configuration, paths, flags, log, clock."""
+
+    def __init__(self, hook: str, cfg, env, log: HookLog, event):
+        self.hook = hook
+        self.cfg = cfg
+        self.env = env
+        self.log = log
+        self.event = event
+        self.paths: MemoryPaths = cfg.paths
+        self.settings: dict = cfg.get("hooks") or {}
+        self._flags = None
+
+    def setting(self, key: str, default=None):
+        value = self.settings.get(key, default)
+        return default if value is None else value
+
+    @property
+    def flags(self) -> SessionFlags:
+        if self._flags is None:
+            flag_dir = self.settings.get("flag_dir") or default_flag_dir(self.env)
+            self._flags = SessionFlags(expand(flag_dir), self.event.session_id)
+        return self._flags
+
+    def project_for(self, path: str | None, cwd: str | None = None):
+        return detect_project(path or None, cwd if cwd is not None else self.event.cwd,
+                              self.cfg.get("projects") or {})
+
+    def groups_of(self, project_name: str) -> list:
+        return group_names(project_name, self.cfg.get("project_groups") or {})
+
+    def root_ready(self) -> bool:
+        return os.path.isdir(self.paths.root)
+
+    def inside_root(self, path: str) -> bool:
+        root = os.path.realpath(self.paths.root)
+        real = os.path.realpath(path)
+        return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+    @staticmethod
+    def now() -> dt.datetime:
+        return dt.datetime.now()
+
+
+# -- outputs (reference/claude-code.md "Outputs verified to reach the model") --------------------
+
+def context_output(event_name: str, text: str) -> dict:
+    return {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}
+
+
+def allow_with_context(text: str) -> dict:
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                   "additionalContext": text}}
+
+
+def deny(reason: str) -> dict:
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                   "permissionDecisionReason": reason}}
+
+
+def block(reason: str, context: str = "") -> dict:
+    out = {"decision": "block", "reason": reason}
+    if context:
+        out["hookSpecificOutput"] = {"hookEventName": "PostToolUse", "additionalContext": context}
+    return out
+
+
+# -- the run -----------------------------------------------------------------------------------
+
+def _read_stdin() -> bytes:
+    try:
+        return sys.stdin.buffer.read()
+    except (OSError, ValueError, AttributeError):
+        return b""
+
+
+def _fallback_log(hook: str, env) -> HookLog:
+    root = expand(env.get("CODE_MEMORY_ROOT") or DEFAULT_ROOT)
+    return HookLog(os.path.join(root, "logs"), hook)
+
+
+def _emit(output: dict) -> None:
+    import json
+    data = json.dumps(output, ensure_ascii=False).encode("utf-8")
+    try:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def run(hook: str, raw: bytes, env) -> dict | None:
+    """The hook's output for payload ``raw`` (None = say nothing). Never raises."""
+    spec = BY_SHIM.get(hook)
+    if spec is None or hooks_disabled(env):
+        return None
+    _shim, expected_event, _matcher, module_name, _timeout, _doc = spec
+    started = time.monotonic()
+    log = None
+    try:
+        cfg = load_config(env=env)
+        hooks_cfg = cfg.get("hooks") or {}
+        log = HookLog(cfg.paths.logs, hook, hooks_cfg.get("log_max_bytes") or 0,
+                      hooks_cfg.get("log_level") or "info", started)
+        if hook in (hooks_cfg.get("disabled") or []):
+            return None
+        event = parse_event(raw, expected_event)
+        if event is None:
+            log.info("ignored", reason="payload is not a JSON object", bytes=len(raw))
+            return None
+        if event.name != expected_event:
+            log.info("ignored", reason="unexpected event", event=event.name[:40])
+            return None
+        if not event.session_id or not event.cwd:  # every real payload has both (reference Part A)
+            log.info("ignored", reason="no session_id or cwd")
+            return None
+        module = __import__(f"{__package__}.{module_name}", fromlist=["handle"])
+        output = module.handle(event, HookContext(hook, cfg, env, log, event))
+        return output if isinstance(output, dict) and output else None
+    except Exception as exc:  # noqa: BLE001 — fail open, always
+        (log or _fallback_log(hook, env)).error("failed", exc)
+        return None
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    hook = argv[0] if argv else ""
+    raw = _read_stdin()
+    output = run(hook, raw, os.environ)
+    if output:
+        _emit(output)
+    return 0

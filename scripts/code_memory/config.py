@@ -65,6 +65,18 @@ DEFAULTS: dict = {
         "max_retries": 0,
         "daily_token_budget": 300000,
     },
+    # session summaries (session-summary.py)
+    "summary": {
+        "auto_extract": True,
+        "min_chars": 500,
+        "max_conversation_chars": 48000,
+        "raw_cap_chars": 20000,
+        "include_subagents": True,
+        "max_output_tokens": 1500,
+        "pitfall_jaccard": 0.6,
+        "pitfall_containment": 0.8,
+        "max_attempts": 3,
+    },
     # self-evolution: experience feedback (memory-feedback.py)
     "feedback": {
         "half_life_days": 90.0,
@@ -129,6 +141,7 @@ PROJECT_ALLOWED = {
 ENV_ALIASES = {
     "CODE_MEMORY_ROOT": "memory_root",
     "CAPABILITY_GENERATION": "capabilities.enabled",
+    "AUTO_EXTRACT": "summary.auto_extract",
 }
 
 PROJECT_CONFIG_RELPATH = os.path.join(".claude", "code-memory.json")

@@ -57,7 +57,7 @@ _RULES_SRC = [
     ("secret-assignment",
      r"(?i)(\"" + _SECRET_KEY + r"\"\s*:\s*\")(?![\d.]+\")([^\"]{4,})", 2),
     ("secret-assignment",
-     r"(?im)(^[ \t-]*[\"']?" + _SECRET_KEY + r"[\"']?[ \t]*:[ \t]*[\"']?)(?![\d.]+\b)([^\s\"',;}{]{4,})", 2),
+     r"(?im)(^[ \t-]*[\"']?" + _SECRET_KEY + r"[\"']?[ \t]*:[ \t]*[\"']?)(?![\d.]+\b)([^\s\"',;}{]{4,})(?=[\s\"',;}{]|$)(?<!:)", 2),
     ("cli-password", r"(?i)(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|sshpass)\b[^\n]*?\s-p)([^\s'\"]{3,})", 2),
     ("basic-auth", r"((?:^|\s)(?:-u|--user)\s+['\"]?[^\s:'\"]+:)([^\s'\"@]{3,})", 2),
     # "key: value" in the middle of a line only when the value looks machine-made (letters and

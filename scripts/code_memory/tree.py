@@ -136,26 +136,26 @@ def append_daily_block(paths: MemoryPaths, date: str, block: str) -> str:
 
 
 def replace_daily_block(paths: MemoryPaths, date: str, marker: str, block: str) -> str:
-    """Replace the block that starts with the line ``marker`` (until the next blank-line-separated
-    block starting with ``### `` or the end), or append it. Used so re-summarizing a session
-    updates its daily entry instead of adding a second one."""
+    """Replace the block that starts with the line ``marker`` (up to the first blank line or the
+    next heading), or append it as a new blank-line-separated block. Used so re-summarizing a
+    session updates its daily entry instead of adding a second one. Blocks must not contain blank
+    lines; the note keeps a blank line after each block, so edit lines appended later by
+    :func:`append_daily_edit` stay outside it and survive a replacement."""
     note = paths.daily_note(date)
     ensure_dir(paths.daily)
+    new_lines = [line for line in block.rstrip("\n").split("\n") if line.strip()]
     with file_lock(os.path.join(paths.daily, ".lock")):
         text = read_text(note) or _new_daily(date)
         lines = text.rstrip("\n").split("\n")
         start = next((i for i, line in enumerate(lines) if line == marker), None)
-        new_lines = block.rstrip("\n").split("\n")
         if start is None:
             lines += [""] + new_lines
         else:
             end = start + 1
-            while end < len(lines) and not lines[end].startswith(("### ", "# ")):
+            while end < len(lines) and lines[end].strip() and not lines[end].startswith(("### ", "## ", "# ")):
                 end += 1
-            while end > start + 1 and lines[end - 1] == "":
-                end -= 1
             lines[start:end] = new_lines
-        atomic_write_text(note, "\n".join(lines) + "\n")
+        atomic_write_text(note, "\n".join(lines) + "\n\n")
     return note
 
 

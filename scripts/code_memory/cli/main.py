@@ -17,6 +17,7 @@ COMMAND_MODULES = [
     "code_memory.cli.feedback",
     "code_memory.cli.signals",
     "code_memory.cli.capabilities",
+    "code_memory.cli.summary",
 ]
 
 

@@ -1,0 +1,95 @@
+"""``session-summary.py`` / ``code-memory summary``: summarize a session transcript into memory.
+
+    session-summary.py --transcript PATH [--session-id ID] [--backend B] [--dry-run]
+    session-summary.py --from-pending FILE      (started detached by the SessionEnd hook)
+    session-summary.py --pending-all            (retry leftover snapshots)
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ..errors import invalid
+from ..llm import BACKENDS
+from .common import ArgumentParser, add_common, parse_or_error, run_command
+
+
+def add_arguments(p) -> None:
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--transcript", metavar="PATH", help="the session transcript (.jsonl)")
+    source.add_argument("--from-pending", metavar="FILE",
+                        help="a snapshot from sessions/.pending/ (what the SessionEnd hook starts)")
+    source.add_argument("--pending-all", action="store_true",
+                        help="summarize every leftover snapshot in sessions/.pending/")
+    p.add_argument("--session-id", help="session id (default: from the transcript)")
+    p.add_argument("--project", help="project name (default: detected from the session's cwd)")
+    p.add_argument("--cwd", help="the session's working directory (default: from the transcript)")
+    p.add_argument("--backend", choices=BACKENDS, help="override llm.backend for this run")
+    p.add_argument("--dry-run", action="store_true",
+                   help="show the note, daily entry, rules and pitfalls that would be written; write nothing")
+    p.add_argument("--no-followups", action="store_true",
+                   help="skip the feedback outcome and signal extraction after the summary")
+    add_common(p)
+
+
+def cmd_summary(args) -> dict:
+    from ..config import load_config
+    from ..llm import get_backend
+    from ..summarize import SummaryOptions
+    from ..summary_jobs import run_all_pending, run_pending, summarize_transcript
+    from ..tree import init_root
+
+    if not (args.transcript or args.from_pending or args.pending_all):
+        raise invalid("give --transcript PATH, --from-pending FILE or --pending-all")
+    if args.dry_run and not args.transcript:
+        raise invalid("--dry-run applies to --transcript only")
+    cfg = load_config(args.root)
+    paths = cfg.paths
+    init_root(paths)
+    backend = get_backend(cfg, backend=args.backend, purpose="summary")
+    options = SummaryOptions.from_config(cfg)
+    max_attempts = int(cfg.get_path("summary.max_attempts", 3))
+    if args.pending_all:
+        return run_all_pending(cfg, paths, backend, options, max_attempts)
+    if args.from_pending:
+        return run_pending(cfg, paths, backend, options, args.from_pending, max_attempts)
+    return summarize_transcript(cfg, paths, backend, options, args.transcript, session_id=args.session_id,
+                                project=args.project, cwd=args.cwd, dry_run=args.dry_run,
+                                followups=not args.no_followups)
+
+
+def render_text(result: dict) -> str:
+    if result.get("ok") is False:
+        return f"error {result.get('error')}: {result.get('message')}"
+    if "results" in result:
+        lines = [f"{result['summarized']} of {result['pending']} pending sessions summarized"]
+        lines += [f"  {r.get('session_id') or r.get('pending')}: {r.get('mode') or r.get('skipped') or r.get('error')}"
+                  for r in result["results"]]
+        return "\n".join(lines)
+    if result.get("dry_run"):
+        parts = [result.get("note", ""), "--- daily entry ---", result.get("daily_entry", "")]
+        if result.get("rules"):
+            parts += ["--- rules.md additions ---", *result["rules"]]
+        if result.get("pitfalls"):
+            parts += ["--- MEMORY.md pitfalls ---", *result["pitfalls"]]
+        return "\n".join(parts)
+    written = ", ".join(result.get("written") or []) or "nothing"
+    extra = f" (LLM {result['llm_error']})" if result.get("llm_error") else ""
+    return (f"session {result.get('session_id')}: {result.get('mode')}{extra}; wrote {written}; "
+            f"rules +{result.get('rules_added', 0)}, pitfalls +{result.get('pitfalls_added', 0)}")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("summary", help="summarize a session transcript into memory (= session-summary.py)")
+    add_arguments(p)
+    p.set_defaults(handler=cmd_summary, text_renderer=render_text)
+
+
+def main(argv=None) -> int:
+    parser = ArgumentParser(prog="session-summary.py",
+                            description="Summarize a Claude Code session into the memory tree.")
+    add_arguments(parser)
+    args, status = parse_or_error(parser, sys.argv[1:] if argv is None else argv)
+    if args is None:
+        return status
+    return run_command(cmd_summary, args, render_text)

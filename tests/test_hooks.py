@@ -382,7 +382,7 @@ def test_entry_script_is_stdlib_only(tmp_path):
              "import code_memory.hooks.runtime as r; "
              "[__import__('code_memory.hooks.' + m) for m in "
              "('session_start','rules_injector','rules_gate','schema_injector','pre_compact',"
-             "'extract_memory','session_end')]; "
+             "'extract_memory','session_end','avoidance_gate')]; "
              "bad = sorted(n for n in sys.modules if n.split('.')[0] in "
              "('dataclasses','tempfile','shutil','subprocess','copy','inspect','sqlite3')); "
              "print(','.join(bad))")

@@ -127,6 +127,21 @@ DEFAULTS: dict = {
         "log_level": "info",
         "log_max_bytes": 1000000,
     },
+    # avoidance-gate rule engines (README § Lint rules)
+    "lint": {
+        "enabled": True,
+        "scope": "changed",
+        "max_file_bytes": 1000000,
+        "python_target": None,
+        "bash_target": "3.2",
+        "frontend_projects": [],
+        "detect_antd_v3": True,
+        "severity": {},
+        "user_rules": [],
+        "semantic": False,
+        "semantic_timeout_seconds": 8.0,
+        "semantic_max_bytes": 12000,
+    },
 }
 
 # Dotted keys a project's own .claude/code-memory.json may set. Nothing here names a path,
@@ -135,11 +150,15 @@ PROJECT_ALLOWED = {
     "search.top_k",
     "search.default_mode",
     "search.snippet_chars",
+    "lint.python_target",
+    "lint.bash_target",
+    "lint.severity",
 }
 
 # The design's environment switches (spec 003) and the keys they set.
 ENV_ALIASES = {
     "CODE_MEMORY_ROOT": "memory_root",
+    "CLAUDE_SEMANTIC_LINT": "lint.semantic",
     "CAPABILITY_GENERATION": "capabilities.enabled",
     "AUTO_EXTRACT": "summary.auto_extract",
 }

@@ -24,6 +24,7 @@ EXIT_CODES = {
     "MEMORY_WRITE_FAILED": 7,
     "MEMORY_READ_FAILED": 7,
     "LOCK_TIMEOUT": 8,
+    "LINT_BLOCKED": 20,
 }
 
 

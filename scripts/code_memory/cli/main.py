@@ -18,6 +18,7 @@ COMMAND_MODULES = [
     "code_memory.cli.signals",
     "code_memory.cli.capabilities",
     "code_memory.cli.summary",
+    "code_memory.cli.lint",
 ]
 
 

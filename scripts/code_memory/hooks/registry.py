@@ -25,6 +25,8 @@ HOOKS = (
      "clear the session's flags (rules re-inject after compaction), snapshot for the summarizer"),
     ("extract-memory", "PostToolUse", EDIT_MATCHER, "extract_memory", 10,
      "daily note line: time, project, file (same minute + project merged)"),
+    ("avoidance-gate", "PostToolUse", "Edit|Write|MultiEdit", "avoidance_gate", 30,
+     "lint the edited file: block with file/line/rule, warn as context, or pass"),
     ("session-summary", "SessionEnd", None, "session_end", 5,
      "snapshot the session as pending and start the summarizer detached"),
 )

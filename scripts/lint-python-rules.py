@@ -1,0 +1,11 @@
+#!/usr/bin/env python3
+"""lint-python-rules.py: the python rules of the avoidance gate on the files you name (README § Lint rules)."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from code_memory.cli.lint import main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main("python"))

@@ -191,7 +191,8 @@ def test_pre_compact_clears_flags_so_rules_reinject_and_snapshots(initialized_ro
     rules_file(initialized_root, "alpha")
     assert run_hook("rules-injector", read_payload(project)).context
     assert run_hook("rules-injector", read_payload(project)).silent
-    result = run_hook("pre-compact", payload("pre-compact", project))
+    result = run_hook("pre-compact", payload("pre-compact", project),
+                      env={"CODE_MEMORY_HOOKS__SUMMARIZE_ON_END": "false"})  # keep the snapshot to read
     assert result.silent
     assert not os.path.exists(os.path.join(flag_dir(tmp_path), "sess-test-1"))
     assert "RULE-MARKER-1" in run_hook("rules-injector", read_payload(project)).context

@@ -116,7 +116,7 @@ def test_five_megabyte_payload(shim, initialized_root, project):
     data["tool_response"] = {"filePath": os.path.join(project, "a.py"), "originalFile": "x" * (5 * 1024 * 1024),
                              "structuredPatch": [{"lines": ["+y"] * 1000}]}
     data.setdefault("tool_input", {})["content"] = "z" * (5 * 1024 * 1024)
-    result = run_hook(shim, data)
+    result = run_hook(shim, data, env={"CODE_MEMORY_HOOKS__SUMMARIZE_ON_END": "false"})
     assert result.returncode == 0 and "Traceback" not in result.stderr
     assert errors_logged(initialized_root) == []
 

@@ -65,7 +65,7 @@ DEFAULTS: dict = {
         "max_retries": 0,
         "daily_token_budget": 300000,
     },
-    # session summaries (session-summary.py)
+    # session summaries and fact extraction (session-summary.py, auto-extract-facts.py)
     "summary": {
         "auto_extract": True,
         "min_chars": 500,
@@ -76,6 +76,9 @@ DEFAULTS: dict = {
         "pitfall_jaccard": 0.6,
         "pitfall_containment": 0.8,
         "max_attempts": 3,
+        "facts_window_days": 7,
+        "facts_min_sessions": 2,
+        "facts_max_per_project": 3,
     },
     # self-evolution: experience feedback (memory-feedback.py)
     "feedback": {

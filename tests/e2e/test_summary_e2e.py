@@ -81,3 +81,35 @@ def test_real_session_summarized_by_the_claude_cli_backend(claude_runner, standi
     # the child ran with our hooks disabled and without session persistence: no transcript of it
     transcripts = glob.glob(os.path.join(claude_runner.home, ".claude", "projects", "**", "*.jsonl"), recursive=True)
     assert transcripts == [transcript]
+
+
+def test_session_end_hook_starts_the_summarizer(claude_runner, standin, project_dir, memory_root, initialized_root):
+    """The whole chain with the real binary: SessionEnd hook → pending snapshot → detached
+    session-summary.py (anthropic SDK → the stand-in) → the memory tree; the snapshot is removed."""
+    import time
+    from conftest import REPO
+
+    (project_dir / ".git").mkdir()
+    claude_runner.write_settings({"hooks": {"SessionEnd": [{"hooks": [
+        {"type": "command", "command": f'bash "{os.path.join(REPO, "hooks", "session-summary.sh")}"'}]}]}})
+    standin.push(main(tool("Bash", command="echo building", description="build")),
+                 main({"text": "Built it. " * 30}),
+                 {"role": "plain", "when": lambda body: "Reply with ONE JSON object" in json.dumps(body.get("system")),
+                  "text": json.dumps(ANSWER, ensure_ascii=False)})
+    result = claude_runner.run("CHAIN-E2E build the project please " + "and explain each step. " * 25)
+    assert result.ok, result.describe()
+    note = os.path.join(memory_root, "sessions", f"{result.session_id}.md")
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and not os.path.exists(note):
+        time.sleep(0.5)
+    assert os.path.exists(note), "the detached summarizer wrote no note"
+    deadline = time.monotonic() + 30
+    pending = os.path.join(memory_root, "sessions", ".pending", f"{result.session_id}.json")
+    while time.monotonic() < deadline and os.path.exists(pending):
+        time.sleep(0.5)
+    assert not os.path.exists(pending)
+    text = open(note, encoding="utf-8").read()
+    assert "1. **主题**: 修复 calc.add 的减法错误" in text and "- **项目**: alpha" in text
+    assert "json · anthropic/" in text
+    summary_requests = [r for r in standin.requests if "Reply with ONE JSON object" in r["raw"]]
+    assert len(summary_requests) == 1 and "CHAIN-E2E" in summary_requests[0]["raw"]

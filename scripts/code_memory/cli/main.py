@@ -19,6 +19,7 @@ COMMAND_MODULES = [
     "code_memory.cli.capabilities",
     "code_memory.cli.summary",
     "code_memory.cli.lint",
+    "code_memory.cli.facts",
 ]
 
 

@@ -1,0 +1,194 @@
+"""``code-memory facts list|add|supersede|archive|extract`` and ``auto-extract-facts.py``.
+
+Facts live in ``areas/<kind>/<name>/facts.json`` (spec 003 Layer 1) with a lifecycle
+active → superseded (``supersededBy``) | archived; nothing is ever deleted.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import sys
+
+from ..errors import invalid
+from ..llm import BACKENDS
+from .common import ArgumentParser, add_common, parse_or_error, run_command
+
+MAX_MANUAL_FACT_CHARS = 1000
+
+
+def _add_area(p, required: bool) -> None:
+    group = p.add_mutually_exclusive_group(required=required)
+    group.add_argument("--project", metavar="NAME", help="the project's facts (areas/projects/NAME)")
+    group.add_argument("--area", metavar="KIND/NAME", help="any area: projects/NAME, patterns/NAME or tools/NAME")
+
+
+def _facts_path(paths, args) -> tuple:
+    if args.project:
+        kind, name = "projects", args.project
+    else:
+        kind, _, name = args.area.partition("/")
+        if not name:
+            raise invalid(f"--area must be KIND/NAME, got {args.area!r}", hint="e.g. --area tools/docker")
+    return f"{kind}/{name}", os.path.join(paths.area_dir(kind, name), "facts.json")
+
+
+def _paths(args):
+    from ..config import load_config
+    return load_config(args.root).paths
+
+
+def cmd_list(args) -> dict:
+    from ..facts import load_facts
+    paths = _paths(args)
+    if args.project or args.area:
+        areas = [_facts_path(paths, args)]
+    else:
+        areas = [(os.path.relpath(os.path.dirname(p), paths.areas), p)
+                 for p in sorted(glob.glob(os.path.join(paths.areas, "*", "*", "facts.json")))]
+    out = []
+    for area, path in areas:
+        for fact in load_facts(path):
+            if args.status == "all" or fact.get("status", "active") == args.status:
+                out.append({"area": area, **fact})
+    return {"count": len(out), "facts": out}
+
+
+def _clean_text(text: str) -> str:
+    from ..redact import redact
+    text = " ".join((text or "").split())
+    if not text:
+        raise invalid("the fact text is empty")
+    if len(text) > MAX_MANUAL_FACT_CHARS:
+        raise invalid(f"a fact is one statement of at most {MAX_MANUAL_FACT_CHARS} characters")
+    return redact(text)
+
+
+def cmd_add(args) -> dict:
+    from ..facts import add_fact
+    from ..tree import ensure_area
+    paths = _paths(args)
+    area, path = _facts_path(paths, args)
+    kind, _, name = area.partition("/")
+    ensure_area(paths, kind, name)
+    fact = add_fact(path, _clean_text(args.text), evidence=_clean_text(args.evidence or "added by hand"),
+                    category=args.category, supersedes=getattr(args, "supersedes", None))
+    return {"area": area, "fact": fact}
+
+
+def cmd_supersede(args) -> dict:
+    args.supersedes = args.old_id
+    result = cmd_add(args)
+    result["superseded"] = args.old_id
+    return result
+
+
+def cmd_archive(args) -> dict:
+    from ..facts import set_status
+    paths = _paths(args)
+    area, path = _facts_path(paths, args)
+    return {"area": area, "fact": set_status(path, args.fact_id, "archived")}
+
+
+def cmd_extract(args) -> dict:
+    from ..config import load_config
+    from ..fact_extract import extract_facts
+    from ..llm import get_backend
+    from ..summary_jobs import log_event
+
+    cfg = load_config(args.root)
+    paths = cfg.paths
+    backend = get_backend(cfg, backend=args.backend, purpose="facts")
+    get = cfg.get_path
+    report = extract_facts(paths, backend, window_days=int(get("summary.facts_window_days", 7)),
+                           min_sessions=int(get("summary.facts_min_sessions", 2)),
+                           max_facts=int(get("summary.facts_max_per_project", 3)),
+                           jaccard=float(get("summary.pitfall_jaccard", 0.6)),
+                           containment=float(get("summary.pitfall_containment", 0.8)),
+                           dry_run=args.dry_run, project=args.project)
+    if not args.dry_run:
+        log_event(paths, {"job": "facts", "backend": report["backend"], "projects": len(report["projects"]),
+                          "facts_added": report["facts_added"],
+                          "errors": [r.get("llm_error") or r.get("error") for r in report["projects"]
+                                     if r.get("llm_error") or r.get("error")]})
+    return report
+
+
+def render_list(result: dict) -> str:
+    if result.get("ok") is False:
+        return f"error {result.get('error')}: {result.get('message')}"
+    if "facts" in result:
+        lines = [f"{result['count']} facts"]
+        for f in result["facts"]:
+            extra = f" → {f['supersededBy']}" if f.get("supersededBy") else ""
+            lines.append(f"[{f.get('status', 'active')}] {f.get('id')} ({f['area']}, {f.get('category', '')}){extra}: "
+                         f"{f.get('fact')}")
+        return "\n".join(lines)
+    if "projects" in result:
+        lines = [f"{result['facts_added']} facts {'proposed' if result['dry_run'] else 'added'} "
+                 f"from {result['sessions']} recent sessions"]
+        for r in result["projects"]:
+            status = r.get("llm_error") or r.get("error") or r.get("invalid_json") or f"{len(r['added'])} new"
+            lines.append(f"  {r['project']} ({len(r['sessions'])} sessions): {status}")
+            lines += [f"    + {a['fact']}" + (f"  (supersedes {a['supersedes']})" if a.get("supersedes") else "")
+                      for a in r["added"]]
+        return "\n".join(lines)
+    fact = result.get("fact", {})
+    return f"{result.get('area')}: [{fact.get('status')}] {fact.get('id')}: {fact.get('fact')}"
+
+
+def add_extract_arguments(p) -> None:
+    p.add_argument("--dry-run", action="store_true", help="show the facts that would be added; write nothing")
+    p.add_argument("--project", help="only this project")
+    p.add_argument("--backend", choices=BACKENDS, help="override llm.backend for this run")
+    add_common(p)
+
+
+def register(sub) -> None:
+    facts = sub.add_parser("facts", help="atomic facts: list, add, supersede, archive, extract")
+    fsub = facts.add_subparsers(dest="facts_command", metavar="ACTION")
+    fsub.required = True
+
+    p = fsub.add_parser("list", help="list facts (all areas, or one)")
+    _add_area(p, required=False)
+    p.add_argument("--status", choices=("active", "superseded", "archived", "all"), default="active")
+    add_common(p)
+    p.set_defaults(handler=cmd_list, text_renderer=render_list)
+
+    p = fsub.add_parser("add", help="add an active fact")
+    p.add_argument("text")
+    _add_area(p, required=True)
+    p.add_argument("--category", default="general")
+    p.add_argument("--evidence", help="where the fact comes from")
+    p.add_argument("--supersedes", metavar="FACT_ID", help="mark this older fact superseded by the new one")
+    add_common(p)
+    p.set_defaults(handler=cmd_add, text_renderer=render_list)
+
+    p = fsub.add_parser("supersede", help="replace a fact: add the new text, mark the old one superseded")
+    p.add_argument("old_id", metavar="FACT_ID")
+    p.add_argument("text")
+    _add_area(p, required=True)
+    p.add_argument("--category", default="general")
+    p.add_argument("--evidence")
+    add_common(p)
+    p.set_defaults(handler=cmd_supersede, text_renderer=render_list)
+
+    p = fsub.add_parser("archive", help="mark a fact archived (no longer applies)")
+    p.add_argument("fact_id", metavar="FACT_ID")
+    _add_area(p, required=True)
+    add_common(p)
+    p.set_defaults(handler=cmd_archive, text_renderer=render_list)
+
+    p = fsub.add_parser("extract", help="LLM fact extraction from recent sessions (= auto-extract-facts.py)")
+    add_extract_arguments(p)
+    p.set_defaults(handler=cmd_extract, text_renderer=render_list)
+
+
+def main_extract(argv=None) -> int:
+    parser = ArgumentParser(prog="auto-extract-facts.py",
+                            description="Extract atomic facts from the last week's session summaries.")
+    add_extract_arguments(parser)
+    args, status = parse_or_error(parser, sys.argv[1:] if argv is None else argv)
+    if args is None:
+        return status
+    return run_command(cmd_extract, args, render_list)

@@ -2,6 +2,7 @@
 # code-memory installer. Idempotent: run it again to update.
 #   ./install.sh             set up everything and build the first index
 #   ./install.sh --dry-run   print the plan, change nothing
+#   ./install.sh --cron      also run scripts/weekly-consolidate.sh weekly from your crontab
 # Steps: a venv with the package (+ optional extras when they can be installed), the memory root
 # from templates/, and the search index (BM25 always; vectors when an embedding model loads).
 set -euo pipefail
@@ -11,11 +12,13 @@ CODE_MEMORY_HOME=${CODE_MEMORY_HOME:-$HOME/.claude/code-memory}
 VENV=${CODE_MEMORY_VENV:-$CODE_MEMORY_HOME/venv}
 PYTHON=${PYTHON:-python3}
 DRY_RUN=0
+CRON=0
 
 for arg in "$@"; do
   case "$arg" in
     --dry-run) DRY_RUN=1 ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    --cron) CRON=1 ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
     *) echo "install.sh: unknown option $arg (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -50,4 +53,9 @@ say "memory root"
 run $CM init --format text
 say "search index"
 run $CM index --format text || say "index build failed; run '$CM index' to see why"
+if [ "$CRON" = 1 ]; then
+  # the weekly job (README § Self-evolution): a tagged crontab line, replaced on every run
+  say "weekly job (crontab)"
+  run $CM cron install --format text || say "could not register the weekly job; see '$CM cron install'"
+fi
 say "done"

@@ -256,3 +256,10 @@ def test_cli(initialized_root):
     proc = run_script("code-memory.py", "signals", "recurring")
     assert json.loads(proc.stdout)["ok"] is True
     assert any(r.get("event_type") == "signal" for r in iter_jsonl(signals_log(paths)))
+
+
+def test_analysis_without_persisting_records_nothing(initialized_root):
+    history(initialized_root, NOW, [[PORT], [PORT]])
+    res = sg.analyze(initialized_root, S, now=NOW, persist=False)
+    assert res["recurring"][0]["pattern"] == "environment_issue:port"
+    assert not os.path.exists(signals_log(initialized_root))

@@ -439,3 +439,46 @@ def rebuild_index(paths) -> str:
 
     update_file(target, transform, default_text=default)
     return target
+
+
+# ---------------------------------------------------------------------------------------------
+# with a loaded configuration (the CLI and weekly-consolidate)
+
+def _inputs(cfg, persist: bool = True) -> tuple:
+    from . import signals
+    from .feedback import session_outcomes
+
+    paths = cfg.paths
+    analysis = signals.analyze(paths, signals.Settings.from_config(cfg.get("signals")),
+                               outcomes=session_outcomes(paths), persist=persist)
+    return Settings.from_config(cfg.get("capabilities")), analysis, session_outcomes(paths)
+
+
+def _backend(cfg, settings: Settings):
+    if not settings.use_llm:
+        return None
+    from .llm import LLMError, get_backend
+
+    try:
+        return get_backend(cfg, purpose="capability")
+    except LLMError:
+        return None
+
+
+def generate_configured(cfg, dry_run: bool = False, use_llm: bool | None = None) -> dict:
+    """Check the gates and generate, with settings, signals, outcomes and the LLM backend taken
+    from a loaded Config. A dry run records nothing (not even new signal extractions)."""
+    settings, analysis, outcomes = _inputs(cfg, persist=not dry_run)
+    if use_llm is False:
+        settings = replace(settings, use_llm=False)
+    return run(cfg.paths, settings, analysis, outcomes, backend=_backend(cfg, settings), dry_run=dry_run)
+
+
+def status_configured(cfg) -> dict:
+    """Each gate with its current value, the candidates and the generated skills; changes nothing."""
+    settings, analysis, outcomes = _inputs(cfg, persist=False)
+    gates = evaluate_gates(cfg.paths, settings, analysis, outcomes)
+    return {"open": gates["open"], "gates": gates["gates"],
+            "candidates": [{k: p[k] for k in ("pattern", "count", "level", "streak", "examples")}
+                           for p in gates["candidates"]],
+            "skills_dir": settings.skills_path, "skills": skills(cfg.paths)}

@@ -109,6 +109,16 @@ DEFAULTS: dict = {
         "skills_dir": "~/.claude/skills",
         "use_llm": True,
     },
+    # self-evolution: the weekly job (weekly-consolidate.sh)
+    "consolidate": {
+        "days": 7,
+        "sessions_retention_days": 30,
+        "daily_retention_days": 90,
+        "cleanup": True,
+        "top_files": 10,
+        "step_timeout_seconds": 1800.0,
+        "cron_schedule": "17 3 * * 0",
+    },
     # the hooks (README § Hooks); the shell shims also honour CODE_MEMORY_HOOKS__FLAG_DIR
     "hooks": {
         "disabled": [],

@@ -15,7 +15,6 @@ workers never tear a line. Standard library only.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 import re
@@ -54,9 +53,13 @@ def evolution_db(paths: MemoryPaths) -> str:
 
 
 def now_iso(now: float | None = None) -> str:
-    """Local time with its UTC offset, to the second: ``2026-02-26T10:00:00+08:00``."""
-    moment = dt.datetime.fromtimestamp(time.time() if now is None else now).astimezone()
-    return moment.isoformat(timespec="seconds")
+    """Local time with its UTC offset, to the second: ``2026-02-26T10:00:00+08:00`` (no datetime
+    import: hooks call this on the hot path)."""
+    moment = time.localtime(time.time() if now is None else now)
+    offset = moment.tm_gmtoff or 0
+    sign = "+" if offset >= 0 else "-"
+    hours, minutes = divmod(abs(offset) // 60, 60)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", moment) + f"{sign}{hours:02d}:{minutes:02d}"
 
 
 _STAMP = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:[Zz]|[+-]\d{2}:?\d{2})?")
@@ -78,6 +81,8 @@ def parse_ts(value) -> float | None:
         text = text[:-1] + "+00:00"
     elif re.search(r"[+-]\d{4}$", text) and "T" in text or re.search(r" \d{2}:\d{2}[+-]\d{4}$", text):
         text = text[:-2] + ":" + text[-2:]
+    import datetime as dt
+
     try:
         return dt.datetime.fromisoformat(text).timestamp()
     except ValueError:

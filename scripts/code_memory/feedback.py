@@ -21,9 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sqlite3
 import time
-from dataclasses import dataclass
 
 from .errors import CodeMemoryError, invalid
 from .evolution import append_events, audit_log, evolution_db, now_iso, parse_ts
@@ -77,26 +75,26 @@ GROUP BY p.experience_id
 """
 
 
-@dataclass(frozen=True)
 class Settings:
     """The ``feedback`` config section as values (read at the edge, passed down)."""
 
-    half_life_days: float = 90.0
-    archive_threshold: float = 0.3
-    high_value_threshold: float = 0.7
+    __slots__ = ("half_life_days", "archive_threshold", "high_value_threshold")
+
+    def __init__(self, half_life_days: float = 90.0, archive_threshold: float = 0.3,
+                 high_value_threshold: float = 0.7):
+        self.half_life_days = float(half_life_days)
+        self.archive_threshold = float(archive_threshold)
+        self.high_value_threshold = float(high_value_threshold)
+        if self.half_life_days <= 0:
+            raise CodeMemoryError("CONFIG_INVALID", "feedback.half_life_days must be > 0")
+        if not 0 <= self.archive_threshold <= self.high_value_threshold <= 1:
+            raise CodeMemoryError("CONFIG_INVALID",
+                                  "need 0 <= feedback.archive_threshold <= feedback.high_value_threshold <= 1")
 
     @classmethod
     def from_config(cls, section: dict | None) -> "Settings":
         section = section or {}
-        out = cls(float(section.get("half_life_days", cls.half_life_days)),
-                  float(section.get("archive_threshold", cls.archive_threshold)),
-                  float(section.get("high_value_threshold", cls.high_value_threshold)))
-        if out.half_life_days <= 0:
-            raise CodeMemoryError("CONFIG_INVALID", "feedback.half_life_days must be > 0")
-        if not 0 <= out.archive_threshold <= out.high_value_threshold <= 1:
-            raise CodeMemoryError("CONFIG_INVALID",
-                                  "need 0 <= feedback.archive_threshold <= feedback.high_value_threshold <= 1")
-        return out
+        return cls(**{k: section[k] for k in cls.__slots__ if k in section})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -149,7 +147,9 @@ def record_outcome(paths, session_id: str, outcome: str, corrections: int = 0, s
 # ---------------------------------------------------------------------------------------------
 # the derived database
 
-def _connect(db_path: str) -> sqlite3.Connection:
+def _connect(db_path: str):
+    import sqlite3  # lazily: ``record_refs`` (hooks) must not pay for it
+
     conn = sqlite3.connect(db_path, timeout=10)
     conn.row_factory = sqlite3.Row
     conn.executescript(_SCHEMA)
@@ -193,6 +193,8 @@ def sync(paths, rebuild: bool = False) -> dict:
     log_path = audit_log(paths)
     db_path = evolution_db(paths)
     ensure_dir(paths.index_dir)
+    import sqlite3
+
     with file_lock(db_path + ".lock", timeout=15):
         try:
             return _sync_locked(db_path, log_path, rebuild)
@@ -388,6 +390,18 @@ def report(paths, settings: Settings, now: float | None = None, limit: int = 10)
         "recent_sessions": [{"session_id": o["session_id"], "outcome": o["outcome"],
                              "corrections": o["corrections"], "timestamp": o["timestamp"]} for o in recent],
     }
+
+
+def activity(paths, since_ts: float) -> dict:
+    """References and session outcomes since ``since_ts`` (the weekly report's numbers)."""
+    refs = _query(paths, "SELECT COUNT(*) AS refs, COUNT(DISTINCT experience_id) AS experiences"
+                         " FROM experience_refs WHERE ts >= ?", (since_ts,))[0]
+    outcomes = [o for o in session_outcomes(paths) if (o["ts"] or 0) >= since_ts]
+    return {"ref_events": refs["refs"], "experiences_referenced": refs["experiences"],
+            "sessions_with_outcome": len(outcomes),
+            "success": sum(1 for o in outcomes if o["outcome"] == "success"),
+            "failed": sum(1 for o in outcomes if o["outcome"] == "failed"),
+            "success_rate": success_rate(outcomes)}
 
 
 def _pct(value) -> str:

@@ -39,6 +39,7 @@ _FIELD = re.compile(r"^\s*-\s*\*\*(.+?)\*\*\s*[:：]\s*(.*?)\s*$")
 _ITEM = re.compile(r"^\s*\d+\.\s*\*\*(.+?)\*\*\s*[:：]?\s*(.*)$")
 _MARKUP = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+|\*\*|`")
 _FILES_LABELS = ("涉及文件", "files", "文件")
+_TOPIC_LABELS = ("主题", "topic")
 _TIME_KEYS = ("时间", "time", "date")
 _PROJECT_KEYS = ("项目", "project")
 
@@ -91,6 +92,7 @@ class Summary:
     project: str
     digest: str
     lines: list = field(default_factory=list)     # body lines to scan (files item left out)
+    topic: str = ""
 
 
 def _matches(label: str, keys) -> bool:
@@ -121,13 +123,15 @@ def parse_summary(path: str, text: str) -> Summary:
     ts = parse_ts(time_text)
     if ts is None:
         ts = os.path.getmtime(path)
-    body, skipping = [], False
+    body, skipping, topic = [], False, ""
     scan_from = body_start if body_start else 0
     for line in lines[scan_from:]:
         if not body_start and (_TITLE.match(line) or _FIELD.match(line)):
             continue
         item = _ITEM.match(line)
         if item:
+            if not topic and _matches(item.group(1), _TOPIC_LABELS):
+                topic = item.group(2).strip()
             skipping = _matches(item.group(1), _FILES_LABELS)
             if skipping:
                 continue
@@ -136,7 +140,7 @@ def parse_summary(path: str, text: str) -> Summary:
         if not skipping and line.strip():
             body.append(line)
     digest = hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
-    return Summary(session_id, path, ts, time_text, project, digest, body)
+    return Summary(session_id, path, ts, time_text, project, digest, body, topic)
 
 
 def list_summaries(paths) -> list:
@@ -206,14 +210,43 @@ def extract(paths, settings: Settings, session_id: str | None = None, force: boo
             skipped += 1
             continue
         found = signals_in(summary, rules)
-        base = {"timestamp": stamp, "session_id": summary.session_id, "digest": summary.digest}
-        records = [{**base, "event_type": "extraction", "session_time": summary.time_text,
-                    "session_ts": summary.ts, "project": summary.project, "signals": len(found)}]
-        records += [{**base, "event_type": "signal", **sig} for sig in found]
-        append_events(signals_log(paths), records)
+        _record_extraction(paths, summary, found, stamp)
         done.append({"session_id": summary.session_id, "signals": len(found),
                      "types": sorted({s["type"] for s in found})})
     return {"extracted": done, "skipped": skipped}
+
+
+def _record_extraction(paths, summary: Summary, found: list, stamp: str) -> None:
+    base = {"timestamp": stamp, "session_id": summary.session_id, "digest": summary.digest}
+    records = [{**base, "event_type": "extraction", "session_time": summary.time_text,
+                "session_ts": summary.ts, "project": summary.project, "signals": len(found)}]
+    records += [{**base, "event_type": "signal", **sig} for sig in found]
+    append_events(signals_log(paths), records)
+
+
+def sessions_with_signals(paths, settings: Settings, persist: bool = True, now: float | None = None) -> list:
+    """Every known session, oldest first, with its signals: the summaries on disk (extracted now
+    when new or changed — appended to signals.jsonl unless ``persist`` is false) plus sessions
+    whose summary was cleaned up but whose extraction is in the log. Cleanup never shrinks the
+    signal window."""
+    sessions = {}
+    for sid, ext in load_extractions(paths).items():
+        sessions[sid] = {"session_id": sid, "ts": ext["ts"] or parse_ts(ext["session_time"]) or 0.0,
+                         "time_text": ext["session_time"] or "", "project": ext["project"] or "",
+                         "digest": ext["digest"], "signals": ext["signals"]}
+    rules = None
+    stamp = now_iso(now)
+    for summary in list_summaries(paths):
+        if sessions.get(summary.session_id, {}).get("digest") == summary.digest:
+            continue
+        rules = rules or settings.rules()
+        found = signals_in(summary, rules)
+        if persist:
+            _record_extraction(paths, summary, found, stamp)
+        sessions[summary.session_id] = {"session_id": summary.session_id, "ts": summary.ts,
+                                        "time_text": summary.time_text, "project": summary.project,
+                                        "digest": summary.digest, "signals": found}
+    return sorted(sessions.values(), key=lambda s: (s["ts"], s["session_id"]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -257,37 +290,37 @@ def failure_streak(outcomes: list) -> dict:
     return {"length": len(run), "sessions": run[::-1]}
 
 
-def analyze(paths, settings: Settings, outcomes: list | None = None, now: float | None = None) -> dict:
-    """Recurring patterns over the window of the last ``window_sessions`` summaries.
+def analyze(paths, settings: Settings, outcomes: list | None = None, now: float | None = None,
+            persist: bool = True) -> dict:
+    """Recurring patterns over the window of the last ``window_sessions`` sessions.
 
-    Summaries not yet extracted (in their current version) are extracted first. ``outcomes`` are
-    the sessions' last outcomes, oldest first (``feedback.session_outcomes``), for the failure streak.
+    Summaries not yet extracted (in their current version) are extracted first (and recorded
+    unless ``persist`` is false). ``outcomes`` are the sessions' last outcomes, oldest first
+    (``feedback.session_outcomes``), for the failure streak.
     """
     now = time.time() if now is None else now
-    extract(paths, settings, now=now)
-    window = list_summaries(paths)[-settings.window_sessions:]
-    extractions = load_extractions(paths)
+    window = sessions_with_signals(paths, settings, persist, now)[-settings.window_sessions:]
     states = load_states(paths)
     patterns: dict = {}
     by_type = {t: 0 for t in SIGNAL_TYPES}
-    for position, summary in enumerate(window):
-        signals = extractions.get(summary.session_id, {}).get("signals", [])
+    for position, session in enumerate(window):
+        signals = session["signals"]
         for sig_type in {s["type"] for s in signals}:
             by_type[sig_type] += 1
         for sig in signals:
             entry = patterns.setdefault(sig["pattern"], {
                 "pattern": sig["pattern"], "type": sig["type"], "subject": sig["subject"],
                 "sessions": [], "positions": [], "examples": [], "projects": [], "_ts": []})
-            if summary.session_id not in entry["sessions"]:
-                entry["sessions"].append(summary.session_id)
+            if session["session_id"] not in entry["sessions"]:
+                entry["sessions"].append(session["session_id"])
                 entry["positions"].append(position)
-                entry["_ts"].append(summary.ts)
-                entry["last_seen"] = summary.time_text or now_iso(summary.ts)
+                entry["_ts"].append(session["ts"])
+                entry["last_seen"] = session["time_text"] or now_iso(session["ts"])
                 entry.setdefault("first_seen", entry["last_seen"])
             if len(entry["examples"]) < 3 and sig["text"] not in entry["examples"]:
                 entry["examples"].append(sig["text"])
-            if summary.project and summary.project not in entry["projects"]:
-                entry["projects"].append(summary.project)
+            if session["project"] and session["project"] not in entry["projects"]:
+                entry["projects"].append(session["project"])
     out = []
     for entry in patterns.values():
         count = len(entry["sessions"])
@@ -315,11 +348,18 @@ def analyze(paths, settings: Settings, outcomes: list | None = None, now: float 
     streak = failure_streak(outcomes or [])
     streak["flagged"] = streak["length"] >= settings.failure_streak
     streak["threshold"] = settings.failure_streak
-    return {"generated_at": now_iso(now), "window": [s.session_id for s in window],
+    return {"generated_at": now_iso(now), "window": [s["session_id"] for s in window],
             "window_size": settings.window_sessions,
             "thresholds": {"high": settings.high_threshold, "critical": settings.critical_threshold},
             "patterns": out, "by_type": by_type, "failure_streak": streak,
             "recurring": [p for p in out if p["count"] >= 2 and p["state"] == "active"]}
+
+
+def analyze_with_outcomes(paths, settings: Settings, now: float | None = None, persist: bool = True) -> dict:
+    """:func:`analyze` with the failure streak taken from the feedback loop's session outcomes."""
+    from .feedback import session_outcomes
+
+    return analyze(paths, settings, outcomes=session_outcomes(paths), now=now, persist=persist)
 
 
 def render_report(result: dict) -> str:

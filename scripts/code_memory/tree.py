@@ -82,6 +82,17 @@ def ensure_area(paths: MemoryPaths, kind: str, name: str) -> str:
 _EDIT_LINE = re.compile(r"^- (\d\d:\d\d) \[([^\]]+)\] (.*)$")
 
 
+def daily_edits(text: str) -> list:
+    """The edit lines of a daily note: ``[(HH:MM, project, [files])]`` (the reader of
+    :func:`append_daily_edit`'s format)."""
+    out = []
+    for line in text.split("\n"):
+        m = _EDIT_LINE.match(line)
+        if m:
+            out.append((m.group(1), m.group(2), [f for f in m.group(3).split(", ") if f]))
+    return out
+
+
 def _clean_label(text: str) -> str:
     return str(text).replace("\r", "\\r").replace("\n", "\\n").replace("\x00", "")
 

@@ -10,58 +10,14 @@ PROG = "capability-generator.py"
 DESCRIPTION = "Generate Claude Code Skills from recurring problems when all four gates are open."
 
 
-def _inputs(cfg):
-    """Everything the generator decides on: its settings, the signal analysis, the outcomes."""
-    from ..capabilities import Settings
-    from ..feedback import session_outcomes
-    from ..signals import Settings as SignalSettings
-    from .signals import analysis
-
-    paths = cfg.paths
-    return Settings.from_config(cfg.get("capabilities")), analysis(paths, SignalSettings.from_config(cfg.get("signals"))), \
-        session_outcomes(paths)
-
-
-def _backend(cfg, settings):
-    if not settings.use_llm:
-        return None
-    from ..llm import LLMError, get_backend
-
-    try:
-        return get_backend(cfg, purpose="capability")
-    except LLMError:
-        return None
-
-
-def generate(cfg, dry_run: bool = False, use_llm: bool | None = None) -> dict:
-    """Run the generator with a loaded config (also used by weekly-consolidate)."""
-    from dataclasses import replace
-
-    from ..capabilities import run
-
-    settings, analysis, outcomes = _inputs(cfg)
-    if use_llm is False:
-        settings = replace(settings, use_llm=False)
-    return run(cfg.paths, settings, analysis, outcomes, backend=_backend(cfg, settings), dry_run=dry_run)
-
-
-def status(cfg) -> dict:
-    from ..capabilities import evaluate_gates, skills
-
-    settings, analysis, outcomes = _inputs(cfg)
-    gates = evaluate_gates(cfg.paths, settings, analysis, outcomes)
-    return {"open": gates["open"], "gates": gates["gates"],
-            "candidates": [{k: p[k] for k in ("pattern", "count", "level", "streak", "examples")}
-                           for p in gates["candidates"]],
-            "skills_dir": settings.skills_path, "skills": skills(cfg.paths)}
-
-
 def cmd_main(args) -> dict:
     overrides = {"capabilities.skills_dir": args.skills_dir} if args.skills_dir else None
     cfg = load_config(root_override=args.root, overrides=overrides)
+    from ..capabilities import generate_configured, status_configured
+
     if args.status:
-        return status(cfg)
-    return generate(cfg, dry_run=args.dry_run, use_llm=False if args.no_llm else None)
+        return status_configured(cfg)
+    return generate_configured(cfg, dry_run=args.dry_run, use_llm=False if args.no_llm else None)
 
 
 def _render(result: dict) -> str:

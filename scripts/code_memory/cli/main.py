@@ -20,6 +20,7 @@ COMMAND_MODULES = [
     "code_memory.cli.summary",
     "code_memory.cli.lint",
     "code_memory.cli.facts",
+    "code_memory.cli.consolidate",
 ]
 
 

@@ -18,14 +18,6 @@ def _context(args):
     return cfg.paths, Settings.from_config(cfg.get("signals"))
 
 
-def analysis(paths, settings, now=None) -> dict:
-    """Recurring patterns plus the failure streak from the feedback loop's session outcomes."""
-    from ..feedback import session_outcomes
-    from ..signals import analyze
-
-    return analyze(paths, settings, outcomes=session_outcomes(paths), now=now)
-
-
 def cmd_extract(args) -> dict:
     from ..signals import extract
 
@@ -36,8 +28,10 @@ def cmd_extract(args) -> dict:
 
 
 def cmd_recurring(args) -> dict:
+    from ..signals import analyze_with_outcomes
+
     paths, settings = _context(args)
-    result = analysis(paths, settings)
+    result = analyze_with_outcomes(paths, settings)
     patterns = [p for p in result["patterns"] if p["count"] >= args.min_count
                 and (args.all_states or p["state"] == "active")]
     return {"window": result["window"], "failure_streak": result["failure_streak"],
@@ -60,10 +54,10 @@ def _render_recurring(result: dict) -> str:
 
 
 def cmd_report(args) -> dict:
-    from ..signals import write_report
+    from ..signals import analyze_with_outcomes, write_report
 
     paths, settings = _context(args)
-    result = analysis(paths, settings)
+    result = analyze_with_outcomes(paths, settings)
     path = write_report(paths, result)
     return {"path": path, "recurring": len(result["recurring"]),
             "failure_streak": result["failure_streak"], "report": result}

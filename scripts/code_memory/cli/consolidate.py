@@ -1,0 +1,66 @@
+"""``code-memory consolidate`` (what ``weekly-consolidate.sh`` runs) and ``code-memory cron``
+(register the weekly job). The work is in :mod:`code_memory.consolidate` and :mod:`code_memory.cron`."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..config import load_config
+from ..errors import CodeMemoryError
+from .common import add_common, render_text
+
+STEP_CHOICES = ("pending", "facts", "signals", "capabilities", "cleanup", "reindex")
+
+
+def cmd_consolidate(args) -> dict:
+    from ..consolidate import Settings, consolidate
+
+    cfg = load_config(root_override=args.root)
+    section = dict(cfg.get("consolidate") or {})
+    if args.days:
+        section["days"] = args.days
+    result = consolidate(cfg, Settings.from_config(section), dry_run=args.dry_run, skip=tuple(args.skip or ()))
+    if result["failed_steps"]:
+        raise CodeMemoryError("CONSOLIDATE_INCOMPLETE", f"steps failed: {', '.join(result['failed_steps'])}",
+                              hint="the other steps ran; see steps.<name>.message", **result)
+    return result
+
+
+def _render_consolidate(result: dict) -> str:
+    if "steps" not in result:
+        return render_text(result)
+    if result.get("report"):
+        return result["report"]
+    lines = [f"{name}: {s['status']}" + (f" ({s.get('reason') or s.get('message')})"
+                                         if s["status"] != "ok" else "") for name, s in result["steps"].items()]
+    return "\n".join(lines + [f"report: {result.get('report_path')}"])
+
+
+def cmd_cron(args) -> dict:
+    from .. import cron
+
+    cfg = load_config(root_override=args.root)
+    if args.action == "status":
+        return cron.status()
+    if args.action == "remove":
+        return cron.remove()
+    scripts_dir = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    script = os.path.join(scripts_dir, "weekly-consolidate.sh")
+    schedule = args.schedule or cfg.get_path("consolidate.cron_schedule")
+    return cron.install(schedule, script, cfg.root, sys.executable)
+
+
+def register(sub) -> None:
+    p = sub.add_parser("consolidate", help="the weekly consolidation (what weekly-consolidate.sh runs)")
+    add_common(p)
+    p.add_argument("--dry-run", action="store_true", help="write and delete nothing; print the report")
+    p.add_argument("--days", type=int, help="the period the report covers (default consolidate.days, 7)")
+    p.add_argument("--skip", action="append", choices=STEP_CHOICES, help="leave out a step (repeatable)")
+    p.set_defaults(handler=cmd_consolidate, text_renderer=_render_consolidate)
+
+    p = sub.add_parser("cron", help="register the weekly job in your crontab (install.sh --cron)")
+    add_common(p)
+    p.add_argument("action", choices=("install", "remove", "status"))
+    p.add_argument("--schedule", help="cron schedule (default consolidate.cron_schedule, '17 3 * * 0')")
+    p.set_defaults(handler=cmd_cron)

@@ -96,7 +96,7 @@ def seed_old_and_new(paths):
     for name in ("2020-01-01.md", cons._day(NOW - 92 * DAY) + ".md", cons._day(NOW - 89 * DAY) + ".md"):
         with open(os.path.join(paths.daily, name), "w") as fh:
             fh.write("# note\n")
-    extras = [os.path.join(paths.sessions, ".pending", "x.json"), os.path.join(paths.sessions, "notes.txt"),
+    extras = [os.path.join(paths.sessions, ".pending", "notes.txt"), os.path.join(paths.sessions, "notes.txt"),
               os.path.join(paths.daily, "README.md"), os.path.join(paths.project_dir("web"), "old.md")]
     for path in extras:
         os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -405,6 +405,28 @@ def test_pending_snapshot_lifecycle(api, initialized_root, memory_root, tmp_path
     assert "实现缓存层 FL" in read(paths.session_note("sess-flaky"))
 
 
+def test_broken_snapshots_are_counted_then_parked(initialized_root, memory_root, tmp_path):
+    paths = initialized_root
+    missing = write_pending(paths, "sess-gone", str(tmp_path / "deleted.jsonl"), str(tmp_path))
+    corrupt = os.path.join(paths.sessions, ".pending", "corrupt.json")
+    with open(corrupt, "w") as fh:
+        fh.write("{not json")
+    env = {"CODE_MEMORY_ROOT": memory_root, "CODE_MEMORY_LLM__BACKEND": "none"}
+    out = run_script("session-summary.py", "--from-pending", corrupt, env=env)
+    assert out.returncode == 2 and json.loads(out.stdout)["error"] == "INVALID_ARGUMENT"
+    report = json.loads(run_script("session-summary.py", "--pending-all", env=env).stdout)
+    by_file = {os.path.basename(r["pending"]): r for r in report["results"]}
+    assert by_file["corrupt.json"]["kept"] == corrupt + ".failed"
+    assert by_file["sess-gone.json"]["error"] == "NOT_FOUND" and by_file["sess-gone.json"]["kept"] == missing
+    assert json.loads(read(missing))["attempts"] == 1 and json.loads(read(missing))["last_error"] == "NOT_FOUND"
+    for _ in range(2):
+        run_script("session-summary.py", "--pending-all", env=env)
+    assert not os.path.exists(missing) and os.path.exists(missing + ".failed")
+    assert json.loads(run_script("session-summary.py", "--pending-all", env=env).stdout)["pending"] == 0
+    log = read(os.path.join(paths.logs, "summary.jsonl"))
+    assert '"error":"NOT_FOUND"' in log and oct(os.stat(os.path.join(paths.logs, "summary.jsonl")).st_mode)[-3:] == "600"
+
+
 def test_pending_all_skips_a_session_being_summarized(initialized_root, tmp_path):
     from code_memory.fsutil import file_lock
     from code_memory.summary_jobs import run_all_pending

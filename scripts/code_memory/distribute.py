@@ -17,7 +17,7 @@ import os
 import re
 
 from . import dedup
-from .paths import MemoryPaths
+from .paths import MemoryPaths, safe_name
 from .redact import redact
 from .tree import PITFALLS_HEADING, ensure_area, replace_daily_block, template, update_file, write_session_note
 
@@ -255,7 +255,7 @@ def render_daily_entry(session_id: str, project: str | None, summary: dict, know
     if points:
         lines.append("- 要点: " + "；".join(points))
     lines.append(f"- 知识提取: {knowledge_flag}")
-    lines.append(f"- 摘要: sessions/{os.path.basename(MemoryPaths('/').session_note(session_id))}")
+    lines.append(f"- 摘要: sessions/{safe_name(session_id)}.md")
     return "\n".join(lines)
 
 

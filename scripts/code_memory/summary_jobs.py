@@ -175,6 +175,12 @@ def run_all_pending(cfg: dict, paths: MemoryPaths, backend, options: SummaryOpti
         if now - os.path.getmtime(path) < min_age_seconds:
             results.append({"pending": path, "skipped": "fresh"})
             continue
-        results.append(run_pending(cfg, paths, backend, options, path, max_attempts, lock_timeout=0.0))
+        try:
+            results.append(run_pending(cfg, paths, backend, options, path, max_attempts, lock_timeout=0.0))
+        except CodeMemoryError as exc:  # an unreadable snapshot can never succeed: park it
+            parked = path + ".failed"
+            os.replace(path, parked)
+            log_event(paths, {"pending": os.path.basename(path), "error": exc.code})
+            results.append({"pending": path, "error": exc.code, "message": exc.message, "kept": parked})
     summarized = sum(1 for r in results if r.get("mode"))
     return {"pending": len(files), "summarized": summarized, "results": results}

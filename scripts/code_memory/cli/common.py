@@ -127,3 +127,14 @@ def register_group(sub, name: str, help_text: str, add_subcommands) -> None:
     inner = parser.add_subparsers(dest=f"{name}_command", metavar="COMMAND")
     inner.required = True
     add_subcommands(inner)
+
+
+def options_script_main(prog: str, description: str, add_arguments, handler, text_renderer=None,
+                        argv=None) -> int:
+    """``main()`` of an entry script without subcommands (options only, e.g. session-summary.py)."""
+    parser = ArgumentParser(prog=prog, description=description)
+    add_arguments(parser)
+    args, status = parse_or_error(parser, sys.argv[1:] if argv is None else argv)
+    if args is None:
+        return status
+    return run_command(handler, args, text_renderer)

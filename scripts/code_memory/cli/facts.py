@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import glob
 import os
-import sys
 
 from ..errors import invalid
 from ..llm import BACKENDS
-from .common import ArgumentParser, add_common, parse_or_error, run_command
+from .common import add_common, options_script_main
 
 MAX_MANUAL_FACT_CHARS = 1000
 
@@ -185,10 +184,5 @@ def register(sub) -> None:
 
 
 def main_extract(argv=None) -> int:
-    parser = ArgumentParser(prog="auto-extract-facts.py",
-                            description="Extract atomic facts from the last week's session summaries.")
-    add_extract_arguments(parser)
-    args, status = parse_or_error(parser, sys.argv[1:] if argv is None else argv)
-    if args is None:
-        return status
-    return run_command(cmd_extract, args, render_list)
+    return options_script_main("auto-extract-facts.py", "Extract atomic facts from the last week's session summaries.",
+                               add_extract_arguments, cmd_extract, render_list, argv)

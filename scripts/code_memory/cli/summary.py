@@ -7,11 +7,9 @@
 
 from __future__ import annotations
 
-import sys
-
 from ..errors import invalid
 from ..llm import BACKENDS
-from .common import ArgumentParser, add_common, parse_or_error, run_command
+from .common import add_common, options_script_main
 
 
 def add_arguments(p) -> None:
@@ -86,10 +84,5 @@ def register(sub) -> None:
 
 
 def main(argv=None) -> int:
-    parser = ArgumentParser(prog="session-summary.py",
-                            description="Summarize a Claude Code session into the memory tree.")
-    add_arguments(parser)
-    args, status = parse_or_error(parser, sys.argv[1:] if argv is None else argv)
-    if args is None:
-        return status
-    return run_command(cmd_summary, args, render_text)
+    return options_script_main("session-summary.py", "Summarize a Claude Code session into the memory tree.",
+                               add_arguments, cmd_summary, render_text, argv)

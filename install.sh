@@ -1,58 +1,99 @@
 #!/usr/bin/env bash
 # code-memory installer. Idempotent: run it again to update.
-#   ./install.sh             set up everything and build the first index
-#   ./install.sh --dry-run   print the plan, change nothing
-#   ./install.sh --cron      also run scripts/weekly-consolidate.sh weekly from your crontab
+#   ./install.sh                 set up everything: venv + package, memory root, index, hooks
+#   ./install.sh --dry-run       print the plan, change nothing
+#   ./install.sh --hooks-only    only the memory root and the hooks (no venv, no pip, no index)
+#   ./install.sh --no-hooks      everything but the settings.json hooks (e.g. when used as a plugin)
+#   ./install.sh --cron          also run scripts/weekly-consolidate.sh weekly from your crontab
+#   ./install.sh --uninstall     remove our hooks from settings.json and our crontab line (keeps memory)
+#   ./install.sh --settings FILE the Claude Code settings file (default ~/.claude/settings.json)
 # Steps: a venv with the package (+ optional extras when they can be installed), the memory root
-# from templates/, and the search index (BM25 always; vectors when an embedding model loads).
+# from templates/, the search index, the hook entries in settings.json (tagged "# code-memory";
+# a backup is made first, everything else is kept, a malformed file is refused and left as is).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CODE_MEMORY_HOME=${CODE_MEMORY_HOME:-$HOME/.claude/code-memory}
 VENV=${CODE_MEMORY_VENV:-$CODE_MEMORY_HOME/venv}
 PYTHON=${PYTHON:-python3}
-DRY_RUN=0
-CRON=0
+SETTINGS=${CLAUDE_CONFIG_DIR:-$HOME/.claude}/settings.json
+DRY_RUN=0 HOOKS=1 SETUP=1 CRON=0 UNINSTALL=0
 
-for arg in "$@"; do
-  case "$arg" in
+while [ $# -gt 0 ]; do
+  case "$1" in
     --dry-run) DRY_RUN=1 ;;
+    --hooks-only) SETUP=0 ;;
+    --no-hooks) HOOKS=0 ;;
     --cron) CRON=1 ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
-    *) echo "install.sh: unknown option $arg (see --help)" >&2; exit 2 ;;
+    --uninstall) UNINSTALL=1 ;;
+    --settings) shift; SETTINGS=${1:?--settings needs a file} ;;
+    --settings=*) SETTINGS=${1#--settings=} ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
+  shift
 done
 
 say() { printf '[code-memory] %s\n' "$*"; }
 run() {
   if [ "$DRY_RUN" = 1 ]; then printf '[dry-run] %s\n' "$*"; else "$@"; fi
 }
+dry_flag() { [ "$DRY_RUN" = 1 ] && printf -- '--dry-run'; true; }
+
+# the python that runs our own commands: the venv's when there is one
+tool_python() { if [ -x "$VENV/bin/python" ]; then printf '%s' "$VENV/bin/python"; else printf '%s' "$PYTHON"; fi; }
 
 if ! "$PYTHON" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' 2>/dev/null; then
   echo "install.sh: Python >= 3.10 is required (PYTHON=$PYTHON)" >&2
   exit 1
 fi
 
-say "venv: $VENV"
-if [ ! -x "$VENV/bin/python" ]; then
-  run "$PYTHON" -m venv "$VENV"
+if [ "$UNINSTALL" = 1 ]; then
+  say "removing code-memory hooks from $SETTINGS"
+  "$(tool_python)" "$REPO/scripts/code-memory.py" hooks uninstall --settings "$SETTINGS" --format text $(dry_flag)
+  run "$(tool_python)" "$REPO/scripts/code-memory.py" cron remove --format text \
+    || say "could not check the crontab for the weekly job; see 'code-memory cron status'"
+  say "kept: your memory root (\$CODE_MEMORY_ROOT or ~/.claude/memory) and the venv ($VENV); delete them yourself if you want them gone"
+  exit 0
 fi
-run "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$REPO"
-for extra in zh vector llm mcp; do
-  if [ "$DRY_RUN" = 1 ]; then
-    printf '[dry-run] pip install -e "%s[%s]"\n' "$REPO" "$extra"
-  elif "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$REPO[$extra]" >/dev/null 2>&1; then
-    say "extra '$extra' installed"
-  else
-    say "extra '$extra' could not be installed (offline?); continuing without it"
-  fi
-done
 
-CM="$VENV/bin/python $REPO/scripts/code-memory.py"
+if [ "$SETUP" = 1 ]; then
+  say "venv: $VENV"
+  if [ ! -x "$VENV/bin/python" ]; then
+    run "$PYTHON" -m venv "$VENV"
+  fi
+  run "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$REPO"
+  for extra in zh vector llm mcp; do
+    if [ "$DRY_RUN" = 1 ]; then
+      printf '[dry-run] pip install -e "%s[%s]"\n' "$REPO" "$extra"
+    elif "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$REPO[$extra]" >/dev/null 2>&1; then
+      say "extra '$extra' installed"
+    else
+      say "extra '$extra' could not be installed (offline?); continuing without it"
+    fi
+  done
+fi
+
+CM="$(tool_python) $REPO/scripts/code-memory.py"
 say "memory root"
 run $CM init --format text
-say "search index"
-run $CM index --format text || say "index build failed; run '$CM index' to see why"
+if [ "$SETUP" = 1 ]; then
+  say "search index"
+  run $CM index --format text || say "index build failed; run '$CM index' to see why"
+fi
+
+if [ "$HOOKS" = 1 ]; then
+  say "hooks → $SETTINGS"
+  pin=()
+  if [ "$VENV" != "$HOME/.claude/code-memory/venv" ] && [ -x "$VENV/bin/python" ]; then
+    pin=(--python "$VENV/bin/python")  # the shims look in ~/.claude/code-memory/venv by themselves
+  fi
+  if ! "$(tool_python)" "$REPO/scripts/code-memory.py" hooks install --settings "$SETTINGS" \
+      --format text ${pin[@]+"${pin[@]}"} $(dry_flag); then
+    echo "install.sh: the hooks were not registered (see above); $SETTINGS is unchanged" >&2
+    exit 1
+  fi
+fi
 if [ "$CRON" = 1 ]; then
   # the weekly job (README § Self-evolution): a tagged crontab line, replaced on every run
   say "weekly job (crontab)"

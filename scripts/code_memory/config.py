@@ -36,6 +36,10 @@ DEFAULTS: dict = {
         "snippet_chars": 700,
         "candidates": 50,
         "heading_weight": 3.0,
+        "title_weight": 1.0,
+        "fusion": "convex",
+        "fusion_alpha": 0.5,
+        "vector_weight": 0.5,
     },
     "index": {
         "window_lines": 40,

@@ -22,6 +22,7 @@ COMMAND_MODULES = [
     "code_memory.cli.facts",
     "code_memory.cli.consolidate",
     "code_memory.cli.hooks",
+    "code_memory.cli.search",
 ]
 
 

@@ -1,0 +1,266 @@
+"""``memory-search.py`` (and ``code-memory search|index|get|status``): the user-facing search edge.
+
+  memory-search.py "query" [--mode bm25|vector|hybrid|auto] [--top-k N] [--project NAME]
+                   [--scope project|all --force] [--root DIR] [--format json|text] [--no-refresh]
+  memory-search.py --batch FILE|-        one JSON {"id","query"} per line → one JSON {"id","results"} per line
+  memory-search.py index [--full] [--no-vectors]
+  memory-search.py get --path P [--from L] [--lines N]
+  memory-search.py status
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+from ..config import load_config
+from ..errors import CodeMemoryError
+from .common import ArgumentParser, add_common, dumps, emit, parse_or_error, run_command
+
+SUBCOMMANDS = ("search", "index", "get", "status")
+
+
+def _config(args):
+    cfg = load_config(root_override=args.root, project_dir=os.getcwd())
+    if getattr(args, "no_vectors", False):
+        cfg["embedding"]["enabled"] = False
+    return cfg
+
+
+def _project(args, cfg):
+    if getattr(args, "project", None):
+        return args.project
+    from ..projects import detect_project
+    found = detect_project(None, os.getcwd(), cfg.get("projects"))
+    return found.name if found else None
+
+
+def _scope(args) -> str:
+    if args.scope == "all" and not args.force:
+        raise CodeMemoryError("INVALID_ARGUMENT", "--scope all searches every project's memory",
+                              hint="add --force to confirm (read-only, CLI only)")
+    return args.scope
+
+
+# ---------------------------------------------------------------------------------------------
+# handlers
+
+def cmd_search(args) -> dict:
+    if args.batch:
+        return cmd_batch(args)
+    query = " ".join(args.query) if args.query else ""
+    if not query.strip():
+        raise CodeMemoryError("INVALID_ARGUMENT", "the query is empty",
+                              hint='memory-search.py "what to look for" (or --batch FILE)')
+    from ..search import search_memory
+
+    cfg = _config(args)
+    scope = _scope(args)
+    return search_memory(cfg, query, mode=args.mode, top_k=args.top_k, scope=scope,
+                         project=None if scope == "all" else _project(args, cfg),
+                         workspace=getattr(args, "workspace", None), refresh_index=not args.no_refresh)
+
+
+def cmd_batch(args) -> None:
+    """One process for many queries: the model (if any) is loaded once, the index opened once."""
+    from ..search import (_open_for_search, index_sources, options_from_config, resolve_mode, run_query,
+                          vector_backend)
+
+    cfg = _config(args)
+    scope = _scope(args)
+    project = None if scope == "all" else _project(args, cfg)
+    opts = options_from_config(cfg)
+    if args.top_k:
+        opts.top_k = args.top_k
+    mode = resolve_mode(args.mode, cfg)
+    stream = sys.stdin if args.batch == "-" else None
+    if stream is None:
+        try:
+            stream = open(args.batch, encoding="utf-8", errors="replace")
+        except OSError as exc:
+            raise CodeMemoryError("NOT_FOUND", f"cannot open the batch file ({exc.strerror})", path=args.batch) from None
+    handle = _open_for_search(cfg.paths.index_db, index_sources(cfg), opts, not args.no_refresh)
+    vectors, degraded = None, None
+    if mode in ("auto", "vector", "hybrid"):
+        vectors, reason = vector_backend(cfg, cfg.paths.index_dir, allow_inprocess=True)
+        if vectors is None and mode != "auto":
+            degraded = reason
+    used = ("hybrid" if vectors else "bm25") if mode == "auto" else (mode if vectors else "bm25")
+    try:
+        for n, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+                if not isinstance(item, dict):
+                    raise ValueError
+            except ValueError:
+                sys.stdout.write(dumps({"id": None, "ok": False, "error": "INVALID_ARGUMENT",
+                                        "message": f"line {n} is not a JSON object"}) + "\n")
+                continue
+            qid = item.get("id")
+            try:
+                q_mode = item.get("mode") or used
+                if q_mode == "auto" or (q_mode != "bm25" and vectors is None):
+                    q_mode = used
+                answer = run_query(handle.db, item.get("query", ""), q_mode, opts, scope,
+                                   item.get("project", project), item.get("workspace"), vectors)
+                out = {"id": qid, "ok": True, "mode_used": answer["mode_used"], "results": answer["results"]}
+                if degraded or answer.get("degraded"):
+                    out["degraded"] = {**({"vector": degraded} if degraded else {}), **answer.get("degraded", {})}
+            except CodeMemoryError as exc:
+                out = {"id": qid, **exc.to_dict()}
+            sys.stdout.write(dumps(out) + "\n")
+            sys.stdout.flush()
+    finally:
+        handle.db.close()
+        if stream is not sys.stdin:
+            stream.close()
+    return None
+
+
+def cmd_index(args) -> dict:
+    from ..embed import EmbeddingUnavailable, forget_failure, load_model, remember_failure, spec_from_config, tty_progress
+    from ..embed import update_vectors
+    from ..index import gc_vectors
+    from ..search import ensure_index, index_sources, options_from_config
+
+    cfg = _config(args)
+    opts = options_from_config(cfg)
+    started = time.monotonic()
+    try:
+        handle = ensure_index(cfg.paths.index_db, index_sources(cfg), opts, full=args.full)
+    except CodeMemoryError:
+        raise
+    except Exception as exc:
+        raise CodeMemoryError("MEMORY_INDEX_FAILED", f"indexing failed ({type(exc).__name__}: {str(exc)[:120]})",
+                              hint="run with CODE_MEMORY_DEBUG=1 for details") from None
+    db = handle.db
+    out = {"root": cfg.root, "index_path": db.path, "segmenter": db.segmenter_name, "fts5": db.fts, **handle.report}
+    try:
+        ecfg = cfg.get("embedding", {})
+        if ecfg.get("enabled", True):
+            spec = spec_from_config(ecfg)
+            try:
+                embedder = load_model(spec, allow_download=True)
+                forget_failure(cfg.paths.index_dir, spec)
+                out["vectors"] = update_vectors(db, embedder, int(ecfg.get("batch_size", 64)),
+                                                tty_progress("embedding"))
+                out["vectors"]["removed_orphans"] = gc_vectors(db)
+                db.conn.commit()
+            except EmbeddingUnavailable as exc:
+                remember_failure(cfg.paths.index_dir, spec, str(exc))
+                out["degraded"] = {"vector": str(exc)}
+        out["counts"] = db.counts()
+    finally:
+        db.close()
+    out["elapsed_ms"] = round((time.monotonic() - started) * 1000, 1)
+    return out
+
+
+def cmd_get(args) -> dict:
+    from ..search import get_lines
+
+    cfg = _config(args)
+    roots = [cfg.root]
+    return get_lines(roots, args.path, args.from_line, args.lines, base=cfg.root)
+
+
+def cmd_status(args) -> dict:
+    from ..status import index_status
+
+    return index_status(_config(args))
+
+
+# ---------------------------------------------------------------------------------------------
+# text renderings
+
+def render_search(result: dict) -> str:
+    if result.get("ok") is False:
+        return f"error {result['error']}: {result['message']}" + (f"\nhint: {result['hint']}" if result.get("hint") else "")
+    lines = [f"{len(result['results'])} result(s) · mode {result.get('mode_used')} · scope {result.get('scope')}"
+             + (f" ({result['project']})" if result.get("project") else "")]
+    for k, v in (result.get("degraded") or {}).items():
+        lines.append(f"  degraded {k}: {v}")
+    if (result.get("index") or {}).get("rebuilt"):
+        lines.append(f"  index rebuilt: {result['index']['rebuilt']}")
+    for n, hit in enumerate(result["results"], 1):
+        lines.append("")
+        lines.append(f"{n}. {hit['path']}:{hit['start_line']}-{hit['end_line']}  {hit['heading']}  "
+                     f"(score {hit['score']:.4f}; bm25 #{hit['ranks']['bm25'] or '-'}, vector #{hit['ranks']['vector'] or '-'})")
+        for text_line in hit["snippet"].split("\n")[:8]:
+            lines.append("   " + text_line)
+    return "\n".join(lines)
+
+
+def render_get(result: dict) -> str:
+    if result.get("ok") is False:
+        return f"error {result['error']}: {result['message']}"
+    start = result["from_line"]
+    return "\n".join(f"{start + i:>5}  {line}" for i, line in enumerate(result["text"].split("\n"))) if result["text"] else ""
+
+
+# ---------------------------------------------------------------------------------------------
+# parsers
+
+def _search_args(p) -> None:
+    p.add_argument("query", nargs="*", help="what to look for")
+    p.add_argument("--mode", choices=("auto", "bm25", "vector", "hybrid"),
+                   help="ranking (default: search.default_mode = auto → hybrid when a model loads)")
+    p.add_argument("--top-k", type=int, help="number of hits (default search.top_k = 6)")
+    p.add_argument("--scope", choices=("project", "all"), default="project",
+                   help="project (default): global memory + this project; all: every project (needs --force)")
+    p.add_argument("--force", action="store_true", help="confirm --scope all")
+    p.add_argument("--project", help="project name (default: detected from the current directory)")
+    p.add_argument("--batch", metavar="FILE", help='answer one JSON {"id","query"} per line of FILE (- = stdin)')
+    p.add_argument("--no-refresh", action="store_true", help="do not update the index before searching")
+    p.set_defaults(handler=cmd_search, text_renderer=render_search)
+
+
+def register_subcommands(sub, names=SUBCOMMANDS) -> None:
+    if "search" in names:
+        p = sub.add_parser("search", help="search memory (BM25 + vectors)")
+        add_common(p)
+        _search_args(p)
+    if "index" in names:
+        p = sub.add_parser("index", help="update the search index (incremental; --full rebuilds)")
+        add_common(p)
+        p.add_argument("--full", action="store_true", help="re-read every file")
+        p.add_argument("--no-vectors", action="store_true", help="skip embeddings")
+        p.set_defaults(handler=cmd_index)
+    if "get" in names:
+        p = sub.add_parser("get", help="read exact lines of a memory file")
+        add_common(p)
+        p.add_argument("--path", required=True, help="a path returned by search (absolute, or relative to the root)")
+        p.add_argument("--from", dest="from_line", type=int, default=1, help="first line, 1-based (default 1)")
+        p.add_argument("--lines", type=int, default=40, help="number of lines (default 40, at most 200)")
+        p.set_defaults(handler=cmd_get, text_renderer=render_get)
+    if "status" in names:
+        p = sub.add_parser("status", help="index health, counts, model, what changed since the last index")
+        add_common(p)
+        p.set_defaults(handler=cmd_status)
+
+
+def register(sub) -> None:
+    """``code-memory search|index|get|status``."""
+    register_subcommands(sub)
+
+
+def build_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog="memory-search.py", description="Search code-memory (BM25 + vectors).")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    register_subcommands(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # search is the default: anything that is not a subcommand (or --help) is a query
+    if not argv or (argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help")):
+        argv = ["search", *argv]
+    args, status = parse_or_error(build_parser(), argv)
+    if args is None:
+        return status
+    return run_command(args.handler, args, getattr(args, "text_renderer", None))

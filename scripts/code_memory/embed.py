@@ -1,0 +1,236 @@
+"""Dense embeddings with fastembed (imported lazily; optional).
+
+A :class:`ModelSpec` names the model: a fastembed model (default ``BAAI/bge-small-zh-v1.5``) or a
+local ONNX directory (``embedding.model_path`` with name, dim, pooling, normalize) registered with
+``TextEmbedding.add_custom_model`` and loaded with ``specific_model_path`` — no network.
+
+Vectors are stored in the index as float32 blobs keyed by (chunk digest, model key); only chunks
+whose digest has no vector for the current model are embedded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+
+MAX_EMBED_CHARS = 2000
+
+
+class EmbeddingUnavailable(Exception):
+    """The model cannot be loaded here; ``str(exc)`` is a short reason for the ``degraded`` field."""
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    name: str
+    path: str | None = None
+    dim: int | None = None
+    pooling: str = "cls"
+    normalize: bool = True
+
+    @property
+    def key(self) -> str:
+        """What the vectors table records as the model: the name, plus a digest of a local path."""
+        if not self.path:
+            return self.name
+        digest = hashlib.sha256(f"{os.path.realpath(self.path)}|{self.pooling}|{self.normalize}".encode()).hexdigest()[:8]
+        return f"{self.name}@{digest}"
+
+    def to_json(self) -> str:
+        return json.dumps({"name": self.name, "path": self.path, "dim": self.dim,
+                           "pooling": self.pooling, "normalize": self.normalize}, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "ModelSpec":
+        return cls(**json.loads(text))
+
+
+def spec_from_config(embedding_cfg: dict) -> ModelSpec:
+    path = embedding_cfg.get("model_path")
+    return ModelSpec(
+        name=embedding_cfg.get("model") or "BAAI/bge-small-zh-v1.5",
+        path=os.path.abspath(os.path.expanduser(path)) if path else None,
+        dim=embedding_cfg.get("dim"),
+        pooling=(embedding_cfg.get("pooling") or "cls").lower(),
+        normalize=bool(embedding_cfg.get("normalize", True)),
+    )
+
+
+def fastembed_installed() -> bool:
+    try:
+        return importlib.util.find_spec("fastembed") is not None and importlib.util.find_spec("numpy") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def quick_check(spec: ModelSpec) -> str | None:
+    """A reason the model certainly cannot load, found without importing fastembed; else None."""
+    if not fastembed_installed():
+        return "fastembed is not installed (pip install 'code-memory[vector]')"
+    if spec.path:
+        if not os.path.isfile(os.path.join(spec.path, "model.onnx")):
+            return f"no model.onnx in embedding.model_path {spec.path}"
+        if not spec.dim:
+            return "embedding.dim is required with embedding.model_path"
+    return None
+
+
+class Embedder:
+    """A loaded model. ``embed`` returns a float32 numpy matrix, one L2-normalized row per text."""
+
+    def __init__(self, spec: ModelSpec, model):
+        self.spec = spec
+        self.model = model
+
+    def embed(self, texts: list, batch_size: int = 64):
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.spec.dim or 0), dtype=np.float32)
+        clipped = [t[:MAX_EMBED_CHARS] if t else " " for t in texts]
+        rows = list(self.model.embed(clipped, batch_size=batch_size))
+        mat = np.asarray(rows, dtype=np.float32)
+        norms = np.linalg.norm(mat, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0
+        return mat / norms
+
+    def embed_query(self, text: str):
+        return self.embed([text])[0]
+
+
+_LOADED: dict = {}
+
+
+def load_model(spec: ModelSpec, allow_download: bool = False, cache_dir: str | None = None) -> Embedder:
+    """Load the model (once per process). Raises EmbeddingUnavailable with a reason."""
+    if spec.key in _LOADED:
+        return _LOADED[spec.key]
+    reason = quick_check(spec)
+    if reason:
+        raise EmbeddingUnavailable(reason)
+    try:
+        from fastembed import TextEmbedding
+    except Exception as exc:  # broken installs raise all sorts of things
+        raise EmbeddingUnavailable(f"fastembed failed to import ({type(exc).__name__})") from None
+    kwargs = {}
+    if cache_dir:
+        kwargs["cache_dir"] = cache_dir
+    try:
+        if spec.path:
+            from fastembed.common.model_description import ModelSource, PoolingType
+
+            pooling = {"cls": PoolingType.CLS, "mean": PoolingType.MEAN}.get(spec.pooling)
+            if pooling is None:
+                raise EmbeddingUnavailable(f"unknown pooling {spec.pooling!r} (cls or mean)")
+            known = {m["model"] for m in TextEmbedding.list_supported_models()}
+            if spec.name not in known:
+                TextEmbedding.add_custom_model(model=spec.name, pooling=pooling, normalization=spec.normalize,
+                                               sources=ModelSource(hf=spec.name), dim=int(spec.dim),
+                                               model_file="model.onnx")
+            model = TextEmbedding(model_name=spec.name, specific_model_path=spec.path, **kwargs)
+        else:
+            model = TextEmbedding(model_name=spec.name, local_files_only=not allow_download, **kwargs)
+    except EmbeddingUnavailable:
+        raise
+    except Exception as exc:
+        text = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
+        raise EmbeddingUnavailable(f"model {spec.name} could not be loaded: {text}") from None
+    embedder = Embedder(spec, model)
+    if not spec.dim:
+        dim = int(embedder.embed(["dimension probe"]).shape[1])
+        embedder.spec = ModelSpec(spec.name, spec.path, dim, spec.pooling, spec.normalize)
+    _LOADED[spec.key] = embedder
+    return embedder
+
+
+# ---------------------------------------------------------------------------------------------
+# remembering a model that cannot load, so searches do not retry it every time
+
+def _failure_path(index_dir: str, spec: ModelSpec) -> str:
+    return os.path.join(index_dir, "embedding-unavailable-" + hashlib.sha256(spec.key.encode()).hexdigest()[:10] + ".json")
+
+
+def recent_failure(index_dir: str, spec: ModelSpec, retry_seconds: float = 3600) -> str | None:
+    try:
+        with open(_failure_path(index_dir, spec), encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    if time.time() - float(data.get("at", 0)) > retry_seconds:
+        return None
+    return data.get("reason")
+
+
+def remember_failure(index_dir: str, spec: ModelSpec, reason: str) -> None:
+    from .fsutil import atomic_write_json
+
+    try:
+        atomic_write_json(_failure_path(index_dir, spec), {"model": spec.key, "reason": reason, "at": time.time()})
+    except OSError:
+        pass
+
+
+def forget_failure(index_dir: str, spec: ModelSpec) -> None:
+    try:
+        os.unlink(_failure_path(index_dir, spec))
+    except OSError:
+        pass
+
+
+# ---------------------------------------------------------------------------------------------
+# vectors in the index
+
+def embedding_text(title: str, heading: str, text: str) -> str:
+    """What a chunk's vector is computed from: its document title and heading, then its text."""
+    head = f"{title} — {heading}" if title and heading and heading != title else (heading or title)
+    return f"{head}\n{text}" if head else text
+
+
+def missing_vectors(conn, model_key: str) -> list:
+    """(digest, embedding text) of chunks without a vector for the model, one per digest."""
+    rows = conn.execute(
+        "SELECT c.digest, c.title, c.heading, c.text FROM chunks c"
+        " LEFT JOIN vectors v ON v.digest = c.digest AND v.model = ?"
+        " WHERE v.digest IS NULL GROUP BY c.digest", (model_key,)).fetchall()
+    return [(d, embedding_text(t, h, x)) for d, t, h, x in rows]
+
+
+def update_vectors(db, embedder: Embedder, batch_size: int = 64, progress=None) -> dict:
+    """Embed every chunk that lacks a vector for ``embedder``'s model. Commits per batch, so an
+    interrupted run keeps what it did."""
+    started = time.monotonic()
+    todo = missing_vectors(db.conn, embedder.spec.key)
+    done = 0
+    for i in range(0, len(todo), batch_size):
+        part = todo[i:i + batch_size]
+        mat = embedder.embed([t for _, t in part], batch_size=batch_size)
+        with db.conn:
+            db.conn.executemany(
+                "INSERT OR REPLACE INTO vectors(digest, model, dim, vec) VALUES (?,?,?,?)",
+                [(d, embedder.spec.key, mat.shape[1], mat[j].tobytes()) for j, (d, _t) in enumerate(part)])
+            db.set_meta("vector_generation", int(db.meta("vector_generation", "0")) + 1)
+        done += len(part)
+        if progress:
+            progress(done, len(todo))
+    return {"embedded": done, "model": embedder.spec.key, "elapsed_ms": round((time.monotonic() - started) * 1000, 1)}
+
+
+def tty_progress(label: str):
+    """A progress bar on stderr when it is a terminal; None otherwise."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = int(width * done / max(total, 1))
+        sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return show

@@ -1,0 +1,86 @@
+import json
+import os
+
+import pytest
+
+from conftest import run_script
+
+
+@pytest.fixture
+def root(initialized_root):
+    r = initialized_root.root
+    os.makedirs(os.path.join(r, "areas/projects/demo"), exist_ok=True)
+    with open(os.path.join(r, "areas/projects/demo/rules.md"), "w") as fh:
+        fh.write("# demo rules\n\n## Database\n- 不要在 DAO 里拼接 SQL，使用参数化查询\n- Always bind parameters\n")
+    with open(os.path.join(r, "MEMORY.md"), "a") as fh:
+        fh.write("\n- prefer small pull requests\n")
+    return r
+
+
+def search(*args, **kw):
+    res = run_script("memory-search.py", *args, **kw)
+    return res.returncode, (json.loads(res.stdout) if res.stdout.strip().startswith("{") else res.stdout), res.stderr
+
+
+def test_search_json_contract(root):
+    code, out, _ = search("拼接 SQL", "--project", "demo", "--mode", "bm25")
+    assert code == 0 and out["ok"] and out["mode_used"] == "bm25"
+    hit = out["results"][0]
+    assert set(hit) >= {"path", "start_line", "end_line", "heading", "snippet", "score", "ranks"}
+    assert hit["path"].endswith("areas/projects/demo/rules.md") and hit["start_line"] == 3
+    assert set(hit["ranks"]) == {"bm25", "vector"} and len(hit["snippet"]) <= 700
+    assert out["index"]["rebuilt"] == "index was missing"
+
+
+def test_text_format_and_errors(root):
+    res = run_script("memory-search.py", "bind parameters", "--project", "demo", "--mode", "bm25", "--format", "text")
+    assert res.returncode == 0 and "rules.md:3-" in res.stdout
+    code, out, _ = search("")
+    assert code == 2 and out["error"] == "INVALID_ARGUMENT" and "hint" in out
+    code, out, _ = search("x", "--mode", "nope")
+    assert code == 2 and out["ok"] is False
+    code, out, _ = search("x", "--scope", "all")
+    assert code == 2 and "--force" in out["hint"]
+    code, out, _ = search("bind", "--scope", "all", "--force", "--mode", "bm25")
+    assert code == 0 and out["scope"] == "all"
+
+
+def test_batch(root, tmp_path):
+    batch = tmp_path / "q.jsonl"
+    batch.write_text('{"id": 1, "query": "bind parameters"}\nnot json\n{"id": 2, "query": ""}\n{"id": 3, "query": "参数化"}\n')
+    res = run_script("memory-search.py", "--batch", str(batch), "--project", "demo", "--mode", "bm25")
+    assert res.returncode == 0
+    lines = [json.loads(l) for l in res.stdout.splitlines()]
+    assert [l["id"] for l in lines] == [1, None, 2, 3]
+    assert lines[0]["results"] and lines[3]["results"]
+    assert lines[1]["error"] == "INVALID_ARGUMENT" and lines[2]["error"] == "INVALID_ARGUMENT"
+
+
+def test_get_lines_and_traversal(root, tmp_path):
+    code, out, _ = search("get", "--path", "areas/projects/demo/rules.md", "--from", "3", "--lines", "2")
+    assert code == 0 and out["text"].startswith("## Database") and out["lines"] == 2
+    code, out, _ = search("get", "--path", os.path.join(root, "MEMORY.md"), "--lines", "500")
+    assert code == 0 and out["clamped_to"] == 200
+    secret = tmp_path / "secret.md"
+    secret.write_text("secret")
+    os.symlink(secret, os.path.join(root, "link.md"))
+    for bad in ("../../../etc/passwd", str(secret), "link.md", "areas/../../x"):
+        code, out, _ = search("get", "--path", bad)
+        assert code == 6 and out["error"] == "MEMORY_PATH_TRAVERSAL", bad
+    code, out, _ = search("get", "--path", "nope.md")
+    assert code == 3 and out["error"] == "MEMORY_FILE_NOT_FOUND"
+    code, out, _ = search("get", "--path", "MEMORY.md", "--from", "0")
+    assert code == 2
+
+
+def test_status_and_index(root):
+    code, out, _ = search("status")
+    assert code == 0 and out["index"]["exists"] is False and out["actions"]["recommended"]
+    code, out, _ = search("index", "--no-vectors")
+    assert code == 0 and out["counts"]["chunks"] > 0
+    code, out, _ = search("status")
+    assert out["index"]["usable"] and out["probes"]["ftsOk"] and out["dirty"]["count"] == 0
+    with open(os.path.join(root, "daily.md"), "w") as fh:
+        fh.write("new\n")
+    code, out, _ = search("status")
+    assert out["dirty"]["count"] == 1 and "new" not in json.dumps(out["dirty"]).replace("daily.md", "")

@@ -15,6 +15,7 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$PYTHON" -m venv "$VENV"
 fi
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$REPO[dev]"
+"$VENV/bin/python" -m compileall -q "$REPO/scripts"
 
 # The real Claude Code binary for tests/e2e. A failed install is reported and the e2e tests skip
 # with that message; everything else still runs.

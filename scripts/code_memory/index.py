@@ -19,7 +19,6 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 
-from . import chunking
 from .errors import CodeMemoryError
 from .segment import Segmenter, get_segmenter, has_cjk
 
@@ -152,28 +151,37 @@ def discover(source: Source) -> tuple:
     root = os.path.realpath(source.root)
     if not os.path.isdir(root):
         return entries, skipped
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        rel_dir = os.path.relpath(dirpath, root)
-        rel_dir = "" if rel_dir == "." else rel_dir
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
-                             and not (not rel_dir and source.kind == "memory" and d in EXCLUDED_TOP - {"kv"}))
-        for fname in sorted(filenames):
-            rel = os.path.join(rel_dir, fname) if rel_dir else fname
-            info = classify(source, rel)
-            if info is None:
+    stack = [("", root)]
+    while stack:
+        rel_dir, dirpath = stack.pop()
+        try:
+            scan = sorted(os.scandir(dirpath), key=lambda d: d.name)
+        except OSError:
+            continue
+        for item in scan:
+            name = item.name
+            if name.startswith("."):
                 continue
-            path = os.path.join(dirpath, fname)
+            rel = f"{rel_dir}{os.sep}{name}" if rel_dir else name
             try:
-                st = os.stat(path)
-                if os.path.islink(path):
-                    real = os.path.realpath(path)
+                if item.is_dir(follow_symlinks=False):
+                    if not rel_dir and source.kind == "memory" and name in EXCLUDED_TOP and name != "kv":
+                        continue
+                    stack.append((rel, item.path))
+                    continue
+                info = classify(source, rel)
+                if info is None:
+                    continue
+                if item.is_symlink():
+                    real = os.path.realpath(item.path)
                     if not real.startswith(root + os.sep):
                         skipped.append({"path": rel, "reason": "symlink outside the root"})
                         continue
+                st = item.stat()
             except FileNotFoundError:
                 continue
             kind, category, project = info
-            entries.append(FileEntry(path, rel, kind, category, project, source, st.st_mtime_ns, st.st_size))
+            entries.append(FileEntry(item.path, rel, kind, category, project, source, st.st_mtime_ns, st.st_size))
     return entries, skipped
 
 
@@ -344,6 +352,8 @@ def _decode(data: bytes) -> tuple:
 
 
 def chunk_file(entry: FileEntry, text: str, window_lines: int) -> list:
+    from . import chunking  # only needed when a file changed; keeps a search's imports small
+
     title_hint = os.path.splitext(os.path.basename(entry.rel_path))[0]
     if entry.kind == "facts":
         return chunking.chunk_facts(text, entry.rel_path)

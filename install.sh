@@ -72,6 +72,8 @@ if [ "$SETUP" = 1 ]; then
       say "extra '$extra' could not be installed (offline?); continuing without it"
     fi
   done
+  # byte-compile once: hooks and searches never pay for compiling, even under PYTHONDONTWRITEBYTECODE
+  run "$VENV/bin/python" -m compileall -q "$REPO/scripts"
 fi
 
 CM="$(tool_python) $REPO/scripts/code-memory.py"

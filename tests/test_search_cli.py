@@ -84,3 +84,32 @@ def test_status_and_index(root):
         fh.write("new\n")
     code, out, _ = search("status")
     assert out["dirty"]["count"] == 1 and "new" not in json.dumps(out["dirty"]).replace("daily.md", "")
+
+
+def test_plain_checkout_without_site_packages(root):
+    """A git checkout runs with nothing but Python: no jieba (bigrams), no fastembed (BM25)."""
+    import subprocess
+    import sys
+    from conftest import SCRIPTS
+
+    def plain(*args):
+        res = subprocess.run([sys.executable, "-I", "-S", os.path.join(SCRIPTS, "memory-search.py"), *args],
+                             capture_output=True, text=True, env=dict(os.environ))
+        assert res.stdout.startswith("{"), res.stderr
+        return res.returncode, json.loads(res.stdout)
+
+    code, out = plain("index")
+    assert code == 0 and out["segmenter"] == "bigram"
+    assert "fastembed is not installed" in out["degraded"]["vector"]
+    code, out = plain("参数化查询", "--project", "demo", "--mode", "hybrid")
+    assert code == 0 and out["mode_used"] == "bm25" and "fastembed" in out["degraded"]["vector"]
+    assert out["results"][0]["path"].endswith("demo/rules.md")
+    code, out = plain("参数化查询", "--project", "demo")
+    assert code == 0 and out["mode_used"] == "bm25" and "degraded" not in out   # auto: BM25 quietly
+    # with jieba available again, the index command upgrades the segmenter (searches never do)
+    code, out, _ = search("index", "--no-vectors")
+    assert out["segmenter"].startswith("jieba-dict:") and "segmenter changed" in out["rebuilt"]
+    code, out = plain("index")
+    assert code == 0 and out["segmenter"].startswith("jieba-dict:")       # no downgrade
+    code, out = plain("参数化查询", "--project", "demo", "--mode", "bm25")
+    assert out["results"][0]["path"].endswith("demo/rules.md")              # the cached dictionary serves queries

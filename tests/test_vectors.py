@@ -38,10 +38,14 @@ def search(*args):
 
 
 def test_index_embeds_only_changed_chunks(vroot):
+    code, out = search("status")
+    assert out["embedding"]["state"] == "not verified"
     code, out = search("index")
     assert code == 0 and out["vectors"]["embedded"] == out["counts"]["chunks"] > 0
     code, out = search("index")
     assert out["vectors"]["embedded"] == 0
+    code, out = search("status")
+    assert out["embedding"]["state"] == "ready" and out["embedding"]["chunks_without_vector"] == 0
     with open(os.path.join(vroot.root, "areas/tools/docker/summary.md"), "a") as fh:
         fh.write("\n## Networks\nUse user-defined bridge networks.\n")
     code, out = search("index")
@@ -73,6 +77,8 @@ def test_unloadable_model_degrades_to_bm25(vroot, tmp_path):
     code, out = search("backoff", "--mode", "hybrid", "--scope", "all", "--force")
     assert code == 0 and out["mode_used"] == "bm25"
     assert "model.onnx" in out["degraded"]["vector"]
+    code, out = search("status")
+    assert out["embedding"]["state"] == "unavailable" and "model.onnx" in out["embedding"]["reason"]
     assert out["results"][0]["path"].endswith("retry/summary.md")
 
 

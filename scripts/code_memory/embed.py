@@ -105,6 +105,30 @@ class Embedder:
 
 _LOADED: dict = {}
 
+HUB_HOSTS = ("huggingface.co", "storage.googleapis.com")
+
+
+def hub_reachable(timeout: float = 3.0) -> bool:
+    """Can fastembed's download sources be reached? (fastembed itself retries for ~40 s offline.)"""
+    import socket
+    import threading
+
+    result = []
+
+    def probe():
+        for host in HUB_HOSTS:
+            try:
+                with socket.create_connection((host, 443), timeout=timeout):
+                    result.append(True)
+                    return
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=probe, daemon=True)
+    thread.start()
+    thread.join(timeout * len(HUB_HOSTS) + 1)
+    return bool(result)
+
 
 def load_model(spec: ModelSpec, allow_download: bool = False, cache_dir: str | None = None) -> Embedder:
     """Load the model (once per process). Raises EmbeddingUnavailable with a reason."""
@@ -134,7 +158,16 @@ def load_model(spec: ModelSpec, allow_download: bool = False, cache_dir: str | N
                                                model_file="model.onnx")
             model = TextEmbedding(model_name=spec.name, specific_model_path=spec.path, **kwargs)
         else:
-            model = TextEmbedding(model_name=spec.name, local_files_only=not allow_download, **kwargs)
+            try:
+                model = TextEmbedding(model_name=spec.name, local_files_only=True, **kwargs)
+            except Exception:
+                if not allow_download:
+                    raise
+                if not hub_reachable():
+                    raise EmbeddingUnavailable(
+                        f"model {spec.name} is not downloaded and the model hub cannot be reached (offline?);"
+                        " set embedding.model_path to a local ONNX model directory") from None
+                model = TextEmbedding(model_name=spec.name, **kwargs)
     except EmbeddingUnavailable:
         raise
     except Exception as exc:

@@ -70,9 +70,12 @@ class IndexHandle:
 
 
 def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: bool = False,
-                 refresh_now: bool = True, busy_ms: int | None = None) -> IndexHandle:
+                 refresh_now: bool = True, busy_ms: int | None = None, upgrade: bool = False) -> IndexHandle:
     """Open the index, rebuilding it when missing, corrupted or built with an unavailable
-    segmenter, then refresh it. ``report`` says what happened (``rebuilt`` with a reason)."""
+    segmenter, then refresh it. ``report`` says what happened (``rebuilt`` with a reason).
+
+    ``upgrade`` (the ``index`` command) also rebuilds when a better segmenter is now available
+    (jieba installed after the index was built with bigrams); searches keep the recorded one."""
     report: dict = {}
     existed = os.path.exists(index_path)
     try:
@@ -91,11 +94,17 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
         db.set_meta("segmenter", desired_segmenter(opts.cache_dir))
         db.conn.commit()
     else:
+        new = desired_segmenter(opts.cache_dir) if upgrade else None
         try:
             get_segmenter(db.segmenter_name, cache_dir=opts.cache_dir)
+            # only ever towards a jieba dictionary: a plain checkout without jieba must not downgrade
+            # an index the venv built (and the two must not rebuild it back and forth)
+            stale = upgrade and new != db.segmenter_name and new.startswith("jieba-dict:")
         except LookupError:
-            new = desired_segmenter(opts.cache_dir)
-            report["rebuilt"] = f"segmenter {db.segmenter_name} is no longer available; now {new}"
+            new = new or desired_segmenter(opts.cache_dir)
+            stale = True
+        if stale:
+            report["rebuilt"] = f"segmenter changed from {db.segmenter_name} to {new}"
             db.close()
             remove_index_files(index_path)
             db = open_index(index_path)

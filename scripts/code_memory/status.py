@@ -33,7 +33,9 @@ def index_status(cfg, sources=None) -> dict:
         reason = "disabled (embedding.enabled = false)"
     else:
         reason = quick_check(spec) or recent_failure(paths.index_dir, spec)
-    out["embedding"] = {"model": spec.key, "available": reason is None, **({"reason": reason} if reason else {})}
+    # "ready" needs evidence (vectors of this model in the index); otherwise "not verified"
+    out["embedding"] = {"model": spec.key, "state": "unavailable" if reason else "not verified",
+                        **({"reason": reason} if reason else {})}
     if not os.path.exists(paths.index_db):
         out["index"] = {"exists": False}
         out["actions"] = {"recommended": "memory-search.py index", "reason": "the index has not been built yet"}
@@ -65,6 +67,8 @@ def index_status(cfg, sources=None) -> dict:
         }
         out["dirty"] = {"files": dirty[:50], "deleted": deleted[:50], "count": len(dirty) + len(deleted)}
         missing = 0
+        if reason is None and counts["vectors"].get(spec.key):
+            out["embedding"]["state"] = "ready"
         if reason is None:
             missing = db.conn.execute(
                 "SELECT count(*) FROM chunks c LEFT JOIN vectors v ON v.digest = c.digest AND v.model = ?"

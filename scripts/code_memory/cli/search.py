@@ -131,7 +131,7 @@ def cmd_index(args) -> dict:
     opts = options_from_config(cfg)
     started = time.monotonic()
     try:
-        handle = ensure_index(cfg.paths.index_db, index_sources(cfg), opts, full=args.full)
+        handle = ensure_index(cfg.paths.index_db, index_sources(cfg), opts, full=args.full, upgrade=True)
     except CodeMemoryError:
         raise
     except Exception as exc:

@@ -77,9 +77,9 @@ def test_unloadable_model_degrades_to_bm25(vroot, tmp_path):
     code, out = search("backoff", "--mode", "hybrid", "--scope", "all", "--force")
     assert code == 0 and out["mode_used"] == "bm25"
     assert "model.onnx" in out["degraded"]["vector"]
+    assert out["results"][0]["path"].endswith("retry/summary.md")
     code, out = search("status")
     assert out["embedding"]["state"] == "unavailable" and "model.onnx" in out["embedding"]["reason"]
-    assert out["results"][0]["path"].endswith("retry/summary.md")
 
 
 def test_daemon_serves_the_same_answers(vroot):

@@ -491,15 +491,21 @@ def known_documents(db: IndexDB) -> dict:
         "SELECT path, doc_id, mtime_ns, size, sha256, rel_path FROM documents")}
 
 
-def refresh(db: IndexDB, sources: list, *, full: bool = False, window_lines: int = 40,
-            max_file_bytes: int = 2_000_000, cache_dir: str | None = None, busy_ms: int | None = None) -> dict:
-    """Bring the index up to date with the files of ``sources``. Returns statistics."""
-    started = time.monotonic()
+def discover_all(sources: list) -> tuple:
+    """``discover`` over several sources: (entries, skipped)."""
     entries, skipped = [], []
     for source in sources:
         e, s = discover(source)
         entries += e
         skipped += s
+    return entries, skipped
+
+
+def refresh(db: IndexDB, sources: list, *, full: bool = False, window_lines: int = 40,
+            max_file_bytes: int = 2_000_000, cache_dir: str | None = None, busy_ms: int | None = None) -> dict:
+    """Bring the index up to date with the files of ``sources``. Returns statistics."""
+    started = time.monotonic()
+    entries, skipped = discover_all(sources)
     stats = {"files": len(entries), "added": 0, "updated": 0, "unchanged": 0, "deleted": 0,
              "chunks_added": 0, "chunks_deleted": 0}
     conn = db.conn

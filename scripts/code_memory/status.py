@@ -7,7 +7,7 @@ import os
 import sqlite3
 
 from .errors import CodeMemoryError
-from .index import IndexCorrupted, discover, fts5_available, known_documents, open_index, plan_changes
+from .index import IndexCorrupted, discover_all, fts5_available, known_documents, open_index, plan_changes
 
 
 def _probe_sqlite() -> bool:
@@ -20,7 +20,7 @@ def _probe_sqlite() -> bool:
 
 def index_status(cfg, sources=None) -> dict:
     from .embed import quick_check, recent_failure, spec_from_config
-    from .search import index_sources
+    from .search import index_sources, missing_count
 
     paths = cfg.paths
     sources = sources or index_sources(cfg)
@@ -51,11 +51,7 @@ def index_status(cfg, sources=None) -> dict:
         raise CodeMemoryError("MEMORY_STATUS_FAILED", f"cannot read the index ({type(exc).__name__})") from None
     try:
         counts = db.counts()
-        entries, skipped = [], []
-        for source in sources:
-            e, s = discover(source)
-            entries += e
-            skipped += s
+        entries, _skipped = discover_all(sources)
         plan = plan_changes(entries, known_documents(db))
         dirty = [e.rel_path for e in plan.new] + [e.rel_path for e, _, _ in plan.touched]
         deleted = [rel for _, rel in plan.deleted]
@@ -70,9 +66,7 @@ def index_status(cfg, sources=None) -> dict:
         if reason is None and counts["vectors"].get(spec.key):
             out["embedding"]["state"] = "ready"
         if reason is None:
-            missing = db.conn.execute(
-                "SELECT count(*) FROM chunks c LEFT JOIN vectors v ON v.digest = c.digest AND v.model = ?"
-                " WHERE v.digest IS NULL", (spec.key,)).fetchone()[0]
+            missing = missing_count(db, spec.key)
             out["embedding"]["chunks_without_vector"] = missing
         if dirty or deleted:
             out["actions"] = {"recommended": "memory-search.py index",

@@ -224,6 +224,13 @@ def embedding_text(title: str, heading: str, text: str) -> str:
     return f"{head}\n{text}" if head else text
 
 
+def missing_count(conn, model_key: str) -> int:
+    """How many chunks have no vector for the model."""
+    return conn.execute(
+        "SELECT count(*) FROM chunks c LEFT JOIN vectors v ON v.digest = c.digest AND v.model = ?"
+        " WHERE v.digest IS NULL", (model_key,)).fetchone()[0]
+
+
 def missing_vectors(conn, model_key: str) -> list:
     """(digest, embedding text) of chunks without a vector for the model, one per digest."""
     rows = conn.execute(

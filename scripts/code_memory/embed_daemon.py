@@ -238,7 +238,7 @@ class _Server:
             return {"ok": True, "dim": int(mat.shape[1]) if len(texts) else 0,
                     "vectors": [base64.b64encode(row.tobytes()).decode() for row in mat]}
         if op == "search":
-            from .search import missing_count
+            from .embed import missing_count
             from .vectors import VectorMatrix
 
             db_path = os.path.realpath(str(req["db"]))
@@ -248,7 +248,7 @@ class _Server:
             top = matrix.search(conn, qvec, int(req.get("k", 50)), req.get("scope", "project"),
                                 req.get("project"), req.get("workspace"))
             cosines = matrix.scores_for(qvec, [int(i) for i in req.get("score_ids", [])])
-            missing = missing_count(_DB(conn), self.spec.key)
+            missing = missing_count(conn, self.spec.key)
             if missing:
                 self.background_embed(db_path)
             return {"ok": True, "top": top, "cosines": {str(k): v for k, v in cosines.items()}, "missing": missing}
@@ -280,13 +280,6 @@ class _Server:
                     pass
                 if isinstance(answer, dict) and answer.get("bye"):
                     return
-
-
-class _DB:
-    """The minimal IndexDB shape ``missing_count`` needs."""
-
-    def __init__(self, conn):
-        self.conn = conn
 
 
 def serve(path: str, spec: ModelSpec, idle_seconds: float) -> int:

@@ -216,7 +216,9 @@ class InProcessVectors:
         from .vectors import VectorMatrix
 
         matrix = self._matrices.setdefault(db.path, VectorMatrix(db.path, self.spec.key))
-        missing = missing_count(db, self.spec.key)
+        from .embed import missing_count
+
+        missing = missing_count(db.conn, self.spec.key)
         self.note = None
         if missing and missing <= INLINE_EMBED_LIMIT:
             from .embed import update_vectors
@@ -226,12 +228,6 @@ class InProcessVectors:
         qvec = self.embedder.embed_query(query)
         top = matrix.search(db.conn, qvec, k, scope, project, workspace)
         return top, matrix.scores_for(qvec, list(score_ids))
-
-
-def missing_count(db: IndexDB, model_key: str) -> int:
-    return db.conn.execute(
-        "SELECT count(*) FROM chunks c LEFT JOIN vectors v ON v.digest = c.digest AND v.model = ?"
-        " WHERE v.digest IS NULL", (model_key,)).fetchone()[0]
 
 
 # ---------------------------------------------------------------------------------------------

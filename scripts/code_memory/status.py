@@ -19,8 +19,8 @@ def _probe_sqlite() -> bool:
 
 
 def index_status(cfg, sources=None) -> dict:
-    from .embed import quick_check, recent_failure, spec_from_config
-    from .search import index_sources, missing_count
+    from .embed import missing_count, quick_check, recent_failure, spec_from_config
+    from .search import index_sources
 
     paths = cfg.paths
     sources = sources or index_sources(cfg)
@@ -66,7 +66,7 @@ def index_status(cfg, sources=None) -> dict:
         if reason is None and counts["vectors"].get(spec.key):
             out["embedding"]["state"] = "ready"
         if reason is None:
-            missing = missing_count(db, spec.key)
+            missing = missing_count(db.conn, spec.key)
             out["embedding"]["chunks_without_vector"] = missing
         if dirty or deleted:
             out["actions"] = {"recommended": "memory-search.py index",

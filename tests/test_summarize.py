@@ -220,7 +220,8 @@ def test_short_conversation_is_markdown_only(api, initialized_root, tmp_path):
     assert request["body"]["max_tokens"] <= 800
     note = read(paths.session_note("sess-1"))
     assert "1. **主题**: 简单算术" in note and "\n# a heading" not in note
-    assert "- 主题: 简单算术" in read(paths.daily_note("2026-03-01"))
+    daily = read(paths.daily_note("2026-03-01"))
+    assert "- 主题: 简单算术" in daily and "- 要点: 2+2=4\n" in daily
     assert report["rules_added"] == 0 and not report["has_knowledge"]
 
 

@@ -243,6 +243,14 @@ def _markdown_topic(text: str) -> str | None:
     return match.group(1).strip(" *") if match else None
 
 
+def _markdown_points(text: str) -> list:
+    """The bullets under 关键知识点 in a Markdown-mode answer (for the daily entry)."""
+    match = re.search(r"关键知识点\**\s*[:：]?\**\s*\n((?:[ \t]*[-*] .*\n?)+)", text or "")
+    if not match:
+        return []
+    return [re.sub(r"^[ \t]*[-*] ", "", line).strip() for line in match.group(1).splitlines() if line.strip()]
+
+
 def _summarize(paths, digest, backend, options, session_id, project, cwd, ended_at, dry_run, now, report):
     now = now or dt.datetime.now().astimezone()
     mode = choose_mode(digest, backend.name, options)
@@ -270,7 +278,8 @@ def _summarize(paths, digest, backend, options, session_id, project, cwd, ended_
             mode_line = f"{mode} · {result.backend}/{result.model}"
             if mode == "markdown":
                 body = distribute.plain_markdown(result.text)
-                summary = {**summary, "topic": _markdown_topic(result.text) or summary["topic"], "key_points": []}
+                summary = {**summary, "topic": _markdown_topic(result.text) or summary["topic"],
+                           "key_points": _markdown_points(result.text)}
             else:
                 try:
                     parsed = validate_summary(extract_json_object(result.text))

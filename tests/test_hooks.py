@@ -403,3 +403,17 @@ def test_every_hook_has_a_shim_and_a_readme_row():
     for shim, event, *_ in HOOKS:
         assert os.access(os.path.join(HOOKS_DIR, f"{shim}.sh"), os.X_OK)
         assert f"`{shim}.sh` | {event}" in readme, f"README § Hooks lacks {shim}"
+
+
+def test_recorded_transcript_fixture_shows_the_hooks_at_work():
+    """tests/fixtures/transcripts/hooks-2.1.330.jsonl (tests/support/record_transcript.py, real
+    binary + this checkout as a plugin) carries what the hooks did, for the summarizer's tests."""
+    from code_memory.transcript import read_session
+    from support.hook_runner import REPO
+    path = os.path.join(REPO, "tests", "fixtures", "transcripts", "hooks-2.1.330.jsonl")
+    digest = read_session(path)
+    assert digest.tools == {"Edit": 2, "Read": 1, "Write": 1, "Agent": 1}
+    assert any("was not applied" in e for e in digest.errors)
+    with open(path, encoding="utf-8") as fh:
+        raw = fh.read()
+    assert "[PY001]" in raw and "recalled-memory" in raw and "/tmp/cm-transcript" not in raw

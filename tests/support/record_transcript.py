@@ -2,7 +2,8 @@
 
     .venv-test/bin/python tests/support/record_transcript.py tests/fixtures/transcripts/NAME.jsonl
 
-Runs a scripted session (read, edit, a denied write, an Explore subagent, a final answer) in a
+Runs a scripted session (an edit denied by rules-gate, a read that injects the rules, the edit
+again, a write blocked by avoidance-gate, an Explore subagent, a final answer) in a
 temp HOME with this checkout's hooks installed as a plugin, against the stand-in API, and copies
 the transcript with the temp paths rewritten to /home/dev. Needs $CODE_MEMORY_TEST_CLAUDE_BIN.
 """
@@ -33,12 +34,15 @@ def record(out_path: str) -> None:
     with open(os.path.join(proj, "calc.py"), "w", encoding="utf-8") as fh:
         fh.write("def total(items):\n    return sum(i.price for i in items)\n")
     with StandinAPI(default_text="done") as api:
+        edit = tool("Edit", file_path=f"{proj}/calc.py", old_string="return sum(i.price for i in items)",
+                    new_string="return sum((i.price for i in items), Decimal(0))")
         api.push(
+            main(edit),  # denied by rules-gate: the project's rules are not loaded yet
             main({"blocks": [{"text": "I'll read calc.py first."},
                              {"tool_use": {"name": "Read", "input": {"file_path": f"{proj}/calc.py"}}}]}),
-            main(tool("Edit", file_path=f"{proj}/calc.py", old_string="return sum(i.price for i in items)",
-                      new_string="return sum((i.price for i in items), Decimal(0))")),
-            main(tool("Write", file_path=f"{tmp}/elsewhere/notes.py", content="x = 1\n")),
+            main(edit),
+            main(tool("Write", file_path=f"{proj}/report.py",  # blocked by avoidance-gate (PY001)
+                      content="def report(items):\n    try:\n        return total(items)\n    except:\n        return None\n")),
             main(tool("Agent", description="find callers", prompt="Find callers of total()",
                       subagent_type="Explore")),
             subagent({"text": "total() is called from report.py only."}),

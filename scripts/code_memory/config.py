@@ -91,6 +91,7 @@ DEFAULTS: dict = {
         "high_value_threshold": 0.7,
         "max_corrections": 3,
         "max_tool_errors": 10,
+        "record_refs": True,
     },
     # self-evolution: cross-session signals (signal-analyzer.py)
     "signals": {

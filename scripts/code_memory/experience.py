@@ -91,3 +91,19 @@ def rule_lines(project: str, rules_md: str) -> list:
     lines = rules_md.split("\n")
     return [(i, line, rule_id(project, line)) for i, line in enumerate(lines) if is_experience_line(line)]
 
+
+
+def candidates(found: list) -> dict:
+    """``{line.strip(): experience_id}`` from :func:`pitfall_lines` / :func:`rule_lines` output,
+    for recognising those lines in injected or returned text (:func:`ids_in`)."""
+    return {line.strip(): eid for _i, line, eid in found}
+
+
+def ids_in(text: str, known: dict) -> list:
+    """The experience ids of the ``known`` lines that appear (whole, as a line) in ``text``, in order."""
+    out = []
+    for line in text.split("\n"):
+        eid = known.get(line.strip())
+        if eid and eid not in out:
+            out.append(eid)
+    return out

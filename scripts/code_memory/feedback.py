@@ -348,6 +348,47 @@ def cached_score(cache: dict, experience_id: str, now: float | None = None) -> f
     return laplace * decay_factor(last_ts, time.time() if now is None else now, half_life)
 
 
+def rank_pitfalls(memory_md: str, cache: dict, now: float | None = None) -> str:
+    """MEMORY.md's text with the Pitfalls list reordered for injection: high-value experiences
+    first (best score first), then the rest in their written order, archive candidates last.
+    Continuation lines move with their item; a section with prose between items is left as it is.
+    The file itself is never rewritten."""
+    from .experience import PITFALLS_HEADING, is_experience_line, pitfall_id, section_range
+
+    if not cache.get("experiences"):
+        return memory_md
+    lines = memory_md.split("\n")
+    start, end = section_range(lines, PITFALLS_HEADING)
+    first = next((i for i in range(start, end) if is_experience_line(lines[i])), None)
+    if first is None:
+        return memory_md
+    last = end
+    while last > first and not lines[last - 1].strip():
+        last -= 1
+    items = []
+    for i in range(first, last):
+        if is_experience_line(lines[i]):
+            items.append([lines[i]])
+        elif lines[i].startswith((" ", "\t")) and lines[i].strip():
+            items[-1].append(lines[i])
+        else:
+            return memory_md                      # prose or blank lines between items: keep as written
+    high = float(cache.get("high_value_threshold", 0.7))
+    low = float(cache.get("archive_threshold", 0.3))
+
+    def key(pair):
+        position, item = pair
+        score = cached_score(cache, pitfall_id(item[0]), now)
+        if score is not None and score > high:
+            return (0, -score, position)
+        if score is not None and score < low:
+            return (2, -score, position)
+        return (1, 0.0, position)
+
+    ordered = [line for _p, item in sorted(enumerate(items), key=key) for line in item]
+    return "\n".join(lines[:first] + ordered + lines[last:])
+
+
 # ---------------------------------------------------------------------------------------------
 # report
 

@@ -17,7 +17,7 @@ from evolution_support import MODULE, PORT, ROUTINE, history
 from code_memory import feedback as fb
 from code_memory.capabilities import front_matter
 from code_memory.outcome import assess_transcript
-from support.standin_api import main, tool
+from support.standin_api import main, strings_in, tool
 
 pytestmark = pytest.mark.e2e
 
@@ -86,3 +86,63 @@ def test_outcome_heuristic_on_transcripts_of_the_real_binary(claude_runner, stan
     assert out["recorded"] and out["assessment"]["corrections"] == 3
     (last,) = [o for o in fb.session_outcomes(initialized_root) if o["session_id"] == broken.session_id]
     assert (last["outcome"], last["corrections"], last["source"]) == ("success", 3, "transcript")
+
+
+def test_the_loop_closes_in_a_real_session(claude_runner, standin, project_dir, initialized_root, memory_root):
+    """SessionStart injects pitfalls (high-value first) and records refs under the real session id;
+    SessionEnd detaches the summarizer, whose follow-ups record the session's outcome and its
+    signals — after which the injected pitfalls carry that outcome in their scores."""
+    import os
+    from conftest import REPO
+    from code_memory import experience as exp
+    from code_memory.evolution import audit_log
+    from code_memory.fsutil import iter_jsonl
+    from code_memory.signals import load_extractions
+
+    paths = initialized_root
+    (project_dir / ".git").mkdir()
+    low, high = "- LOOP-LOW 一个总是帮倒忙的经验", "- LOOP-HIGH 先查端口占用再启动服务"
+    text = open(paths.memory_md, encoding="utf-8").read()
+    with open(paths.memory_md, "w", encoding="utf-8") as fh:
+        fh.write(text.replace("## 避坑经验 (Pitfalls)\n", f"## 避坑经验 (Pitfalls)\n\n{low}\n{high}\n"))
+    for i, outcome in enumerate(["failed", "failed", "success", "success", "success"]):
+        line = low if outcome == "failed" else high
+        fb.record_refs(paths, f"old-{i}", [exp.pitfall_id(line)])
+        fb.record_outcome(paths, f"old-{i}", outcome)
+    fb.refresh_score_cache(paths, fb.Settings())
+
+    hook = lambda name: [{"hooks": [{"type": "command", "command": f'bash "{os.path.join(REPO, "hooks", name)}"'}]}]
+    claude_runner.write_settings({"hooks": {"SessionStart": hook("session-start.sh"),
+                                            "SessionEnd": hook("session-summary.sh")}})
+    answer = {"summary": {"topic": "启动服务", "key_points": ["启动 dev server 时端口 3000 被占用 (EADDRINUSE)，改用 3001"],
+                          "files": ["server.py"], "decisions": [], "todos": []},
+              "knowledge": {"has_knowledge": False, "project": "alpha", "rules": [], "avoidances": []}}
+    standin.push(main(tool("Bash", command="echo started", description="start")),
+                 main({"text": "Started the server on 3001. " * 20}),
+                 {"role": "plain", "when": lambda body: "Reply with ONE JSON object" in json.dumps(body.get("system")),
+                  "text": json.dumps(answer, ensure_ascii=False)})
+    result = claude_runner.run("LOOP-E2E start the dev server " + "and tell me which port. " * 25)
+    assert result.ok, result.describe()
+    sid = result.session_id
+
+    first = standin.requests_containing("LOOP-HIGH", role="main")
+    assert first, "the pitfalls were not injected"
+    body = next(s for s in strings_in(first[0]["body"]) if "LOOP-HIGH" in s)
+    assert body.index("LOOP-HIGH") < body.index("LOOP-LOW"), "the high-value pitfall should come first"
+
+    deadline = time.monotonic() + 90
+    outcome = []
+    while time.monotonic() < deadline and not outcome:
+        outcome = [e for e in iter_jsonl(audit_log(paths)) if e.get("event_type") == "outcome" and e["session_id"] == sid]
+        time.sleep(0.5)
+    assert outcome and outcome[-1]["outcome"] == "success" and outcome[-1]["source"] == "summary"
+    refs = {e["experience_id"] for e in iter_jsonl(audit_log(paths))
+            if e.get("event_type") == "ref" and e["session_id"] == sid and e.get("context") == "session-start"}
+    assert refs == {exp.pitfall_id(low), exp.pitfall_id(high)}
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and sid not in load_extractions(paths):
+        time.sleep(0.5)
+    patterns = {s["pattern"] for s in load_extractions(paths)[sid]["signals"]}
+    assert "environment_issue:port" in patterns
+    scored = {s["experience_id"]: s for s in fb.scores(paths, fb.Settings())}
+    assert scored[exp.pitfall_id(high)]["success"] == 4 and scored[exp.pitfall_id(low)]["success"] == 1

@@ -39,6 +39,18 @@ def rule_blocks(paths, project: str, groups: list, own: bool = True) -> list:
     return blocks
 
 
+def rule_candidates(blocks: list) -> dict:
+    """``{line.strip(): rule:<owner>:<hash>}`` for the rule lines of ``blocks`` (feedback refs);
+    the owner is the project or group whose directory holds the file."""
+    from ..experience import candidates, rule_lines
+
+    known = {}
+    for block in blocks:
+        owner = os.path.basename(os.path.dirname(block.source))
+        known.update(candidates(rule_lines(owner, block.text)))
+    return known
+
+
 def rules_owner(paths, file_path: str) -> str | None:
     """The project (or group) name when ``file_path`` is ``<root>/areas/projects/<name>/rules.md``."""
     if os.path.basename(file_path) != RULES_FILE:

@@ -110,3 +110,24 @@ def assemble(blocks: list, cap: int, header: str) -> str:
             continue  # not even a useful fragment fits
         parts.append(render_block(block, truncate(text, share, block.source)))
     return "\n".join(parts) if len(parts) > 1 else ""
+
+
+def record_recalled(ctx, text: str, known: dict, label: str) -> int:
+    """Record a feedback reference (code_memory.feedback) for every known experience line —
+    ``{line.strip(): experience_id}`` — that made it into the injected ``text`` (lines cut by the
+    byte cap were not handed over and do not count). Off with ``feedback.record_refs: false``.
+    Never raises: a failure is logged and the injection goes on."""
+    if not known or not ctx.event.session_id or not ctx.cfg.get_path("feedback.record_refs", True):
+        return 0
+    try:
+        from ..experience import ids_in
+        from ..feedback import record_refs
+
+        ids = ids_in(text, known)
+        count = record_refs(ctx.paths, ctx.event.session_id, ids, context=label) if ids else 0
+    except Exception as exc:  # noqa: BLE001 — feedback must never cost the session its memory
+        ctx.log.error("record-refs-failed", exc)
+        return 0
+    if count:
+        ctx.log.info("refs", count=count, context=label)
+    return count

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import os
 
-from .project_rules import render_rules, rule_blocks, rules_owner
+from .project_rules import render_rules, rule_blocks, rule_candidates, rules_owner
+from .recall import record_recalled
 from .runtime import allow_with_context, context_output
 
 
@@ -43,12 +44,18 @@ def handle(event, ctx):
             return None
         flags.set_project(owner)
         ctx.log.info("rules-read", project=owner)
-        # the Read shows the project's own file; its groups' rules come along as context
+        # the Read hands Claude the project's own file: its rules count as used
+        own = rule_blocks(ctx.paths, owner, [])
+        if own:
+            record_recalled(ctx, own[0].text, rule_candidates(own), "rules-read")
+        # its groups' rules come along as context
         group_blocks = rule_blocks(ctx.paths, owner, ctx.groups_of(owner), own=False)
         if not group_blocks:
             return None
-        return _answer(event, render_rules(group_blocks, owner, max_bytes,
-                                           f"[code-memory] Shared rules that also apply to project \"{owner}\"."))
+        text = render_rules(group_blocks, owner, max_bytes,
+                            f"[code-memory] Shared rules that also apply to project \"{owner}\".")
+        record_recalled(ctx, text, rule_candidates(group_blocks), "rules-injector")
+        return _answer(event, text)
 
     project = ctx.project_for(event.file_path)
     if project is None:
@@ -72,4 +79,5 @@ def handle(event, ctx):
     if not text:
         return None
     ctx.log.info("inject-rules", project=project.name, files=len(blocks), bytes=len(text.encode("utf-8")))
+    record_recalled(ctx, text, rule_candidates(blocks), "rules-injector")
     return _answer(event, text)

@@ -22,7 +22,7 @@ import os
 from ..fsutil import read_text
 from ..tree import RULES_DIR, TEMPLATES_DIR, template
 from .flags import sweep_stale
-from .recall import Block, assemble, has_content
+from .recall import Block, assemble, has_content, record_recalled
 from .runtime import context_output
 
 PROVIDERS = {
@@ -46,8 +46,26 @@ def memory_block(ctx, project):
     text = read_text(ctx.paths.memory_md)
     boilerplate = read_text(os.path.join(TEMPLATES_DIR, "MEMORY.md"), "")
     if text and has_content(text, boilerplate):
-        return Block(ctx.paths.memory_md, "MEMORY.md — preferences and cross-project lessons", text)
+        return Block(ctx.paths.memory_md, "MEMORY.md — preferences and cross-project lessons", _ranked(ctx, text))
     return None
+
+
+def _ranked(ctx, text: str) -> str:
+    """Pitfalls that proved useful first, archive candidates last (feedback scores, README §
+    Self-evolution); the text as written when there are no scores or anything goes wrong."""
+    try:
+        from ..feedback import load_score_cache, rank_pitfalls
+
+        return rank_pitfalls(text, load_score_cache(ctx.paths))
+    except Exception as exc:  # noqa: BLE001
+        ctx.log.error("rank-failed", exc)
+        return text
+
+
+def _pitfalls(ctx) -> dict:
+    from ..experience import candidates, pitfall_lines
+
+    return candidates(pitfall_lines(read_text(ctx.paths.memory_md, "")))
 
 
 def project_summary_block(ctx, project):
@@ -128,4 +146,6 @@ def handle(event, ctx):
         return None
     ctx.log.info("inject-start", blocks=names, bytes=len(text.encode("utf-8")),
                  project=project.name if project else None, source=event.source[:20])
+    if "memory" in names:
+        record_recalled(ctx, text, _pitfalls(ctx), "session-start")
     return context_output("SessionStart", text)

@@ -4,7 +4,7 @@ Skills from recurring patterns. The work is in :mod:`code_memory.capabilities`."
 from __future__ import annotations
 
 from ..config import load_config
-from .common import ArgumentParser, add_common, parse_or_error, render_text, run_command
+from .common import add_common, options_script_main, render_text
 
 PROG = "capability-generator.py"
 DESCRIPTION = "Generate Claude Code Skills from recurring problems when all four gates are open."
@@ -53,12 +53,4 @@ def register(sub) -> None:
 
 
 def main(argv=None) -> int:
-    import sys
-
-    argv = sys.argv[1:] if argv is None else argv
-    parser = ArgumentParser(prog=PROG, description=DESCRIPTION)
-    add_arguments(parser)
-    args, code = parse_or_error(parser, argv)
-    if args is None:
-        return code
-    return run_command(args.handler, args, args.text_renderer)
+    return options_script_main(PROG, DESCRIPTION, add_arguments, cmd_main, _render, argv)

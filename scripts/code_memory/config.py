@@ -92,6 +92,7 @@ DEFAULTS: dict = {
         "max_corrections": 3,
         "max_tool_errors": 10,
         "record_refs": True,
+        "search_boost": 0.2,
     },
     # self-evolution: cross-session signals (signal-analyzer.py)
     "signals": {

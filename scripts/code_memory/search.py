@@ -47,6 +47,8 @@ class SearchOptions:
     auto_rebuild: bool = True
     cache_dir: str | None = None
     refresh: bool = True
+    memory_root: str | None = None      # set: hits are annotated with the experiences they show
+    feedback_boost: float = 0.0         # feedback.search_boost (README § Self-evolution)
 
 
 def options_from_config(cfg) -> SearchOptions:
@@ -57,7 +59,8 @@ def options_from_config(cfg) -> SearchOptions:
         title_weight=float(s.get("title_weight", 1.0)), fusion=str(s.get("fusion", "convex")),
         fusion_alpha=float(s.get("fusion_alpha", 0.5)), vector_weight=float(s.get("vector_weight", 0.5)),
         window_lines=int(i.get("window_lines", 40)), max_file_bytes=int(i.get("max_file_bytes", 2_000_000)),
-        auto_rebuild=bool(i.get("auto_rebuild", True)))
+        auto_rebuild=bool(i.get("auto_rebuild", True)), memory_root=cfg.root,
+        feedback_boost=float(cfg.get_path("feedback.search_boost", 0.0) or 0.0))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -307,11 +310,26 @@ def run_query(db: IndexDB, query: str, mode: str, opts: SearchOptions, scope: st
     else:
         ranked = [(cid, s, r, None) for r, (cid, s) in enumerate(bm25, 1)]
     answer["mode_used"] = mode
-    answer["results"] = hits_for(db, ranked[:opts.top_k], q["terms"] + q["prefixes"], opts, mode)
+    answer["results"] = _with_feedback(db, ranked, q["terms"] + q["prefixes"], opts, mode)
     if not q["terms"] and not q["prefixes"]:
         answer["note"] = "the query has no searchable words"
     answer["elapsed_ms"] = round((time.monotonic() - started) * 1000, 1)
     return answer
+
+
+def _with_feedback(db: IndexDB, ranked: list, terms: list, opts: SearchOptions, mode: str) -> list:
+    """The top hits, annotated with the experiences they show and re-ranked by their feedback
+    scores (search_feedback); exactly ``hits_for(ranked[:top_k])`` when nothing is scored."""
+    if not opts.memory_root:
+        return hits_for(db, ranked[:opts.top_k], terms, opts, mode)
+    from .feedback import load_score_cache
+    from .paths import MemoryPaths
+    from .search_feedback import annotate_and_rerank
+
+    cache = load_score_cache(MemoryPaths(opts.memory_root)) if opts.feedback_boost else {}
+    pool = opts.top_k + (max(opts.top_k, 10) if cache.get("experiences") else 0)
+    hits = hits_for(db, ranked[:pool], terms, opts, mode)
+    return annotate_and_rerank(hits, opts.memory_root, cache, opts.feedback_boost)[:opts.top_k]
 
 
 def get_lines(allowed_roots: list, path: str, from_line: int = 1, lines: int = DEFAULT_GET_LINES,

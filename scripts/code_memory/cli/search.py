@@ -58,9 +58,25 @@ def cmd_search(args) -> dict:
 
     cfg = _config(args)
     scope = _scope(args)
-    return search_memory(cfg, query, mode=args.mode, top_k=args.top_k, scope=scope,
-                         project=None if scope == "all" else _project(args, cfg),
-                         workspace=getattr(args, "workspace", None), refresh_index=not args.no_refresh)
+    answer = search_memory(cfg, query, mode=args.mode, top_k=args.top_k, scope=scope,
+                           project=None if scope == "all" else _project(args, cfg),
+                           workspace=getattr(args, "workspace", None), refresh_index=not args.no_refresh)
+    _record_refs(cfg, [e for hit in answer.get("results", []) for e in hit.get("experiences", [])], "search")
+    return answer
+
+
+def _record_refs(cfg, experience_ids: list, context: str) -> None:
+    """Claude ran this search (or get) from its Bash tool, which sets CLAUDE_CODE_SESSION_ID: the
+    experiences it was shown count as used in that session (README § Self-evolution)."""
+    session_id = os.environ.get("CLAUDE_CODE_SESSION_ID", "").strip()
+    if not session_id or not experience_ids or not cfg.get_path("feedback.record_refs", True):
+        return
+    from ..feedback import record_refs
+
+    try:
+        record_refs(cfg.paths, session_id, experience_ids, context=context)
+    except CodeMemoryError:
+        pass  # feedback never fails a search
 
 
 def cmd_batch(args) -> None:
@@ -165,7 +181,12 @@ def cmd_get(args) -> dict:
 
     cfg = _config(args)
     roots = [cfg.root]
-    return get_lines(roots, args.path, args.from_line, args.lines, base=cfg.root)
+    answer = get_lines(roots, args.path, args.from_line, args.lines, base=cfg.root)
+    if os.environ.get("CLAUDE_CODE_SESSION_ID"):
+        from ..search_feedback import ExperienceFinder
+
+        _record_refs(cfg, ExperienceFinder(cfg.root).ids(answer["path"], answer["text"]), "get")
+    return answer
 
 
 def cmd_status(args) -> dict:

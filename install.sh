@@ -77,6 +77,8 @@ if [ "$SETUP" = 1 ]; then
 fi
 
 CM="$(tool_python) $REPO/scripts/code-memory.py"
+# hooks run python with the checkout's modules on every tool call: compile them once, here
+run "$(tool_python)" -m compileall -q "$REPO/scripts/code_memory" >/dev/null
 say "memory root"
 run $CM init --format text
 if [ "$SETUP" = 1 ]; then

@@ -376,21 +376,24 @@ def test_log_is_private_capped_and_metadata_only(initialized_root, project):
     assert records[0]["level"] == "error" and records[0]["code"] == "CONFIG_INVALID"
 
 
-def test_entry_script_is_stdlib_only(tmp_path):
-    """The hot path imports nothing outside the standard library (it runs with -S)."""
+def test_hot_path_imports_stay_light(tmp_path):
+    """The hook code is standard library only (it runs with -S), and the per-tool-call hooks load
+    neither json nor re (~8 ms per process): jsonlite and hand-written matching instead."""
     import subprocess
-    probe = ("import sys; sys.path.insert(0, sys.argv[1]); "
-             "import code_memory.hooks.runtime as r; "
-             "[__import__('code_memory.hooks.' + m) for m in "
-             "('session_start','rules_injector','rules_gate','schema_injector','pre_compact',"
-             "'extract_memory','session_end','avoidance_gate')]; "
-             "bad = sorted(n for n in sys.modules if n.split('.')[0] in "
-             "('dataclasses','tempfile','shutil','subprocess','copy','inspect','sqlite3')); "
-             "print(','.join(bad))")
     from support.hook_runner import REPO
-    out = subprocess.run([sys.executable, "-S", "-c", probe, os.path.join(REPO, "scripts")],
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); "
+             "[__import__('code_memory.hooks.' + m) for m in sys.argv[2].split(',')]; "
+             "print(','.join(sorted(n for n in sys.modules if n.split('.')[0] in sys.argv[3].split(','))))")
+    heavy = "dataclasses,tempfile,shutil,subprocess,copy,inspect,sqlite3,json,re,datetime"
+    hot = "runtime,rules_injector,rules_gate,schema_injector,extract_memory,pre_compact,session_end"
+    out = subprocess.run([sys.executable, "-S", "-c", probe, os.path.join(REPO, "scripts"), hot, heavy],
                          capture_output=True, text=True, check=True).stdout.strip()
-    assert out == "", f"heavy imports on the hook path: {out}"
+    assert out == "datetime", f"heavy imports on the per-call hook path: {out}"  # tree needs datetime
+    every = hot + ",session_start,avoidance_gate"
+    out = subprocess.run([sys.executable, "-S", "-c", probe, os.path.join(REPO, "scripts"), every,
+                          "dataclasses,tempfile,shutil,subprocess,copy,inspect,sqlite3"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "", f"heavy imports in a hook: {out}"
 
 
 def test_every_hook_has_a_shim_and_a_readme_row():

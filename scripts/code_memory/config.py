@@ -17,9 +17,9 @@ keeps the example, DEFAULTS and the README's configuration reference in step.
 
 from __future__ import annotations
 
-import json
 import os
 
+from . import jsonlite
 from .errors import CodeMemoryError
 from .paths import DEFAULT_ROOT, MemoryPaths, expand
 
@@ -292,7 +292,7 @@ def _read_json_object(path: str) -> dict | None:
     except OSError as exc:
         raise CodeMemoryError("CONFIG_INVALID", f"cannot read config {path}: {exc.strerror}") from None
     try:
-        obj = json.loads(raw.decode("utf-8"))
+        obj = jsonlite.loads(raw.decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
         raise CodeMemoryError("CONFIG_INVALID", f"config {path} is not valid JSON ({exc})",
                               hint="fix or remove the file") from None
@@ -322,7 +322,7 @@ def _coerce_env(dotted: str, raw: str):
             raise CodeMemoryError("CONFIG_INVALID", f"environment: {dotted} expects a number") from None
     if isinstance(default, (list, dict)):
         try:
-            return json.loads(raw)
+            return jsonlite.loads(raw)
         except ValueError:
             raise CodeMemoryError("CONFIG_INVALID", f"environment: {dotted} expects JSON") from None
     return raw

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import json
 import os
 import time
 
@@ -62,6 +61,7 @@ def atomic_write_text(path: str, text: str, mode: int = 0o644, durable: bool = T
 
 
 def atomic_write_json(path: str, obj, mode: int = 0o644) -> None:
+    import json  # here, not at the top: hooks import this module and json costs them ~8 ms
     atomic_write_text(path, json.dumps(obj, ensure_ascii=False, indent=2) + "\n", mode)
 
 
@@ -141,11 +141,13 @@ def locked_append(path: str, text: str, mode: int = 0o644, timeout: float = 10.0
 
 def append_jsonl(path: str, record: dict, mode: int = 0o644) -> None:
     """Append one JSON object as one line, under a lock."""
-    locked_append(path, json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n", mode)
+    from .jsonlite import dumps
+    locked_append(path, dumps(record, compact=True) + "\n", mode)
 
 
 def iter_jsonl(path: str):
     """Yield the JSON objects of a JSONL file, skipping blank, torn or non-object lines."""
+    from .jsonlite import loads
     try:
         fh = open(path, "rb")
     except FileNotFoundError:
@@ -156,7 +158,7 @@ def iter_jsonl(path: str):
             if not raw:
                 continue
             try:
-                obj = json.loads(raw.decode("utf-8", errors="replace"))
+                obj = loads(raw.decode("utf-8", errors="replace"))
             except ValueError:
                 continue
             if isinstance(obj, dict):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import re
 
 from .errors import CodeMemoryError
 from .fsutil import atomic_write_text, ensure_dir, file_lock, read_text
@@ -79,7 +78,18 @@ def ensure_area(paths: MemoryPaths, kind: str, name: str) -> str:
 # ---------------------------------------------------------------------------------------------
 # daily notes
 
-_EDIT_LINE = re.compile(r"^- (\d\d:\d\d) \[([^\]]+)\] (.*)$")
+def _edit_line(line: str):
+    """``(HH:MM, project, rest)`` of a line ``- HH:MM [project] rest``, else None. (The pattern
+    ``^- (\\d\\d:\\d\\d) \\[([^\\]]+)\\] (.*)$``, matched by hand: the daily-note hook must not pay
+    for importing ``re``.)"""
+    if len(line) < 12 or not line.startswith("- ") or line[4] != ":" or line[7:9] != " [":
+        return None
+    if not (line[2:4] + line[5:7]).isdecimal():
+        return None
+    end = line.find("] ", 9)
+    if end <= 9 or "]" in line[9:end]:
+        return None
+    return line[2:7], line[9:end], line[end + 2:]
 
 
 def daily_edits(text: str) -> list:
@@ -87,9 +97,9 @@ def daily_edits(text: str) -> list:
     :func:`append_daily_edit`'s format)."""
     out = []
     for line in text.split("\n"):
-        m = _EDIT_LINE.match(line)
+        m = _edit_line(line)
         if m:
-            out.append((m.group(1), m.group(2), [f for f in m.group(3).split(", ") if f]))
+            out.append((m[0], m[1], [f for f in m[2].split(", ") if f]))
     return out
 
 
@@ -116,9 +126,9 @@ def append_daily_edit(paths: MemoryPaths, when: dt.datetime, project: str, file_
         text = read_text(note) or _new_daily(date)
         lines = text.split("\n")
         for i in range(len(lines) - 1, -1, -1):
-            m = _EDIT_LINE.match(lines[i])
-            if m and m.group(1) == minute and m.group(2) == project:
-                files = m.group(3).split(", ")
+            m = _edit_line(lines[i])
+            if m and m[0] == minute and m[1] == project:
+                files = m[2].split(", ")
                 if file_label in files:
                     return note
                 lines[i] = f"{lines[i]}, {file_label}"

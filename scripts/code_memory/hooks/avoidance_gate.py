@@ -14,8 +14,7 @@ import os
 
 from ..config import load_config
 from ..lint.gate import changed_lines, describe, lint_text, settings_from_config
-from .rules_injector import is_under
-from .runtime import block, context_output
+from .runtime import block, context_output, is_under
 
 LINT_TOOLS = ("Edit", "Write", "MultiEdit")
 

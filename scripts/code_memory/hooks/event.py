@@ -7,9 +7,9 @@ input — :func:`parse_event` returns ``None`` for anything that is not a JSON o
 
 from __future__ import annotations
 
-import json
 import os
 
+from ..jsonlite import loads
 from ..paths import Frozen
 
 # tools whose tool_input names the file they touch, and the key holding it
@@ -52,7 +52,7 @@ def parse_event(raw: bytes, default_name: str = "") -> HookEvent | None:
     if not raw or not raw.strip():
         return None
     try:
-        payload = json.loads(raw.decode("utf-8", errors="replace"))
+        payload = loads(raw.decode("utf-8", errors="replace"))
     except ValueError:
         return None
     if not isinstance(payload, dict):

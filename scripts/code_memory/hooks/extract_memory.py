@@ -8,7 +8,7 @@ import os
 
 from ..tree import append_daily_edit
 from .event import EDIT_TOOLS
-from .rules_injector import is_under
+from .runtime import is_under
 
 
 def file_label(file_path: str, project_root: str) -> str:

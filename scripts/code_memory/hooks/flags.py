@@ -18,10 +18,9 @@ a digest. A directory is encoded by ``%`` → ``%25`` and ``/`` → ``%2F`` — 
 from __future__ import annotations
 
 import os
-import re
 import time
 
-_PLAIN_SESSION = re.compile(r"[A-Za-z0-9_-]{1,128}")
+_PLAIN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 MAX_NAME_BYTES = 250
 
 
@@ -30,7 +29,7 @@ def default_flag_dir(env) -> str:
 
 
 def session_key(session_id: str) -> str:
-    if _PLAIN_SESSION.fullmatch(session_id or ""):
+    if session_id and len(session_id) <= 128 and set(session_id) <= _PLAIN_CHARS:
         return session_id
     import hashlib  # rare: ids Claude Code does not produce
     return "h-" + hashlib.sha1(str(session_id).encode("utf-8", "replace")).hexdigest()[:24]

@@ -7,9 +7,10 @@ Logging never raises: a missing or read-only memory root simply means no log lin
 
 from __future__ import annotations
 
-import json
 import os
 import time
+
+from ..jsonlite import dumps
 
 LOG_NAME = "hooks.log"
 DEFAULT_MAX_BYTES = 1_000_000
@@ -53,7 +54,7 @@ class HookLog:
             record = {"ts": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "level": level, "hook": self.hook,
                       "action": action, "ms": round((time.monotonic() - self.started) * 1000, 1)}
             record.update(meta)
-            line = json.dumps(record, ensure_ascii=False, default=str) + "\n"
+            line = dumps(record, default=str) + "\n"
             self._rotate_if_needed()
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
             try:

@@ -13,9 +13,7 @@ from __future__ import annotations
 import os
 
 from .event import EDIT_TOOLS
-from .project_rules import render_rules, rule_blocks
-from .rules_injector import is_under
-from .runtime import deny
+from .runtime import deny, is_under
 
 
 def handle(event, ctx):
@@ -34,6 +32,8 @@ def handle(event, ctx):
         if own_dir:
             flags.mark_dir(directory)
         return None
+
+    from .project_rules import render_rules, rule_blocks  # re & templates: only when the flag is missing
 
     blocks = rule_blocks(ctx.paths, project.name, ctx.groups_of(project.name))
     if not blocks:  # nothing to load: nothing to gate

@@ -14,16 +14,7 @@ from __future__ import annotations
 
 import os
 
-from .project_rules import render_rules, rule_blocks, rule_candidates, rules_owner
-from .recall import record_recalled
-from .runtime import allow_with_context, context_output
-
-
-def is_under(path: str, root: str) -> bool:
-    if not root:
-        return False
-    real, base = os.path.realpath(path), os.path.realpath(root)
-    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+from .runtime import allow_with_context, context_output, is_under
 
 
 def _answer(event, text: str) -> dict:
@@ -39,6 +30,9 @@ def handle(event, ctx):
     max_bytes = int(ctx.setting("rules_max_bytes", 8000))
 
     if ctx.inside_root(event.file_path):
+        from .project_rules import render_rules, rule_blocks, rule_candidates, rules_owner
+        from .recall import record_recalled
+
         owner = rules_owner(ctx.paths, event.file_path)
         if not owner:
             return None
@@ -66,6 +60,9 @@ def handle(event, ctx):
         if own_dir:
             flags.mark_dir(directory)
         return None
+    # re, templates, feedback: only now that the rules really go out
+    from .project_rules import render_rules, rule_blocks, rule_candidates
+    from .recall import record_recalled
 
     blocks = rule_blocks(ctx.paths, project.name, ctx.groups_of(project.name))
     flags.set_project(project.name, project.root)

@@ -7,12 +7,12 @@ metadata only) and swallowed, so a broken hook never blocks the session (fail op
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import sys
 import time
 
 from ..config import load_config
+from ..jsonlite import dumps
 from ..paths import DEFAULT_ROOT, MemoryPaths, expand
 from ..projects import detect_project, group_names
 from .event import parse_event
@@ -21,6 +21,14 @@ from .hooklog import HookLog
 from .registry import BY_SHIM
 
 DISABLE_ENV = "CODE_MEMORY_HOOKS_DISABLED"
+
+
+def is_under(path: str, root: str) -> bool:
+    """``path`` is ``root`` or inside it (symlinks resolved)."""
+    if not root:
+        return False
+    real, base = os.path.realpath(path), os.path.realpath(root)
+    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
 
 
 def hooks_disabled(env) -> bool:
@@ -62,13 +70,12 @@ class HookContext:
         return os.path.isdir(self.paths.root)
 
     def inside_root(self, path: str) -> bool:
-        root = os.path.realpath(self.paths.root)
-        real = os.path.realpath(path)
-        return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+        return is_under(path, self.paths.root)
 
     @staticmethod
-    def now() -> dt.datetime:
-        return dt.datetime.now()
+    def now():
+        import datetime  # only the hooks that write need it
+        return datetime.datetime.now()
 
 
 # -- outputs (reference/claude-code.md "Outputs verified to reach the model") --------------------
@@ -109,8 +116,7 @@ def _fallback_log(hook: str, env) -> HookLog:
 
 
 def _emit(output: dict) -> None:
-    import json
-    data = json.dumps(output, ensure_ascii=False).encode("utf-8")
+    data = dumps(output).encode("utf-8")
     try:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()

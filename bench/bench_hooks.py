@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Hook latency: wall time of each hook shim as Claude Code runs it (``sh -c '<shim>'`` with the
+payload on stdin), next to bare interpreter starts measured in the same run.
+
+    .venv-test/bin/python bench/bench_hooks.py [--rounds 40] [--python PATH] [--json OUT]
+
+Everything happens in a temp HOME / memory root / project (a git checkout with rules, a
+MEMORY.md, a schema index). Cases run interleaved, one of each per round, so load from other
+processes hits all of them alike; the table gives p50 / p90 / min in milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HOOKS = os.path.join(REPO, "hooks")
+
+CLEAN_PY = "".join(f"def f{i}(items=None):\n    return [x * {i} for x in (items or [])]\n\n\n" for i in range(50))
+
+
+def payload(event, session, cwd, **fields):
+    return json.dumps({"session_id": session, "transcript_path": f"{cwd}/t.jsonl", "cwd": cwd,
+                       "hook_event_name": event, **fields}).encode()
+
+
+class Bench:
+    def __init__(self, python: str, tmp: str):
+        self.tmp = tmp
+        self.home = os.path.join(tmp, "home")
+        self.root = os.path.join(self.home, ".claude", "memory")
+        self.project = os.path.join(tmp, "work", "shop")
+        os.makedirs(os.path.join(self.project, ".git"))
+        os.makedirs(os.path.join(self.project, "src", "sub"))
+        os.makedirs(os.path.join(self.root, "areas", "projects", "shop"))
+        os.makedirs(os.path.join(self.root, "projects", "shared-db"))
+        with open(os.path.join(self.root, "areas", "projects", "shop", "rules.md"), "w", encoding="utf-8") as fh:
+            fh.write("# shop — rules\n\n## 编码规范\n\n" + "".join(f"- rule {i}: 金额用 Decimal\n" for i in range(40)))
+        with open(os.path.join(self.root, "MEMORY.md"), "w", encoding="utf-8") as fh:
+            fh.write("# MEMORY\n\n## 避坑经验 (Pitfalls)\n\n" + "".join(f"- pitfall {i}\n" for i in range(60)))
+        with open(os.path.join(self.root, "projects", "shared-db", "schema-index.md"), "w") as fh:
+            fh.write("# schema\n\n- t_order\n")
+        self.py_file = os.path.join(self.project, "src", "calc.py")
+        with open(self.py_file, "w") as fh:
+            fh.write(CLEAN_PY)
+        self.sh_file = os.path.join(self.project, "deploy.sh")
+        with open(self.sh_file, "w") as fh:
+            fh.write("#!/bin/bash\nset -euo pipefail\n" + "".join(f'echo "step {i}"\n' for i in range(80)))
+        noop = os.path.join(tmp, "noop-summary.py")
+        with open(noop, "w") as fh:
+            fh.write("pass\n")
+        self.python = python
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith(("CODE_MEMORY_", "CLAUDE_"))}
+        self.env.update({"HOME": self.home, "CODE_MEMORY_ROOT": self.root, "TMPDIR": tmp,
+                         "CODE_MEMORY_PYTHON": python, "CODE_MEMORY_HOOKS__SUMMARIZER": noop})
+        self.n = 0
+
+    def shim(self, name: str, data: bytes) -> float:
+        command = f'"{HOOKS}/{name}.sh"'
+        started = time.perf_counter()
+        subprocess.run(["sh", "-c", command], input=data, stdout=subprocess.DEVNULL, env=self.env, check=False)
+        return (time.perf_counter() - started) * 1000
+
+    def command(self, argv: list) -> float:
+        started = time.perf_counter()
+        subprocess.run(argv, stdout=subprocess.DEVNULL, env=self.env, check=False)
+        return (time.perf_counter() - started) * 1000
+
+    def session(self) -> str:
+        self.n += 1
+        return f"bench-{os.getpid()}-{self.n}"
+
+    def read(self, session, path):
+        return payload("PreToolUse", session, self.project, tool_name="Read", tool_input={"file_path": path})
+
+    def edit(self, session, path, event="PreToolUse"):
+        return payload(event, session, self.project, tool_name="Edit",
+                       tool_input={"file_path": path, "old_string": "a", "new_string": "b"},
+                       **({"tool_response": {"filePath": path, "structuredPatch": [
+                           {"oldStart": 2, "oldLines": 1, "newStart": 2, "newLines": 1,
+                            "lines": ["-    return []", "+    return [x * 0 for x in (items or [])]"]}]}}
+                          if event == "PostToolUse" else {}))
+
+    def cases(self):
+        """(name, callable) in table order; each call measures one run on fresh state."""
+        warm = self.session()
+        self.shim("rules-injector", self.read(warm, self.py_file))  # loads the rules for `warm`
+        other_dirs = iter(range(10 ** 6))
+
+        def later_read_new_dir():
+            d = os.path.join(self.project, "src", f"d{next(other_dirs)}")
+            return self.shim("rules-injector", self.read(warm, os.path.join(d, "x.py")))
+
+        return [
+            ("bash -c : (reference)", lambda: self.command(["bash", "-c", ":"])),
+            ("python3 -c pass (bare system python3)", lambda: self.command(["python3", "-c", "pass"])),
+            ("venv python -S -c pass", lambda: self.command([self.python, "-S", "-c", "pass"])),
+            ("PreToolUse Read, first in project (rules injected)",
+             lambda: self.shim("rules-injector", self.read(self.session(), self.py_file))),
+            ("PreToolUse Read, later (silent, shell fast path)",
+             lambda: self.shim("rules-injector", self.read(warm, self.py_file))),
+            ("PreToolUse Read, later, new directory (silent, Python)", later_read_new_dir),
+            ("PreToolUse Edit, gate allows (shell fast path)",
+             lambda: self.shim("rules-gate", self.edit(warm, self.py_file))),
+            ("PreToolUse Edit, gate denies (Python)",
+             lambda: self.shim("rules-gate", self.edit(self.session(), self.py_file))),
+            ("PostToolUse daily note (extract-memory)",
+             lambda: self.shim("extract-memory", self.edit(warm, self.py_file, "PostToolUse"))),
+            ("PostToolUse lint, Python file, clean (avoidance-gate)",
+             lambda: self.shim("avoidance-gate", self.edit(warm, self.py_file, "PostToolUse"))),
+            ("PostToolUse lint, shell file, clean (+ bash -n)",
+             lambda: self.shim("avoidance-gate", payload("PostToolUse", warm, self.project, tool_name="Write",
+                                                         tool_input={"file_path": self.sh_file}))),
+            ("SubagentStart, schema already injected (shell fast path)",
+             lambda: self.shim("schema-injector", payload("SubagentStart", warm, self.project, agent_type="Explore"))),
+            ("SessionStart (MEMORY.md + routing, 8 KB cap)",
+             lambda: self.shim("session-start", payload("SessionStart", self.session(), self.project, source="startup"))),
+            ("SessionEnd (pending snapshot + detached summarizer)",
+             lambda: self.shim("session-summary", payload("SessionEnd", self.session(), self.project, reason="other"))),
+        ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--python", default=os.path.join(REPO, ".venv-test", "bin", "python"),
+                        help="the python the hooks run (default: .venv-test)")
+    parser.add_argument("--json", help="also write the numbers here")
+    args = parser.parse_args()
+    # what install.sh does: hooks should never pay for compiling the package (PYTHONDONTWRITEBYTECODE
+    # or a read-only checkout would make every hook compile it again)
+    import compileall
+    compileall.compile_dir(os.path.join(REPO, "scripts", "code_memory"), quiet=1)
+    tmp = tempfile.mkdtemp(prefix="bench-hooks-")
+    try:
+        bench = Bench(os.path.abspath(args.python), tmp)
+        cases = bench.cases()
+        bench.shim("schema-injector", payload("SubagentStart", "bench-warm-schema", bench.project, agent_type="Explore"))
+        for _name, run in cases:  # warm the page cache and .pyc files
+            run()
+        samples = {name: [] for name, _ in cases}
+        load_before = os.getloadavg()[0]
+        for _ in range(args.rounds):
+            for name, run in cases:
+                samples[name].append(run())
+        load_after = os.getloadavg()[0]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    rows = []
+    for name, values in samples.items():
+        values.sort()
+        rows.append({"case": name, "p50": statistics.median(values), "p90": values[int(len(values) * 0.9) - 1],
+                     "min": values[0], "runs": len(values)})
+    bare = next(r["p50"] for r in rows if r["case"].startswith("python3 -c pass"))
+    print(f"rounds: {args.rounds}; load average {load_before:.1f} → {load_after:.1f} "
+          f"on {os.cpu_count()} cores; hook python: {args.python}\n")
+    print("| case | p50 ms | p90 ms | min ms | p50 / bare python3 |")
+    print("|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['case']} | {r['p50']:.1f} | {r['p90']:.1f} | {r['min']:.1f} | {r['p50'] / bare:.2f} |")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump({"rounds": args.rounds, "load": [load_before, load_after], "rows": rows}, fh, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

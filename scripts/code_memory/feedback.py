@@ -52,27 +52,34 @@ CREATE TABLE IF NOT EXISTS experience_effectiveness (
   fail_refs INTEGER, laplace_score REAL, last_ref TEXT, last_ref_ts REAL, archived INTEGER);
 """
 
-_EFFECTIVENESS = """
-INSERT INTO experience_effectiveness
-WITH last_outcome AS (
-  SELECT session_id, outcome FROM session_outcomes
-  WHERE id IN (SELECT MAX(id) FROM session_outcomes GROUP BY session_id)),
-per_session AS (
-  SELECT experience_id, session_id, COUNT(*) AS n, MAX(ts) AS last_ts, timestamp AS last_text
-  FROM experience_refs GROUP BY experience_id, session_id),
-archived AS (
-  SELECT experience_id, event_type = 'archive' AS is_archived FROM archive_events
-  WHERE id IN (SELECT MAX(id) FROM archive_events GROUP BY experience_id))
-SELECT p.experience_id, SUM(p.n), COUNT(*),
-       SUM(CASE WHEN o.outcome = 'success' THEN 1 ELSE 0 END),
-       SUM(CASE WHEN o.outcome = 'failed' THEN 1 ELSE 0 END),
-       (SUM(CASE WHEN o.outcome = 'success' THEN 1 ELSE 0 END) + 1.0)
-         / (SUM(CASE WHEN o.outcome IN ('success', 'failed') THEN 1 ELSE 0 END) + 2.0),
-       p.last_text, MAX(p.last_ts), COALESCE(a.is_archived, 0)
-FROM per_session p LEFT JOIN last_outcome o USING (session_id)
-LEFT JOIN archived a USING (experience_id)
-GROUP BY p.experience_id
-"""
+# Recomputed whole after every sync that saw new events. The latest outcome per session and the
+# latest archive/restore per experience go to indexed temp tables first: joining the CTEs directly
+# made SQLite rescan them per row (1 s instead of 0.1 s for 20k refs).
+_EFFECTIVENESS = (
+    "DROP TABLE IF EXISTS temp.last_outcome",
+    "DROP TABLE IF EXISTS temp.last_archive",
+    """CREATE TEMP TABLE last_outcome AS
+       SELECT o.session_id, o.outcome FROM session_outcomes o
+       JOIN (SELECT MAX(id) AS id FROM session_outcomes GROUP BY session_id) m ON m.id = o.id""",
+    "CREATE UNIQUE INDEX temp.last_outcome_session ON last_outcome(session_id)",
+    """CREATE TEMP TABLE last_archive AS
+       SELECT a.experience_id, a.event_type = 'archive' AS is_archived FROM archive_events a
+       JOIN (SELECT MAX(id) AS id FROM archive_events GROUP BY experience_id) m ON m.id = a.id""",
+    "CREATE UNIQUE INDEX temp.last_archive_experience ON last_archive(experience_id)",
+    "DELETE FROM experience_effectiveness",
+    """INSERT INTO experience_effectiveness
+       SELECT p.experience_id, SUM(p.n), COUNT(*),
+              SUM(CASE WHEN o.outcome = 'success' THEN 1 ELSE 0 END),
+              SUM(CASE WHEN o.outcome = 'failed' THEN 1 ELSE 0 END),
+              (SUM(CASE WHEN o.outcome = 'success' THEN 1 ELSE 0 END) + 1.0)
+                / (SUM(CASE WHEN o.outcome IN ('success', 'failed') THEN 1 ELSE 0 END) + 2.0),
+              p.last_text, MAX(p.last_ts), COALESCE(a.is_archived, 0)
+       FROM (SELECT experience_id, session_id, COUNT(*) AS n, MAX(ts) AS last_ts, timestamp AS last_text
+             FROM experience_refs GROUP BY experience_id, session_id) p
+       LEFT JOIN last_outcome o ON o.session_id = p.session_id
+       LEFT JOIN last_archive a ON a.experience_id = p.experience_id
+       GROUP BY p.experience_id""",
+)
 
 
 class Settings:
@@ -238,8 +245,8 @@ def _sync_locked(db_path: str, log_path: str, rebuild: bool) -> dict:
                         events += 1
                 offset += len(complete)
             if events or rebuilt:
-                conn.execute("DELETE FROM experience_effectiveness")
-                conn.execute(_EFFECTIVENESS)
+                for statement in _EFFECTIVENESS:
+                    conn.execute(statement)
             for key, value in (("schema", SCHEMA_VERSION), ("offset", str(offset)), ("head", head)):
                 conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
         return {"events": events, "rebuilt": bool(rebuilt)}

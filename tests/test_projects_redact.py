@@ -52,3 +52,10 @@ def test_redact_common_shapes():
     assert redact("postgres://admin:hunter22@db.local/app") == "postgres://admin:[REDACTED:url-password]@db.local/app"
     assert redact("keep <private>my diary</private> out") == "keep  out"
     assert redact("plain text, nothing secret: tokens are counted") == "plain text, nothing secret: tokens are counted"
+
+
+def test_shortest_secret_shapes_are_still_redacted_past_the_length_fast_path():
+    from code_memory.redact import redact
+    assert redact("PWD=abcd") == "PWD=[REDACTED:secret-assignment]"
+    assert redact("<private>") == ""
+    assert redact("health") == "health"

@@ -161,6 +161,22 @@ DEFAULTS: dict = {
         "semantic_timeout_seconds": 8.0,
         "semantic_max_bytes": 12000,
     },
+    # agent key-value memory (set_memory, spec 004)
+    "kv": {
+        "inject_at_session_start": True,
+        "read_token_limit": 400,
+        "history_policy": "A",
+        "rotate_lines": 100000,
+        "compact_after_lines": 10000,
+        "auto_compact": True,
+        "drop_expired_on_compact": False,
+        "quarantine_untrusted": False,
+        "max_content_bytes": 65536,
+        "fsync": False,
+        "summary_chars": 120,
+        "recency_half_life_days": 7.0,
+        "lock_timeout": 10.0,
+    },
 }
 
 # Dotted keys a project's own .claude/code-memory.json may set. Nothing here names a path,

@@ -82,9 +82,14 @@ def _placeholder(kind: str) -> str:
     return "" if kind == "private-span" else f"[REDACTED:{kind}]"
 
 
+# No rule can match fewer characters than this ("PWD=abcd", "<private>"), so shorter strings —
+# tags, types, ids — skip the regexes.
+_MIN_MATCH_CHARS = 8
+
+
 def redact(text: str) -> str:
     """Return ``text`` with every recognised secret replaced by ``[REDACTED:<kind>]``."""
-    if not text:
+    if not text or len(text) < _MIN_MATCH_CHARS:
         return text
     for kind, pattern, group in _rules():
         if group == 0:

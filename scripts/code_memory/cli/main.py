@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "code_memory.cli.consolidate",
     "code_memory.cli.hooks",
     "code_memory.cli.search",
+    "code_memory.cli.kv",
 ]
 
 

@@ -1,0 +1,176 @@
+"""``code-memory kv …`` and ``set-memory.py``: the agent key-value memory from the command line.
+
+  kv set KEY CONTENT [SOURCE | --source SOURCE]   CONTENT is JSON (``-`` = stdin, ``null`` = tombstone)
+  kv get KEY          kv ls [PREFIX]              kv read [--token-limit N] [--tags a,b] [--now T]
+  kv compact [--policy A|B] [--dry-run]           kv check [--repair]
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+
+from ..config import load_config
+from ..errors import CodeMemoryError
+from .common import ArgumentParser, add_common, parse_or_error, run_command
+
+
+def _options(cfg):
+    from ..kv import KVOptions
+    return KVOptions.from_config(cfg.get("kv"))
+
+
+def _parse_content(text: str):
+    if text == "-":
+        text = sys.stdin.read()
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise CodeMemoryError("KV_CONTENT_INVALID", f"content is not valid JSON ({exc})",
+                              hint="quote it as JSON, e.g. '{\"summary\": \"…\"}' or '\"plain text\"'; null deletes") from None
+
+
+def parse_source(text: str | None):
+    """A ``--source`` value: a JSON object (or JSON string), otherwise the plain text itself."""
+    if text is None:
+        return None
+    stripped = text.strip()
+    try:
+        value = json.loads(stripped)
+    except ValueError:
+        if stripped.startswith("{"):
+            raise CodeMemoryError("KV_SOURCE_INVALID", "source looks like JSON but does not parse") from None
+        return text
+    return value if isinstance(value, (dict, str)) else text
+
+
+def parse_now(text: str | None) -> dt.datetime | None:
+    if not text:
+        return None
+    from ..kv.provenance import parse_iso8601
+    moment = parse_iso8601(text)
+    if moment is None:
+        raise CodeMemoryError("INVALID_ARGUMENT", f"--now must be an ISO 8601 time, got {text!r}")
+    return moment
+
+
+def cmd_set(args) -> dict:
+    from ..kv import compact, set_memory
+    if args.source_pos is not None and args.source is not None:
+        raise CodeMemoryError("INVALID_ARGUMENT", "give the source once (positional or --source)")
+    source = parse_source(args.source if args.source is not None else args.source_pos)
+    cfg = load_config(root_override=args.root)
+    options = _options(cfg)
+    result = set_memory(cfg.root, args.key, _parse_content(args.content), source, options=options)
+    if result["compaction_due"] and cfg.get_path("kv.auto_compact", True):
+        result["compaction"] = {k: v for k, v in compact(cfg.root, options).items() if k != "index"}
+    return result
+
+
+def cmd_get(args) -> dict:
+    from ..kv import get
+    cfg = load_config(root_override=args.root)
+    return get(cfg.root, args.key)
+
+
+def cmd_ls(args) -> dict:
+    from ..kv import ls
+    cfg = load_config(root_override=args.root)
+    return ls(cfg.root, args.prefix, _options(cfg), limit=args.limit)
+
+
+def _render_ls(result: dict) -> str:
+    if result.get("ok") is False:
+        from .common import render_text
+        return render_text(result)
+    rows = [" ".join(filter(None, [k["key"], k["type"], k["summary"]])) for k in result["keys"]]
+    return "\n".join(rows + [f"({result['total']} keys under {result['prefix']}; files in {result['index_dir']})"])
+
+
+def cmd_read(args) -> dict:
+    from ..kv import default_read
+    cfg = load_config(root_override=args.root)
+    limit = args.token_limit if args.token_limit is not None else cfg.get_path("kv.read_token_limit", 400)
+    if limit < 0:
+        raise CodeMemoryError("INVALID_ARGUMENT", "--token-limit must be >= 0")
+    tags = [t for t in (args.tags or "").split(",") if t.strip()]
+    return default_read(cfg.root, limit, tags=tags, now=parse_now(args.now), options=_options(cfg),
+                        include_untrusted=args.include_untrusted, prefix=args.prefix)
+
+
+def _render_read(result: dict) -> str:
+    if result.get("ok") is False:
+        from .common import render_text
+        return render_text(result)
+    return result["text"]
+
+
+def cmd_compact(args) -> dict:
+    from ..kv import compact
+    cfg = load_config(root_override=args.root)
+    return compact(cfg.root, _options(cfg), policy=args.policy, dry_run=args.dry_run)
+
+
+def cmd_check(args) -> dict:
+    from ..kv import check
+    cfg = load_config(root_override=args.root)
+    return check(cfg.root, _options(cfg), repair=args.repair)
+
+
+def _add_set_arguments(p) -> None:
+    p.add_argument("key", help="logical key starting with /, e.g. /user/preference/style")
+    p.add_argument("content", help="JSON content; '-' reads stdin; null writes a tombstone ({} is content)")
+    p.add_argument("source_pos", nargs="?", metavar="SOURCE", help="same as --source")
+    p.add_argument("--source", help="provenance: a JSON object {kind,name,retrieved_at,locator} or a short string")
+    add_common(p)
+    p.set_defaults(handler=cmd_set)
+
+
+def register(sub) -> None:
+    kv = sub.add_parser("kv", help="agent key-value memory (set_memory): set, get, ls, read, compact, check")
+    kvsub = kv.add_subparsers(dest="kv_command", metavar="KV_COMMAND")
+    kvsub.required = True
+
+    _add_set_arguments(kvsub.add_parser("set", help="write a key (JSON content) or tombstone it (null)"))
+
+    p = kvsub.add_parser("get", help="the live value of a key")
+    p.add_argument("key")
+    add_common(p)
+    p.set_defaults(handler=cmd_get)
+
+    p = kvsub.add_parser("ls", help="live keys under a prefix (a folder of kv/index)")
+    p.add_argument("prefix", nargs="?", default=None)
+    p.add_argument("--limit", type=int, default=None)
+    add_common(p)
+    p.set_defaults(handler=cmd_ls, text_renderer=_render_ls)
+
+    p = kvsub.add_parser("read", help="the default read: '- key type summary' lines within a token budget")
+    p.add_argument("--token-limit", type=int, default=None, help="budget (default kv.read_token_limit)")
+    p.add_argument("--tags", help="comma-separated context tags (a ranking signal)")
+    p.add_argument("--now", help="current time, ISO 8601 (expiry and recency); default now")
+    p.add_argument("--prefix", help="only keys under this prefix")
+    p.add_argument("--include-untrusted", action="store_true", help="also list quarantined /untrusted/ keys")
+    add_common(p)
+    p.set_defaults(handler=cmd_read, text_renderer=_render_read)
+
+    p = kvsub.add_parser("compact", help="merge the log into state.jsonl, apply the history policy, repair the index")
+    p.add_argument("--policy", choices=("A", "B"), help="A: keep the log; B: archive it (default kv.history_policy)")
+    p.add_argument("--dry-run", action="store_true", help="report what would happen, change nothing")
+    add_common(p)
+    p.set_defaults(handler=cmd_compact)
+
+    p = kvsub.add_parser("check", help="report drift between log, state.jsonl and kv/index")
+    p.add_argument("--repair", action="store_true", help="rewrite the index and state from the log")
+    add_common(p)
+    p.set_defaults(handler=cmd_check)
+
+
+def set_memory_main(argv=None) -> int:
+    """``set-memory.py KEY CONTENT [SOURCE] [--source S] [--root DIR]``."""
+    parser = ArgumentParser(prog="set-memory", description="Write agent key-value memory (set_memory).")
+    _add_set_arguments(parser)
+    args, status = parse_or_error(parser, sys.argv[1:] if argv is None else argv)
+    if args is None:
+        return status
+    return run_command(args.handler, args)

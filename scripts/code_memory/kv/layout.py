@@ -1,0 +1,93 @@
+"""Where the kv store keeps its files, and the options its edges pass down (from config ``kv``)."""
+
+from __future__ import annotations
+
+import os
+
+HISTORY_POLICIES = ("A", "B")
+
+
+class KVLayout:
+    """``<root>/kv/``: log.jsonl (every write), state.jsonl (compacted snapshot), digest.json (read
+    cache), index/ (one JSON file per live key), archive/ (rotated logs), .lock (writer lock)."""
+
+    __slots__ = ("root",)
+
+    def __init__(self, root: str):
+        self.root = root
+
+    @classmethod
+    def of(cls, root_or_paths) -> "KVLayout":
+        if isinstance(root_or_paths, KVLayout):
+            return root_or_paths
+        root = getattr(root_or_paths, "root", root_or_paths)     # a MemoryPaths / Config, or a path
+        return cls(os.path.abspath(os.path.expanduser(str(root))))
+
+    @property
+    def kv(self) -> str:
+        return os.path.join(self.root, "kv")
+
+    @property
+    def log(self) -> str:
+        return os.path.join(self.kv, "log.jsonl")
+
+    @property
+    def state(self) -> str:
+        return os.path.join(self.kv, "state.jsonl")
+
+    @property
+    def digest(self) -> str:
+        return os.path.join(self.kv, "digest.json")
+
+    @property
+    def index(self) -> str:
+        return os.path.join(self.kv, "index")
+
+    @property
+    def archive(self) -> str:
+        return os.path.join(self.kv, "archive")
+
+    @property
+    def lock(self) -> str:
+        return os.path.join(self.kv, ".lock")
+
+    @property
+    def oplog(self) -> str:
+        return os.path.join(self.root, "logs", "kv.log")
+
+    def index_file(self, relpath: str) -> str:
+        return os.path.join(self.index, *relpath.split("/"))
+
+
+class KVOptions:
+    """Behaviour switches; the edges build this from the ``kv`` config section (same names)."""
+
+    DEFAULTS = {
+        "max_content_bytes": 65536,
+        "quarantine_untrusted": False,
+        "fsync": False,
+        "history_policy": "A",
+        "rotate_lines": 100000,
+        "compact_after_lines": 10000,
+        "drop_expired_on_compact": False,
+        "summary_chars": 120,
+        "recency_half_life_days": 7.0,
+        "lock_timeout": 10.0,
+    }
+    __slots__ = tuple(DEFAULTS)
+
+    def __init__(self, **values):
+        unknown = set(values) - set(self.DEFAULTS)
+        if unknown:
+            raise TypeError(f"unknown kv options: {sorted(unknown)}")
+        for name, default in self.DEFAULTS.items():
+            setattr(self, name, values.get(name, default))
+        if self.history_policy not in HISTORY_POLICIES:
+            from ..errors import CodeMemoryError
+            raise CodeMemoryError("CONFIG_INVALID", f"kv.history_policy must be A or B, got {self.history_policy!r}")
+
+    @classmethod
+    def from_config(cls, section: dict | None) -> "KVOptions":
+        """Options from the ``kv`` config section (keys that are not options are ignored)."""
+        section = section or {}
+        return cls(**{k: v for k, v in section.items() if k in cls.DEFAULTS and v is not None})

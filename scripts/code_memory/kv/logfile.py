@@ -1,0 +1,172 @@
+"""The kv store's files: the append-only log, the compacted state snapshot, and log positions.
+
+A *log position* says how far a derived file (state.jsonl, digest.json) has read log.jsonl:
+``{"inode", "head", "head_len", "offset"}``. It only resumes at ``offset`` while the log is the same
+file (same inode and the same first bytes); a rotated, replaced or truncated log is replayed from
+its start instead. Replay is idempotent (last write wins by ``ts``, then by log order), so replaying
+more than needed never changes the result.
+
+state.jsonl = one header line ``{"_kv_state": {...}}`` followed by the live envelopes sorted by
+key, written atomically (temp + fsync + rename).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+
+HEAD_BYTES = 256
+STATE_HEADER = "_kv_state"
+STATE_VERSION = 1
+TS_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+
+
+def format_ts(moment: dt.datetime) -> str:
+    return moment.astimezone(dt.timezone.utc).strftime(TS_FORMAT)
+
+
+def parse_ts(ts: str) -> dt.datetime | None:
+    """The datetime of a canonical envelope ts (``YYYY-MM-DDTHH:MM:SS.ffffffZ``), else None."""
+    if not isinstance(ts, str) or not ts.endswith("Z"):
+        return None
+    try:
+        return dt.datetime.fromisoformat(ts[:-1]).replace(tzinfo=dt.timezone.utc)
+    except ValueError:
+        return None
+
+
+def encode_envelope(envelope: dict) -> bytes:
+    return (json.dumps(envelope, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n").encode("utf-8")
+
+
+# ------------------------------------------------------------------------------ log positions
+
+def _head_digest(fh, length: int) -> str:
+    fh.seek(0)
+    return hashlib.sha1(fh.read(length)).hexdigest()
+
+
+def log_position(path: str, offset: int) -> dict:
+    """The position ``offset`` in the current log file (an empty position when there is no log)."""
+    try:
+        with open(path, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            head_len = min(HEAD_BYTES, offset)
+            return {"inode": st.st_ino, "head": _head_digest(fh, head_len), "head_len": head_len, "offset": offset}
+    except FileNotFoundError:
+        return {"inode": None, "head": None, "head_len": 0, "offset": 0}
+
+
+def resume_offset(path: str, position: dict | None) -> int:
+    """Where to continue reading the log for a derived file recorded at ``position``."""
+    if not position or not position.get("offset"):
+        return 0
+    try:
+        with open(path, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if st.st_ino != position.get("inode") or st.st_size < position["offset"]:
+                return 0
+            if _head_digest(fh, int(position.get("head_len") or 0)) != position.get("head"):
+                return 0
+            return int(position["offset"])
+    except (FileNotFoundError, TypeError, ValueError):
+        return 0
+
+
+def read_complete_lines(path: str, start: int):
+    """``(lines, end)``: the complete lines of the log from byte ``start``, and the offset after the
+    last complete line (a line still being written by a concurrent writer is left for later)."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(start)
+            data = fh.read()
+    except FileNotFoundError:
+        return [], 0
+    cut = data.rfind(b"\n")
+    if cut < 0:
+        return [], start
+    return data[: cut + 1].splitlines(), start + cut + 1
+
+
+def parse_envelope(raw: bytes) -> dict | None:
+    """One log line as an envelope, or None for a torn / foreign line."""
+    raw = raw.strip()
+    if not raw:
+        return None
+    try:
+        obj = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict) or not isinstance(obj.get("key"), str) or not isinstance(obj.get("ts"), str):
+        return None
+    return obj
+
+
+def last_line_ts(fd: int, size: int) -> tuple[str | None, bool]:
+    """``(ts of the last complete log line, whether the log ends with a newline)`` read from an open
+    descriptor; used under the writer lock to keep ``ts`` monotonic and to fence off a torn tail."""
+    if size <= 0:
+        return None, True
+    ends_clean = os.pread(fd, 1, size - 1) == b"\n"
+    buf, pos = b"", size
+    while pos > 0:
+        step = min(65536, pos)
+        pos -= step
+        buf = os.pread(fd, step, pos) + buf
+        last_nl = buf.rfind(b"\n")
+        if last_nl >= 0 and buf.rfind(b"\n", 0, last_nl) >= 0:
+            break
+    last_nl = buf.rfind(b"\n")
+    if last_nl < 0:
+        return None, ends_clean
+    envelope = parse_envelope(buf[buf.rfind(b"\n", 0, last_nl) + 1:last_nl])
+    return (envelope or {}).get("ts"), ends_clean
+
+
+# ------------------------------------------------------------------------------ state snapshot
+
+def read_state_header(path: str) -> dict | None:
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline()
+    except FileNotFoundError:
+        return None
+    try:
+        obj = json.loads(first)
+    except ValueError:
+        return None
+    header = obj.get(STATE_HEADER) if isinstance(obj, dict) else None
+    return header if isinstance(header, dict) else None
+
+
+def read_state(path: str) -> tuple[dict | None, dict]:
+    """``(header, {key: envelope})`` of state.jsonl (``(None, {})`` when there is none)."""
+    entries: dict = {}
+    try:
+        fh = open(path, "rb")
+    except FileNotFoundError:
+        return None, entries
+    header = None
+    with fh:
+        for number, raw in enumerate(fh):
+            if number == 0:
+                try:
+                    obj = json.loads(raw)
+                except ValueError:
+                    obj = None
+                if isinstance(obj, dict) and isinstance(obj.get(STATE_HEADER), dict):
+                    header = obj[STATE_HEADER]
+                    continue
+            envelope = parse_envelope(raw)
+            if envelope is not None and envelope.get("valid", True):
+                entries[envelope["key"]] = envelope
+    return header, entries
+
+
+def write_state(path: str, header: dict, entries: dict) -> None:
+    from ..fsutil import atomic_write_bytes
+    parts = [json.dumps({STATE_HEADER: header}, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"]
+    parts.extend(encode_envelope(entries[key]) for key in sorted(entries))
+    atomic_write_bytes(path, b"".join(parts), mode=0o600)

@@ -1,0 +1,114 @@
+"""The default read (spec 004 §5): a compact block of live memories that fits a token budget.
+
+Filtering: tombstoned keys are gone from the view; a key whose ``content.expired_at`` is before
+``now`` is skipped; ``/untrusted/…`` (quarantined) keys are skipped unless asked for.
+
+Ordering: ``score = 3·recency + 2·importance + 1·tag_match`` — the spec's priorities P0 recency,
+P1 importance, P2 tags as weights rather than a strict lexicographic sort (with strict sorting
+importance and tags would only break ties of identical timestamps):
+  recency    = 0.5 ** (age_days / half_life_days)          (1.0 for a key written just now)
+  importance = clamp(content.importance, 0, 10) / 10        (0.5 when absent)
+  tag_match  = |content.tags ∩ tags| / |tags|                (0 without tags)
+ties by newer ts, then key.
+
+Token counting (:func:`count_tokens`, no tokenizer needed), per line: ``wide = (UTF-8 bytes −
+characters) // 2`` — exactly the number of CJK / kana / hangul / full-width characters (3 bytes
+each), which count 1 token each; the other characters count 1 token per 3, rounded up; plus 1 for
+the newline. This over-estimates English (≈ 4 characters per token) and matches Chinese (≈ 1
+character per token), so the block stays within ``token_limit`` for Claude's tokenizer.
+Lines are added in score order while the total (header included) stays within the limit; a line
+that does not fit is skipped and smaller ones after it may still fit (filling stops after 32 lines
+in a row did not fit).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import time
+
+from .layout import KVLayout, KVOptions
+from .view import EXPIRES, IMPORTANCE, TAGS, TS_EPOCH, UNTRUSTED, describe, digest_view
+
+HEADER = "[Agent Memory]"
+W_RECENCY, W_IMPORTANCE, W_TAGS = 3.0, 2.0, 1.0
+MAX_SKIPPED_LINES = 32           # stop filling after this many lines in a row did not fit
+DESCRIBE_BATCH = 48              # candidates whose index files are read at a time
+
+
+def count_tokens(text: str) -> int:
+    """Estimated tokens of ``text`` (see the module docstring)."""
+    total = 0
+    for line in text.split("\n"):
+        wide = (len(line.encode("utf-8")) - len(line)) // 2
+        total += wide + -(-(len(line) - wide) // 3) + 1
+    return total
+
+
+def render_line(key: str, kind: str | None, summary: str | None) -> str:
+    return " ".join(["-", key] + [part for part in (kind, summary) if part])
+
+
+def _rendered(layout: KVLayout, ranked_keys: list, entries: dict, summary_chars: int):
+    """The lines of ``ranked_keys`` in order, reading their index files a batch at a time."""
+    for start in range(0, len(ranked_keys), DESCRIBE_BATCH):
+        batch = ranked_keys[start:start + DESCRIBE_BATCH]
+        described = describe(layout, batch, entries, summary_chars)
+        for key in batch:
+            if key in described:
+                yield render_line(key, *described[key])
+
+
+def default_read(root_or_paths, token_limit: int = 400, tags=None, now: dt.datetime | None = None,
+                 options: KVOptions | None = None, include_untrusted: bool = False,
+                 prefix: str | None = None) -> dict:
+    """``{text, lines, token_count, token_limit, included, candidates, expired, omitted}``.
+
+    ``text`` is empty when nothing qualifies (so callers inject nothing)."""
+    started = time.perf_counter()
+    options = options or KVOptions()
+    layout = KVLayout.of(root_or_paths)
+    entries, info = digest_view(layout)
+    now_epoch = now.timestamp() if now else time.time()
+    wanted = {t.strip().lower() for t in (tags or []) if t and t.strip()}
+    decay = math.log(2) / (max(options.recency_half_life_days, 0.001) * 86400.0)
+    under = prefix.rstrip("/") + "/" if prefix else None
+    exp = math.exp
+    candidates, expired = [], 0
+    for key, entry in entries.items():
+        if entry[UNTRUSTED] and not include_untrusted:
+            continue
+        if under and not (key.startswith(under) or key == under[:-1]):
+            continue
+        expires = entry[EXPIRES]
+        if expires is not None and expires < now_epoch:
+            expired += 1
+            continue
+        written = entry[TS_EPOCH]
+        importance = entry[IMPORTANCE]
+        importance = 0.5 if importance is None else min(max(importance, 0.0), 10.0) / 10.0
+        age = now_epoch - written
+        score = W_RECENCY * exp(-decay * age if age > 0 else 0.0) + W_IMPORTANCE * importance
+        if wanted and entry[TAGS]:
+            score += W_TAGS * len(wanted.intersection(entry[TAGS])) / len(wanted)
+        candidates.append((-score, -written, key))
+    candidates.sort()
+    used = count_tokens(HEADER)
+    lines, misses = [], 0
+    if token_limit - used >= 4:
+        for line in _rendered(layout, [key for _score, _ts, key in candidates], entries, options.summary_chars):
+            cost = count_tokens(line)
+            if used + cost <= token_limit:
+                lines.append(line)
+                used += cost
+                misses = 0
+            else:
+                misses += 1
+            if token_limit - used < 4 or misses >= MAX_SKIPPED_LINES:
+                break
+    text = "\n".join([HEADER, *lines]) if lines else ""
+    return {"text": text, "lines": lines, "token_count": used if lines else 0, "token_limit": token_limit,
+            "included": len(lines), "candidates": len(candidates), "expired": expired,
+            "omitted": len(candidates) - len(lines), "replayed_lines": info["replayed_lines"],
+            "rebuilt_digest": info["rebuilt_digest"],
+            "elapsed_ms": round((time.perf_counter() - started) * 1000, 2)}

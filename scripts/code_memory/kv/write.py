@@ -1,0 +1,201 @@
+"""``set_memory(key, json_content | None, source)`` — the one write verb of the kv store (spec 004 §3).
+
+Under the writer lock (``kv/.lock``) a write appends one envelope line ``{key, ts, valid, source,
+content}`` to ``log.jsonl`` with a single ``write(2)`` on an ``O_APPEND`` descriptor, then makes the
+key's index file match: written (temp + rename) for content, removed for a tombstone (``None``).
+Holding the lock across both keeps the index in log order. ``ts`` is the UTC write time, kept
+strictly increasing within a store (a clock that steps back yields last ts + 1 µs), so last write
+wins by ts and by log order alike.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import stat
+
+from ..errors import CodeMemoryError
+from ..fsutil import atomic_write_bytes, ensure_dir, file_lock
+from ..redact import find_secrets, redact_obj
+from . import oplog
+from .keys import index_relpath, normalize_key
+from .layout import KVLayout, KVOptions
+from .logfile import encode_envelope, format_ts, last_line_ts, parse_ts, read_state_header, resume_offset
+from .provenance import UNTRUSTED_PREFIX, ProvenanceError, check_source, source_kind
+
+COMPACTION_CHECK_BYTES = 1 << 20   # look at the line count each time the log grows by 1 MiB
+
+
+def set_memory(root_or_paths, key: str, json_content, source, *, options: KVOptions | None = None,
+               now: dt.datetime | None = None) -> dict:
+    """Upsert (content) or tombstone (``None``) ``key``. ``{}`` is content, not a tombstone.
+
+    Returns ``{key, ts, valid, path, quarantined, compaction_due}`` (``path`` relative to the memory
+    root; ``compaction_due`` when the log has grown past ``options.compact_after_lines`` since the
+    last compaction or past ``options.rotate_lines`` — the caller may run :func:`compact`).
+    Raises KV_KEY_INVALID, MEMORY_PATH_TRAVERSAL, KV_SOURCE_INVALID, KV_PROVENANCE_REQUIRED,
+    KV_CONTENT_INVALID, MEMORY_WRITE_FAILED or LOCK_TIMEOUT; nothing is written then.
+    """
+    options = options or KVOptions()
+    layout = KVLayout.of(root_or_paths)
+    key = normalize_key(key)
+    if find_secrets(key):
+        raise CodeMemoryError("KV_KEY_INVALID", "the key looks like it contains a secret",
+                              hint="name the memory, keep secrets out of keys")
+    quarantine = None
+    try:
+        check_source(key, source)
+    except ProvenanceError as exc:
+        if not options.quarantine_untrusted or json_content is None or key.startswith(UNTRUSTED_PREFIX + "/"):
+            raise
+        quarantine = {"from": key, "reason": exc.message}
+        key = normalize_key(UNTRUSTED_PREFIX + key)
+
+    envelope = {"key": key, "ts": "", "valid": json_content is not None,
+                "source": redact_obj(source), "content": redact_obj(json_content)}
+    if quarantine:
+        envelope["quarantine"] = quarantine
+    try:
+        body = json.dumps(envelope["content"], ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise CodeMemoryError("KV_CONTENT_INVALID", f"content is not JSON: {exc}") from None
+    content_bytes = len(body.encode("utf-8"))
+    if content_bytes > options.max_content_bytes:
+        raise CodeMemoryError("KV_CONTENT_INVALID",
+                              f"content is {content_bytes} bytes; the limit is {options.max_content_bytes}",
+                              hint="store a summary and a locator instead, or raise kv.max_content_bytes")
+
+    relpath = index_relpath(key)
+    ensure_dir(layout.kv)
+    with file_lock(layout.lock, timeout=options.lock_timeout):
+        target = _prepare_index_target(layout, relpath, create=envelope["valid"])
+        size_before, size_after, ts = _append(layout, envelope, options, now)
+        _apply_to_index(layout, target, envelope)
+    due = _compaction_due(layout, options, size_before, size_after)
+    oplog.record(layout.oplog, {"t": ts, "op": "set", "key_sha": oplog.key_digest(key),
+                                "valid": envelope["valid"], "source_kind": source_kind(source),
+                                "bytes": content_bytes, "quarantined": bool(quarantine)})
+    return {"key": key, "ts": ts, "valid": envelope["valid"],
+            "path": os.path.relpath(target, layout.root), "quarantined": bool(quarantine), "compaction_due": due,
+            **({"quarantine_reason": quarantine["reason"]} if quarantine else {})}
+
+
+def _next_ts(last: str | None, now: dt.datetime | None) -> str:
+    moment = now or dt.datetime.now(dt.timezone.utc)
+    previous = parse_ts(last) if last else None
+    if previous is not None and moment <= previous:
+        moment = previous + dt.timedelta(microseconds=1)
+    return format_ts(moment)
+
+
+def _append(layout: KVLayout, envelope: dict, options: KVOptions, now) -> tuple[int, int, str]:
+    try:
+        fd = os.open(layout.log, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise CodeMemoryError("MEMORY_WRITE_FAILED", f"cannot open kv log: {exc.strerror}") from None
+    try:
+        size = os.fstat(fd).st_size
+        last, ends_clean = last_line_ts(fd, size)
+        if last is None and size == 0:
+            last = (read_state_header(layout.state) or {}).get("max_ts")
+        envelope["ts"] = _next_ts(last, now)
+        data = encode_envelope(envelope)
+        if not ends_clean:           # a torn line from a crashed writer stays a line of its own
+            data = b"\n" + data
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        if options.fsync:
+            os.fsync(fd)
+        return size, size + len(data), envelope["ts"]
+    except OSError as exc:
+        raise CodeMemoryError("MEMORY_WRITE_FAILED", f"cannot append to kv log: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+
+
+def _prepare_index_target(layout: KVLayout, relpath: str, create: bool) -> str:
+    """The absolute index file for ``relpath``; every directory on the way is a real directory
+    inside ``kv/index`` (a symlink anywhere on the way is refused), created when ``create``."""
+    current = layout.index
+    ensure_dir(current)
+    for part in relpath.split("/")[:-1]:
+        current = os.path.join(current, part)
+        try:
+            if create:
+                os.mkdir(current, 0o755)
+                continue
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise CodeMemoryError("MEMORY_WRITE_FAILED", f"cannot create index directory: {exc.strerror}") from None
+        try:
+            st = os.lstat(current)
+        except FileNotFoundError:
+            break                     # tombstone of a key whose directory is already gone
+        if not stat.S_ISDIR(st.st_mode):
+            raise CodeMemoryError("MEMORY_PATH_TRAVERSAL",
+                                  "the index path of this key passes through a symlink or a file",
+                                  hint="run `code-memory kv check --repair` to remove foreign entries from kv/index")
+    return layout.index_file(relpath)
+
+
+def index_document(envelope: dict) -> bytes:
+    """The JSON document of one index file: small, with the key, ts, source and content."""
+    doc = {"key": envelope["key"], "ts": envelope["ts"], "source": envelope.get("source"),
+           "content": envelope.get("content")}
+    if envelope.get("quarantine"):
+        doc["quarantine"] = envelope["quarantine"]
+    return (json.dumps(doc, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+def _apply_to_index(layout: KVLayout, target: str, envelope: dict) -> None:
+    try:
+        if envelope["valid"]:
+            atomic_write_bytes(target, index_document(envelope), mode=0o600, durable=False)
+        else:
+            try:
+                os.unlink(target)
+            except FileNotFoundError:
+                pass
+            prune_empty_dirs(layout.index, os.path.dirname(target))
+    except OSError as exc:
+        # the log already holds the write; the index is derived and `kv check --repair` rebuilds it
+        raise CodeMemoryError("MEMORY_WRITE_FAILED",
+                              f"logged, but the index file could not be updated: {exc.strerror}",
+                              hint="run `code-memory kv check --repair`", logged=True) from None
+
+
+def prune_empty_dirs(index_root: str, directory: str) -> None:
+    """Remove ``directory`` and its parents while empty, stopping at ``index_root``."""
+    index_root = os.path.abspath(index_root)
+    directory = os.path.abspath(directory)
+    while directory.startswith(index_root + os.sep):
+        try:
+            os.rmdir(directory)
+        except FileNotFoundError:
+            pass
+        except OSError:           # not empty (or not ours to remove)
+            return
+        directory = os.path.dirname(directory)
+
+
+def _compaction_due(layout: KVLayout, options: KVOptions, size_before: int, size_after: int) -> bool:
+    if size_before // COMPACTION_CHECK_BYTES == size_after // COMPACTION_CHECK_BYTES:
+        return False
+    header = read_state_header(layout.state) or {}
+    start = resume_offset(layout.log, header.get("log"))
+    try:
+        with open(layout.log, "rb") as fh:
+            total = tail = 0
+            position = 0
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                count = block.count(b"\n")
+                total += count
+                if position + len(block) > start:
+                    tail += block[max(0, start - position):].count(b"\n")
+                position += len(block)
+    except FileNotFoundError:
+        return False
+    return tail >= options.compact_after_lines or total >= options.rotate_lines

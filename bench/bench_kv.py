@@ -5,14 +5,18 @@
 
 Builds a store of --keys keys in a temp root (10 namespaces, Chinese + English summaries, tags,
 importance, some expiries), then measures with the running interpreter:
+  fs floor      create + rename of a small file per second in the same directory (every new key
+                costs one; the file system bounds writes/s)
   writes/s      set_memory in one process, and 4 processes writing at once (aggregate, own root)
   compact       one LWW compaction of the whole log
-  read          `code-memory.py kv read --token-limit 400` in a NEW process: compacted store,
-                with 150 uncompacted writes on top, and cold (digest.json deleted before each run);
-                and the bare library call default_read() in a new process (what a hook pays)
+  read          `code-memory.py kv read --token-limit 400` in a NEW process (the CLI), and the bare
+                library call default_read() in a new process (what a hook pays): on the compacted
+                store, on a second store with 150 uncompacted writes on top, and cold (digest.bin
+                deleted before each run)
   grep          `grep -c` over kv/log.jsonl and `grep -rl` over kv/index (the agent's bash queries)
   set (CLI)     `set-memory.py` in a new process
-Prints one JSON object; latencies are medians (p50) with p90 beside them.
+Prints one JSON object; latencies are medians (p50) with p90 beside them; the new-process
+measurements take turns run by run.
 """
 
 from __future__ import annotations
@@ -52,20 +56,52 @@ def key(i: int) -> str:
     return f"/{NAMESPACES[i % len(NAMESPACES)]}/item-{i:06d}"
 
 
-def timed_runs(cmd, runs, before=None, env=None):
-    """p50/p90 wall time of ``cmd`` in a new process, after one unmeasured warm-up run."""
-    times = []
-    subprocess.run(cmd, capture_output=True, env=env)
-    for _ in range(runs):
+def interleaved(variants: dict, runs: int) -> dict:
+    """p50/p90 wall time of each ``name: (cmd, env, before)`` in NEW processes, the variants taking
+    turns run by run (so a load spike on this shared machine hits all of them alike), after one
+    unmeasured warm-up each."""
+    times = {name: [] for name in variants}
+    for name, (cmd, env, before) in variants.items():
         if before:
             before()
-        start = time.perf_counter()
-        proc = subprocess.run(cmd, capture_output=True, env=env)
-        times.append((time.perf_counter() - start) * 1000)
-        if proc.returncode != 0:
-            raise SystemExit(f"command failed: {cmd}: {proc.stdout[:300]!r} {proc.stderr[:300]!r}")
-    times.sort()
-    return {"p50_ms": round(statistics.median(times), 1), "p90_ms": round(times[int(0.9 * (len(times) - 1))], 1)}
+        subprocess.run(cmd, capture_output=True, env=env)
+    for _ in range(runs):
+        for name, (cmd, env, before) in variants.items():
+            if before:
+                before()
+            start = time.perf_counter()
+            proc = subprocess.run(cmd, capture_output=True, env=env)
+            times[name].append((time.perf_counter() - start) * 1000)
+            if proc.returncode != 0:
+                raise SystemExit(f"command failed: {cmd}: {proc.stdout[:300]!r} {proc.stderr[:300]!r}")
+    out = {}
+    for name, values in times.items():
+        values.sort()
+        out[name] = {"p50_ms": round(statistics.median(values), 1), "p90_ms": round(values[int(0.9 * (len(values) - 1))], 1)}
+    return out
+
+
+def build_store(root: str, n: int) -> float:
+    """Write ``n`` keys with set_memory in this process; returns writes per second."""
+    start = time.perf_counter()
+    for i in range(n):
+        set_memory(root, key(i), content(i), WEB if key(i).startswith("/kb/") else "chat")
+    return n / (time.perf_counter() - start)
+
+
+def fs_create_rename_rate(directory: str, n: int = 2000) -> int:
+    """The file system's floor for index writes: create a temp file + rename it, per second."""
+    probe = os.path.join(directory, "fs-probe")
+    os.makedirs(probe)
+    start = time.perf_counter()
+    for i in range(n):
+        tmp = os.path.join(probe, f".f{i}.tmp")
+        with open(tmp, "wb") as fh:
+            fh.write(b"{}")
+        os.replace(tmp, os.path.join(probe, f"f{i}.json"))
+    rate = n / (time.perf_counter() - start)
+    shutil.rmtree(probe)
+    return round(rate)
 
 
 _WORKER = """
@@ -88,19 +124,16 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the temp root and print its path")
     args = parser.parse_args()
     os.makedirs(args.dir, exist_ok=True)
-    root = tempfile.mkdtemp(prefix="bench-kv-", dir=args.dir)
+    root = tempfile.mkdtemp(prefix="bench-kv-", dir=args.dir)              # compacted store
+    tail_root = tempfile.mkdtemp(prefix="bench-kv-tail-", dir=args.dir)    # + 150 uncompacted writes
     concurrent_root = tempfile.mkdtemp(prefix="bench-kv-concurrent-", dir=args.dir)
-    env = {**os.environ, "CODE_MEMORY_ROOT": root}
-    env.pop("CODE_MEMORY_CONFIG", None)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)      # measure as installed: with __pycache__
     py = sys.executable
-    out = {"keys": args.keys, "python": py}
+    base_env = {k: v for k, v in os.environ.items() if k not in ("CODE_MEMORY_CONFIG", "PYTHONDONTWRITEBYTECODE")}
+    env, tail_env, other_env = ({**base_env, "CODE_MEMORY_ROOT": r} for r in (root, tail_root, concurrent_root))
+    out = {"keys": args.keys, "python": py, "load_average_before": os.getloadavg()[0]}
     try:
-        start = time.perf_counter()
-        for i in range(args.keys):
-            set_memory(root, key(i), content(i), WEB if key(i).startswith("/kb/") else "chat")
-        elapsed = time.perf_counter() - start
-        out["writes_per_s_one_process"] = round(args.keys / elapsed)
+        out["fs_create_rename_per_s"] = fs_create_rename_rate(root)
+        out["writes_per_s_one_process"] = round(build_store(root, args.keys))
 
         per, procs = max(1, args.keys // 8), 4
         code = _WORKER.format(scripts=SCRIPTS, root=concurrent_root)
@@ -114,33 +147,38 @@ def main() -> int:
         report = compact(root)
         out["compact_s"] = round(time.perf_counter() - start, 2)
         out["live_keys"] = report["keys"]
-
-        read_cmd = [py, os.path.join(SCRIPTS, "code-memory.py"), "kv", "read", "--token-limit", "400"]
-        out["python_startup"] = timed_runs([py, "-c", "pass"], args.runs)
-        out["read_compacted"] = timed_runs(read_cmd, args.runs, env=env)
-        library_read = [py, "-c", "import sys; sys.path.insert(0, %r); from code_memory.kv.read import default_read; "
-                        "sys.stdout.write(default_read(%r, 400)['text'])" % (SCRIPTS, root)]
-        out["read_compacted_library_call"] = timed_runs(library_read, args.runs, env=env)
+        build_store(tail_root, args.keys)
+        compact(tail_root)
         for i in range(150):
-            set_memory(root, key(i), content(i + 1), WEB if key(i).startswith("/kb/") else "chat")
-        out["read_with_150_uncompacted_writes"] = timed_runs(read_cmd, args.runs, env=env)
-        digest = os.path.join(root, "kv", "digest.json")
-        out["read_cold_no_digest"] = timed_runs(
-            read_cmd, args.runs, before=lambda: os.path.exists(digest) and os.unlink(digest), env=env)
+            set_memory(tail_root, key(i), content(i + 1), WEB if key(i).startswith("/kb/") else "chat")
 
+        cli_read = [py, os.path.join(SCRIPTS, "code-memory.py"), "kv", "read", "--token-limit", "400"]
+        library_read = [py, "-c", "import os, sys; sys.path.insert(0, %r); from code_memory.kv.read import default_read; "
+                        "sys.stdout.write(default_read(os.environ['CODE_MEMORY_ROOT'], 400)['text'])" % SCRIPTS]
+        digest = os.path.join(root, "kv", "digest.bin")
         log = os.path.join(root, "kv", "log.jsonl")
         index = os.path.join(root, "kv", "index")
-        out["grep_log"] = timed_runs(["grep", "-c", "牙科复诊 project sync item 4242 ", log], args.runs)
-        out["grep_index_recursive"] = timed_runs(["grep", "-rl", "item 4242 ", index], args.runs)
-        out["ls_index_folder"] = timed_runs(["ls", os.path.join(index, "user", "calendar")], args.runs)
-        out["set_cli_new_process"] = timed_runs(
-            [py, os.path.join(SCRIPTS, "set-memory.py"), "/bench/cli", '{"summary": "x"}', "bench"], args.runs, env=env)
+        out.update(interleaved({
+            "python_startup": ([py, "-c", "pass"], base_env, None),
+            "read_cli": (cli_read, env, None),
+            "read_library_call": (library_read, env, None),
+            "read_cli_150_uncompacted_writes": (cli_read, tail_env, None),
+            "read_library_call_150_uncompacted_writes": (library_read, tail_env, None),
+            "read_cli_cold_no_digest": (cli_read, env, lambda: os.path.exists(digest) and os.unlink(digest)),
+            "grep_log": (["grep", "-c", "牙科复诊 project sync item 4242 ", log], base_env, None),
+            "grep_index_recursive": (["grep", "-rl", "item 4242 ", index], base_env, None),
+            "ls_index_folder": (["ls", os.path.join(index, "user", "calendar")], base_env, None),
+            "set_cli_new_process": ([py, os.path.join(SCRIPTS, "set-memory.py"), "/bench/cli", '{"summary": "x"}',
+                                     "bench"], other_env, None),
+        }, args.runs))
     finally:
         if args.keep:
             out["root"] = root
         else:
             shutil.rmtree(root, ignore_errors=True)
+        shutil.rmtree(tail_root, ignore_errors=True)
         shutil.rmtree(concurrent_root, ignore_errors=True)
+    out["load_average_after"] = os.getloadavg()[0]
     print(json.dumps(out, indent=2, ensure_ascii=False))
     return 0
 

@@ -99,8 +99,9 @@ def test_digest_cache_is_refreshed_and_survives_compaction(memory_root):
         put(memory_root, f"/k/{i}", {"summary": str(i)}, T0)
     out = default_read(memory_root, 10)
     assert os.path.exists(layout.digest) and out["candidates"] == DIGEST_SAVE_MIN_LINES + 5
-    digest = json.load(open(layout.digest))
-    assert digest["log"]["offset"] == os.path.getsize(layout.log)
+    with open(layout.digest, "rb") as fh:
+        header = json.loads(fh.readline())
+    assert header["log"]["offset"] == os.path.getsize(layout.log) and header["count"] == DIGEST_SAVE_MIN_LINES + 5
     put(memory_root, "/k/0", None, T0)
     out = default_read(memory_root, 10)
     assert out["replayed_lines"] == 1 and out["candidates"] == DIGEST_SAVE_MIN_LINES + 4
@@ -113,6 +114,11 @@ def test_digest_cache_is_refreshed_and_survives_compaction(memory_root):
     with open(layout.digest, "w") as fh:
         fh.write("{not json")
     assert default_read(memory_root, 10)["candidates"] == DIGEST_SAVE_MIN_LINES + 3
+    raw = bytearray(open(layout.digest, "rb").read())
+    raw[-5] ^= 0xFF                                          # a flipped bit in the body: checksum
+    open(layout.digest, "wb").write(bytes(raw))
+    out = default_read(memory_root, 10)
+    assert out["rebuilt_digest"] is True and out["candidates"] == DIGEST_SAVE_MIN_LINES + 3
 
 
 def test_empty_store_reads_nothing(memory_root):

@@ -1,7 +1,7 @@
 """Agent key-value memory: ``set_memory(key, json_content | None, source)`` (spec 004).
 
 Files under ``<root>/kv/``: ``log.jsonl`` (every write, append-only), ``state.jsonl`` (compacted
-snapshot), ``digest.json`` (read cache), ``index/`` (one small JSON file per live key, browsable with
+snapshot), ``digest.bin`` (read cache), ``index/`` (one small JSON file per live key, browsable with
 ls/grep/jq), ``archive/`` (rotated logs). Modules: keys (key → path, pure), provenance (source
 rules, pure), logfile (log/state files), write (set_memory), view (live view, get, ls), read
 (default read), maintain (check, compact), oplog (metadata log).

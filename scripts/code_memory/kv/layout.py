@@ -8,7 +8,7 @@ HISTORY_POLICIES = ("A", "B")
 
 
 class KVLayout:
-    """``<root>/kv/``: log.jsonl (every write), state.jsonl (compacted snapshot), digest.json (read
+    """``<root>/kv/``: log.jsonl (every write), state.jsonl (compacted snapshot), digest.bin (read
     cache), index/ (one JSON file per live key), archive/ (rotated logs), .lock (writer lock)."""
 
     __slots__ = ("root",)
@@ -37,7 +37,7 @@ class KVLayout:
 
     @property
     def digest(self) -> str:
-        return os.path.join(self.kv, "digest.json")
+        return os.path.join(self.kv, "digest.bin")
 
     @property
     def index(self) -> str:

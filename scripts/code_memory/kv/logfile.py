@@ -1,6 +1,6 @@
 """The kv store's files: the append-only log, the compacted state snapshot, and log positions.
 
-A *log position* says how far a derived file (state.jsonl, digest.json) has read log.jsonl:
+A *log position* says how far a derived file (state.jsonl, digest.bin) has read log.jsonl:
 ``{"inode", "head", "head_len", "offset"}``. It only resumes at ``offset`` while the log is the same
 file (same inode and the same first bytes); a rotated, replaced or truncated log is replayed from
 its start instead. Replay is idempotent (last write wins by ``ts``, then by log order), so replaying
@@ -13,9 +13,9 @@ key, written atomically (temp + fsync + rename).
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import os
+import zlib
 
 HEAD_BYTES = 256
 STATE_HEADER = "_kv_state"
@@ -45,7 +45,7 @@ def encode_envelope(envelope: dict) -> bytes:
 
 def _head_digest(fh, length: int) -> str:
     fh.seek(0)
-    return hashlib.sha1(fh.read(length)).hexdigest()
+    return format(zlib.crc32(fh.read(length)), "08x")
 
 
 def log_position(path: str, offset: int) -> dict:

@@ -27,7 +27,7 @@ from . import oplog
 from .keys import FILE_SUFFIX, index_relpath
 from .layout import KVLayout, KVOptions
 from .logfile import STATE_VERSION, format_ts, log_position, write_state
-from .view import digest_entry, expiry_epoch, materialize, save_digest
+from .view import digest_of, expiry_epoch, materialize, save_digest
 from .write import index_document, prune_empty_dirs
 
 SAMPLE = 20
@@ -135,7 +135,7 @@ def check(root_or_paths, options: KVOptions | None = None, *, repair: bool = Fal
         if repair:
             repair_index(layout, scan, expected)
             header = _fresh_state(layout, entries, info, options, (info["state"] or {}).get("policy") or options.history_policy)
-            save_digest(layout, header["id"], {k: digest_entry(e) for k, e in entries.items()}, info["end"])
+            save_digest(layout, header["id"], digest_of(entries), info["end"])
             report["repaired"] = True
     report["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 1)
     oplog.record(layout.oplog, {"t": format_ts(dt.datetime.now(dt.timezone.utc)), "op": "check", "keys": len(entries),
@@ -145,7 +145,7 @@ def check(root_or_paths, options: KVOptions | None = None, *, repair: bool = Fal
 
 def _remove_stale_temp_files(layout: KVLayout, max_age: float = 60.0) -> None:
     """Temp files of writers killed mid-write (state.jsonl is written only under the lock this
-    holds; digest.json by lock-free readers, so only old ones are removed)."""
+    holds; digest.bin by lock-free readers, so only old ones are removed)."""
     now = time.time()
     for name in os.listdir(layout.kv):
         if not (name.startswith(".") and name.endswith(".tmp")):
@@ -200,7 +200,7 @@ def compact(root_or_paths, options: KVOptions | None = None, *, policy: str | No
                 os.replace(layout.log, archived)
                 report["rotated_to"] = os.path.relpath(archived, layout.root)
                 offset = 0
-            save_digest(layout, header["id"], {k: digest_entry(e) for k, e in entries.items()}, offset)
+            save_digest(layout, header["id"], digest_of(entries), offset)
             repair_index(layout, scan, expected)
             _remove_stale_temp_files(layout)
             report["state_id"] = header["id"]

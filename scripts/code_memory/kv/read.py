@@ -28,7 +28,8 @@ import math
 import time
 
 from .layout import KVLayout, KVOptions
-from .view import EXPIRES, IMPORTANCE, TAGS, TS_EPOCH, UNTRUSTED, describe, digest_view
+from .digest import TAG_SEP
+from .view import describe, digest_view
 
 HEADER = "[Agent Memory]"
 W_RECENCY, W_IMPORTANCE, W_TAGS = 3.0, 2.0, 1.0
@@ -49,11 +50,11 @@ def render_line(key: str, kind: str | None, summary: str | None) -> str:
     return " ".join(["-", key] + [part for part in (kind, summary) if part])
 
 
-def _rendered(layout: KVLayout, ranked_keys: list, entries: dict, summary_chars: int):
+def _rendered(layout: KVLayout, ranked_keys: list, digest, summary_chars: int):
     """The lines of ``ranked_keys`` in order, reading their index files a batch at a time."""
     for start in range(0, len(ranked_keys), DESCRIBE_BATCH):
         batch = ranked_keys[start:start + DESCRIBE_BATCH]
-        described = describe(layout, batch, entries, summary_chars)
+        described = describe(layout, batch, digest, summary_chars)
         for key in batch:
             if key in described:
                 yield render_line(key, *described[key])
@@ -68,35 +69,32 @@ def default_read(root_or_paths, token_limit: int = 400, tags=None, now: dt.datet
     started = time.perf_counter()
     options = options or KVOptions()
     layout = KVLayout.of(root_or_paths)
-    entries, info = digest_view(layout)
+    digest, info = digest_view(layout)
     now_epoch = now.timestamp() if now else time.time()
     wanted = {t.strip().lower() for t in (tags or []) if t and t.strip()}
     decay = math.log(2) / (max(options.recency_half_life_days, 0.001) * 86400.0)
     under = prefix.rstrip("/") + "/" if prefix else None
     exp = math.exp
     candidates, expired = [], 0
-    for key, entry in entries.items():
-        if entry[UNTRUSTED] and not include_untrusted:
+    for key, written, importance, expires, untrusted, tag_text in digest.rows():
+        if untrusted and not include_untrusted:
             continue
         if under and not (key.startswith(under) or key == under[:-1]):
             continue
-        expires = entry[EXPIRES]
-        if expires is not None and expires < now_epoch:
+        if expires < now_epoch:                 # NaN (no expiry) compares False
             expired += 1
             continue
-        written = entry[TS_EPOCH]
-        importance = entry[IMPORTANCE]
-        importance = 0.5 if importance is None else min(max(importance, 0.0), 10.0) / 10.0
+        importance = 0.5 if importance != importance else min(max(importance, 0.0), 10.0) / 10.0
         age = now_epoch - written
         score = W_RECENCY * exp(-decay * age if age > 0 else 0.0) + W_IMPORTANCE * importance
-        if wanted and entry[TAGS]:
-            score += W_TAGS * len(wanted.intersection(entry[TAGS])) / len(wanted)
+        if wanted and tag_text:
+            score += W_TAGS * len(wanted.intersection(tag_text.split(TAG_SEP))) / len(wanted)
         candidates.append((-score, -written, key))
     candidates.sort()
     used = count_tokens(HEADER)
     lines, misses = [], 0
     if token_limit - used >= 4:
-        for line in _rendered(layout, [key for _score, _ts, key in candidates], entries, options.summary_chars):
+        for line in _rendered(layout, [key for _score, _ts, key in candidates], digest, options.summary_chars):
             cost = count_tokens(line)
             if used + cost <= token_limit:
                 lines.append(line)

@@ -15,8 +15,9 @@ importance, some expiries), then measures with the running interpreter:
                 deleted before each run)
   grep          `grep -c` over kv/log.jsonl and `grep -rl` over kv/index (the agent's bash queries)
   set (CLI)     `set-memory.py` in a new process
-Prints one JSON object; latencies are medians (p50) with p90 beside them; the new-process
-measurements take turns run by run.
+Prints one JSON object; latencies are medians (p50) with p90 beside them, and the median CPU
+time (user + sys) of the process, which a busy shared machine inflates far less than wall time;
+the new-process measurements take turns run by run.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -61,6 +63,7 @@ def interleaved(variants: dict, runs: int) -> dict:
     turns run by run (so a load spike on this shared machine hits all of them alike), after one
     unmeasured warm-up each."""
     times = {name: [] for name in variants}
+    cpu = {name: [] for name in variants}
     for name, (cmd, env, before) in variants.items():
         if before:
             before()
@@ -69,15 +72,19 @@ def interleaved(variants: dict, runs: int) -> dict:
         for name, (cmd, env, before) in variants.items():
             if before:
                 before()
+            usage = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
             proc = subprocess.run(cmd, capture_output=True, env=env)
             times[name].append((time.perf_counter() - start) * 1000)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu[name].append((after.ru_utime - usage.ru_utime + after.ru_stime - usage.ru_stime) * 1000)
             if proc.returncode != 0:
                 raise SystemExit(f"command failed: {cmd}: {proc.stdout[:300]!r} {proc.stderr[:300]!r}")
     out = {}
     for name, values in times.items():
         values.sort()
-        out[name] = {"p50_ms": round(statistics.median(values), 1), "p90_ms": round(values[int(0.9 * (len(values) - 1))], 1)}
+        out[name] = {"p50_ms": round(statistics.median(values), 1), "p90_ms": round(values[int(0.9 * (len(values) - 1))], 1),
+                     "cpu_p50_ms": round(statistics.median(cpu[name]), 1)}
     return out
 
 

@@ -143,16 +143,33 @@ def check(root_or_paths, options: KVOptions | None = None, *, repair: bool = Fal
     return report
 
 
+def _writer_alive(temp_name: str) -> bool:
+    """Whether the process that names itself in ``.<file>.<pid>.<random>.tmp`` still runs."""
+    parts = temp_name.split(".")
+    try:
+        pid = int(parts[-3])
+    except (IndexError, ValueError):
+        return True                     # unknown naming: assume a live writer
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
 def _remove_stale_temp_files(layout: KVLayout, max_age: float = 60.0) -> None:
-    """Temp files of writers killed mid-write (state.jsonl is written only under the lock this
-    holds; digest.bin by lock-free readers, so only old ones are removed)."""
+    """Temp files of writers killed mid-write. state.jsonl is written only under the lock this
+    holds; digest.bin also by lock-free readers, so only those of dead (or long-gone) writers go."""
     now = time.time()
     for name in os.listdir(layout.kv):
         if not (name.startswith(".") and name.endswith(".tmp")):
             continue
         path = os.path.join(layout.kv, name)
         try:
-            if name.startswith(".state.jsonl.") or now - os.path.getmtime(path) > max_age:
+            if (name.startswith(".state.jsonl.") or not _writer_alive(name)
+                    or now - os.path.getmtime(path) > max_age):
                 os.unlink(path)
         except OSError:
             pass

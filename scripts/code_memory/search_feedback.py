@@ -106,3 +106,18 @@ def result_ids(results: list) -> list:
             if eid not in out:
                 out.append(eid)
     return out
+
+
+def record_shown(cfg, session_id: str | None, experience_ids: list, context: str) -> int:
+    """Record refs for the experiences a search (or get) showed in ``session_id`` — the CLI takes
+    it from ``CLAUDE_CODE_SESSION_ID`` (set in Claude's Bash tool), an MCP server from its own
+    environment. Honours ``feedback.record_refs``; never raises (feedback never fails a search)."""
+    if not session_id or not session_id.strip() or not experience_ids or not cfg.get_path("feedback.record_refs", True):
+        return 0
+    from .errors import CodeMemoryError
+    from .feedback import record_refs
+
+    try:
+        return record_refs(cfg.paths, session_id.strip(), experience_ids, context=context)
+    except CodeMemoryError:
+        return 0

@@ -68,15 +68,9 @@ def cmd_search(args) -> dict:
 def _record_refs(cfg, experience_ids: list, context: str) -> None:
     """Claude ran this search (or get) from its Bash tool, which sets CLAUDE_CODE_SESSION_ID: the
     experiences it was shown count as used in that session (README § Self-evolution)."""
-    session_id = os.environ.get("CLAUDE_CODE_SESSION_ID", "").strip()
-    if not session_id or not experience_ids or not cfg.get_path("feedback.record_refs", True):
-        return
-    from ..feedback import record_refs
+    from ..search_feedback import record_shown
 
-    try:
-        record_refs(cfg.paths, session_id, experience_ids, context=context)
-    except CodeMemoryError:
-        pass  # feedback never fails a search
+    record_shown(cfg, os.environ.get("CLAUDE_CODE_SESSION_ID"), experience_ids, context)
 
 
 def cmd_batch(args) -> None:

@@ -7,9 +7,7 @@ Configuration comes in as values (:class:`LintSettings`, built by the edges from
 
 from __future__ import annotations
 
-import json
 import os
-import re
 
 from .base import Finding, parse_version
 
@@ -21,9 +19,10 @@ ENGINES = {
 }
 ENGINE_SCRIPTS = {"python": "lint-python-rules.py", "shell": "lint-shell-rules.py",
                   "java-sql": "lint-java-sql-rules.py", "antd-v3": "lint-antd-v3-rules.py"}
-_SHEBANG = re.compile(r"^#!.*\b(bash|sh|dash|python3?)\b")
-_REQUIRES = re.compile(r"""requires-python\s*=\s*["']\s*(?:>=|~=|==|>)\s*(\d+\.\d+)""")
-_ANTD3 = re.compile(r"^\D*3(\.|$|\s)")
+# patterns compiled on first use: ``re`` costs a hook ~6 ms, and most edits need none of them
+_SHEBANG = r"^#!.*\b(bash|sh|dash|python3?)\b"
+_REQUIRES = r"""requires-python\s*=\s*["']\s*(?:>=|~=|==|>)\s*(\d+\.\d+)"""
+_ANTD3 = r"^\D*3(\.|$|\s)"
 
 
 class LintSettings:
@@ -60,7 +59,8 @@ def route(path: str, head: str, frontend: bool) -> str | None:
     if low.endswith((".js", ".jsx")) and frontend:
         return "antd-v3"
     if "." not in base:
-        m = _SHEBANG.match(head.split("\n", 1)[0])
+        import re
+        m = re.match(_SHEBANG, head.split("\n", 1)[0])
         if m:
             return "python" if m.group(1).startswith("python") else "shell"
     return None
@@ -70,9 +70,13 @@ def python_target_of(project_root: str) -> tuple | None:
     """The oldest Python a project supports, from pyproject.toml ``requires-python``."""
     try:
         with open(os.path.join(project_root, "pyproject.toml"), encoding="utf-8") as fh:
-            m = _REQUIRES.search(fh.read(200_000))
+            text = fh.read(200_000)
     except OSError:
         return None
+    if "requires-python" not in text:
+        return None
+    import re
+    m = re.search(_REQUIRES, text)
     return parse_version(m.group(1)) if m else None
 
 
@@ -80,15 +84,20 @@ def uses_antd_v3(project_root: str) -> bool:
     """package.json of the project depends on antd 3.x."""
     try:
         with open(os.path.join(project_root, "package.json"), encoding="utf-8") as fh:
-            data = json.load(fh)
+            text = fh.read()
+        if '"antd"' not in text:
+            return False
+        from ..jsonlite import loads
+        data = loads(text)
     except (OSError, ValueError):
         return False
     if not isinstance(data, dict):
         return False
+    import re
     for key in ("dependencies", "devDependencies", "peerDependencies"):
         deps = data.get(key)
         version = deps.get("antd") if isinstance(deps, dict) else None
-        if isinstance(version, str) and _ANTD3.match(version.strip()):
+        if isinstance(version, str) and re.match(_ANTD3, version.strip()):
             return True
     return False
 
@@ -165,7 +174,9 @@ def lint_text(path: str, text: str, settings: LintSettings, *, rel_path: str | N
         options = {"python_target": settings.python_target, "bash_target": settings.bash_target,
                    "syntax_check": settings.syntax_check}
         findings += module.lint(text, path, options)
-    findings += check(settings.user_rules, text, path, rel_path or os.path.basename(path))
+    if settings.user_rules:
+        from .user_rules import check
+        findings += check(settings.user_rules, text, path, rel_path or os.path.basename(path))
     if settings.scope == "changed" and changed is not None:
         findings = [f for f in findings if f.line in changed or f.rule in always]
     kept = []
@@ -190,8 +201,6 @@ def settings_from_config(section: dict, project_root: str | None, project_names:
     """(LintSettings, problems) from the ``lint`` config section (values, already merged with the
     project's own config) and the project: its Python target and antd version from its files,
     user rules from config and the memory root's ``areas/projects/<name>/lint-rules.json``."""
-    from .user_rules import load_rules
-
     section = section or {}
     python_target = parse_version(section.get("python_target"))
     if python_target is None and project_root:
@@ -199,7 +208,12 @@ def settings_from_config(section: dict, project_root: str | None, project_names:
     frontend = bool(project_names) and project_names[0] in (section.get("frontend_projects") or [])
     if not frontend and project_root and section.get("detect_antd_v3", True):
         frontend = uses_antd_v3(project_root)
-    rules, problems = load_rules(section.get("user_rules"), areas_projects_dir, project_names)
+    rule_files = [os.path.join(areas_projects_dir, n, "lint-rules.json") for n in project_names]
+    if section.get("user_rules") or any(os.path.exists(f) for f in rule_files):
+        from .user_rules import load_rules  # re + fnmatch: only when there are rules
+        rules, problems = load_rules(section.get("user_rules"), areas_projects_dir, project_names)
+    else:
+        rules, problems = [], []
     severity = section.get("severity") if isinstance(section.get("severity"), dict) else {}
     settings = LintSettings(
         python_target=python_target,

@@ -137,7 +137,7 @@ DEFAULTS: dict = {
         "schema_agents": ["Plan", "Explore", "architect"],
         "schema_once_per_session": True,
         "schema_max_bytes": 8000,
-        "session_start_blocks": ["memory", "project_summary", "routing", "capabilities"],
+        "session_start_blocks": ["memory", "project_summary", "kv", "routing", "capabilities"],
         "session_start_max_bytes": 8192,
         "auto_init": True,
         "daily_notes": True,
@@ -163,7 +163,6 @@ DEFAULTS: dict = {
     },
     # agent key-value memory (set_memory, spec 004)
     "kv": {
-        "inject_at_session_start": True,
         "read_token_limit": 400,
         "history_policy": "A",
         "rotate_lines": 100000,

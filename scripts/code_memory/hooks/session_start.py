@@ -8,6 +8,7 @@ shares (recall.assemble). Built-in blocks:
     project_summary  areas/projects/<project>/summary.md of the session's project
     routing          the trigger → file table of rules/memory-loader.md
     capabilities     rules/auto-capabilities.md — the generated Skills index
+    kv               the agent key-value memory's default read (code_memory.kv.session)
 
 To add a block, add ``name: "module:function"`` to :data:`PROVIDERS` (imported only when the
 block is configured) with ``function(ctx, project) -> Block | None``, and list the name in the
@@ -30,6 +31,7 @@ PROVIDERS = {
     "project_summary": f"{__name__}:project_summary_block",
     "routing": f"{__name__}:routing_block",
     "capabilities": f"{__name__}:capabilities_block",
+    "kv": "code_memory.kv.session:kv_block",
 }
 
 

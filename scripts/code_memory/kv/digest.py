@@ -14,13 +14,13 @@ log lines replayed since (last write wins by ts, then log order).
 
 from __future__ import annotations
 
-import json
 import marshal
 import math
 import sys
 import zlib
 from array import array
 
+from ..jsonlite import dumps, loads
 from .provenance import UNTRUSTED_PREFIX
 
 FORMAT = 1
@@ -118,14 +118,14 @@ class Digest:
                               "untrusted": bytes(merged.untrusted), "tags": merged.tags})
         header = {"format": FORMAT, "marshal": MARSHAL_TAG, "state_id": state_id, "log": log_position,
                   "count": len(merged.keys), "crc32": zlib.crc32(body)}
-        return json.dumps(header, separators=(",", ":")).encode("utf-8") + b"\n" + body
+        return dumps(header, compact=True).encode("utf-8") + b"\n" + body
 
     @classmethod
     def load(cls, path: str, state_id):
         """``(digest, header)`` from ``path``, or ``(None, None)`` when missing, foreign or stale."""
         try:
             with open(path, "rb") as fh:
-                header = json.loads(fh.readline())
+                header = loads(fh.readline())
                 body = fh.read()
         except (OSError, ValueError):
             return None, None

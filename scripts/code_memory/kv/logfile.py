@@ -13,9 +13,10 @@ key, written atomically (temp + fsync + rename).
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 import zlib
+
+from ..jsonlite import loads
 
 HEAD_BYTES = 256
 STATE_HEADER = "_kv_state"
@@ -38,6 +39,7 @@ def parse_ts(ts: str) -> dt.datetime | None:
 
 
 def encode_envelope(envelope: dict) -> bytes:
+    import json  # the write path only: readers (SessionStart) avoid importing json
     return (json.dumps(envelope, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n").encode("utf-8")
 
 
@@ -96,7 +98,7 @@ def parse_envelope(raw: bytes) -> dict | None:
     if not raw:
         return None
     try:
-        obj = json.loads(raw)
+        obj = loads(raw)
     except ValueError:
         return None
     if not isinstance(obj, dict) or not isinstance(obj.get("key"), str) or not isinstance(obj.get("ts"), str):
@@ -134,7 +136,7 @@ def read_state_header(path: str) -> dict | None:
     except FileNotFoundError:
         return None
     try:
-        obj = json.loads(first)
+        obj = loads(first)
     except ValueError:
         return None
     header = obj.get(STATE_HEADER) if isinstance(obj, dict) else None
@@ -153,7 +155,7 @@ def read_state(path: str) -> tuple[dict | None, dict]:
         for number, raw in enumerate(fh):
             if number == 0:
                 try:
-                    obj = json.loads(raw)
+                    obj = loads(raw)
                 except ValueError:
                     obj = None
                 if isinstance(obj, dict) and isinstance(obj.get(STATE_HEADER), dict):
@@ -167,6 +169,7 @@ def read_state(path: str) -> tuple[dict | None, dict]:
 
 def write_state(path: str, header: dict, entries: dict) -> None:
     from ..fsutil import atomic_write_bytes
+    import json
     parts = [json.dumps({STATE_HEADER: header}, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"]
     parts.extend(encode_envelope(entries[key]) for key in sorted(entries))
     atomic_write_bytes(path, b"".join(parts), mode=0o600)

@@ -11,10 +11,10 @@ Two views:
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 
 from ..errors import CodeMemoryError
+from ..jsonlite import dumps, loads
 from .digest import Digest
 from .layout import KVLayout, KVOptions
 from .logfile import (log_position, parse_envelope, read_complete_lines, read_state, read_state_header,
@@ -100,14 +100,14 @@ def describe_content(content, limit: int) -> tuple:
     """``(type, summary)`` of any JSON content: ``content.type`` and ``content.summary`` (else
     title/text/description/…, else the compact JSON of the other fields), one line, capped."""
     if not isinstance(content, dict):
-        text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+        text = content if isinstance(content, str) else dumps(content)
         return None, _one_line(text, limit)
     kind = content.get("type")
     kind = _one_line(kind, 40) if isinstance(kind, str) and kind.strip() else None
     summary = next((content[f] for f in _SUMMARY_FIELDS if isinstance(content.get(f), str) and content[f].strip()), None)
     if summary is None:
         rest = {k: v for k, v in content.items() if k not in _META_FIELDS}
-        summary = json.dumps(rest, ensure_ascii=False, separators=(",", ":")) if rest else ""
+        summary = dumps(rest, compact=True) if rest else ""
     return kind, _one_line(summary, limit)
 
 
@@ -161,7 +161,7 @@ def read_index_doc(layout: KVLayout, key: str) -> dict | None:
     from .keys import index_relpath
     try:
         with open(layout.index_file(index_relpath(key)), "rb") as fh:
-            doc = json.loads(fh.read())
+            doc = loads(fh.read())
     except (OSError, ValueError):
         return None
     return doc if isinstance(doc, dict) and doc.get("key") == key and isinstance(doc.get("ts"), str) else None

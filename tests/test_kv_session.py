@@ -1,0 +1,53 @@
+"""The kv block of SessionStart, through the real session-start shim."""
+
+import json
+import os
+
+import pytest
+
+from support.hook_runner import payload, run_hook
+from code_memory.kv import set_memory
+
+USER = {"kind": "user", "name": "chat", "retrieved_at": "2026-02-22T10:00:00Z", "locator": {"m": 1}}
+
+
+@pytest.fixture
+def project(tmp_path):
+    root = tmp_path / "work" / "alpha"
+    (root / ".git").mkdir(parents=True)
+    return str(root)
+
+
+def test_session_start_injects_the_kv_default_read(initialized_root, project):
+    set_memory(initialized_root, "/user/preference/style",
+               {"type": "preference", "summary": "KV-MARKER-1 偏好简洁中文回答", "importance": 8}, USER)
+    set_memory(initialized_root, "/project/alpha/deploy", {"type": "fact", "summary": "KV-MARKER-2",
+                                                           "tags": ["alpha"]}, USER)
+    set_memory(initialized_root, "/user/old", {"summary": "KV-GONE"}, USER)
+    set_memory(initialized_root, "/user/old", None, USER)
+    context = run_hook("session-start", payload("session-start", project)).context
+    assert "[Agent Memory]" in context
+    assert "- /user/preference/style preference KV-MARKER-1 偏好简洁中文回答" in context
+    assert "KV-MARKER-2" in context and "KV-GONE" not in context
+    assert context.count("<recalled-memory ") == 2          # routing table + kv
+    with open(os.path.join(initialized_root.logs, "hooks.log"), encoding="utf-8") as fh:
+        log = fh.read()
+    assert '"kv-read"' in log and "KV-MARKER" not in log
+
+
+def test_kv_block_respects_the_byte_cap_and_the_block_list(initialized_root, project):
+    for i in range(300):
+        set_memory(initialized_root, f"/notes/n{i:03d}", {"summary": f"note {i} " + "记忆" * 30}, USER)
+    env = {"CODE_MEMORY_HOOKS__SESSION_START_MAX_BYTES": "1500", "CODE_MEMORY_KV__READ_TOKEN_LIMIT": "5000"}
+    context = run_hook("session-start", payload("session-start", project), env=env).context
+    assert 0 < len(context.encode("utf-8")) <= 1500 and "[Agent Memory]" in context
+    without = {"CODE_MEMORY_HOOKS__SESSION_START_BLOCKS": json.dumps(["memory", "routing"])}
+    assert "[Agent Memory]" not in run_hook("session-start", payload("session-start", project), env=without).context
+    off = {"CODE_MEMORY_KV__READ_TOKEN_LIMIT": "0"}
+    assert "[Agent Memory]" not in run_hook("session-start", payload("session-start", project), env=off).context
+
+
+def test_no_kv_store_no_block(initialized_root, project):
+    context = run_hook("session-start", payload("session-start", project)).context
+    assert "[Agent Memory]" not in context
+    assert not os.path.exists(os.path.join(initialized_root.root, "kv", "digest.bin"))

@@ -72,13 +72,12 @@ if [ "$SETUP" = 1 ]; then
       say "extra '$extra' could not be installed (offline?); continuing without it"
     fi
   done
-  # byte-compile once: hooks and searches never pay for compiling, even under PYTHONDONTWRITEBYTECODE
-  run "$VENV/bin/python" -m compileall -q "$REPO/scripts"
 fi
 
 CM="$(tool_python) $REPO/scripts/code-memory.py"
-# hooks run python with the checkout's modules on every tool call: compile them once, here
-run "$(tool_python)" -m compileall -q "$REPO/scripts/code_memory" >/dev/null
+# byte-compile once (also for --hooks-only): hooks and searches never pay for compiling, even
+# under PYTHONDONTWRITEBYTECODE
+run "$(tool_python)" -m compileall -q "$REPO/scripts" >/dev/null
 say "memory root"
 run $CM init --format text
 if [ "$SETUP" = 1 ]; then

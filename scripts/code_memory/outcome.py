@@ -3,8 +3,9 @@
 Read from the Claude Code transcript JSONL (reference Part A; unknown line types are skipped, a torn
 last line is tolerated; sidechain and meta lines are ignored):
 
-  user_corrections  human prompts (not the first) that correct Claude — Chinese or English phrases
-                    such as "不对", "错了", "撤销", "wrong", "that's not", "undo", "revert"; an
+  user_corrections  human prompts (not the first) that correct Claude — transcript.CORRECTION_PATTERNS,
+                    Chinese or English phrases such as "不对", "错了", "撤销", "wrong", "that's not",
+                    "undo", "revert" (the same definition the summary's digest uses); an
                     interruption ("[Request interrupted by user…]"); a tool call the user rejected
   reverted_edits    an Edit that exactly undoes an earlier Edit of the same file (old/new swapped),
                     a Write that puts a file's original content back, or a Bash ``git checkout --``,
@@ -28,27 +29,9 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from .errors import CodeMemoryError
-from .fsutil import iter_jsonl
+from .transcript import clean_text, is_correction, is_system_prompt, iter_records
 
-_WRAPPERS = re.compile(r"<(system-reminder|command-name|command-message|command-args|local-command-stdout"
-                       r"|local-command-stderr|task-notification)>.*?(?:</\1>|\Z)", re.S)
-_INTERRUPT = re.compile(r"^\[Request interrupted by user")
 _REJECTED = re.compile(r"user doesn't want to (?:proceed|take this action)|tool use was rejected", re.I)
-
-CORRECTION_PATTERNS = [
-    # Chinese
-    r"不对", r"错了", r"不是这样", r"不是这个", r"搞错", r"弄错", r"写错", r"改错", r"理解错",
-    r"撤销", r"撤回", r"回滚", r"还原", r"恢复原", r"改回", r"别这样", r"不要这样", r"不要改",
-    r"别改", r"重新(?:来|做|写|改)", r"还是不行", r"还是报错", r"没有用", r"不起作用", r"你又",
-    r"我说的是", r"我的意思是", r"并不是",
-    # English
-    r"\bwrong\b", r"\bincorrect\b", r"\bthat'?s not\b", r"\bthis is not\b", r"\bnot what i\b",
-    r"\bi said\b", r"\bi meant\b", r"\bi asked\b", r"\bundo\b", r"\brevert\b", r"\broll ?back\b",
-    r"\bput it back\b", r"\bdon'?t (?:do|change|touch|edit|use)\b", r"\bstill (?:broken|failing|fails|wrong|not working)\b",
-    r"\bdoesn'?t work\b", r"\bdid(?:n'?t| not) work\b", r"\bnot working\b", r"^no[,.!]", r"^nope\b",
-    r"\byou broke\b", r"\bmistake\b",
-]
-_CORRECTION = re.compile("|".join(CORRECTION_PATTERNS), re.I | re.M)
 _GIT_REVERT = re.compile(r"\bgit\s+(?:checkout\s+(?:[^\n;&|]*\s)?--\s|restore\b|reset\s+--hard\b|revert\b)")
 
 
@@ -68,8 +51,9 @@ class Assessment:
         return asdict(self)
 
 
-def _prompt_text(content) -> str | None:
-    """The human-typed text of a user message, or None for tool results / injected wrappers."""
+def _prompt_text(rec: dict, content) -> str | None:
+    """The human-typed text of a user message, or None for tool results, injected wrappers and
+    lines Claude Code wrote itself."""
     if isinstance(content, str):
         text = content
     elif isinstance(content, list):
@@ -79,12 +63,9 @@ def _prompt_text(content) -> str | None:
         text = "\n".join(parts)
     else:
         return None
-    text = _WRAPPERS.sub("", text).strip()
-    return text or None
-
-
-def is_correction(text: str) -> bool:
-    return bool(_INTERRUPT.match(text) or _CORRECTION.search(text[:400]))
+    if is_system_prompt(rec, text):
+        return None
+    return clean_text(text) or None
 
 
 def _tool_result_text(block: dict) -> str:
@@ -178,8 +159,8 @@ def assess_lines(records, max_corrections: int = 3, max_tool_errors: int = 10) -
                 else:
                     pending = None
             continue
-        text = _prompt_text(content)
-        if text is None or rec.get("isCompactSummary") or text.startswith("This session is being continued"):
+        text = _prompt_text(rec, content)
+        if text is None or text.startswith("This session is being continued"):
             continue
         a.prompts += 1
         if a.prompts > 1 and is_correction(text):
@@ -206,4 +187,4 @@ def assess_transcript(path: str, max_corrections: int = 3, max_tool_errors: int 
     if not os.path.isfile(path):
         raise CodeMemoryError("NOT_FOUND", "transcript not found", hint="pass the session's transcript_path",
                               path=path)
-    return assess_lines(iter_jsonl(path), max_corrections, max_tool_errors)
+    return assess_lines(iter_records(path), max_corrections, max_tool_errors)

@@ -42,11 +42,28 @@ _SYSTEM_PROMPTS = ("<task-notification>", "<bash-notification>", "Caveat: The me
 _INTERRUPTED = re.compile(r"^\[Request interrupted by user[^\]]*\]$")
 _USER_FEEDBACK = re.compile(r"(?:the user said|user provided the following reason)[^:\n]*:\s*(.+)",
                             re.IGNORECASE | re.DOTALL)
-_CORRECTION = re.compile(
-    r"^\s*(?:no\b|nope\b|stop\b|don'?t\b|do not\b|actually\b|instead\b|wait\b|不[对是要用]|别)"
-    r"|that'?s not|not what i|\bwrong\b|you (?:forgot|missed|broke)|why did you|\brevert|\bundo\b"
-    r"|still (?:fails|failing|broken|wrong|not working)|\bincorrect\b"
-    r"|不对|错了|不是这样|别再|应该是|改成|改回|回滚|撤销|还是不行|又错|搞错|你忘了", re.IGNORECASE)
+# What counts as a user correcting Claude (Chinese and English). One definition for the summary's
+# digest and the session outcome (outcome.py); only prompts after the first are tested.
+CORRECTION_PATTERNS = [
+    # Chinese
+    r"不对", r"错了", r"不是这样", r"不是这个", r"搞错", r"弄错", r"写错", r"改错", r"理解错", r"又错",
+    r"撤销", r"撤回", r"回滚", r"还原", r"恢复原", r"改回", r"别这样", r"不要这样", r"不要改", r"别再",
+    r"别改", r"重新(?:来|做|写|改)", r"还是不行", r"还是报错", r"没有用", r"不起作用", r"你又", r"你忘了",
+    r"我说的是", r"我的意思是", r"并不是", r"应该是",
+    # English
+    r"\bwrong\b", r"\bincorrect\b", r"\bthat'?s not\b", r"\bthis is not\b", r"\bnot what i\b",
+    r"\bi said\b", r"\bi meant\b", r"\bi asked\b", r"\bundo\b", r"\brevert", r"\broll ?back\b",
+    r"\bput it back\b", r"\bdon'?t (?:do|change|touch|edit|use)\b",
+    r"\bstill (?:broken|failing|fails|wrong|not working)\b", r"\bdoesn'?t work\b",
+    r"\bdid(?:n'?t| not) work\b", r"\bnot working\b", r"^\s*no[,.!]", r"^\s*nope\b", r"\byou (?:forgot|missed|broke)\b",
+    r"\bwhy did you\b", r"\bmistake\b",
+]
+_CORRECTION = re.compile("|".join(CORRECTION_PATTERNS), re.IGNORECASE | re.MULTILINE)
+
+
+def is_correction(text: str) -> bool:
+    """Does a (cleaned) user prompt correct Claude, or interrupt it?"""
+    return bool(_INTERRUPTED.match(text.strip()) or _CORRECTION.search(text[:400]))
 
 
 @dataclass
@@ -151,7 +168,9 @@ def _blocks_of(rec: dict) -> list:
     return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
 
 
-def _is_system_prompt(rec: dict, text: str) -> bool:
+def is_system_prompt(rec: dict, text: str) -> bool:
+    """A user line written by Claude Code, not typed by the person (meta, compaction summary,
+    task notifications, caveats)."""
     if rec.get("isMeta") or rec.get("isCompactSummary") or rec.get("isVisibleInTranscriptOnly"):
         return True
     origin = rec.get("origin")
@@ -177,7 +196,7 @@ def _to_message(rec: dict, source: str) -> Message:
                                      "text": _block_text(block.get("content")),
                                      "is_error": bool(block.get("is_error"))})
     text = clean_text("\n".join(texts))
-    if out.role == "user" and _is_system_prompt(rec, "\n".join(texts)):
+    if out.role == "user" and is_system_prompt(rec, "\n".join(texts)):
         text = ""
     out.text = text
     return out
@@ -379,7 +398,7 @@ class _DigestBuilder:
         if msg.role == "user" and msg.text and msg.source == "main":
             if _INTERRUPTED.match(msg.text.strip()):
                 self.d.interruptions += 1
-            elif self.d.user_messages > 1 and _CORRECTION.search(msg.text[:400]) and \
+            elif self.d.user_messages > 1 and is_correction(msg.text) and \
                     len(self.d.corrections) < self.MAX_CORRECTIONS:
                 self.d.corrections.append(_elide(redact(msg.text.strip()), 300))
 

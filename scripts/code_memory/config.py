@@ -161,6 +161,12 @@ DEFAULTS: dict = {
         "semantic_timeout_seconds": 8.0,
         "semantic_max_bytes": 12000,
     },
+    # workspace memory (spec 001): registered directories with memory/YYYY-MM-DD.md
+    "workspaces": {
+        "paths": [],
+        "id_strategy": "name",
+        "compact_after_days": 30,
+    },
     # agent key-value memory (set_memory, spec 004)
     "kv": {
         "read_token_limit": 400,

@@ -486,9 +486,14 @@ def apply_plan(db: IndexDB, plan: Plan, window_lines: int, max_file_bytes: int,
         stats["updated"] += 1
 
 
-def known_documents(db: IndexDB) -> dict:
-    return {r[0]: (r[1], r[2], r[3], r[4], r[5]) for r in db.conn.execute(
-        "SELECT path, doc_id, mtime_ns, size, sha256, rel_path FROM documents")}
+def known_documents(db: IndexDB, labels=None) -> dict:
+    """{path: (doc_id, mtime_ns, size, sha256, rel_path)} of the indexed documents — of every
+    source, or only of the sources whose ``Source.label`` is in ``labels``."""
+    sql = "SELECT path, doc_id, mtime_ns, size, sha256, rel_path FROM documents"
+    params = list(labels or ())
+    if labels is not None:
+        sql += f" WHERE source IN ({','.join('?' * len(params)) or 'NULL'})"
+    return {r[0]: (r[1], r[2], r[3], r[4], r[5]) for r in db.conn.execute(sql, params)}
 
 
 def discover_all(sources: list) -> tuple:
@@ -502,8 +507,13 @@ def discover_all(sources: list) -> tuple:
 
 
 def refresh(db: IndexDB, sources: list, *, full: bool = False, window_lines: int = 40,
-            max_file_bytes: int = 2_000_000, cache_dir: str | None = None, busy_ms: int | None = None) -> dict:
-    """Bring the index up to date with the files of ``sources``. Returns statistics."""
+            max_file_bytes: int = 2_000_000, cache_dir: str | None = None, busy_ms: int | None = None,
+            only_these: bool = False) -> dict:
+    """Bring the index up to date with the files of ``sources``. Returns statistics.
+
+    Documents of sources not listed are dropped (a workspace no longer registered), unless
+    ``only_these``: then only the listed sources are refreshed and the rest is left alone."""
+    labels = [s.label for s in sources] if only_these else None
     started = time.monotonic()
     entries, skipped = discover_all(sources)
     stats = {"files": len(entries), "added": 0, "updated": 0, "unchanged": 0, "deleted": 0,
@@ -512,13 +522,13 @@ def refresh(db: IndexDB, sources: list, *, full: bool = False, window_lines: int
     if busy_ms is not None:
         conn.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
     # quick exit without taking the write lock when nothing changed
-    plan = plan_changes(entries, known_documents(db), full=full)
+    plan = plan_changes(entries, known_documents(db, labels), full=full)
     if not (plan.new or plan.changed or plan.touched or plan.deleted):
         stats["unchanged"] = plan.unchanged
     else:
         conn.execute("BEGIN IMMEDIATE")
         try:
-            plan = plan_changes(entries, known_documents(db), full=full)  # again, under the lock
+            plan = plan_changes(entries, known_documents(db, labels), full=full)  # again, under the lock
             stats["unchanged"] = plan.unchanged
             segmenter = _LazySegmenter(db.segmenter_name, cache_dir)
             apply_plan(db, plan, window_lines, max_file_bytes, segmenter, skipped, stats)

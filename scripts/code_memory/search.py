@@ -367,8 +367,9 @@ def get_lines(allowed_roots: list, path: str, from_line: int = 1, lines: int = D
 # the service entry points used by the CLI, MCP server and hooks
 
 def index_sources(cfg) -> list:
-    """What the index covers: the memory root (registered workspaces are added by workspace.py)."""
-    return [Source(cfg.root)]
+    """What the index covers: the memory root and every registered workspace (workspaces.paths)."""
+    from .workspace.registry import registry_from_config
+    return [Source(cfg.root)] + [ws.source() for ws in registry_from_config(cfg).workspaces]
 
 
 def resolve_mode(requested: str | None, cfg) -> str:

@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "code_memory.cli.hooks",
     "code_memory.cli.search",
     "code_memory.cli.kv",
+    "code_memory.cli.workspace",
 ]
 
 

@@ -37,11 +37,29 @@ def _project(args, cfg):
     return found.name if found else None
 
 
+SESSION_ENV = ("CLAUDECODE", "CLAUDE_CODE_SESSION_ID")
+
+
 def _scope(args) -> str:
-    if args.scope == "all" and not args.force:
-        raise CodeMemoryError("INVALID_ARGUMENT", "--scope all searches every project's memory",
-                              hint="add --force to confirm (read-only, CLI only)")
+    if args.scope == "all":
+        if not args.force:
+            raise CodeMemoryError("INVALID_ARGUMENT", "--scope all searches every project's and workspace's memory",
+                                  hint="add --force to confirm (read-only, CLI only)")
+        if any(os.environ.get(name) for name in SESSION_ENV):
+            raise CodeMemoryError("INVALID_ARGUMENT", "--scope all is refused inside a Claude Code session",
+                                  hint="a session sees its own project and workspace; run it yourself in a terminal")
     return args.scope
+
+
+def _workspace(args, cfg):
+    """The workspace a search/get sees: --workspace ID (must be registered), else the registered
+    workspace holding the current directory, else none (global + project memory only)."""
+    from ..workspace.registry import registry_from_config
+
+    registry = registry_from_config(cfg)
+    if getattr(args, "workspace", None):
+        return registry.get(args.workspace)
+    return registry.containing(os.getcwd())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -58,9 +76,10 @@ def cmd_search(args) -> dict:
 
     cfg = _config(args)
     scope = _scope(args)
+    workspace = None if scope == "all" else _workspace(args, cfg)
     answer = search_memory(cfg, query, mode=args.mode, top_k=args.top_k, scope=scope,
                            project=None if scope == "all" else _project(args, cfg),
-                           workspace=getattr(args, "workspace", None), refresh_index=not args.no_refresh)
+                           workspace=workspace.id if workspace else None, refresh_index=not args.no_refresh)
     _record_refs(cfg, [e for hit in answer.get("results", []) for e in hit.get("experiences", [])], "search")
     return answer
 
@@ -81,6 +100,8 @@ def cmd_batch(args) -> None:
     cfg = _config(args)
     scope = _scope(args)
     project = None if scope == "all" else _project(args, cfg)
+    workspace = None if scope == "all" else _workspace(args, cfg)
+    workspace = workspace.id if workspace else None
     opts = options_from_config(cfg)
     if args.top_k:
         opts.top_k = args.top_k
@@ -115,8 +136,11 @@ def cmd_batch(args) -> None:
                 q_mode = item.get("mode") or used
                 if q_mode == "auto" or (q_mode != "bm25" and vectors is None):
                     q_mode = used
+                if scope != "all" and item.get("workspace", workspace) != workspace:
+                    raise CodeMemoryError("MEMORY_WORKSPACE_NOT_FOUND", "a batch line may not name another workspace",
+                                          hint="run the batch with --workspace ID (or --scope all --force)")
                 answer = run_query(handle.db, item.get("query", ""), q_mode, opts, scope,
-                                   item.get("project", project), item.get("workspace"), vectors)
+                                   item.get("project", project), workspace, vectors)
                 out = {"id": qid, "ok": True, "mode_used": answer["mode_used"], "results": answer["results"]}
                 if degraded or answer.get("degraded"):
                     out["degraded"] = {**({"vector": degraded} if degraded else {}), **answer.get("degraded", {})}
@@ -131,10 +155,29 @@ def cmd_batch(args) -> None:
     return None
 
 
-def cmd_index(args) -> dict:
+def embed_missing(cfg, db, out: dict) -> None:
+    """Embed the chunks that have no vector yet (``out["vectors"]``), or note why not
+    (``out["degraded"]``); also used by ``code-memory workspace index``."""
     from ..embed import EmbeddingUnavailable, forget_failure, load_model, remember_failure, spec_from_config, tty_progress
     from ..embed import update_vectors
     from ..index import gc_vectors
+
+    ecfg = cfg.get("embedding", {})
+    if not ecfg.get("enabled", True):
+        return
+    spec = spec_from_config(ecfg)
+    try:
+        embedder = load_model(spec, allow_download=True)
+        forget_failure(cfg.paths.index_dir, spec)
+        out["vectors"] = update_vectors(db, embedder, int(ecfg.get("batch_size", 64)), tty_progress("embedding"))
+        out["vectors"]["removed_orphans"] = gc_vectors(db)
+        db.conn.commit()
+    except EmbeddingUnavailable as exc:
+        remember_failure(cfg.paths.index_dir, spec, str(exc))
+        out["degraded"] = {"vector": str(exc)}
+
+
+def cmd_index(args) -> dict:
     from ..search import ensure_index, index_sources, options_from_config
 
     cfg = _config(args)
@@ -150,19 +193,7 @@ def cmd_index(args) -> dict:
     db = handle.db
     out = {"root": cfg.root, "index_path": db.path, "segmenter": db.segmenter_name, "fts5": db.fts, **handle.report}
     try:
-        ecfg = cfg.get("embedding", {})
-        if ecfg.get("enabled", True):
-            spec = spec_from_config(ecfg)
-            try:
-                embedder = load_model(spec, allow_download=True)
-                forget_failure(cfg.paths.index_dir, spec)
-                out["vectors"] = update_vectors(db, embedder, int(ecfg.get("batch_size", 64)),
-                                                tty_progress("embedding"))
-                out["vectors"]["removed_orphans"] = gc_vectors(db)
-                db.conn.commit()
-            except EmbeddingUnavailable as exc:
-                remember_failure(cfg.paths.index_dir, spec, str(exc))
-                out["degraded"] = {"vector": str(exc)}
+        embed_missing(cfg, db, out)
         out["counts"] = db.counts()
     finally:
         db.close()
@@ -175,6 +206,13 @@ def cmd_get(args) -> dict:
 
     cfg = _config(args)
     roots = [cfg.root]
+    if _scope(args) == "all":
+        from ..workspace.registry import registry_from_config
+        roots += registry_from_config(cfg).memory_dirs()
+    else:
+        workspace = _workspace(args, cfg)
+        if workspace is not None:
+            roots.append(workspace.memory_dir)
     answer = get_lines(roots, args.path, args.from_line, args.lines, base=cfg.root)
     if os.environ.get("CLAUDE_CODE_SESSION_ID"):
         from ..search_feedback import ExperienceFinder
@@ -225,13 +263,19 @@ def _search_args(p) -> None:
     p.add_argument("--mode", choices=("auto", "bm25", "vector", "hybrid"),
                    help="ranking (default: search.default_mode = auto → hybrid when a model loads)")
     p.add_argument("--top-k", type=int, help="number of hits (default search.top_k = 6)")
-    p.add_argument("--scope", choices=("project", "all"), default="project",
-                   help="project (default): global memory + this project; all: every project (needs --force)")
-    p.add_argument("--force", action="store_true", help="confirm --scope all")
+    _isolation_args(p, "search")
     p.add_argument("--project", help="project name (default: detected from the current directory)")
     p.add_argument("--batch", metavar="FILE", help='answer one JSON {"id","query"} per line of FILE (- = stdin)')
     p.add_argument("--no-refresh", action="store_true", help="do not update the index before searching")
     p.set_defaults(handler=cmd_search, text_renderer=render_search)
+
+
+def _isolation_args(p, verb: str) -> None:
+    p.add_argument("--scope", choices=("project", "all"), default="project",
+                   help=f"project (default): {verb} global memory + this project + this workspace; "
+                        "all: every project and workspace (read-only, needs --force, refused inside Claude Code)")
+    p.add_argument("--force", action="store_true", help="confirm --scope all")
+    p.add_argument("--workspace", help="registered workspace id (default: the one holding the current directory)")
 
 
 def register_subcommands(sub, names=SUBCOMMANDS) -> None:
@@ -251,6 +295,7 @@ def register_subcommands(sub, names=SUBCOMMANDS) -> None:
         p.add_argument("--path", required=True, help="a path returned by search (absolute, or relative to the root)")
         p.add_argument("--from", dest="from_line", type=int, default=1, help="first line, 1-based (default 1)")
         p.add_argument("--lines", type=int, default=40, help="number of lines (default 40, at most 200)")
+        _isolation_args(p, "read")
         p.set_defaults(handler=cmd_get, text_renderer=render_get)
     if "status" in names:
         p = sub.add_parser("status", help="index health, counts, model, what changed since the last index")

@@ -23,7 +23,7 @@ import time
 import uuid
 
 from ..fsutil import atomic_write_bytes, ensure_dir, file_lock
-from . import oplog
+from .. import oplog
 from .keys import FILE_SUFFIX, index_relpath
 from .layout import KVLayout, KVOptions
 from .logfile import STATE_VERSION, format_ts, log_position, write_state

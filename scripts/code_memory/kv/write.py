@@ -18,7 +18,7 @@ import stat
 from ..errors import CodeMemoryError
 from ..fsutil import atomic_write_bytes, ensure_dir, file_lock
 from ..redact import find_secrets, redact_obj
-from . import oplog
+from .. import oplog
 from .keys import index_relpath, normalize_key
 from .layout import KVLayout, KVOptions
 from .logfile import encode_envelope, format_ts, last_line_ts, parse_ts, read_state_header, resume_offset

@@ -1,8 +1,8 @@
-"""The kv operations log (spec 004 §9 observability): ``<root>/logs/kv.log``, JSON lines, mode 0600,
-capped (rotated once to ``kv.log.1`` past ``MAX_BYTES``).
+"""Operations logs of the stores (``<root>/logs/kv.log``, ``<root>/logs/workspace.log``): JSON lines,
+mode 0600, capped (rotated once to ``<name>.1`` past ``MAX_BYTES``).
 
-It records metadata only — operation, time, a digest of the key (sha1[:12]), valid,
-source kind, byte counts, timings — never a key in full, content or a source's text.
+They record metadata only — operation, time, digests (sha1[:12]) of keys or texts, lengths,
+paths, counts, timings — never memory text, a key in full or a source's text.
 """
 
 from __future__ import annotations
@@ -12,13 +12,14 @@ import hashlib
 import json
 import os
 
-from ..fsutil import ensure_dir, locked_append
+from .fsutil import ensure_dir, locked_append
 
 MAX_BYTES = 1_000_000
 
 
-def key_digest(key: str) -> str:
-    return hashlib.sha1(key.encode("utf-8")).hexdigest()[:12]
+def key_digest(text: str) -> str:
+    """What a log may say about a key or a text: sha1[:12] of it."""
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
 
 
 def record(path: str, event: dict) -> None:

@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from conftest import SCRIPTS, run_script
+from conftest import SCRIPTS
+from support.workspaces import cm, register
 from code_memory.errors import CodeMemoryError
 from code_memory.workspace.entries import check_day_text
 from code_memory.workspace.registry import Registry, workspace_id
@@ -18,23 +19,10 @@ from code_memory.workspace.store import compact, remember
 AT = dt.datetime(2026, 2, 1, 9, 30)
 
 
-def cm(*args, cwd=None, env=None):
-    proc = run_script("code-memory.py", *args, cwd=cwd, env=env)
-    assert "Traceback" not in proc.stderr, proc.stderr
-    return proc.returncode, json.loads(proc.stdout)
-
-
 @pytest.fixture
 def spaces(tmp_path, memory_root):
     """Two registered workspaces, alpha and bravo, in the user config."""
-    roots = {}
-    for name in ("alpha", "bravo"):
-        roots[name] = tmp_path / "ws" / name
-        roots[name].mkdir(parents=True)
-    os.makedirs(memory_root, exist_ok=True)
-    with open(os.path.join(memory_root, "config.json"), "w") as fh:
-        json.dump({"workspaces": {"paths": [str(p) for p in roots.values()]}}, fh)
-    return roots
+    return register(memory_root, tmp_path)
 
 
 # -- registry ----------------------------------------------------------------------------------

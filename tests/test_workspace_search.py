@@ -6,28 +6,17 @@ import shutil
 
 import pytest
 
-from conftest import run_script
 from support.hook_runner import payload, run_hook
+from support.workspaces import cm, register
 
 MARK_A = "ALPHAMARKER7"
 MARK_B = "BRAVOMARKER8"
 
 
-def cm(*args, cwd=None, env=None):
-    proc = run_script("code-memory.py", *args, cwd=cwd, env=env)
-    assert "Traceback" not in proc.stderr, proc.stderr
-    return proc.returncode, json.loads(proc.stdout)
-
-
 @pytest.fixture
 def spaces(tmp_path, memory_root):
-    roots = {}
-    for name in ("alpha", "bravo"):
-        roots[name] = tmp_path / "ws" / name
-        roots[name].mkdir(parents=True)
-    os.makedirs(memory_root, exist_ok=True)
-    with open(os.path.join(memory_root, "config.json"), "w") as fh:
-        json.dump({"workspaces": {"paths": [str(p) for p in roots.values()]}, "embedding": {"enabled": False}}, fh)
+    """alpha and bravo registered, each with one decision carrying its marker; no vectors."""
+    roots = register(memory_root, tmp_path, embedding={"enabled": False})
     cm("init")
     for name, mark in (("alpha", MARK_A), ("bravo", MARK_B)):
         code, _ = cm("remember", f"deploy uses blue green switch {mark}", "--type", "decision",

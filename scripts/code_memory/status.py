@@ -10,7 +10,7 @@ from .errors import CodeMemoryError
 from .index import IndexCorrupted, discover_all, fts5_available, known_documents, open_index, plan_changes
 
 
-def _probe_sqlite() -> bool:
+def probe_sqlite() -> bool:
     try:
         sqlite3.connect(":memory:").execute("SELECT 1").fetchone()
         return True
@@ -25,7 +25,7 @@ def index_status(cfg, sources=None) -> dict:
     paths = cfg.paths
     sources = sources or index_sources(cfg)
     out = {"root": cfg.root, "root_exists": os.path.isdir(cfg.root), "index_path": paths.index_db,
-           "probes": {"sqliteOk": _probe_sqlite(), "ftsOk": fts5_available(),
+           "probes": {"sqliteOk": probe_sqlite(), "ftsOk": fts5_available(),
                       "sqlite_version": sqlite3.sqlite_version}}
     spec = spec_from_config(cfg.get("embedding", {}))
     reason = None

@@ -7,17 +7,10 @@ import os
 import sqlite3
 
 from ..errors import CodeMemoryError
+from ..status import probe_sqlite
 from .entries import check_day_text, day_of
 from .registry import Registry, Workspace
 from .store import _inside
-
-
-def _probe_sqlite() -> bool:
-    try:
-        sqlite3.connect(":memory:").execute("SELECT 1").fetchone()
-        return True
-    except sqlite3.Error:
-        return False
 
 
 def _memory_files(ws: Workspace) -> list:
@@ -31,7 +24,7 @@ def status(index_path: str, registry: Registry, selected: list) -> dict:
     """Index store counts, per-workspace files and dirty files, probes, the recommended next step."""
     from ..index import IndexCorrupted, discover, fts5_available, known_documents, open_index, plan_changes
 
-    probes = {"sqliteOk": _probe_sqlite(), "ftsOk": fts5_available()}
+    probes = {"sqliteOk": probe_sqlite(), "ftsOk": fts5_available()}
     ids = [ws.id for ws in selected]
     store = {"indexPath": index_path, "exists": os.path.exists(index_path), "usable": None,
              "indexedWorkspaces": 0, "indexedFiles": 0, "indexedChunks": 0}

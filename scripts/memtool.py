@@ -1,0 +1,11 @@
+#!/usr/bin/env python3
+"""memtool: the structured memory store's command line (see README § memtool)."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from code_memory.memtool.cli import main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main())

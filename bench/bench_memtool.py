@@ -66,16 +66,21 @@ def _vocabulary():
         if word not in zh_seen:
             zh_seen.add(word)
             zh.append(word)
-    weights = lambda n: [1.0 / (rank + 1) ** 1.05 for rank in range(n)]
-    return words, weights(len(words)), zh, weights(len(zh))
+    def cumulative(n):
+        total, out = 0.0, []
+        for rank in range(n):
+            total += 1.0 / (rank + 1) ** 1.05
+            out.append(total)
+        return out
+    return words, cumulative(len(words)), zh, cumulative(len(zh))
 
 
 EN, EN_W, ZH, ZH_W = _vocabulary()
 
 
 def make_content(rng: random.Random) -> str:
-    en = lambda k: rng.choices(EN, EN_W, k=k)
-    zh = lambda k: rng.choices(ZH, ZH_W, k=k)
+    en = lambda k: rng.choices(EN, cum_weights=EN_W, k=k)
+    zh = lambda k: rng.choices(ZH, cum_weights=ZH_W, k=k)
     parts = [f"## {en(1)[0].title()} {zh(1)[0]}"]
     for _ in range(rng.randint(2, 6)):
         words = en(rng.randint(4, 10))
@@ -100,8 +105,7 @@ def run(n_items: int, n_queries: int, db_path: str) -> dict:
     rng = random.Random(20260301)
     tokens.segment("预热分词")  # warm up the segmenter (imports jieba when installed)
     store = MemoryStore(db_path)
-    put_times, ids = [], []
-    started, cpu_started = time.perf_counter(), time.process_time()
+    puts = []
     for i in range(n_items):
         item_type = rng.choice(("project", "feature", "feature", "run", "run", "run"))
         kwargs = {"type": item_type, "content": make_content(rng), "tags": rng.sample(TECH_EN, 2),
@@ -110,6 +114,10 @@ def run(n_items: int, n_queries: int, db_path: str) -> dict:
             kwargs["step_id"] = f"S{rng.randrange(20)}"
         if rng.random() < 0.5:
             kwargs["key"] = f"{rng.choice(KEYS)}-{i}"
+        puts.append(kwargs)
+    put_times, ids = [], []
+    started, cpu_started = time.perf_counter(), time.process_time()
+    for kwargs in puts:
         t0 = time.perf_counter()
         ids.append(store.put(**kwargs)["id"])
         put_times.append(time.perf_counter() - t0)
@@ -123,8 +131,8 @@ def run(n_items: int, n_queries: int, db_path: str) -> dict:
         store.get(item_id)
         get_times.append(time.perf_counter() - t0)
 
-    queries = [" ".join(rng.choices(EN, EN_W, k=rng.choice((1, 2)))) for _ in range(n_queries // 2)]
-    queries += [rng.choices(ZH, ZH_W)[0] + (" " + rng.choices(EN, EN_W)[0] if rng.random() < 0.5 else "")
+    queries = [" ".join(rng.choices(EN, cum_weights=EN_W, k=rng.choice((1, 2)))) for _ in range(n_queries // 2)]
+    queries += [rng.choices(ZH, cum_weights=ZH_W)[0] + (" " + rng.choices(EN, cum_weights=EN_W)[0] if rng.random() < 0.5 else "")
                 for _ in range(n_queries // 2)]
     search_times, hits = [], 0
     cpu_started = time.process_time()
@@ -138,7 +146,7 @@ def run(n_items: int, n_queries: int, db_path: str) -> dict:
     recommend_times = []
     for _ in range(50):
         t0 = time.perf_counter()
-        recall.recommend(store, context=" ".join(rng.choices(EN, EN_W, k=3)), task_id=f"T{rng.randrange(200)}")
+        recall.recommend(store, context=" ".join(rng.choices(EN, cum_weights=EN_W, k=3)), task_id=f"T{rng.randrange(200)}")
         recommend_times.append(time.perf_counter() - t0)
     store.close()
     last_k = put_times[-1000:]

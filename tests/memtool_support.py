@@ -1,5 +1,6 @@
-"""Fixtures for the memtool tests: a store on a temp database with a settable clock, and a runner
-for the real ``scripts/memtool.py`` command line."""
+"""Helpers and fixtures for the memtool tests: the MVP schema, a settable clock, a store on a temp
+database, a runner for the real ``scripts/memtool.py`` command line. Test modules import the
+fixtures they use from here."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import sys
 
 import pytest
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MEMTOOL = os.path.join(REPO, "scripts", "memtool.py")
 
 # Same columns, indexes, FTS table and triggers as the MVP design (spec 000 §4): what a database

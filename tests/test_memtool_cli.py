@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 
-from conftest import run_memtool
+from memtool_support import run_memtool
 
 
 def test_full_cycle_through_the_cli(tmp_path):

@@ -15,7 +15,8 @@ from code_memory.memtool import context, knowledge_map, metacognition, ranking, 
 from code_memory.memtool.access import AccessTracker
 from code_memory.memtool.errors import MemtoolError
 
-from conftest import MVP_SCHEMA_SQL, run_memtool
+from memtool_support import MVP_SCHEMA_SQL, run_memtool
+from memtool_support import clock, db_path, make_store, store  # noqa: F401 (fixtures)
 
 
 def _row(store, item_id, *cols):

@@ -13,6 +13,8 @@ from code_memory.memtool import schema, transfer
 from code_memory.memtool.errors import MemtoolError
 from code_memory.memtool.store import ITEM_FIELDS
 
+from memtool_support import clock, db_path, make_store, store  # noqa: F401 (fixtures)
+
 
 def _names(conn, kind):
     return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = ?", (kind,))}

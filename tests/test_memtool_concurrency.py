@@ -10,7 +10,8 @@ import time
 
 from code_memory.memtool.store import MemoryStore
 
-from conftest import run_memtool
+from memtool_support import run_memtool
+from memtool_support import clock, db_path, make_store, store  # noqa: F401 (fixtures)
 
 PROCESSES = 6
 

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # code-memory installer. Idempotent: run it again to update.
-#   ./install.sh                 set up everything: venv + package, memory root, index, hooks
+#   ./install.sh                 set up everything: venv + package, memory root, index, hooks, MCP server
 #   ./install.sh --dry-run       print the plan, change nothing
 #   ./install.sh --hooks-only    only the memory root and the hooks (no venv, no pip, no index)
-#   ./install.sh --no-hooks      everything but the settings.json hooks (e.g. when used as a plugin)
+#   ./install.sh --no-hooks      everything but the settings.json hooks and the MCP registration
+#                                (e.g. when used as a plugin, which brings hooks.json and .mcp.json)
 #   ./install.sh --cron          also run scripts/weekly-consolidate.sh weekly from your crontab
-#   ./install.sh --uninstall     remove our hooks from settings.json and our crontab line (keeps memory)
+#   ./install.sh --uninstall     remove our hooks, MCP registration and crontab line (keeps memory)
 #   ./install.sh --settings FILE the Claude Code settings file (default ~/.claude/settings.json)
 # Steps: a venv with the package (+ optional extras when they can be installed), the memory root
 # from templates/, the search index, the hook entries in settings.json (tagged "# code-memory";
-# a backup is made first, everything else is kept, a malformed file is refused and left as is).
+# a backup is made first, everything else is kept, a malformed file is refused and left as is),
+# and the MCP server registered with Claude Code at user scope (or the command to do it printed).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -28,7 +30,7 @@ while [ $# -gt 0 ]; do
     --uninstall) UNINSTALL=1 ;;
     --settings) shift; SETTINGS=${1:?--settings needs a file} ;;
     --settings=*) SETTINGS=${1#--settings=} ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -51,6 +53,8 @@ fi
 if [ "$UNINSTALL" = 1 ]; then
   say "removing code-memory hooks from $SETTINGS"
   "$(tool_python)" "$REPO/scripts/code-memory.py" hooks uninstall --settings "$SETTINGS" --format text $(dry_flag)
+  run "$(tool_python)" "$REPO/scripts/code-memory.py" mcp unregister --format text \
+    || say "the MCP server was not unregistered (claude not on PATH?); see 'code-memory mcp unregister'"
   run "$(tool_python)" "$REPO/scripts/code-memory.py" cron remove --format text \
     || say "could not check the crontab for the weekly job; see 'code-memory cron status'"
   say "kept: your memory root (\$CODE_MEMORY_ROOT or ~/.claude/memory) and the venv ($VENV); delete them yourself if you want them gone"
@@ -95,6 +99,22 @@ if [ "$HOOKS" = 1 ]; then
       --format text ${pin[@]+"${pin[@]}"} $(dry_flag); then
     echo "install.sh: the hooks were not registered (see above); $SETTINGS is unchanged" >&2
     exit 1
+  fi
+fi
+if [ "$SETUP" = 1 ] && [ "$HOOKS" = 1 ]; then
+  # the MCP server (README § MCP server): `claude mcp add code-memory --scope user -- …`, idempotent;
+  # without claude on PATH the exact command is printed instead
+  say "MCP server"
+  if [ "$DRY_RUN" = 1 ]; then
+    printf '[dry-run] %s\n' "$($CM mcp command --format text 2>/dev/null | sed -n 's/^command: //p')"
+  elif MCP_OUT=$($CM mcp register --format text 2>&1); then
+    case "$MCP_OUT" in
+      *"registered: True"*) say "registered with Claude Code (user scope) as 'code-memory'" ;;
+      *) say "claude is not on PATH; register the MCP server with:"
+         printf '  %s\n' "$(printf '%s\n' "$MCP_OUT" | sed -n 's/^command: //p')" ;;
+    esac
+  else
+    say "could not register the MCP server: $MCP_OUT"
   fi
 fi
 if [ "$CRON" = 1 ]; then

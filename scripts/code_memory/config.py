@@ -182,6 +182,10 @@ DEFAULTS: dict = {
         "recency_half_life_days": 7.0,
         "lock_timeout": 10.0,
     },
+    # memtool and the MCP server (README § memtool, § MCP server)
+    "memtool": {
+        "db": None,
+    },
 }
 
 # Dotted keys a project's own .claude/code-memory.json may set. Nothing here names a path,

@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "code_memory.cli.search",
     "code_memory.cli.kv",
     "code_memory.cli.workspace",
+    "code_memory.cli.mcp",
 ]
 
 

@@ -1,0 +1,11 @@
+#!/usr/bin/env python3
+"""code-memory-mcp: code-memory as an MCP server over stdio (see README § MCP server)."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from code_memory.mcp_server import main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main())

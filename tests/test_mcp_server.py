@@ -1,0 +1,153 @@
+"""The MCP server, driven over stdio by the mcp SDK's own client: list the tools, call each, check
+the results and the error shapes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+import sys
+
+import pytest
+
+from conftest import REPO
+
+mcp = pytest.importorskip("mcp")
+from mcp import ClientSession, StdioServerParameters  # noqa: E402
+from mcp.client.stdio import stdio_client  # noqa: E402
+
+SERVER = os.path.join(REPO, "scripts", "code-memory-mcp.py")
+MEMTOOL_TOOLS = {"memory_store", "memory_recall", "memory_contextual_search", "memory_assess_knowledge",
+                 "memory_knowledge_map", "memory_review_due"}
+
+
+def _is_error(result) -> bool:
+    return bool(getattr(result, "is_error", getattr(result, "isError", False)))
+
+
+def _payload(result) -> dict:
+    """The tool's JSON answer (the text block; structured content must agree when present)."""
+    text = result.content[0].text
+    data = json.loads(text[text.index("{"):])
+    structured = getattr(result, "structured_content", getattr(result, "structuredContent", None))
+    if structured is not None and not _is_error(result):
+        assert structured == data
+    return data
+
+
+async def _session(env, calls):
+    params = StdioServerParameters(command=sys.executable, args=[SERVER], env=env)
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            return await calls(session)
+
+
+def _run(env, calls):
+    return asyncio.run(asyncio.wait_for(_session(env, calls), timeout=120))
+
+
+@pytest.fixture
+def server_env(tmp_path):
+    env = dict(os.environ)
+    env["MEMTOOL_DB"] = str(tmp_path / "mcp.db")
+    env["CLAUDE_PROJECT_DIR"] = str(tmp_path)
+    return env
+
+
+def test_lists_the_memtool_tools_with_schemas(server_env):
+    async def calls(session):
+        return (await session.list_tools()).tools
+
+    tools = {t.name: t for t in _run(server_env, calls)}
+    assert MEMTOOL_TOOLS <= set(tools)
+    schema = getattr(tools["memory_store"], "input_schema", None) or tools["memory_store"].inputSchema
+    assert schema["required"] == ["content"]
+    assert "project" in json.dumps(schema["properties"]["type"])
+    assert all(tools[name].description for name in MEMTOOL_TOOLS)
+
+
+def test_calls_every_memtool_tool(server_env):
+    async def calls(session):
+        out = {}
+        out["store"] = await session.call_tool("memory_store", {
+            "content": "URGENT: payment gateway timeout fixed by retry with backoff, solved",
+            "type": "feature", "key": "gateway", "task_id": "T9", "tags": ["payments"], "confidence": "high"})
+        out["store2"] = await session.call_tool("memory_store", {
+            "content": "payment gateway retry backoff policy and jitter settings", "type": "feature"})
+        item_id = _payload(out["store"])["id"]
+        out["get"] = await session.call_tool("memory_recall", {"item_id": item_id})
+        out["recall"] = await session.call_tool("memory_recall", {"context": "gateway timeout", "task_id": "T9"})
+        out["contextual"] = await session.call_tool("memory_contextual_search",
+                                                    {"query": "gateway", "emotional_filter": "positive"})
+        out["assess"] = await session.call_tool("memory_assess_knowledge", {"topic": "gateway"})
+        out["assess_none"] = await session.call_tool("memory_assess_knowledge", {"topic": "kubernetes"})
+        out["map"] = await session.call_tool("memory_knowledge_map", {"center_topic": "gateway", "min_score": 0})
+        out["review"] = await session.call_tool("memory_review_due", {"min_importance": 0})
+        return out
+
+    out = _run(server_env, calls)
+    assert not any(_is_error(r) for r in out.values()), {k: r.content[0].text for k, r in out.items()}
+    stored = _payload(out["store"])
+    assert stored["ok"] is True and stored["action"] == "created" and stored["item"]["task_id"] == "T9"
+    assert {"positive", "urgent"} <= set(stored["item"]["context_tags"])
+    second = _payload(out["store2"])
+    assert second["item"]["related_ids"] == [stored["id"]]
+    assert _payload(out["get"])["item"]["content"].startswith("URGENT: payment gateway")
+    recalled = _payload(out["recall"])
+    assert recalled["items"][0]["id"] == stored["id"] and "context_match" in recalled["items"][0]["recommend_reasons"]
+    assert [it["id"] for it in _payload(out["contextual"])["items"]] == [stored["id"]]
+    assessed = _payload(out["assess"])
+    assert assessed["confidence"] in ("low", "medium", "high") and assessed["stats"]["total_memories"] == 2
+    assert _payload(out["assess_none"])["confidence"] == "none"
+    graph = _payload(out["map"])
+    assert graph["total_nodes"] == 2 and len(graph["edges"]) == 1 and graph["mermaid"].startswith("graph LR")
+    assert _payload(out["review"])["total_due"] == 0          # nothing is a day old yet
+
+    # the same database is memtool's: the CLI sees the items and the recorded reads
+    conn = sqlite3.connect(server_env["MEMTOOL_DB"])
+    count, reads = conn.execute("SELECT count(*), sum(access_count) FROM memory_items").fetchone()
+    assert count == 2 and reads >= 2
+
+
+def test_error_shapes(server_env):
+    async def calls(session):
+        return {
+            "missing": await session.call_tool("memory_recall", {"item_id": "doesnotexist"}),
+            "empty": await session.call_tool("memory_store", {"content": "   "}),
+            "bad_type": await session.call_tool("memory_store", {"content": "x", "type": "galaxy"}),
+            "bad_filter": await session.call_tool("memory_contextual_search", {}),
+            "bad_depth": await session.call_tool("memory_knowledge_map", {"center_topic": "x", "depth": 0}),
+            "unknown_tool": await session.call_tool("memory_teleport", {}),
+        }
+
+    out = _run(server_env, calls)
+    assert all(_is_error(r) for r in out.values())
+    missing = _payload(out["missing"])
+    assert missing == {"ok": False, "error": "NOT_FOUND", "message": "No memory item found with id: doesnotexist",
+                       "hint": "Check the id, or use search to find the item", "id": "doesnotexist"}
+    assert _payload(out["empty"])["error"] == "PARAM_ERROR"
+    assert _payload(out["bad_filter"])["error"] == "PARAM_ERROR"
+    assert _payload(out["bad_depth"])["error"] == "PARAM_ERROR"
+    assert "type" in out["bad_type"].content[0].text          # rejected by the input schema
+    assert "memory_teleport" in out["unknown_tool"].content[0].text
+
+
+def test_list_tools_flag_and_database_default(tmp_path):
+    env = dict(os.environ)
+    env.pop("MEMTOOL_DB", None)
+    import subprocess
+    proc = subprocess.run([sys.executable, SERVER, "--list-tools"], capture_output=True, text=True, env=env,
+                          timeout=60)
+    assert proc.returncode == 0 and MEMTOOL_TOOLS <= set(json.loads(proc.stdout)["tools"])
+    from code_memory.mcp_server import ServerContext
+    ctx = ServerContext.from_environment(env={"CODE_MEMORY_ROOT": str(tmp_path / "root"),
+                                              "CLAUDE_PROJECT_DIR": str(tmp_path)})
+    assert ctx.memtool_db == str(tmp_path / "root" / "memtool.db")
+    ctx = ServerContext.from_environment(env={"CODE_MEMORY_ROOT": str(tmp_path / "root"),
+                                              "CODE_MEMORY_MEMTOOL__DB": str(tmp_path / "cfg.db")})
+    assert ctx.memtool_db == str(tmp_path / "cfg.db")
+    ctx = ServerContext.from_environment(env={"MEMTOOL_DB": str(tmp_path / "env.db"),
+                                              "CODE_MEMORY_MEMTOOL__DB": str(tmp_path / "cfg.db")})
+    assert ctx.memtool_db == str(tmp_path / "env.db")

@@ -18,6 +18,7 @@ from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 
 SERVER = os.path.join(REPO, "scripts", "code-memory-mcp.py")
+TOOLS = {"memory_search", "memory_get"}
 MEMTOOL_TOOLS = {"memory_store", "memory_recall", "memory_contextual_search", "memory_assess_knowledge",
                  "memory_knowledge_map", "memory_review_due"}
 
@@ -61,7 +62,7 @@ def test_lists_the_memtool_tools_with_schemas(server_env):
         return (await session.list_tools()).tools
 
     tools = {t.name: t for t in _run(server_env, calls)}
-    assert MEMTOOL_TOOLS <= set(tools)
+    assert TOOLS | MEMTOOL_TOOLS <= set(tools)
     schema = getattr(tools["memory_store"], "input_schema", None) or tools["memory_store"].inputSchema
     assert schema["required"] == ["content"]
     assert "project" in json.dumps(schema["properties"]["type"])
@@ -151,3 +152,51 @@ def test_list_tools_flag_and_database_default(tmp_path):
     ctx = ServerContext.from_environment(env={"MEMTOOL_DB": str(tmp_path / "env.db"),
                                               "CODE_MEMORY_MEMTOOL__DB": str(tmp_path / "cfg.db")})
     assert ctx.memtool_db == str(tmp_path / "env.db")
+
+
+def _write(root, rel, text):
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_memory_search_and_get_are_project_scoped(tmp_path, memory_root):
+    import pathlib
+    root = pathlib.Path(memory_root)
+    _write(root, "MEMORY.md", "# Memory\n\n## 避坑经验 (Pitfalls)\n- zebracorn: always pin the 数据库 driver\n")
+    _write(root, "areas/projects/alpha/rules.md", "# alpha rules\n\n- zebracorn retries use backoff\n- line 4\n")
+    _write(root, "areas/projects/beta/rules.md", "# beta rules\n\n- zebracorn secret of beta\n")
+    _write(root, "sessions/s-beta.md", "# 会话摘要: s-beta\n\n- **项目**: beta\n\nzebracorn beta session\n")
+    project = tmp_path / "work" / "alpha"
+    project.mkdir(parents=True)
+    env = dict(os.environ, CLAUDE_PROJECT_DIR=str(project), MEMTOOL_DB=str(tmp_path / "m.db"),
+               CODE_MEMORY_EMBEDDING__ENABLED="false")
+
+    async def calls(session):
+        return {
+            "search": await session.call_tool("memory_search", {"query": "zebracorn", "top_k": 10}),
+            "search_zh": await session.call_tool("memory_search", {"query": "数据库"}),
+            "get": await session.call_tool("memory_get", {"path": "areas/projects/alpha/rules.md",
+                                                          "from_line": 3, "lines": 2}),
+            "get_other": await session.call_tool("memory_get", {"path": "areas/projects/beta/rules.md"}),
+            "get_session": await session.call_tool("memory_get", {"path": str(root / "sessions/s-beta.md")}),
+            "get_escape": await session.call_tool("memory_get", {"path": "../../../etc/passwd"}),
+            "get_missing": await session.call_tool("memory_get", {"path": "areas/projects/alpha/nope.md"}),
+            "empty": await session.call_tool("memory_search", {"query": "  "}),
+        }
+
+    out = _run(env, calls)
+    found = _payload(out["search"])
+    assert found["ok"] is True and found["scope"] == "project" and found["project"] == "alpha"
+    paths = {os.path.relpath(hit["path"], memory_root) if os.path.isabs(hit["path"]) else hit["path"]
+             for hit in found["results"]}
+    assert paths == {"MEMORY.md", os.path.join("areas", "projects", "alpha", "rules.md")}
+    assert all({"start_line", "end_line", "snippet", "score"} <= set(hit) for hit in found["results"])
+    assert [os.path.basename(h["path"]) for h in _payload(out["search_zh"])["results"]] == ["MEMORY.md"]
+    got = _payload(out["get"])
+    assert got["text"] == "- zebracorn retries use backoff\n- line 4" and got["from_line"] == 3
+    for name in ("get_other", "get_session", "get_escape"):
+        assert _is_error(out[name]) and _payload(out[name])["error"] == "MEMORY_PATH_TRAVERSAL", name
+    assert _payload(out["get_missing"])["error"] == "MEMORY_FILE_NOT_FOUND"
+    assert _payload(out["empty"])["error"] == "INVALID_ARGUMENT"

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
@@ -13,6 +16,7 @@ from code_memory.memtool import schema, transfer
 from code_memory.memtool.errors import MemtoolError
 from code_memory.memtool.store import ITEM_FIELDS
 
+from memtool_support import REPO
 from memtool_support import clock, db_path, make_store, store  # noqa: F401 (fixtures)
 
 
@@ -274,3 +278,17 @@ def test_import_rejects_a_bad_line_atomically(store):
 def test_import_without_id_creates_and_reports_unknown_fields(store):
     out = transfer.import_lines(store, io.StringIO(json.dumps({"type": "run", "content": "c", "mixed_score": 1})))
     assert out["created"] == 1 and out["ignored_fields"] == ["mixed_score"]
+
+
+def test_chinese_put_and_search_never_import_jieba(tmp_path):
+    """Segmentation reads jieba's dictionary through code_memory.segment; queries use bigrams."""
+    code = (
+        "import sys; sys.path.insert(0, %r)\n"
+        "from code_memory.memtool.store import MemoryStore\n"
+        "s = MemoryStore(%r)\n"
+        "s.put(type='project', content='画布是核心运行机制的载体')\n"
+        "hits = s.search('运行机制')['items']\n"
+        "print(len(hits), 'jieba' in sys.modules)\n"
+    ) % (os.path.join(REPO, "scripts"), str(tmp_path / "m.db"))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["1", "False"], out.stderr

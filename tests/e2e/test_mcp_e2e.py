@@ -17,7 +17,7 @@ from support.standin_api import main, strings_in, tool
 
 pytestmark = pytest.mark.e2e
 
-TOOLS = ("memory_store", "memory_recall", "memory_contextual_search", "memory_assess_knowledge",
+TOOLS = ("memory_search", "memory_get", "memory_store", "memory_recall", "memory_contextual_search", "memory_assess_knowledge",
          "memory_knowledge_map", "memory_review_due")
 
 

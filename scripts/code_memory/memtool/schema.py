@@ -28,7 +28,7 @@ import datetime as dt
 import sqlite3
 
 from .errors import BUSY_TIMEOUT_MS
-from .tokens import build_content_search, segmenter_name
+from .tokens import build_content_search, segmenter_name, use_segmenter
 
 ITEM_TYPES = ("project", "feature", "run")
 
@@ -235,7 +235,7 @@ def _meta(conn, key: str):
 
 def needs_migration(conn) -> bool:
     return (_applied(conn) != {name for name, _ in MIGRATIONS}
-            or _meta(conn, "segmenter") != segmenter_name())
+            or _meta(conn, "segmenter") != use_segmenter(_meta(conn, "segmenter")))
 
 
 def migrate(conn) -> dict:

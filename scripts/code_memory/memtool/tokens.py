@@ -1,10 +1,13 @@
 """Text → tokens for memtool: the FTS5 search column, FTS/LIKE queries and keyword sets.
 
-* ``content_search`` = content + the search-mode words (length ≥ 2) of its Chinese runs (spec 000
-  §4.2). SQLite's ``unicode61`` tokenizer splits English by itself but keeps a run of Han characters
-  as one token, so the appended words are what makes Chinese findable.
-* Queries are segmented by the same code, so index and query agree. The segmenter's name is stored in
-  the database; when it changes (jieba installed or removed) the store re-segments every row.
+* ``content_search`` = content + the tokens (length ≥ 2) of its Chinese runs (spec 000 §4.2):
+  jieba's search-mode words (via :mod:`code_memory.segment`, which reads jieba's dictionary without
+  importing jieba) and the runs' character bigrams. SQLite's ``unicode61`` tokenizer splits English
+  by itself but keeps a run of Han characters as one token, so the appended tokens are what makes
+  Chinese findable.
+* Queries use the bigrams of their Chinese runs, which every segmenter indexes, so a query needs no
+  dictionary and costs no jieba import. The segmenter's name is stored in the database; when it
+  changes (jieba installed) the store re-segments every row.
 * Term sets (Jaccard relevance, related-item linking) are read back from ``content_search``, so
   they need no second segmentation and match what FTS indexed.
 
@@ -16,7 +19,8 @@ from __future__ import annotations
 import functools
 import re
 
-HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+from ..segment import HAN_RUN, BigramSegmenter, bigrams, get_segmenter
+
 # A word for FTS purposes: a run of letters/digits/underscore that is not Han (unicode61 semantics).
 WORD = re.compile(r"[^\W\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 MIN_TOKEN_LEN = 2
@@ -30,54 +34,41 @@ those to too us was we were what when where which who will with would you your
 _segmenter = None
 
 
-class _Segmenter:
-    """jieba search mode when jieba is installed, otherwise overlapping Han bigrams."""
-
-    def __init__(self):
+def use_segmenter(recorded: str | None = None) -> str:
+    """Choose the segmenter for writes and return its name: jieba's dictionary when installed (else
+    bigrams). A database segmented with a dictionary that is still cached keeps it even if jieba
+    has been removed since (never downgrade); otherwise a change means re-segmenting the rows."""
+    global _segmenter
+    current = get_segmenter("auto")
+    if recorded and recorded != current.name and current.name == BigramSegmenter.name:
         try:
-            import jieba  # noqa: F401  (probe only; imported for real on first Chinese text)
-            self.name = "jieba-search"
-        except ImportError:
-            self.name = "bigram"
-        self._cut = None
-
-    def words(self, run: str) -> list:
-        if self.name == "bigram":
-            return [run[i:i + 2] for i in range(len(run) - 1)]
-        if self._cut is None:
-            import logging
-
-            import jieba
-            jieba.setLogLevel(logging.WARNING)
-            self._cut = jieba.cut_for_search
-        return list(self._cut(run))
+            current = get_segmenter(recorded)
+        except (LookupError, OSError):
+            pass
+    _segmenter = current
+    return current.name
 
 
 def _get_segmenter():
-    global _segmenter
     if _segmenter is None:
-        _segmenter = _Segmenter()
+        use_segmenter()
     return _segmenter
 
 
 def segmenter_name() -> str:
-    """Identifies the segmentation in use; stored in the database to detect a change."""
     return _get_segmenter().name
 
 
 def segment(text: str) -> list:
-    """Search-mode words (length ≥ 2, first occurrence order, no duplicates) of text's Han runs."""
-    runs = HAN_RUN.findall(text or "")
-    if not runs:
+    """The index tokens (length ≥ 2, first occurrence order, no duplicates) of text's Han runs:
+    :mod:`code_memory.segment`'s search-mode words and character bigrams."""
+    if not text or not HAN_RUN.search(text):
         return []
-    seg = _get_segmenter()
     out, seen = [], set()
-    for run in runs:
-        for word in seg.words(run):
-            word = word.strip()
-            if len(word) >= MIN_TOKEN_LEN and word not in seen:
-                seen.add(word)
-                out.append(word)
+    for token in _get_segmenter().tokens(text):
+        if len(token) >= MIN_TOKEN_LEN and token not in seen:
+            seen.add(token)
+            out.append(token)
     return out
 
 
@@ -93,16 +84,16 @@ def _quote(token: str) -> str:
 def parse_query(query: str) -> tuple:
     """Split a query into FTS tokens and the pieces FTS cannot answer.
 
-    Returns ``(fts_tokens, like_terms)``: lower-cased words and Chinese words for MATCH, and the
-    Han runs that yield no word of length ≥ 2 (a single character) for a LIKE filter.
+    Returns ``(fts_tokens, like_terms)``: lower-cased words, and the character bigrams of each Han
+    run (every segmenter indexes all bigrams, so a query needs no dictionary and matches any run
+    that contains it); a lone Han character has no bigram and goes to a LIKE filter.
     """
     fts_tokens, like_terms, seen = [], [], set()
     for term in (query or "").split():
         tokens = [m.group(0).lower() for m in WORD.finditer(term)]
         for run in HAN_RUN.findall(term):
-            words = segment(run)
-            if words:
-                tokens.extend(words)
+            if len(run) >= MIN_TOKEN_LEN:
+                tokens.extend(bigrams(run))
             else:
                 like_terms.append(run)
         for token in tokens:

@@ -1,0 +1,57 @@
+"""The Markdown memory as MCP tools: memory_search (ranked hits with path + lines) and memory_get
+(the exact lines), through the core search API (:mod:`code_memory.search`).
+
+Both are scoped to the session's project, never to every project: search uses
+``scope="project"`` (global memory + this project's area and sessions); get reads files inside the
+memory root except another project's area (``areas/projects/<other>``) and another project's
+session notes. The project is detected from the server's project directory.
+"""
+
+# No ``from __future__ import annotations`` (see memtool_tools): the SDK needs real annotations.
+import os
+from typing import Literal, Optional
+
+from ..errors import CodeMemoryError
+
+SearchMode = Literal["auto", "bm25", "vector", "hybrid"]
+
+
+def foreign_path_reason(root: str, real_path: str, project: Optional[str], allowed_areas) -> Optional[str]:
+    """Why ``real_path`` (resolved, inside ``root``) belongs to another project, or None."""
+    rel = os.path.relpath(real_path, os.path.realpath(root)).split(os.sep)
+    if len(rel) >= 3 and rel[0] == "areas" and rel[1] == "projects" and rel[2] not in allowed_areas:
+        return f"areas/projects/{rel[2]} is another project's memory"
+    if len(rel) == 2 and rel[0] == "sessions" and rel[1].endswith(".md"):
+        from ..chunking import session_project
+        from ..fsutil import read_text
+        owner = session_project(read_text(real_path, default="") or "")
+        if owner and owner != project:
+            return "that session note belongs to another project"
+    return None
+
+
+def tools(ctx) -> list:
+    def memory_search(query: str, top_k: Optional[int] = None, mode: Optional[SearchMode] = None) -> dict:
+        """Search the user's lasting Markdown memory (MEMORY.md, this project's rules/summary/facts,
+        patterns, tools, daily notes, session summaries) — global memory plus the current project
+        only. Chinese and English; BM25 with vectors when available. Each hit has path,
+        start_line, end_line, heading, snippet and score; read more with memory_get."""
+        from ..search import search_memory
+        return search_memory(ctx.cfg, query, mode=mode, top_k=top_k, scope="project",
+                             project=ctx.project_name())
+
+    def memory_get(path: str, from_line: int = 1, lines: int = 40) -> dict:
+        """Read exact lines of a memory file found by memory_search (path as returned, or relative
+        to the memory root), 1-based from_line, at most 200 lines."""
+        from ..paths import resolve_inside
+        from ..search import get_lines
+        root = ctx.cfg.root
+        real = resolve_inside(path, [root], base=root)
+        reason = foreign_path_reason(root, real, ctx.project_name(), ctx.project_areas())
+        if reason:
+            raise CodeMemoryError("MEMORY_PATH_TRAVERSAL", f"{reason}; this session sees global memory "
+                                  "and its own project's", hint="use memory_search to find readable files",
+                                  path=path)
+        return get_lines([root], real, from_line, lines, base=root)
+
+    return [memory_search, memory_get]

@@ -32,26 +32,38 @@ those to too us was we were what when where which who will with would you your
 """.split())
 
 _segmenter = None
+_segmented = 0
+# After this many segmentations in one process (bulk writes, imports, a long-lived MCP server) the
+# whole dictionary is loaded into memory: ~0.5 s once, then ~7x faster per text than SQLite lookups.
+BULK_AFTER = 200
 
 
 def use_segmenter(recorded: str | None = None) -> str:
     """Choose the segmenter for writes and return its name: jieba's dictionary when installed (else
     bigrams). A database segmented with a dictionary that is still cached keeps it even if jieba
     has been removed since (never downgrade); otherwise a change means re-segmenting the rows."""
-    global _segmenter
+    global _segmenter, _segmented
     current = get_segmenter("auto")
     if recorded and recorded != current.name and current.name == BigramSegmenter.name:
         try:
             current = get_segmenter(recorded)
         except (LookupError, OSError):
             pass
-    _segmenter = current
+    if _segmenter is None or _segmenter.name != current.name:
+        _segmenter, _segmented = current, 0
     return current.name
 
 
 def _get_segmenter():
+    global _segmenter, _segmented
     if _segmenter is None:
         use_segmenter()
+    _segmented += 1
+    if _segmented == BULK_AFTER and _segmenter.name != BigramSegmenter.name:
+        try:
+            _segmenter = get_segmenter(_segmenter.name, bulk=True)
+        except (LookupError, OSError):
+            pass
     return _segmenter
 
 

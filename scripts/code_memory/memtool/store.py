@@ -165,21 +165,24 @@ class MemoryStore:
         if not os.path.isdir(parent):
             raise MemtoolError("DB_ERROR", f"Directory does not exist: {parent}",
                                "Create it first or choose another --db", db=db_path)
+        self.tracker = (tracker or AccessTracker(clock)) if track_access else None
+        self.conn = None
         try:
             self.conn = schema.connect(db_path)
             self.journal_mode = schema.enable_wal(self.conn)
             self.migration = schema.migrate(self.conn)
             self.fts5 = use_fts and schema.has_fts(self.conn)
         except sqlite3.Error as exc:
+            if self.conn is not None:
+                self.conn.close()
             raise db_error(exc, db_path) from exc
-        self.tracker = (tracker or AccessTracker(clock)) if track_access else None
         self._common_terms = None
         self._writes_since_common = 0
 
     # --- plumbing ---------------------------------------------------------------------------
 
     def close(self) -> None:
-        if getattr(self, "conn", None) is None:
+        if self.conn is None:
             return
         try:
             self.flush_access()

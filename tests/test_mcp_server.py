@@ -171,7 +171,7 @@ def test_memory_search_and_get_are_project_scoped(tmp_path, memory_root):
     project = tmp_path / "work" / "alpha"
     project.mkdir(parents=True)
     env = dict(os.environ, CLAUDE_PROJECT_DIR=str(project), MEMTOOL_DB=str(tmp_path / "m.db"),
-               CODE_MEMORY_EMBEDDING__ENABLED="false")
+               CODE_MEMORY_EMBEDDING__ENABLED="false", CLAUDE_CODE_SESSION_ID="sess-mcp-1")
 
     async def calls(session):
         return {
@@ -200,3 +200,13 @@ def test_memory_search_and_get_are_project_scoped(tmp_path, memory_root):
         assert _is_error(out[name]) and _payload(out[name])["error"] == "MEMORY_PATH_TRAVERSAL", name
     assert _payload(out["get_missing"])["error"] == "MEMORY_FILE_NOT_FOUND"
     assert _payload(out["empty"])["error"] == "INVALID_ARGUMENT"
+    # the experiences shown were recorded as used in this Claude Code session (feedback loop)
+    from code_memory import experience
+    from code_memory.evolution import audit_log
+    from code_memory.fsutil import iter_jsonl
+    from code_memory.paths import MemoryPaths
+    refs = {(e["experience_id"], e.get("context")) for e in iter_jsonl(audit_log(MemoryPaths(memory_root)))
+            if e.get("event_type") == "ref" and e["session_id"] == "sess-mcp-1"}
+    shown = {e for hit in found["results"] for e in hit.get("experiences", [])}
+    assert shown and {(e, "mcp-search") for e in shown} <= refs
+    assert (experience.rule_id("alpha", "- zebracorn retries use backoff"), "mcp-get") in refs

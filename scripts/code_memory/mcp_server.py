@@ -7,7 +7,8 @@ here, once, and handed to the tools through :class:`ServerContext`:
 
 * the project: detected from ``$CLAUDE_PROJECT_DIR`` (set by Claude Code), else the working
   directory — memory_search / memory_get see global memory and this project's only;
-* memtool's database: ``$MEMTOOL_DB``, else config ``memtool.db``, else ``<memory_root>/memtool.db``.
+* memtool's database: ``$MEMTOOL_DB``, else config ``memtool.db``, else ``<memory_root>/memtool.db``;
+* the session: ``$CLAUDE_CODE_SESSION_ID`` (Claude Code ≥ 2.1.154) for feedback references.
 
 Logs go to stderr only (stdout is the protocol).
 """
@@ -55,10 +56,11 @@ def load_sdk():
 class ServerContext:
     """What the tools need, resolved once at startup; the memtool store is opened on first use."""
 
-    def __init__(self, cfg, project_dir: str, memtool_db: str):
+    def __init__(self, cfg, project_dir: str, memtool_db: str, session_id: str | None = None):
         self.cfg = cfg
         self.project_dir = project_dir
         self.memtool_db = memtool_db
+        self.session_id = session_id
         self._store = None
         self._lock = threading.Lock()
         self._project = None
@@ -72,7 +74,8 @@ class ServerContext:
         cfg = load_config(root_override=root, project_dir=project_dir, env=env)
         memtool_db = (db or env.get("MEMTOOL_DB") or cfg.get_path("memtool.db")
                       or os.path.join(cfg.root, "memtool.db"))
-        return cls(cfg, project_dir, os.path.abspath(os.path.expanduser(memtool_db)))
+        return cls(cfg, project_dir, os.path.abspath(os.path.expanduser(memtool_db)),
+                   (env.get("CLAUDE_CODE_SESSION_ID") or "").strip() or None)
 
     def project_name(self) -> str | None:
         """The session's project (config map, git top level, directory name)."""

@@ -4,7 +4,10 @@
 Both are scoped to the session's project, never to every project: search uses
 ``scope="project"`` (global memory + this project's area and sessions); get reads files inside the
 memory root except another project's area (``areas/projects/<other>``) and another project's
-session notes. The project is detected from the server's project directory.
+session notes. The project is detected from the server's project directory. Inside a Claude Code session
+(``CLAUDE_CODE_SESSION_ID``, read by the server) the experiences a hit or a get shows — pitfalls,
+rules, facts — are recorded as used in that session (README § Self-evolution), as when Claude runs
+``memory-search.py`` from Bash; ``feedback.record_refs = false`` turns that off.
 """
 
 # No ``from __future__ import annotations`` (see memtool_tools): the SDK needs real annotations.
@@ -30,6 +33,17 @@ def foreign_path_reason(root: str, real_path: str, project: Optional[str], allow
     return None
 
 
+def record_refs(ctx, experience_ids: list, context: str) -> None:
+    """The shown experiences count as used in this session; feedback never fails a tool call."""
+    if not ctx.session_id or not experience_ids or not ctx.cfg.get_path("feedback.record_refs", True):
+        return
+    from ..feedback import record_refs as record
+    try:
+        record(ctx.cfg.paths, ctx.session_id, experience_ids, context=context)
+    except CodeMemoryError:
+        pass
+
+
 def tools(ctx) -> list:
     def memory_search(query: str, top_k: Optional[int] = None, mode: Optional[SearchMode] = None) -> dict:
         """Search the user's lasting Markdown memory (MEMORY.md, this project's rules/summary/facts,
@@ -37,8 +51,11 @@ def tools(ctx) -> list:
         only. Chinese and English; BM25 with vectors when available. Each hit has path,
         start_line, end_line, heading, snippet and score; read more with memory_get."""
         from ..search import search_memory
-        return search_memory(ctx.cfg, query, mode=mode, top_k=top_k, scope="project",
-                             project=ctx.project_name())
+        answer = search_memory(ctx.cfg, query, mode=mode, top_k=top_k, scope="project",
+                               project=ctx.project_name())
+        record_refs(ctx, [e for hit in answer.get("results", []) for e in hit.get("experiences", [])],
+                    "mcp-search")
+        return answer
 
     def memory_get(path: str, from_line: int = 1, lines: int = 40) -> dict:
         """Read exact lines of a memory file found by memory_search (path as returned, or relative
@@ -52,6 +69,10 @@ def tools(ctx) -> list:
             raise CodeMemoryError("MEMORY_PATH_TRAVERSAL", f"{reason}; this session sees global memory "
                                   "and its own project's", hint="use memory_search to find readable files",
                                   path=path)
-        return get_lines([root], real, from_line, lines, base=root)
+        answer = get_lines([root], real, from_line, lines, base=root)
+        if ctx.session_id:
+            from ..search_feedback import ExperienceFinder
+            record_refs(ctx, ExperienceFinder(root).ids(answer["path"], answer["text"]), "mcp-get")
+        return answer
 
     return [memory_search, memory_get]

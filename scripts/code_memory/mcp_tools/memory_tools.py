@@ -33,17 +33,6 @@ def foreign_path_reason(root: str, real_path: str, project: Optional[str], allow
     return None
 
 
-def record_refs(ctx, experience_ids: list, context: str) -> None:
-    """The shown experiences count as used in this session; feedback never fails a tool call."""
-    if not ctx.session_id or not experience_ids or not ctx.cfg.get_path("feedback.record_refs", True):
-        return
-    from ..feedback import record_refs as record
-    try:
-        record(ctx.cfg.paths, ctx.session_id, experience_ids, context=context)
-    except CodeMemoryError:
-        pass
-
-
 def tools(ctx) -> list:
     def memory_search(query: str, top_k: Optional[int] = None, mode: Optional[SearchMode] = None) -> dict:
         """Search the user's lasting Markdown memory (MEMORY.md, this project's rules/summary/facts,
@@ -53,8 +42,8 @@ def tools(ctx) -> list:
         from ..search import search_memory
         answer = search_memory(ctx.cfg, query, mode=mode, top_k=top_k, scope="project",
                                project=ctx.project_name())
-        record_refs(ctx, [e for hit in answer.get("results", []) for e in hit.get("experiences", [])],
-                    "mcp-search")
+        from ..search_feedback import record_shown, result_ids
+        record_shown(ctx.cfg, ctx.session_id, result_ids(answer.get("results", [])), "mcp-search")
         return answer
 
     def memory_get(path: str, from_line: int = 1, lines: int = 40) -> dict:
@@ -71,8 +60,9 @@ def tools(ctx) -> list:
                                   path=path)
         answer = get_lines([root], real, from_line, lines, base=root)
         if ctx.session_id:
-            from ..search_feedback import ExperienceFinder
-            record_refs(ctx, ExperienceFinder(root).ids(answer["path"], answer["text"]), "mcp-get")
+            from ..search_feedback import ExperienceFinder, record_shown
+            record_shown(ctx.cfg, ctx.session_id, ExperienceFinder(root).ids(answer["path"], answer["text"]),
+                         "mcp-get")
         return answer
 
     return [memory_search, memory_get]

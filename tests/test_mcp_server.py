@@ -210,3 +210,29 @@ def test_memory_search_and_get_are_project_scoped(tmp_path, memory_root):
     shown = {e for hit in found["results"] for e in hit.get("experiences", [])}
     assert shown and {(e, "mcp-search") for e in shown} <= refs
     assert (experience.rule_id("alpha", "- zebracorn retries use backoff"), "mcp-get") in refs
+
+
+def test_memory_search_and_get_see_only_the_sessions_workspace(tmp_path, memory_root):
+    import pathlib
+    ws_a, ws_b = tmp_path / "ws-a", tmp_path / "ws-b"
+    _write(ws_a, "memory/2026-03-01.md", "# 2026-03-01\n\n## decision\n- quokkaflux goes through the queue\n")
+    _write(ws_b, "memory/2026-03-01.md", "# 2026-03-01\n\n## decision\n- quokkaflux secret of workspace b\n")
+    _write(pathlib.Path(memory_root), "config.json", json.dumps({"workspaces": {"paths": [str(ws_a), str(ws_b)]}}))
+    project = ws_a / "src"
+    project.mkdir()
+    env = dict(os.environ, CLAUDE_PROJECT_DIR=str(project), MEMTOOL_DB=str(tmp_path / "m.db"),
+               CODE_MEMORY_EMBEDDING__ENABLED="false")
+
+    async def calls(session):
+        return {
+            "search": await session.call_tool("memory_search", {"query": "quokkaflux"}),
+            "get_own": await session.call_tool("memory_get", {"path": str(ws_a / "memory" / "2026-03-01.md")}),
+            "get_other": await session.call_tool("memory_get", {"path": str(ws_b / "memory" / "2026-03-01.md")}),
+        }
+
+    out = _run(env, calls)
+    found = _payload(out["search"])
+    assert found["workspace"] == "ws-a"
+    assert [os.path.realpath(h["path"]) for h in found["results"]] == [os.path.realpath(ws_a / "memory" / "2026-03-01.md")]
+    assert "queue" in _payload(out["get_own"])["text"]
+    assert _is_error(out["get_other"]) and _payload(out["get_other"])["error"] == "MEMORY_PATH_TRAVERSAL"

@@ -5,8 +5,9 @@ the same API under its old name ``FastMCP`` (``mcp.server.fastmcp``). Tools come
 :data:`TOOL_MODULES` (see :mod:`code_memory.mcp_tools`). Configuration and the environment are read
 here, once, and handed to the tools through :class:`ServerContext`:
 
-* the project: detected from ``$CLAUDE_PROJECT_DIR`` (set by Claude Code), else the working
-  directory — memory_search / memory_get see global memory and this project's only;
+* the project and workspace: detected from ``$CLAUDE_PROJECT_DIR`` (set by Claude Code), else the
+  working directory — memory_search / memory_get see global memory, this project's and the
+  registered workspace holding that directory, never every project;
 * memtool's database: ``$MEMTOOL_DB``, else config ``memtool.db``, else ``<memory_root>/memtool.db``;
 * the session: ``$CLAUDE_CODE_SESSION_ID`` (Claude Code ≥ 2.1.154) for feedback references.
 
@@ -84,6 +85,13 @@ class ServerContext:
             found = detect_project(None, self.project_dir, self.cfg.get("projects"))
             self._project, self._project_known = (found.name if found else None), True
         return self._project
+
+    def workspace(self):
+        """The registered workspace holding the project directory (README § Workspace memory), or None."""
+        if not hasattr(self, "_workspace"):
+            from .workspace.registry import session_workspace
+            self._workspace = session_workspace(self.cfg, self.project_dir)
+        return self._workspace
 
     def project_areas(self) -> set:
         """Project area names this session may read: its own and its groups'."""

@@ -1,13 +1,16 @@
 """The Markdown memory as MCP tools: memory_search (ranked hits with path + lines) and memory_get
 (the exact lines), through the core search API (:mod:`code_memory.search`).
 
-Both are scoped to the session's project, never to every project: search uses
-``scope="project"`` (global memory + this project's area and sessions); get reads files inside the
-memory root except another project's area (``areas/projects/<other>``) and another project's
-session notes. The project is detected from the server's project directory. Inside a Claude Code session
-(``CLAUDE_CODE_SESSION_ID``, read by the server) the experiences a hit or a get shows — pitfalls,
-rules, facts — are recorded as used in that session (README § Self-evolution), as when Claude runs
-``memory-search.py`` from Bash; ``feedback.record_refs = false`` turns that off.
+Both are scoped to the session, never to every project: search uses ``scope="project"`` (global
+memory + this project's area and sessions + the workspace holding the project directory, if it is a
+registered workspace); get reads files inside the memory root — except another project's area
+(``areas/projects/<other>``) and another project's session notes — and inside that workspace's
+``memory/``. Project and workspace are detected from the server's project directory.
+
+Inside a Claude Code session (``CLAUDE_CODE_SESSION_ID``, read by the server) the experiences a hit
+or a get shows — pitfalls, rules, facts — are recorded as used in that session (README
+§ Self-evolution), as when Claude runs ``memory-search.py`` from Bash; ``feedback.record_refs =
+false`` turns that off.
 """
 
 # No ``from __future__ import annotations`` (see memtool_tools): the SDK needs real annotations.
@@ -36,12 +39,14 @@ def foreign_path_reason(root: str, real_path: str, project: Optional[str], allow
 def tools(ctx) -> list:
     def memory_search(query: str, top_k: Optional[int] = None, mode: Optional[SearchMode] = None) -> dict:
         """Search the user's lasting Markdown memory (MEMORY.md, this project's rules/summary/facts,
-        patterns, tools, daily notes, session summaries) — global memory plus the current project
-        only. Chinese and English; BM25 with vectors when available. Each hit has path,
-        start_line, end_line, heading, snippet and score; read more with memory_get."""
+        patterns, tools, daily notes, session summaries, this workspace's memory/ notes) — global
+        memory plus the current project and workspace only. Chinese and English; BM25 with vectors
+        when available. Each hit has path, start_line, end_line, heading, snippet and score; read
+        more with memory_get."""
         from ..search import search_memory
+        workspace = ctx.workspace()
         answer = search_memory(ctx.cfg, query, mode=mode, top_k=top_k, scope="project",
-                               project=ctx.project_name())
+                               project=ctx.project_name(), workspace=workspace.id if workspace else None)
         from ..search_feedback import record_shown, result_ids
         record_shown(ctx.cfg, ctx.session_id, result_ids(answer.get("results", [])), "mcp-search")
         return answer
@@ -52,13 +57,15 @@ def tools(ctx) -> list:
         from ..paths import resolve_inside
         from ..search import get_lines
         root = ctx.cfg.root
-        real = resolve_inside(path, [root], base=root)
+        workspace = ctx.workspace()
+        roots = [root] + ([workspace.memory_dir] if workspace else [])
+        real = resolve_inside(path, roots, base=root)
         reason = foreign_path_reason(root, real, ctx.project_name(), ctx.project_areas())
         if reason:
             raise CodeMemoryError("MEMORY_PATH_TRAVERSAL", f"{reason}; this session sees global memory "
                                   "and its own project's", hint="use memory_search to find readable files",
                                   path=path)
-        answer = get_lines([root], real, from_line, lines, base=root)
+        answer = get_lines(roots, real, from_line, lines, base=root)
         if ctx.session_id:
             from ..search_feedback import ExperienceFinder, record_shown
             record_shown(ctx.cfg, ctx.session_id, ExperienceFinder(root).ids(answer["path"], answer["text"]),

@@ -110,3 +110,36 @@ def test_safe_names():
     assert p.session_note("../../etc/passwd").startswith("/r/sessions/")
     assert "/" not in os.path.basename(p.project_dir("a/b/../c"))
     assert p.project_dir("项目").endswith("项目")
+
+
+def _area_writer(root, n, areas, start):
+    from code_memory.paths import MemoryPaths
+    p = MemoryPaths(root)
+    start.wait()
+    for a in range(areas):
+        directory = tree.ensure_area(p, "projects", f"race{a}")   # all creators race on each new area
+        tree.update_file(os.path.join(directory, "rules.md"), lambda text: text + f"- rule {n}\n")
+
+
+def test_creating_an_area_never_wipes_a_concurrent_update(tmp_path):
+    root, areas, writers = str(tmp_path / "mem"), 40, 6
+    start = multiprocessing.Event()
+    procs = [multiprocessing.Process(target=_area_writer, args=(root, n, areas, start)) for n in range(writers)]
+    for p in procs:
+        p.start()
+    start.set()
+    for p in procs:
+        p.join()
+    for a in range(areas):
+        text = open(os.path.join(root, f"areas/projects/race{a}/rules.md"), encoding="utf-8").read()
+        assert text.startswith(f"# race{a}")
+        assert sorted(line for line in text.split("\n") if line.startswith("- rule")) == \
+            sorted(f"- rule {n}" for n in range(writers)), (a, text)
+
+
+def test_create_new_text_never_overwrites(tmp_path):
+    path = str(tmp_path / "d" / "f.md")
+    assert fsutil.create_new_text(path, "first") is True
+    assert fsutil.create_new_text(path, "second") is False
+    assert open(path).read() == "first"
+    assert os.listdir(tmp_path / "d") == ["f.md"]

@@ -33,12 +33,8 @@ def _temp_beside(directory: str, base: str) -> tuple:
     raise FileExistsError(errno.EEXIST, "no free temp file name", directory)
 
 
-def atomic_write_bytes(path: str, data: bytes, mode: int = 0o644, durable: bool = True) -> None:
-    """Write ``data`` to ``path`` so readers see the old or the new file, never a torn one.
-
-    ``durable=False`` skips the fsync (still atomic against crashes of the writer, not of the OS);
-    hooks use it for metadata on the hot path.
-    """
+def _write_temp(path: str, data: bytes, mode: int, durable: bool) -> str:
+    """A complete temp file with ``data`` beside ``path``; the caller moves it into place."""
     directory = os.path.dirname(os.path.abspath(path))
     ensure_dir(directory)
     fd, tmp = _temp_beside(directory, os.path.basename(path))
@@ -49,11 +45,45 @@ def atomic_write_bytes(path: str, data: bytes, mode: int = 0o644, durable: bool 
             if durable:
                 os.fsync(fh.fileno())
         os.chmod(tmp, mode)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return tmp
+
+
+def atomic_write_bytes(path: str, data: bytes, mode: int = 0o644, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` so readers see the old or the new file, never a torn one.
+
+    ``durable=False`` skips the fsync (still atomic against crashes of the writer, not of the OS);
+    hooks use it for metadata on the hot path.
+    """
+    tmp = _write_temp(path, data, mode, durable)
+    try:
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def create_new_text(path: str, text: str, mode: int = 0o644) -> bool:
+    """Create ``path`` with ``text`` only if it does not exist; never overwrite. Returns True when
+    this call created it.
+
+    Check-then-replace is not safe: a second writer may update the file between the check and the
+    replace, and the replace would wipe that update. Here the complete temp file is hard-linked into
+    place, which fails atomically when the name already exists.
+    """
+    tmp = _write_temp(path, text.encode("utf-8"), mode, durable=True)
+    try:
+        os.link(tmp, path)
+        return True
+    except FileExistsError:
+        return False
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
 
 
 def atomic_write_text(path: str, text: str, mode: int = 0o644, durable: bool = True) -> None:

@@ -11,7 +11,7 @@ import datetime as dt
 import os
 
 from .errors import CodeMemoryError
-from .fsutil import atomic_write_text, ensure_dir, file_lock, read_text
+from .fsutil import atomic_write_text, create_new_text, ensure_dir, file_lock, read_text
 from .paths import AREA_KINDS, MemoryPaths, safe_name
 
 REPO_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -47,12 +47,10 @@ def init_root(paths: MemoryPaths) -> dict:
     ensure_dir(paths.logs, 0o700)
 
     def place(rel: str, text: str) -> None:
-        target = os.path.join(paths.root, rel)
-        if os.path.exists(target):
-            existing.append(rel)
-        else:
-            atomic_write_text(target, text)
+        if create_new_text(os.path.join(paths.root, rel), text):
             created.append(rel)
+        else:
+            existing.append(rel)
 
     place("MEMORY.md", template("MEMORY.md"))
     for name in sorted(os.listdir(RULES_DIR)):
@@ -70,8 +68,8 @@ def ensure_area(paths: MemoryPaths, kind: str, name: str) -> str:
     files = ["summary.md", "facts.json"] + (["rules.md"] if kind == "projects" else [])
     for fname in files:
         target = os.path.join(directory, fname)
-        if not os.path.exists(target):
-            atomic_write_text(target, template(fname, name=label, kind=kind[:-1]))
+        if not os.path.exists(target):  # the fast path; create_new_text decides under races
+            create_new_text(target, template(fname, name=label, kind=kind[:-1]))
     return directory
 
 
@@ -249,13 +247,3 @@ def update_file(path: str, transform, default_text: str = "") -> str:
         if new != old:
             atomic_write_text(path, new)
         return new
-
-
-def copy_template_file(name: str, target: str) -> bool:
-    """Copy a template verbatim if ``target`` does not exist. Returns True when copied."""
-    if os.path.exists(target):
-        return False
-    import shutil  # only here: hooks import this module and shutil costs them ~20 ms
-    ensure_dir(os.path.dirname(target))
-    shutil.copyfile(os.path.join(TEMPLATES_DIR, name), target)
-    return True

@@ -153,3 +153,11 @@ def test_punctuation_only_query_has_no_terms(tree):
     h = _open(tree)
     ans = run_query(h.db, "?!.,;", "bm25", SearchOptions(), "all", None, None)
     assert ans["results"] == [] and ans["note"]
+
+
+def test_kv_keys_are_indexed_but_quarantined_ones_are_not(initialized_root):
+    from code_memory.index import classify
+    src = Source(initialized_root.root)
+    assert classify(src, os.path.join("kv", "index", "user", "pref@1a2b3c4d.json")) == ("kv", "kv", None)
+    assert classify(src, os.path.join("kv", "index", "untrusted", "web", "page@1a2b3c4d.json")) is None
+    assert classify(src, os.path.join("kv", "log.jsonl")) is None

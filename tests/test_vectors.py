@@ -111,3 +111,17 @@ def test_daemon_serves_the_same_answers(vroot):
         assert any(r["path"].endswith("k8s.md") and r["ranks"]["vector"] for r in out["results"])
     finally:
         assert stop(spec)
+
+
+def test_batched_embedding_keeps_input_order(test_model_dir):
+    """Texts are embedded sorted by length; the rows must come back in the caller's order."""
+    import numpy as np
+    import testmodel
+    from code_memory.embed import load_model, spec_from_config
+
+    embedder = load_model(spec_from_config(testmodel.model_config(test_model_dir)))
+    texts = ["a much longer sentence about container networking and storage volumes", "short",
+             "medium length text about retries", "x", "another fairly long sentence on JSON web tokens"]
+    batched = embedder.embed(texts, batch_size=2)
+    singles = np.vstack([embedder.embed([t])[0] for t in texts])
+    assert np.allclose(batched, singles, atol=1e-4)

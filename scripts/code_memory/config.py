@@ -53,7 +53,7 @@ DEFAULTS: dict = {
         "dim": None,
         "pooling": "cls",
         "normalize": True,
-        "batch_size": 64,
+        "batch_size": 16,
         "daemon": True,
         "daemon_idle_seconds": 900,
         "daemon_start_wait_seconds": 5.0,

@@ -116,7 +116,8 @@ def classify(source: Source, rel: str) -> tuple | None:
         return None
     top = parts[0]
     if top == "kv":
-        if len(parts) >= 3 and parts[1] == "index" and name.endswith(".json"):
+        # quarantined keys (/untrusted/…, writes without provenance) never reach search results
+        if len(parts) >= 3 and parts[1] == "index" and name.endswith(".json") and parts[2] != "untrusted":
             return "kv", "kv", None
         return None
     if top in EXCLUDED_TOP:

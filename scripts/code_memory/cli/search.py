@@ -169,7 +169,7 @@ def embed_missing(cfg, db, out: dict) -> None:
     try:
         embedder = load_model(spec, allow_download=True)
         forget_failure(cfg.paths.index_dir, spec)
-        out["vectors"] = update_vectors(db, embedder, int(ecfg.get("batch_size", 64)), tty_progress("embedding"))
+        out["vectors"] = update_vectors(db, embedder, int(ecfg.get("batch_size", 16)), tty_progress("embedding"))
         out["vectors"]["removed_orphans"] = gc_vectors(db)
         db.conn.commit()
     except EmbeddingUnavailable as exc:

@@ -100,3 +100,55 @@ def test_broken_project_config_only_warns(tmp_path):
     (proj / ".claude" / "code-memory.json").write_text("[1,2")
     cfg = load_config(project_dir=str(proj), env={"CODE_MEMORY_ROOT": str(tmp_path / "m")})
     assert cfg.warnings
+
+
+def test_command_table_matches_what_modules_register():
+    import argparse
+    import importlib
+    from code_memory.cli.main import COMMANDS, COMMAND_MODULES
+
+    registered = {}
+    for module in COMMAND_MODULES:
+        parser = argparse.ArgumentParser()
+        sub = parser.add_subparsers()
+        importlib.import_module(module).register(sub)
+        for name in sub.choices:
+            registered[name] = module
+    assert registered == COMMANDS
+
+
+def _readme():
+    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as fh:
+        return fh.read()
+
+
+def test_readme_names_every_command_script_and_error_code():
+    """Docs that cannot drift (DESIGN §11): every code-memory command and subcommand, every entry
+    script and every error code is in the README."""
+    import argparse
+    import importlib
+    from code_memory.cli.main import COMMAND_MODULES
+    from code_memory.errors import EXIT_CODES
+
+    readme = _readme()
+    lines = readme.split("\n")
+    missing = []
+    for module in COMMAND_MODULES:
+        parser = argparse.ArgumentParser()
+        sub = parser.add_subparsers()
+        importlib.import_module(module).register(sub)
+        for name, cmd_parser in sub.choices.items():
+            if f"code-memory {name}" not in readme:
+                missing.append(f"code-memory {name}")
+            nested = [a for a in cmd_parser._actions if isinstance(a, argparse._SubParsersAction)]
+            for action in nested:
+                for child in action.choices:
+                    if not any(name in line and child in line for line in lines):
+                        missing.append(f"code-memory {name} {child}")
+    for entry in sorted(os.listdir(os.path.join(REPO, "scripts"))):
+        if entry.endswith((".py", ".sh")) and f"{entry}" not in readme:
+            missing.append(entry)
+    for code in EXIT_CODES:
+        if f"`{code}`" not in readme:
+            missing.append(code)
+    assert not missing, f"README lacks: {missing}"

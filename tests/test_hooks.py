@@ -378,17 +378,18 @@ def test_log_is_private_capped_and_metadata_only(initialized_root, project):
 
 def test_hot_path_imports_stay_light(tmp_path):
     """The hook code is standard library only (it runs with -S), and the per-tool-call hooks load
-    neither json nor re (~8 ms per process): jsonlite and hand-written matching instead."""
+    neither json, re, datetime, hashlib nor contextlib (~15 ms per process): jsonlite, the builtin
+    _sha1, hand-written matching and a class-based lock instead."""
     import subprocess
     from support.hook_runner import REPO
     probe = ("import sys; sys.path.insert(0, sys.argv[1]); "
              "[__import__('code_memory.hooks.' + m) for m in sys.argv[2].split(',')]; "
              "print(','.join(sorted(n for n in sys.modules if n.split('.')[0] in sys.argv[3].split(','))))")
-    heavy = "dataclasses,tempfile,shutil,subprocess,copy,inspect,sqlite3,json,re,datetime"
+    heavy = "dataclasses,tempfile,shutil,subprocess,copy,inspect,sqlite3,json,re,datetime,hashlib,contextlib"
     hot = "runtime,rules_injector,rules_gate,schema_injector,extract_memory,pre_compact,session_end"
     out = subprocess.run([sys.executable, "-S", "-c", probe, os.path.join(REPO, "scripts"), hot, heavy],
                          capture_output=True, text=True, check=True).stdout.strip()
-    assert out == "datetime", f"heavy imports on the per-call hook path: {out}"  # tree needs datetime
+    assert out == "", f"heavy imports on the per-call hook path: {out}"
     every = hot + ",session_start,avoidance_gate"
     out = subprocess.run([sys.executable, "-S", "-c", probe, os.path.join(REPO, "scripts"), every,
                           "dataclasses,tempfile,shutil,subprocess,copy,inspect,sqlite3"],

@@ -322,6 +322,12 @@ def serve(path: str, spec: ModelSpec, idle_seconds: float) -> int:
                 pass
         return 0
     finally:
+        # remove the lock file while still holding it (at worst a daemon starting at this very
+        # moment and one more after it both run; the newer takes the socket, the older idles out)
+        try:
+            os.unlink(path + ".lock")
+        except FileNotFoundError:
+            pass
         fcntl.flock(lock_fd, fcntl.LOCK_UN)
         os.close(lock_fd)
 

@@ -15,11 +15,10 @@ workers never tear a line. Standard library only.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import time
 
+from . import jsonlite
 from .fsutil import locked_append
 from .paths import MemoryPaths
 
@@ -62,7 +61,7 @@ def now_iso(now: float | None = None) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", moment) + f"{sign}{hours:02d}:{minutes:02d}"
 
 
-_STAMP = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:[Zz]|[+-]\d{2}:?\d{2})?")
+_STAMP = r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:[Zz]|[+-]\d{2}:?\d{2})?"
 
 
 def parse_ts(value) -> float | None:
@@ -73,7 +72,9 @@ def parse_ts(value) -> float | None:
         return float(value)
     if not isinstance(value, str):
         return None
-    match = _STAMP.match(value.strip())
+    import re  # here, not at module level: hooks append events and must not pay for ``re``
+
+    match = re.match(_STAMP, value.strip())
     if not match:
         return None
     text = match.group(0)
@@ -93,5 +94,5 @@ def append_events(path: str, records: list) -> None:
     """Append several JSON records as one locked write (all or nothing for readers)."""
     if not records:
         return
-    text = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
+    text = "".join(jsonlite.dumps(r, compact=True) + "\n" for r in records)
     locked_append(path, text, mode=0o600)

@@ -12,18 +12,19 @@ MEMORY.md only those under the Pitfalls heading.
 
 from __future__ import annotations
 
-import hashlib
-import re
+try:  # the builtin module: hashlib would load OpenSSL (~3 ms on the hooks' hot path)
+    from _sha1 import sha1 as _sha1
+except ImportError:  # pragma: no cover — builds without the builtin
+    from hashlib import sha1 as _sha1
 
 PITFALLS_HEADING = "## 避坑经验 (Pitfalls)"   # same as tree.PITFALLS_HEADING (kept import-free)
 KINDS = ("rule", "pitfall", "fact")
 
-_ID = re.compile(r"^[a-z][a-z0-9_\-]{0,31}:[^\s]{1,240}$")
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\S")
+_ID_KIND_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
 def line_digest(line: str) -> str:
-    return hashlib.sha1(line.strip().encode("utf-8")).hexdigest()[:10]
+    return _sha1(line.strip().encode("utf-8")).hexdigest()[:10]
 
 
 def rule_id(project: str, line: str) -> str:
@@ -39,7 +40,14 @@ def fact_ref_id(fact_id: str) -> str:
 
 
 def is_valid_id(experience_id) -> bool:
-    return isinstance(experience_id, str) and bool(_ID.match(experience_id))
+    """``kind:key`` — kind ``[a-z][a-z0-9_-]{0,31}``, key 1–240 characters without whitespace.
+    (Matched by hand: the hooks record refs and must not pay for importing ``re``.)"""
+    if not isinstance(experience_id, str):
+        return False
+    kind, colon, key = experience_id.partition(":")
+    return (bool(colon) and 1 <= len(kind) <= 32 and "a" <= kind[0] <= "z"
+            and all(c in _ID_KIND_CHARS for c in kind) and 1 <= len(key) <= 240
+            and not any(c.isspace() for c in key))
 
 
 def parse_id(experience_id: str) -> tuple:
@@ -53,7 +61,19 @@ def parse_id(experience_id: str) -> tuple:
 
 
 def is_experience_line(line: str) -> bool:
-    return bool(_LIST_ITEM.match(line))
+    """A Markdown list item with text: ``- x``, ``* x``, ``+ x``, ``1. x``, ``2) x`` (the pattern
+    ``^\\s*(?:[-*+]|\\d{1,3}[.)])\\s+\\S``, matched by hand to keep ``re`` off the hot path)."""
+    s = line.lstrip()
+    if s[:1] in ("-", "*", "+") and s:
+        rest = s[1:]
+    else:
+        digits = 0
+        while digits < len(s) and digits < 4 and s[digits].isdecimal():
+            digits += 1
+        if not 1 <= digits <= 3 or s[digits:digits + 1] not in (".", ")") or digits >= len(s):
+            return False
+        rest = s[digits + 1:]
+    return bool(rest) and rest[0].isspace() and bool(rest.strip())
 
 
 def _heading_level(line: str) -> int:

@@ -18,8 +18,6 @@ Score of an experience:
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import time
 
@@ -168,6 +166,8 @@ def _meta(conn) -> dict:
 
 
 def _log_head(log_path: str) -> str:
+    import hashlib
+
     try:
         with open(log_path, "rb") as fh:
             return hashlib.sha1(fh.readline()).hexdigest()
@@ -176,6 +176,8 @@ def _log_head(log_path: str) -> str:
 
 
 def _insert_event(conn, record: dict) -> None:
+    import json
+
     kind = record.get("event_type")
     stamp = record.get("timestamp")
     ts = parse_ts(stamp)
@@ -213,6 +215,8 @@ def sync(paths, rebuild: bool = False) -> dict:
 
 
 def _sync_locked(db_path: str, log_path: str, rebuild: bool) -> dict:
+    import json
+
     conn = _connect(db_path)
     try:
         meta = _meta(conn)
@@ -322,6 +326,8 @@ def session_outcomes(paths) -> list:
 def refresh_score_cache(paths, settings: Settings, now: float | None = None) -> dict:
     """Write ``.index/experience_scores.json`` — ``{id: [laplace, last_ref_ts, archived]}`` — for
     readers on the hot path (SessionStart ordering) that must not open SQLite."""
+    import json
+
     rows = _query(paths, "SELECT experience_id, laplace_score, last_ref_ts, archived FROM experience_effectiveness")
     data = {"generated_at": now_iso(now), "half_life_days": settings.half_life_days,
             "archive_threshold": settings.archive_threshold,
@@ -334,10 +340,13 @@ def refresh_score_cache(paths, settings: Settings, now: float | None = None) -> 
 
 
 def load_score_cache(paths) -> dict:
-    """The cached scores (``{}`` when there is none or it is unreadable). Standard library only."""
+    """The cached scores (``{}`` when there is none or it is unreadable). Standard library only,
+    without ``import json`` (SessionStart reads it on the hot path)."""
+    from . import jsonlite
+
     text = read_text(os.path.join(paths.index_dir, SCORES_CACHE))
     try:
-        data = json.loads(text) if text else {}
+        data = jsonlite.loads(text) if text else {}
     except ValueError:
         return {}
     return data if isinstance(data, dict) and isinstance(data.get("experiences"), dict) else {}

@@ -7,7 +7,6 @@ torn or half-written file: whole-file writes use a temp file in the same directo
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import fcntl
 import os
@@ -46,8 +45,10 @@ def _write_temp(path: str, data: bytes, mode: int, durable: bool) -> str:
                 os.fsync(fh.fileno())
         os.chmod(tmp, mode)
     except BaseException:
-        with contextlib.suppress(OSError):
+        try:
             os.unlink(tmp)
+        except OSError:
+            pass
         raise
     return tmp
 
@@ -62,8 +63,10 @@ def atomic_write_bytes(path: str, data: bytes, mode: int = 0o644, durable: bool 
     try:
         os.replace(tmp, path)
     except BaseException:
-        with contextlib.suppress(OSError):
+        try:
             os.unlink(tmp)
+        except OSError:
+            pass
         raise
 
 
@@ -82,8 +85,10 @@ def create_new_text(path: str, text: str, mode: int = 0o644) -> bool:
     except FileExistsError:
         return False
     finally:
-        with contextlib.suppress(OSError):
+        try:
             os.unlink(tmp)
+        except OSError:
+            pass
 
 
 def atomic_write_text(path: str, text: str, mode: int = 0o644, durable: bool = True) -> None:
@@ -104,38 +109,60 @@ def read_text(path: str, default: str | None = None) -> str | None:
         return default
 
 
-@contextlib.contextmanager
-def file_lock(lock_path: str, timeout: float = 10.0, shared: bool = False):
+def _flock(fd: int, op: int, timeout: float, name: str) -> None:
+    """Take ``flock`` ``op`` on ``fd``, retrying with backoff; LOCK_TIMEOUT after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    delay = 0.002
+    while True:
+        try:
+            fcntl.flock(fd, op | fcntl.LOCK_NB)
+            return
+        except OSError as exc:
+            if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                raise
+            if time.monotonic() >= deadline:
+                raise CodeMemoryError("LOCK_TIMEOUT", f"could not lock {name} within {timeout:.1f}s",
+                                      hint="another code-memory process is writing; retry shortly") from None
+            time.sleep(delay)
+            delay = min(delay * 2, 0.05)
+
+
+def _unlock_and_close(fd: int) -> None:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    except OSError:
+        pass
+    os.close(fd)
+
+
+class file_lock:  # noqa: N801 — used like a function: ``with file_lock(path):``
     """Hold an advisory ``flock`` on ``lock_path`` (created if needed) for the ``with`` block.
 
     Raises ``CodeMemoryError("LOCK_TIMEOUT")`` if the lock cannot be taken within ``timeout``.
+    (A class rather than ``contextlib.contextmanager``: hooks take this lock and must not pay for
+    importing ``contextlib``.)
     """
-    ensure_dir(os.path.dirname(os.path.abspath(lock_path)))
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-    op = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
-    deadline = time.monotonic() + timeout
-    delay = 0.002
-    try:
-        while True:
-            try:
-                fcntl.flock(fd, op | fcntl.LOCK_NB)
-                break
-            except OSError as exc:
-                if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
-                    raise
-                if time.monotonic() >= deadline:
-                    raise CodeMemoryError(
-                        "LOCK_TIMEOUT",
-                        f"could not lock {os.path.basename(lock_path)} within {timeout:.1f}s",
-                        hint="another code-memory process is writing; retry shortly",
-                    ) from None
-                time.sleep(delay)
-                delay = min(delay * 2, 0.05)
-        yield
-    finally:
-        with contextlib.suppress(OSError):
-            fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
+
+    def __init__(self, lock_path: str, timeout: float = 10.0, shared: bool = False):
+        self.lock_path, self.timeout, self.shared = lock_path, timeout, shared
+        self.fd = None
+
+    def __enter__(self):
+        ensure_dir(os.path.dirname(os.path.abspath(self.lock_path)))
+        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            _flock(fd, fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX, self.timeout,
+                   os.path.basename(self.lock_path))
+        except BaseException:
+            os.close(fd)
+            raise
+        self.fd = fd
+        return self
+
+    def __exit__(self, *exc_info) -> bool:
+        _unlock_and_close(self.fd)
+        self.fd = None
+        return False
 
 
 def locked_append(path: str, text: str, mode: int = 0o644, timeout: float = 10.0) -> None:
@@ -147,26 +174,13 @@ def locked_append(path: str, text: str, mode: int = 0o644, timeout: float = 10.0
     data = text.encode("utf-8")
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, mode)
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except OSError as exc:
-                if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
-                    raise
-                if time.monotonic() >= deadline:
-                    raise CodeMemoryError("LOCK_TIMEOUT", f"could not lock {os.path.basename(path)}",
-                                          hint="retry shortly") from None
-                time.sleep(0.002)
+        _flock(fd, fcntl.LOCK_EX, timeout, os.path.basename(path))
         view = memoryview(data)
         while view:
             written = os.write(fd, view)
             view = view[written:]
     finally:
-        with contextlib.suppress(OSError):
-            fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
+        _unlock_and_close(fd)
 
 
 def append_jsonl(path: str, record: dict, mode: int = 0o644) -> None:

@@ -7,7 +7,6 @@ two summarizer workers never lose each other's lines.
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 
 from .errors import CodeMemoryError
@@ -109,8 +108,9 @@ def _new_daily(date: str) -> str:
     return template("daily.md", date=date)
 
 
-def append_daily_edit(paths: MemoryPaths, when: dt.datetime, project: str, file_label: str) -> str:
-    """Record an edit as ``- HH:MM [project] file, file`` in ``daily/<date>.md``.
+def append_daily_edit(paths: MemoryPaths, when, project: str, file_label: str) -> str:
+    """Record an edit as ``- HH:MM [project] file, file`` in ``daily/<date>.md`` (``when``: a
+    ``datetime.datetime``; not imported here, the hooks call this on their hot path).
 
     Edits in the same minute and project share one line. Returns the note's path.
     """

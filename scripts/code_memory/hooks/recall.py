@@ -8,13 +8,9 @@ line boundaries and say how much was left out and where to read it.
 
 from __future__ import annotations
 
-import re
-
 from ..paths import Frozen
 
 FENCE_TAG = "recalled-memory"
-_FENCE_LIKE = re.compile(r"<(/?\s*recalled-memory)", re.IGNORECASE)
-_HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
 
 
 class Block(Frozen):
@@ -24,7 +20,36 @@ class Block(Frozen):
 
 
 def neutralise(text: str) -> str:
-    return _FENCE_LIKE.sub(r"&lt;\1", text)
+    """Turn ``<`` into ``&lt;`` where it would open or close a fence (``<recalled-memory``,
+    ``</ recalled-memory``, any case) — the pattern ``<(/?\\s*recalled-memory)``, matched by hand so
+    the hooks need not import ``re``."""
+    if "<" not in text:
+        return text
+    out, i, n = [], 0, len(text)
+    while True:
+        j = text.find("<", i)
+        if j < 0:
+            out.append(text[i:])
+            return "".join(out)
+        k = j + 1
+        if k < n and text[k] == "/":
+            k += 1
+        while k < n and text[k].isspace():
+            k += 1
+        out.append(text[i:j])
+        out.append("&lt;" if text[k:k + len(FENCE_TAG)].lower() == FENCE_TAG else "<")
+        i = j + 1
+
+
+def _is_heading(line: str) -> bool:
+    """``^\\s{0,3}#{1,6}(\\s|$)``: an ATX heading line."""
+    i = 0
+    while i < len(line) and i < 3 and line[i].isspace():
+        i += 1
+    j = i
+    while j < len(line) and line[j] == "#":
+        j += 1
+    return 1 <= j - i <= 6 and (j == len(line) or line[j].isspace())
 
 
 def has_content(text: str, boilerplate: str = "") -> bool:
@@ -33,7 +58,7 @@ def has_content(text: str, boilerplate: str = "") -> bool:
     skip = {line.strip() for line in boilerplate.split("\n") if line.strip()}
     for line in text.split("\n"):
         stripped = line.strip()
-        if stripped and stripped not in skip and not _HEADING.match(line):
+        if stripped and stripped not in skip and not _is_heading(line):
             return True
     return False
 

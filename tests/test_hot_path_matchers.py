@@ -34,3 +34,19 @@ def test_matchers_agree_with_their_patterns():
 def test_line_digest_is_sha1():
     import hashlib
     assert line_digest("  - never force-push  ") == hashlib.sha1(b"- never force-push").hexdigest()[:10]
+
+
+def test_linting_python_loads_no_regex_engine():
+    """avoidance-gate on a Python file (no user rules) runs without importing re/fnmatch."""
+    import os
+    import subprocess
+    import sys
+    from conftest import SCRIPTS
+
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]);"
+             "from code_memory.lint.gate import LintSettings, lint_text;"
+             "r = lint_text('a.py', 'import os\\n\\ndef f(x=None):\\n    return x\\n', LintSettings());"
+             "print(len(r.findings), ','.join(sorted(m for m in ('re', 'fnmatch', 'json') if m in sys.modules)))")
+    out = subprocess.run([sys.executable, "-S", "-c", probe, SCRIPTS], capture_output=True, text=True,
+                         check=True, env=dict(os.environ)).stdout.split()
+    assert out == ["0"], out

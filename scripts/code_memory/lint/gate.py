@@ -163,8 +163,6 @@ def lint_text(path: str, text: str, settings: LintSettings, *, rel_path: str | N
               changed=None, engine: str | None = None) -> LintReport:
     """Findings for ``text`` (the content of ``path``). ``engine`` forces an engine (the lint-*
     commands); ``changed`` (a set of lines) keeps only findings on them, plus always-rules."""
-    from .user_rules import check
-
     engine = engine or route(path, text[:4096], settings.frontend)
     findings = []
     always = set()

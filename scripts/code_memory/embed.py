@@ -89,8 +89,8 @@ class Embedder:
 
     def embed(self, texts: list, batch_size: int = 16):
         """Embed in batches of similar length (sorted, then restored to the input order): every
-        batch is padded to its longest text, so mixing lengths wastes most of the work — sorting
-        made embedding 2.5–3x faster here (BENCHMARKS.md)."""
+        batch is padded to its longest text, so mixing lengths wastes much of the work — sorting
+        made embedding about 2x faster here (BENCHMARKS.md)."""
         import numpy as np
 
         if not texts:

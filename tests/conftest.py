@@ -63,6 +63,16 @@ def initialized_root(paths):
     return paths
 
 
+@pytest.fixture
+def project(tmp_path):
+    """A git checkout named alpha (detected by its .git directory) with one file."""
+    root = tmp_path / "work" / "alpha"
+    (root / ".git").mkdir(parents=True)
+    (root / "src").mkdir()
+    (root / "src" / "a.py").write_text("x = 1\n")
+    return str(root)
+
+
 def run_script(script: str, *args, env=None, input=None, timeout=120, cwd=None):
     """Run one of scripts/*.py (or any command list) as a subprocess with the test environment."""
     cmd = [sys.executable, os.path.join(SCRIPTS, script), *args] if script.endswith(".py") else [script, *args]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 
-import pytest
 
 from support.hook_runner import payload, run_hook
 from code_memory import experience as exp
@@ -18,13 +17,6 @@ PITFALLS = ["- PIT-A 别在 bash 3 用 declare -A", "- PIT-B 金额用 Decimal",
             "- PIT-D 端口 3000 常被占用"]
 
 
-@pytest.fixture
-def project(tmp_path):
-    root = tmp_path / "work" / "alpha"
-    (root / ".git").mkdir(parents=True)
-    (root / "src").mkdir()
-    (root / "src" / "a.py").write_text("x = 1\n")
-    return str(root)
 
 
 def refs(paths, session="sess-test-1"):

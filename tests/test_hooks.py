@@ -8,21 +8,12 @@ import stat
 import sys
 import time
 
-import pytest
 
 from support.hook_runner import payload, run_hook
 
 RULE = "- 金额一律用 Decimal (RULE-MARKER-1)"
 
 
-@pytest.fixture
-def project(tmp_path):
-    """A git checkout named alpha (detected by its .git directory) with one file."""
-    root = tmp_path / "work" / "alpha"
-    (root / ".git").mkdir(parents=True)
-    (root / "src").mkdir()
-    (root / "src" / "a.py").write_text("x = 1\n")
-    return str(root)
 
 
 def write(path, text):

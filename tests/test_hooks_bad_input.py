@@ -19,11 +19,6 @@ PAYLOAD_FOR = {"session-start": "session-start", "rules-injector": "pre-read", "
                "extract-memory": "post-edit", "avoidance-gate": "post-edit", "session-summary": "session-end"}
 
 
-@pytest.fixture
-def project(tmp_path):
-    root = tmp_path / "work" / "alpha"
-    (root / ".git").mkdir(parents=True)
-    return str(root)
 
 
 def errors_logged(paths):

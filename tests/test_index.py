@@ -1,11 +1,9 @@
 import hashlib
-import json
 import os
-import sqlite3
 
 import pytest
 
-from code_memory.index import (FileEntry, Plan, Source, apply_plan, discover, open_index, refresh, _LazySegmenter)
+from code_memory.index import Plan, Source, apply_plan, discover, open_index, refresh, _LazySegmenter
 from code_memory.search import SearchOptions, ensure_index, run_query
 
 

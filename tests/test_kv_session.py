@@ -3,7 +3,6 @@
 import json
 import os
 
-import pytest
 
 from support.hook_runner import payload, run_hook
 from code_memory.kv import set_memory
@@ -11,11 +10,6 @@ from code_memory.kv import set_memory
 USER = {"kind": "user", "name": "chat", "retrieved_at": "2026-02-22T10:00:00Z", "locator": {"m": 1}}
 
 
-@pytest.fixture
-def project(tmp_path):
-    root = tmp_path / "work" / "alpha"
-    (root / ".git").mkdir(parents=True)
-    return str(root)
 
 
 def test_session_start_injects_the_kv_default_read(initialized_root, project):

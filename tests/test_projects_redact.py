@@ -1,4 +1,3 @@
-import os
 import subprocess
 
 from code_memory.projects import detect_project, group_names

@@ -32,6 +32,13 @@ def _temp_beside(directory: str, base: str) -> tuple:
     raise FileExistsError(errno.EEXIST, "no free temp file name", directory)
 
 
+def _discard(tmp: str) -> None:
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
+
+
 def _write_temp(path: str, data: bytes, mode: int, durable: bool) -> str:
     """A complete temp file with ``data`` beside ``path``; the caller moves it into place."""
     directory = os.path.dirname(os.path.abspath(path))
@@ -45,10 +52,7 @@ def _write_temp(path: str, data: bytes, mode: int, durable: bool) -> str:
                 os.fsync(fh.fileno())
         os.chmod(tmp, mode)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _discard(tmp)
         raise
     return tmp
 
@@ -63,10 +67,7 @@ def atomic_write_bytes(path: str, data: bytes, mode: int = 0o644, durable: bool 
     try:
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _discard(tmp)
         raise
 
 
@@ -85,10 +86,7 @@ def create_new_text(path: str, text: str, mode: int = 0o644) -> bool:
     except FileExistsError:
         return False
     finally:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _discard(tmp)
 
 
 def atomic_write_text(path: str, text: str, mode: int = 0o644, durable: bool = True) -> None:

@@ -17,7 +17,7 @@ import time
 
 from ..config import load_config
 from ..errors import CodeMemoryError
-from .common import ArgumentParser, add_common, dumps, emit, parse_or_error, run_command
+from .common import ArgumentParser, add_common, dumps, parse_or_error, run_command
 
 SUBCOMMANDS = ("search", "index", "get", "status")
 

@@ -141,6 +141,40 @@ def test_index_errors(spaces, memory_root, monkeypatch, capsys):
     assert code == 4 and out["error"] == "MEMORY_INDEX_FAILED"
 
 
+def test_search_read_and_status_failures(spaces, monkeypatch, capsys):
+    """I/O failures that cannot be provoked from outside the process (the tests run as root, so
+    permissions do not stop a read) are injected at the one call each wraps; each becomes its error
+    code and exit status, with no memory text and no traceback."""
+    import sqlite3
+    from code_memory import index as index_module, search as search_module, status as status_module
+    from code_memory.cli.main import main
+
+    def broken_disk(*_args, **_kwargs):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    def unreadable(*_args, **_kwargs):
+        raise OSError(5, "Input/output error")
+
+    a_file = str(spaces["alpha"] / "memory" / "2026-02-01.md")
+    cases = (
+        (["search", "blue green deploy", "--mode", "bm25"], search_module, "run_query", broken_disk,
+         4, "MEMORY_SEARCH_FAILED"),
+        (["get", "--path", a_file], search_module, "open", unreadable, 7, "MEMORY_READ_FAILED"),
+        (["status"], status_module, "open_index", broken_disk, 4, "MEMORY_STATUS_FAILED"),
+        (["workspace", "status"], index_module, "open_index", broken_disk, 4, "MEMORY_STATUS_FAILED"),
+    )
+    for argv, module, name, failure, exit_status, error in cases:
+        assert main(["index", "--no-vectors"]) == 0        # the index exists: the failure is the injected one
+        capsys.readouterr()
+        with monkeypatch.context() as patch:
+            patch.chdir(spaces["alpha"])
+            patch.setattr(module, name, failure, raising=False)
+            assert main(argv) == exit_status, argv
+        out = json.loads(capsys.readouterr().out)
+        assert out["ok"] is False and out["error"] == error and out["message"], argv
+        assert MARK_A not in json.dumps(out) and MARK_B not in json.dumps(out)
+
+
 def test_logs_status_and_probes_never_hold_memory_text(spaces, memory_root):
     """A full run over both stores, then every log (and status/validate output) is searched."""
     marker = "PRIVACYMARKER93"

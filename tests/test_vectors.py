@@ -82,6 +82,19 @@ def test_unloadable_model_degrades_to_bm25(vroot, tmp_path):
     assert out["embedding"]["state"] == "unavailable" and "model.onnx" in out["embedding"]["reason"]
 
 
+def test_missing_default_model_degrades_with_one_reason_and_no_fastembed_noise(vroot, tmp_path):
+    """The default (hub) model, not in the cache and no download allowed: fastembed's own ERROR lines
+    must not reach the terminal; the answer carries our single reason instead."""
+    cfg = json.load(open(vroot.config_json))
+    cfg["embedding"] = {"model": "BAAI/bge-small-zh-v1.5", "daemon": False}
+    json.dump(cfg, open(vroot.config_json, "w"))
+    res = run_script("memory-search.py", "backoff", "--mode", "hybrid", "--scope", "all", "--force",
+                     env={"FASTEMBED_CACHE_PATH": str(tmp_path / "empty-cache")})
+    out = json.loads(res.stdout)
+    assert res.returncode == 0 and out["mode_used"] == "bm25" and "bge-small-zh" in out["degraded"]["vector"]
+    assert "ERROR" not in res.stderr and "fastembed" not in res.stderr, res.stderr
+
+
 def test_daemon_serves_the_same_answers(vroot):
     from code_memory.embed import spec_from_config
     from code_memory.embed_daemon import stop

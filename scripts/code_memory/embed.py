@@ -135,6 +135,20 @@ def hub_reachable(timeout: float = 3.0) -> bool:
     return bool(result)
 
 
+def _quietly(make):
+    """``make()`` with fastembed's own logging off: probing the local cache for a model that is not
+    there makes fastembed log two ERROR lines to stderr, which we replace by one ``degraded`` reason."""
+    try:
+        from loguru import logger
+    except ImportError:
+        return make()
+    logger.disable("fastembed")
+    try:
+        return make()
+    finally:
+        logger.enable("fastembed")
+
+
 def load_model(spec: ModelSpec, allow_download: bool = False, cache_dir: str | None = None) -> Embedder:
     """Load the model (once per process). Raises EmbeddingUnavailable with a reason."""
     if spec.key in _LOADED:
@@ -164,7 +178,7 @@ def load_model(spec: ModelSpec, allow_download: bool = False, cache_dir: str | N
             model = TextEmbedding(model_name=spec.name, specific_model_path=spec.path, **kwargs)
         else:
             try:
-                model = TextEmbedding(model_name=spec.name, local_files_only=True, **kwargs)
+                model = _quietly(lambda: TextEmbedding(model_name=spec.name, local_files_only=True, **kwargs))
             except Exception:
                 if not allow_download:
                     raise

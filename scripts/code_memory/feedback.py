@@ -149,6 +149,14 @@ def record_outcome(paths, session_id: str, outcome: str, corrections: int = 0, s
     return record
 
 
+def record_assessment(paths, session_id: str, assessment, source: str) -> dict:
+    """:func:`record_outcome` for an ``outcome.Assessment`` of a transcript, with its evidence counts."""
+    details = {k: v for k, v in assessment.to_dict().items()
+               if k in ("user_corrections", "reverted_edits", "tool_errors", "ended_unresolved")}
+    return record_outcome(paths, session_id, assessment.outcome, assessment.corrections, source=source,
+                          details=details)
+
+
 # ---------------------------------------------------------------------------------------------
 # the derived database
 

@@ -1,5 +1,5 @@
-"""Operations logs of the stores (``<root>/logs/kv.log``, ``<root>/logs/workspace.log``): JSON lines,
-mode 0600, capped (rotated once to ``<name>.1`` past ``MAX_BYTES``).
+"""Operations logs (``<root>/logs/kv.log``, ``<root>/logs/workspace.log``, ``<root>/logs/summary.jsonl``):
+JSON lines, mode 0600, capped (rotated once to ``<name>.1`` past ``MAX_BYTES`` or the caller's cap).
 
 They record metadata only — operation, time, digests (sha1[:12]) of keys or texts, lengths,
 paths, counts, timings — never memory text, a key in full or a source's text.
@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 
-from .fsutil import ensure_dir, locked_append
+from .fsutil import append_jsonl, ensure_dir
 
 MAX_BYTES = 1_000_000
 
@@ -22,11 +21,11 @@ def key_digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
 
 
-def record(path: str, event: dict) -> None:
+def record(path: str, event: dict, max_bytes: int = MAX_BYTES) -> None:
     """Append one metadata event; never raises (observability must not break a write)."""
     with contextlib.suppress(Exception):
         ensure_dir(os.path.dirname(path), 0o700)
         with contextlib.suppress(FileNotFoundError):
-            if os.path.getsize(path) > MAX_BYTES:
+            if os.path.getsize(path) > max_bytes:
                 os.replace(path, path + ".1")
-        locked_append(path, json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n", mode=0o600)
+        append_jsonl(path, event, mode=0o600)

@@ -3,11 +3,11 @@
 The SessionEnd / PreCompact hooks write ``sessions/.pending/<safe id>.json`` =
 ``{"session_id", "transcript_path", "cwd", "project", "reason", "event", "ended_at"}`` and start
 ``session-summary.py --from-pending <file>`` detached. A job summarizes the session, runs the
-follow-ups (feedback outcome, signal extraction — each only if its module is installed) and
-removes the snapshot. When the summary had to fall back because of a transient LLM failure
-(HTTP error, rate limit, timeout) or the job failed, the snapshot stays with ``attempts`` + 1 and
-``last_error``; ``--pending-all`` (also run by weekly-consolidate) retries it later. After
-``max_attempts`` it is renamed ``<name>.failed`` and left for inspection.
+follow-ups (feedback outcome, signal extraction) and removes the snapshot. When the summary had
+to fall back because of a transient LLM failure (HTTP error, rate limit, timeout) or the job
+failed, the snapshot stays with ``attempts`` + 1 and ``last_error``; ``--pending-all`` (also run
+by weekly-consolidate) retries it later. After ``max_attempts`` it is renamed ``<name>.failed``
+and left for inspection.
 
 Every job appends one metadata line to ``logs/summary.jsonl`` (mode 0600, rotated at 512 KB):
 session id, mode, sizes, durations, error kinds — never memory text.
@@ -20,12 +20,12 @@ import json
 import os
 import time
 
+from . import oplog
 from .errors import CodeMemoryError
-from .fsutil import append_jsonl, atomic_write_json, ensure_dir, read_text
+from .fsutil import atomic_write_json, read_text
 from .paths import MemoryPaths
 from .summarize import SummaryOptions, summarize_session
 
-PENDING_FIELDS = ("session_id", "transcript_path", "cwd", "project", "reason", "event", "ended_at")
 LOG_CAP_BYTES = 512 * 1024
 
 
@@ -34,15 +34,10 @@ def pending_dir(paths: MemoryPaths) -> str:
 
 
 def log_event(paths: MemoryPaths, record: dict) -> None:
-    """One metadata line in logs/summary.jsonl (0600, one rotation at LOG_CAP_BYTES)."""
-    try:
-        ensure_dir(paths.logs, 0o700)
-        path = os.path.join(paths.logs, "summary.jsonl")
-        if os.path.exists(path) and os.path.getsize(path) > LOG_CAP_BYTES:
-            os.replace(path, path + ".1")
-        append_jsonl(path, {"timestamp": time.strftime("%Y-%m-%dT%H:%M:%S%z"), **record}, mode=0o600)
-    except OSError:
-        pass  # logging must never fail a job
+    """One metadata line in logs/summary.jsonl (0600, one rotation at LOG_CAP_BYTES); logging
+    never fails a job."""
+    oplog.record(os.path.join(paths.logs, "summary.jsonl"),
+                 {"timestamp": time.strftime("%Y-%m-%dT%H:%M:%S%z"), **record}, max_bytes=LOG_CAP_BYTES)
 
 
 def load_pending(path: str) -> dict:
@@ -60,39 +55,28 @@ def load_pending(path: str) -> dict:
 
 
 def run_followups(cfg: dict, paths: MemoryPaths, session_id: str, transcript_path: str) -> dict:
-    """The feedback outcome and signal extraction after a summary (DESIGN §8). A module that is
-    not installed is skipped; a failing follow-up is reported, never raised."""
+    """The feedback outcome and signal extraction after a summary (DESIGN §8). A failing
+    follow-up is reported, never raised."""
+    from . import feedback, outcome, signals
+
     done: dict = {}
     try:
-        from . import feedback, outcome
-    except ImportError:
-        done["feedback"] = "skipped"
-    else:
-        try:
-            section = cfg.get("feedback") or {}
-            assessment = outcome.assess_transcript(transcript_path, int(section.get("max_corrections", 3)),
-                                                   int(section.get("max_tool_errors", 10)))
-            if assessment.outcome is None:
-                done["feedback"] = "no outcome"
-            else:
-                details = {k: v for k, v in assessment.to_dict().items()
-                           if k in ("user_corrections", "reverted_edits", "tool_errors", "ended_unresolved")}
-                feedback.record_outcome(paths, session_id, assessment.outcome, assessment.corrections,
-                                        source="summary", details=details)
-                done["feedback"] = assessment.outcome
-        except Exception as exc:  # a follow-up never fails the summary
-            done["feedback"] = f"error {type(exc).__name__}"
+        section = cfg.get("feedback") or {}
+        assessment = outcome.assess_transcript(transcript_path, int(section.get("max_corrections", 3)),
+                                               int(section.get("max_tool_errors", 10)))
+        if assessment.outcome is None:
+            done["feedback"] = "no outcome"
+        else:
+            feedback.record_assessment(paths, session_id, assessment, source="summary")
+            done["feedback"] = assessment.outcome
+    except Exception as exc:  # a follow-up never fails the summary
+        done["feedback"] = f"error {type(exc).__name__}"
     try:
-        from . import signals
-    except ImportError:
-        done["signals"] = "skipped"
-    else:
-        try:
-            settings = signals.Settings.from_config(cfg.get("signals"))
-            result = signals.extract(paths, settings, session_id=session_id)
-            done["signals"] = sum(item.get("signals", 0) for item in result.get("extracted", []))
-        except Exception as exc:
-            done["signals"] = f"error {type(exc).__name__}"
+        settings = signals.Settings.from_config(cfg.get("signals"))
+        result = signals.extract(paths, settings, session_id=session_id)
+        done["signals"] = sum(item.get("signals", 0) for item in result.get("extracted", []))
+    except Exception as exc:
+        done["signals"] = f"error {type(exc).__name__}"
     return done
 
 

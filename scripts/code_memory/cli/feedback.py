@@ -42,7 +42,7 @@ def cmd_ref(args) -> dict:
 
 
 def cmd_outcome(args) -> dict:
-    from ..feedback import record_outcome
+    from ..feedback import record_assessment, record_outcome
 
     cfg, paths, settings = _context(args)
     if args.transcript:
@@ -55,10 +55,7 @@ def cmd_outcome(args) -> dict:
             return {**result, "recorded": False, "reason": "the transcript holds no conversation"}
         if args.dry_run:
             return {**result, "recorded": False}
-        details = {k: v for k, v in assessment.to_dict().items()
-                   if k in ("user_corrections", "reverted_edits", "tool_errors", "ended_unresolved")}
-        record_outcome(paths, args.session_id, assessment.outcome, assessment.corrections,
-                       source="transcript", details=details)
+        record_assessment(paths, args.session_id, assessment, source="transcript")
         _refresh(paths, settings)
         return {**result, "recorded": True}
     if args.outcome is None:

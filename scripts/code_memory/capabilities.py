@@ -448,10 +448,10 @@ def _inputs(cfg, persist: bool = True) -> tuple:
     from . import signals
     from .feedback import session_outcomes
 
-    paths = cfg.paths
-    analysis = signals.analyze(paths, signals.Settings.from_config(cfg.get("signals")),
-                               outcomes=session_outcomes(paths), persist=persist)
-    return Settings.from_config(cfg.get("capabilities")), analysis, session_outcomes(paths)
+    outcomes = session_outcomes(cfg.paths)
+    analysis = signals.analyze(cfg.paths, signals.Settings.from_config(cfg.get("signals")),
+                               outcomes=outcomes, persist=persist)
+    return Settings.from_config(cfg.get("capabilities")), analysis, outcomes
 
 
 def _backend(cfg, settings: Settings):

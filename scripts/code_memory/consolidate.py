@@ -36,9 +36,8 @@ from .errors import CodeMemoryError
 from .evolution import now_iso
 from .fsutil import atomic_write_text, read_text
 from .paths import AREA_KINDS
-from .tree import PITFALLS_HEADING, REPO_DIR, daily_edits, template
+from .tree import PITFALLS_HEADING, REPO_DIR, area_files, daily_edits, template
 
-STEPS = ("pending", "facts", "signals", "capabilities", "cleanup", "reindex")
 _DATE_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
 
 
@@ -137,9 +136,8 @@ def check_tree(paths, active_projects=()) -> dict:
             if not os.path.isdir(directory):
                 continue
             name = os.path.basename(directory)
-            wanted = ["summary.md", "facts.json"] + (["rules.md"] if kind == "projects" else [])
             issues, notes = [], []
-            for fname in wanted:
+            for fname in area_files(kind):
                 path = os.path.join(directory, fname)
                 text = read_text(path)
                 if text is None:

@@ -226,10 +226,10 @@ def add_pitfalls(paths: MemoryPaths, avoidances: list, jaccard: float, containme
         if not text:
             text = template("MEMORY.md")
         existing = [ln for ln in section_lines(text, PITFALLS_HEADING) if ln.strip().startswith(("-", "*"))]
-        candidates = [one_line(a) for a in avoidances if one_line(a)]
-        fresh = dedup.filter_new(existing, candidates, jaccard, containment)
-        added.extend("- " + line for line in fresh)
-        return append_to_section(text, PITFALLS_HEADING, ["- " + line for line in fresh])
+        candidates = [line for line in map(one_line, avoidances) if line]
+        bullets = ["- " + line for line in dedup.filter_new(existing, candidates, jaccard, containment)]
+        added.extend(bullets)
+        return append_to_section(text, PITFALLS_HEADING, bullets)
 
     if dry_run:
         from .fsutil import read_text

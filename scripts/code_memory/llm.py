@@ -32,6 +32,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from .evolution import audit_log
 from .fsutil import append_jsonl, atomic_write_json, file_lock, iter_jsonl, read_text
 from .paths import MemoryPaths
 
@@ -88,7 +89,7 @@ class UsageLedger:
         self.paths = paths
         self.daily_budget = int(daily_budget or 0)
         self.purpose = purpose
-        self.audit_path = os.path.join(paths.evolution, "audit.jsonl")
+        self.audit_path = audit_log(paths)
         self.counter_path = os.path.join(paths.evolution, "llm_usage.json")
 
     @staticmethod
@@ -309,12 +310,11 @@ class ClaudeCliBackend(_Backend):
         if not binary:
             raise LLMError("unavailable", "the claude binary was not found (llm.claude_bin)")
         cmd = self.command(binary, system)
+        env = self.child_env()
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             # Claude Code refuses some permission modes as root unless it is told it is sandboxed;
             # the child has no tools, so nothing is permitted that was not before.
             cmd += ["--permission-mode", "bypassPermissions"]
-        env = self.child_env()
-        if hasattr(os, "geteuid") and os.geteuid() == 0:
             env.setdefault("IS_SANDBOX", "1")
         try:
             proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

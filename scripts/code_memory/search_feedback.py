@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import re
 
-from .experience import candidates, ids_in, pitfall_lines, rule_lines
+from .experience import candidates, fact_ref_id, ids_in, pitfall_lines, rule_lines
 from .feedback import cached_score
 from .fsutil import read_text
 
@@ -57,7 +57,7 @@ class ExperienceFinder:
                 facts = load_facts(os.path.join(self.root, rel))
             except CodeMemoryError:
                 facts = []
-            self._known[rel] = [(f"fact:{f['id']}", f["fact"].strip()) for f in facts
+            self._known[rel] = [(fact_ref_id(f["id"]), f["fact"].strip()) for f in facts
                                 if f.get("id") and f.get("status", "active") == "active" and f.get("fact", "").strip()]
         return self._known[rel]
 

@@ -124,8 +124,7 @@ def parse_summary(path: str, text: str) -> Summary:
     if ts is None:
         ts = os.path.getmtime(path)
     body, skipping, topic = [], False, ""
-    scan_from = body_start if body_start else 0
-    for line in lines[scan_from:]:
+    for line in lines[body_start:]:
         if not body_start and (_TITLE.match(line) or _FIELD.match(line)):
             continue
         item = _ITEM.match(line)

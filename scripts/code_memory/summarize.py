@@ -34,6 +34,7 @@ from .paths import MemoryPaths
 from .projects import detect_project
 from .redact import redact
 from .transcript import read_session
+from .tree import lock_path_for
 
 TRANSIENT_LLM_ERRORS = ("http", "rate_limit", "timeout")
 
@@ -222,7 +223,7 @@ def summarize_session(paths: MemoryPaths, transcript_path: str, *, backend, opti
               "conversation_chars": digest.conversation_chars, "dry_run": dry_run}
     if digest.user_messages == 0 and digest.assistant_messages == 0:
         return {**report, "mode": "empty", "written": []}
-    lock = os.path.join(paths.sessions, f".{os.path.basename(paths.session_note(session_id))}.lock")
+    lock = lock_path_for(paths.session_note(session_id))
     if dry_run:
         return _summarize(paths, digest, backend, options, session_id, project, cwd, ended_at, True, now, report)
     # one worker per session at a time: the second waits (resume / compaction) or, from

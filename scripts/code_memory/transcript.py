@@ -195,10 +195,8 @@ def _to_message(rec: dict, source: str) -> Message:
             out.tool_results.append({"tool_use_id": block.get("tool_use_id"),
                                      "text": _block_text(block.get("content")),
                                      "is_error": bool(block.get("is_error"))})
-    text = clean_text("\n".join(texts))
-    if out.role == "user" and is_system_prompt(rec, "\n".join(texts)):
-        text = ""
-    out.text = text
+    joined = "\n".join(texts)
+    out.text = "" if out.role == "user" and is_system_prompt(rec, joined) else clean_text(joined)
     return out
 
 
@@ -422,7 +420,7 @@ def read_session(path: str, *, include_subagents: bool = True, max_chars: int = 
         sources += [(p, subagent_label(p)) for p in subagent_paths(path)]
         digest.subagents = len(sources) - 1
     main_budget = max_chars if len(sources) == 1 else int(max_chars * 0.8)
-    builders = {"main": ConversationBuilder(main_budget)}
+    main_builder = ConversationBuilder(main_budget)
     sub_builder = ConversationBuilder(max_chars - main_budget) if len(sources) > 1 else None
     facts = _DigestBuilder(digest)
     for source_path, source in sources:
@@ -430,15 +428,15 @@ def read_session(path: str, *, include_subagents: bool = True, max_chars: int = 
         try:
             messages = iter_messages(source_path, source_stats, source, max_line_bytes)
             for msg in messages:
-                _add_message(msg, digest, facts, builders["main"] if source == "main" else sub_builder)
+                _add_message(msg, digest, facts, main_builder if source == "main" else sub_builder)
         except OSError:
             if source == "main":
                 raise
             continue  # a vanished subagent file is not worth failing the summary for
     facts.finish()
-    conversation = builders["main"].text()
-    digest.conversation_chars = builders["main"].text_chars
-    digest.conversation_truncated = bool(builders["main"].omitted)
+    conversation = main_builder.text()
+    digest.conversation_chars = main_builder.text_chars
+    digest.conversation_truncated = bool(main_builder.omitted)
     if sub_builder is not None and (sub_builder.head or sub_builder.tail):
         conversation += "\n\n--- subagents ---\n\n" + sub_builder.text()
         digest.conversation_chars += sub_builder.text_chars

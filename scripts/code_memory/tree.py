@@ -59,13 +59,17 @@ def init_root(paths: MemoryPaths) -> dict:
     return {"created": created, "existing": existing}
 
 
+def area_files(kind: str) -> list:
+    """The files an area of ``kind`` holds: summary.md, facts.json, and rules.md for projects."""
+    return ["summary.md", "facts.json"] + (["rules.md"] if kind == "projects" else [])
+
+
 def ensure_area(paths: MemoryPaths, kind: str, name: str) -> str:
-    """Create ``areas/<kind>/<name>/`` with summary.md, facts.json (and rules.md for projects)."""
+    """Create ``areas/<kind>/<name>/`` with its :func:`area_files`."""
     directory = paths.area_dir(kind, name)
     ensure_dir(directory)
     label = safe_name(name)
-    files = ["summary.md", "facts.json"] + (["rules.md"] if kind == "projects" else [])
-    for fname in files:
+    for fname in area_files(kind):
         target = os.path.join(directory, fname)
         if not os.path.exists(target):  # the fast path; create_new_text decides under races
             create_new_text(target, template(fname, name=label, kind=kind[:-1]))

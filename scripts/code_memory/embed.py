@@ -207,15 +207,21 @@ def _failure_path(index_dir: str, spec: ModelSpec) -> str:
     return os.path.join(index_dir, "embedding-unavailable-" + hashlib.sha256(spec.key.encode()).hexdigest()[:10] + ".json")
 
 
-def recent_failure(index_dir: str, spec: ModelSpec, retry_seconds: float = 3600) -> str | None:
+def recent_reason(path: str, ttl_seconds: float) -> str | None:
+    """The ``reason`` of a ``{"reason", "at"}`` failure file written less than ``ttl_seconds`` ago
+    (this module's failure files, the embedding daemon's ``<socket>.error``); else None."""
     try:
-        with open(_failure_path(index_dir, spec), encoding="utf-8") as fh:
+        with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
     except (OSError, ValueError):
         return None
-    if time.time() - float(data.get("at", 0)) > retry_seconds:
+    if time.time() - float(data.get("at", 0)) > ttl_seconds:
         return None
     return data.get("reason")
+
+
+def recent_failure(index_dir: str, spec: ModelSpec, retry_seconds: float = 3600) -> str | None:
+    return recent_reason(_failure_path(index_dir, spec), retry_seconds)
 
 
 def remember_failure(index_dir: str, spec: ModelSpec, reason: str) -> None:

@@ -26,7 +26,7 @@ import sys
 import threading
 import time
 
-from .embed import ModelSpec
+from .embed import ModelSpec, recent_reason
 
 PROTOCOL = 1
 MAX_REQUEST_BYTES = 4 * 1024 * 1024
@@ -96,14 +96,7 @@ ERROR_TTL_SECONDS = 300
 
 def _read_error(path: str) -> str | None:
     """The reason the model failed to load in the daemon, if that happened recently."""
-    try:
-        with open(path + ".error", encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError):
-        return None
-    if time.time() - float(data.get("at", 0)) > ERROR_TTL_SECONDS:
-        return None
-    return data.get("reason")
+    return recent_reason(path + ".error", ERROR_TTL_SECONDS)
 
 
 def ensure_daemon(spec: ModelSpec, idle_seconds: float = 900, wait_seconds: float = 5.0) -> str:

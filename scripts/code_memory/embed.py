@@ -256,13 +256,27 @@ def missing_count(conn, model_key: str) -> int:
         " WHERE v.digest IS NULL", (model_key,)).fetchone()[0]
 
 
-def missing_vectors(conn, model_key: str) -> list:
-    """(digest, embedding text) of chunks without a vector for the model, one per digest."""
-    rows = conn.execute(
-        "SELECT c.digest, c.title, c.heading, c.text FROM chunks c"
-        " LEFT JOIN vectors v ON v.digest = c.digest AND v.model = ?"
-        " WHERE v.digest IS NULL GROUP BY c.digest", (model_key,)).fetchall()
-    return [(d, embedding_text(t, h, x)) for d, t, h, x in rows]
+def missing_vectors(conn, model_key: str, limit: int | None = None) -> list:
+    """(digest, embedding text) of chunks without a vector for the model, one per digest (at most
+    ``limit`` of them)."""
+    sql = ("SELECT c.digest, c.title, c.heading, c.text FROM chunks c"
+           " LEFT JOIN vectors v ON v.digest = c.digest AND v.model = ?"
+           " WHERE v.digest IS NULL GROUP BY c.digest")
+    params: tuple = (model_key,)
+    if limit is not None:
+        sql += " LIMIT ?"
+        params += (limit,)
+    return [(d, embedding_text(t, h, x)) for d, t, h, x in conn.execute(sql, params).fetchall()]
+
+
+def store_vectors(conn, model_key: str, digests: list, mat) -> None:
+    """Store one embedded batch (row ``i`` of ``mat`` is the vector of ``digests[i]``) and bump the
+    index's ``vector_generation`` (warm matrices reload on it), in one committed transaction."""
+    with conn:
+        conn.executemany("INSERT OR REPLACE INTO vectors(digest, model, dim, vec) VALUES (?,?,?,?)",
+                         [(d, model_key, mat.shape[1], mat[i].tobytes()) for i, d in enumerate(digests)])
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('vector_generation',"
+                     " CAST(COALESCE((SELECT value FROM meta WHERE key='vector_generation'), 0) + 1 AS TEXT))")
 
 
 def update_vectors(db, embedder: Embedder, batch_size: int = 16, progress=None) -> dict:
@@ -276,11 +290,7 @@ def update_vectors(db, embedder: Embedder, batch_size: int = 16, progress=None) 
     for i in range(0, len(todo), step):
         part = todo[i:i + step]
         mat = embedder.embed([t for _, t in part], batch_size=batch_size)
-        with db.conn:
-            db.conn.executemany(
-                "INSERT OR REPLACE INTO vectors(digest, model, dim, vec) VALUES (?,?,?,?)",
-                [(d, embedder.spec.key, mat.shape[1], mat[j].tobytes()) for j, (d, _t) in enumerate(part)])
-            db.set_meta("vector_generation", int(db.meta("vector_generation", "0")) + 1)
+        store_vectors(db.conn, embedder.spec.key, [d for d, _ in part], mat)
         done += len(part)
         if progress:
             progress(done, len(todo))

@@ -197,20 +197,14 @@ class _Server:
             return
 
         def job():
-            from .embed import missing_vectors
+            from .embed import missing_vectors, store_vectors
             conn = sqlite3.connect(db_path, timeout=30)
             try:
                 while True:
-                    todo = missing_vectors(conn, self.spec.key)[:64]
+                    todo = missing_vectors(conn, self.spec.key, limit=64)
                     if not todo:
                         break
-                    mat = self.embed([t for _, t in todo])
-                    with conn:
-                        conn.executemany("INSERT OR REPLACE INTO vectors(digest, model, dim, vec) VALUES (?,?,?,?)",
-                                         [(d, self.spec.key, mat.shape[1], mat[i].tobytes())
-                                          for i, (d, _t) in enumerate(todo)])
-                        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('vector_generation',"
-                                     " CAST(COALESCE((SELECT value FROM meta WHERE key='vector_generation'), 0) + 1 AS TEXT))")
+                    store_vectors(conn, self.spec.key, [d for d, _ in todo], self.embed([t for _, t in todo]))
                     self.last_request = time.monotonic()
             except sqlite3.Error:
                 pass

@@ -14,7 +14,6 @@ Client side (stdlib only): :class:`DaemonVectors` starts the daemon on demand an
 from __future__ import annotations
 
 import argparse
-import base64
 import fcntl
 import hashlib
 import json
@@ -33,15 +32,15 @@ MAX_REQUEST_BYTES = 4 * 1024 * 1024
 
 
 class DaemonUnavailable(Exception):
-    pass
+    model_failed = False    # True when the model itself cannot load (clients remember that)
 
 
 def socket_dir() -> str:
     return f"/tmp/cm-{os.getuid()}"
 
 
-def socket_path(spec: ModelSpec, python: str | None = None) -> str:
-    ident = hashlib.sha256(f"{PROTOCOL}|{spec.key}|{python or sys.executable}".encode()).hexdigest()[:16]
+def socket_path(spec: ModelSpec) -> str:
+    ident = hashlib.sha256(f"{PROTOCOL}|{spec.key}|{sys.executable}".encode()).hexdigest()[:16]
     return os.path.join(socket_dir(), f"embed-{ident}.sock")
 
 
@@ -94,9 +93,21 @@ def request(path: str, payload: dict, timeout: float = 30.0) -> dict:
 ERROR_TTL_SECONDS = 300
 
 
-def _read_error(path: str) -> str | None:
-    """The reason the model failed to load in the daemon, if that happened recently."""
-    return recent_reason(path + ".error", ERROR_TTL_SECONDS)
+def _raise_if_model_failed(path: str) -> None:
+    """Raise DaemonUnavailable (``model_failed``) if the daemon recently failed to load the model."""
+    error = recent_reason(path + ".error", ERROR_TTL_SECONDS)
+    if error:
+        exc = DaemonUnavailable(error)
+        exc.model_failed = True
+        raise exc
+
+
+def _ping(path: str) -> bool:
+    try:
+        request(path, {"op": "ping"}, timeout=2.0)
+        return True
+    except DaemonUnavailable:
+        return False
 
 
 def ensure_daemon(spec: ModelSpec, idle_seconds: float = 900, wait_seconds: float = 5.0) -> str:
@@ -106,16 +117,9 @@ def ensure_daemon(spec: ModelSpec, idle_seconds: float = 900, wait_seconds: floa
     """
     _private_dir()
     path = socket_path(spec)
-    try:
-        request(path, {"op": "ping"}, timeout=2.0)
+    if _ping(path):
         return path
-    except DaemonUnavailable:
-        pass
-    error = _read_error(path)
-    if error:
-        exc = DaemonUnavailable(error)
-        exc.model_failed = True
-        raise exc
+    _raise_if_model_failed(path)
     scripts_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ)
     env["PYTHONPATH"] = scripts_dir + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
@@ -126,16 +130,9 @@ def ensure_daemon(spec: ModelSpec, idle_seconds: float = 900, wait_seconds: floa
     deadline = time.monotonic() + wait_seconds
     while time.monotonic() < deadline:
         time.sleep(0.05)
-        error = _read_error(path)
-        if error:
-            exc = DaemonUnavailable(error)
-            exc.model_failed = True
-            raise exc
-        try:
-            request(path, {"op": "ping"}, timeout=2.0)
+        _raise_if_model_failed(path)
+        if _ping(path):
             return path
-        except DaemonUnavailable:
-            continue
     raise DaemonUnavailable(f"the embedding daemon did not start within {wait_seconds:.1f}s")
 
 
@@ -219,11 +216,6 @@ class _Server:
         op = req.get("op")
         if op == "ping":
             return {"ok": True, "model": self.spec.key, "pid": os.getpid(), "protocol": PROTOCOL}
-        if op == "embed":
-            texts = [str(t) for t in req.get("texts", [])][:256]
-            mat = self.embed(texts)
-            return {"ok": True, "dim": int(mat.shape[1]) if len(texts) else 0,
-                    "vectors": [base64.b64encode(row.tobytes()).decode() for row in mat]}
         if op == "search":
             from .embed import missing_count
             from .vectors import VectorMatrix

@@ -396,7 +396,7 @@ def vector_backend(cfg, index_dir: str, allow_inprocess: bool = True):
             return DaemonVectors.connect(spec, idle_seconds=float(ecfg.get("daemon_idle_seconds", 900)),
                                          wait_seconds=float(ecfg.get("daemon_start_wait_seconds", 5.0))), None
         except DaemonUnavailable as exc:
-            if getattr(exc, "model_failed", False):
+            if exc.model_failed:
                 remember_failure(index_dir, spec, str(exc))
                 return None, str(exc)
             if not allow_inprocess:

@@ -149,7 +149,7 @@ def _quietly(make):
         logger.enable("fastembed")
 
 
-def load_model(spec: ModelSpec, allow_download: bool = False, cache_dir: str | None = None) -> Embedder:
+def load_model(spec: ModelSpec, allow_download: bool = False) -> Embedder:
     """Load the model (once per process). Raises EmbeddingUnavailable with a reason."""
     if spec.key in _LOADED:
         return _LOADED[spec.key]
@@ -160,9 +160,6 @@ def load_model(spec: ModelSpec, allow_download: bool = False, cache_dir: str | N
         from fastembed import TextEmbedding
     except Exception as exc:  # broken installs raise all sorts of things
         raise EmbeddingUnavailable(f"fastembed failed to import ({type(exc).__name__})") from None
-    kwargs = {}
-    if cache_dir:
-        kwargs["cache_dir"] = cache_dir
     try:
         if spec.path:
             from fastembed.common.model_description import ModelSource, PoolingType
@@ -175,10 +172,10 @@ def load_model(spec: ModelSpec, allow_download: bool = False, cache_dir: str | N
                 TextEmbedding.add_custom_model(model=spec.name, pooling=pooling, normalization=spec.normalize,
                                                sources=ModelSource(hf=spec.name), dim=int(spec.dim),
                                                model_file="model.onnx")
-            model = TextEmbedding(model_name=spec.name, specific_model_path=spec.path, **kwargs)
+            model = TextEmbedding(model_name=spec.name, specific_model_path=spec.path)
         else:
             try:
-                model = _quietly(lambda: TextEmbedding(model_name=spec.name, local_files_only=True, **kwargs))
+                model = _quietly(lambda: TextEmbedding(model_name=spec.name, local_files_only=True))
             except Exception:
                 if not allow_download:
                     raise
@@ -186,7 +183,7 @@ def load_model(spec: ModelSpec, allow_download: bool = False, cache_dir: str | N
                     raise EmbeddingUnavailable(
                         f"model {spec.name} is not downloaded and the model hub cannot be reached (offline?);"
                         " set embedding.model_path to a local ONNX model directory") from None
-                model = TextEmbedding(model_name=spec.name, **kwargs)
+                model = TextEmbedding(model_name=spec.name)
     except EmbeddingUnavailable:
         raise
     except Exception as exc:

@@ -387,9 +387,9 @@ class _LazySegmenter:
         return self._seg.search_text(text)
 
 
-def desired_segmenter(cache_dir: str | None = None, prefer: str = "auto") -> str:
+def desired_segmenter(cache_dir: str | None = None) -> str:
     """The name of the segmenter a new index should use (jieba dictionary when installed)."""
-    return get_segmenter(prefer, cache_dir=cache_dir).name
+    return get_segmenter("auto", cache_dir=cache_dir).name
 
 
 def _now() -> str:

@@ -46,7 +46,6 @@ class SearchOptions:
     max_file_bytes: int = 2_000_000
     auto_rebuild: bool = True
     cache_dir: str | None = None
-    refresh: bool = True
     memory_root: str | None = None      # set: hits are annotated with the experiences they show
     feedback_boost: float = 0.0         # feedback.search_boost (README § Self-evolution)
 
@@ -207,10 +206,10 @@ class InProcessVectors:
     """Loads the model in this process (``--batch``, or the daemon disabled). Chunks not embedded
     yet are embedded inline when they are few; otherwise ``note`` says to run ``index``."""
 
-    def __init__(self, spec, cache_dir=None):
+    def __init__(self, spec):
         from .embed import load_model
 
-        self.embedder = load_model(spec, cache_dir=cache_dir)
+        self.embedder = load_model(spec)
         self.spec = self.embedder.spec
         self._matrices = {}
 
@@ -253,7 +252,7 @@ def snippet_for(text: str, terms: list, limit: int) -> str:
     return piece
 
 
-def hits_for(db: IndexDB, ranked: list, terms: list, opts: SearchOptions, mode: str) -> list:
+def hits_for(db: IndexDB, ranked: list, terms: list, opts: SearchOptions) -> list:
     """``ranked`` = [(chunk_id, score, bm25_rank, vector_rank)] → result dicts in that order."""
     if not ranked:
         return []
@@ -310,25 +309,25 @@ def run_query(db: IndexDB, query: str, mode: str, opts: SearchOptions, scope: st
     else:
         ranked = [(cid, s, r, None) for r, (cid, s) in enumerate(bm25, 1)]
     answer["mode_used"] = mode
-    answer["results"] = _with_feedback(db, ranked, q["terms"] + q["prefixes"], opts, mode)
+    answer["results"] = _with_feedback(db, ranked, q["terms"] + q["prefixes"], opts)
     if not q["terms"] and not q["prefixes"]:
         answer["note"] = "the query has no searchable words"
     answer["elapsed_ms"] = round((time.monotonic() - started) * 1000, 1)
     return answer
 
 
-def _with_feedback(db: IndexDB, ranked: list, terms: list, opts: SearchOptions, mode: str) -> list:
+def _with_feedback(db: IndexDB, ranked: list, terms: list, opts: SearchOptions) -> list:
     """The top hits, annotated with the experiences they show and re-ranked by their feedback
     scores (search_feedback); exactly ``hits_for(ranked[:top_k])`` when nothing is scored."""
     if not opts.memory_root:
-        return hits_for(db, ranked[:opts.top_k], terms, opts, mode)
+        return hits_for(db, ranked[:opts.top_k], terms, opts)
     from .feedback import load_score_cache
     from .paths import MemoryPaths
     from .search_feedback import annotate_and_rerank
 
     cache = load_score_cache(MemoryPaths(opts.memory_root)) if opts.feedback_boost else {}
     pool = opts.top_k + (max(opts.top_k, 10) if cache.get("experiences") else 0)
-    hits = hits_for(db, ranked[:pool], terms, opts, mode)
+    hits = hits_for(db, ranked[:pool], terms, opts)
     return annotate_and_rerank(hits, opts.memory_root, cache, opts.feedback_boost)[:opts.top_k]
 
 
@@ -379,7 +378,7 @@ def resolve_mode(requested: str | None, cfg) -> str:
     return mode
 
 
-def vector_backend(cfg, index_dir: str, allow_inprocess: bool = True):
+def vector_backend(cfg, index_dir: str):
     """The vector ranker for this configuration, or (None, reason) when vectors are unavailable."""
     from .embed import EmbeddingUnavailable, quick_check, recent_failure, remember_failure, spec_from_config
 
@@ -399,8 +398,6 @@ def vector_backend(cfg, index_dir: str, allow_inprocess: bool = True):
             if exc.model_failed:
                 remember_failure(index_dir, spec, str(exc))
                 return None, str(exc)
-            if not allow_inprocess:
-                return None, str(exc)
     try:
         return InProcessVectors(spec), None
     except EmbeddingUnavailable as exc:
@@ -409,8 +406,7 @@ def vector_backend(cfg, index_dir: str, allow_inprocess: bool = True):
 
 
 def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None = None, scope: str = "project",
-                  project: str | None = None, workspace: str | None = None, refresh_index: bool = True,
-                  vectors=None) -> dict:
+                  project: str | None = None, workspace: str | None = None, refresh_index: bool = True) -> dict:
     """Search the memory index; the answer is exactly what ``memory-search.py`` prints.
 
     ``scope="project"`` sees global memory + ``project`` (+ ``workspace``); ``scope="all"`` sees
@@ -430,7 +426,8 @@ def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None
     handle = _open_for_search(paths.index_db, index_sources(cfg), opts, refresh_index)
     degraded = {}
     used = requested
-    if requested in ("auto", "vector", "hybrid") and vectors is None:
+    vectors = None
+    if requested in ("auto", "vector", "hybrid"):
         vectors, reason = vector_backend(cfg, paths.index_dir)
         if vectors is None:
             if requested != "auto":
@@ -447,8 +444,6 @@ def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None
         handle.db.close()
     if degraded:
         answer.setdefault("degraded", {}).update(degraded)
-    if getattr(vectors, "degraded_reason", None):
-        answer.setdefault("degraded", {})["vector"] = vectors.degraded_reason
     answer["mode_requested"] = requested
     answer["scope"] = scope
     answer["project"] = project
@@ -462,8 +457,6 @@ def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None
 def _open_for_search(index_path: str, sources: list, opts: SearchOptions, refresh_index: bool) -> IndexHandle:
     try:
         return ensure_index(index_path, sources, opts, refresh_now=refresh_index, busy_ms=200)
-    except CodeMemoryError:
-        raise
     except sqlite3.DatabaseError as exc:
         raise CodeMemoryError("MEMORY_INDEX_FAILED", f"the index could not be prepared ({type(exc).__name__})",
                               hint="run: memory-search.py index --full") from None

@@ -115,7 +115,7 @@ def cmd_batch(args) -> None:
     handle = _open_for_search(cfg.paths.index_db, index_sources(cfg), opts, not args.no_refresh)
     vectors, degraded = None, None
     if mode in ("auto", "vector", "hybrid"):
-        vectors, reason = vector_backend(cfg, cfg.paths.index_dir, allow_inprocess=True)
+        vectors, reason = vector_backend(cfg, cfg.paths.index_dir)
         if vectors is None and mode != "auto":
             degraded = reason
     used = ("hybrid" if vectors else "bm25") if mode == "auto" else (mode if vectors else "bm25")

@@ -405,6 +405,18 @@ def vector_backend(cfg, index_dir: str):
         return None, str(exc)
 
 
+def pick_backend(cfg, requested: str) -> tuple:
+    """(vectors or None, the mode to run, the reason vectors are missing or None) for a resolved
+    mode: ``auto`` runs hybrid with vectors, else bm25 silently; ``vector``/``hybrid`` without
+    vectors run bm25 and say why."""
+    if requested not in ("auto", "vector", "hybrid"):
+        return None, requested, None
+    vectors, reason = vector_backend(cfg, cfg.paths.index_dir)
+    if vectors is None:
+        return None, "bm25", None if requested == "auto" else reason
+    return vectors, "hybrid" if requested == "auto" else requested, None
+
+
 def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None = None, scope: str = "project",
                   project: str | None = None, workspace: str | None = None, refresh_index: bool = True) -> dict:
     """Search the memory index; the answer is exactly what ``memory-search.py`` prints.
@@ -422,19 +434,8 @@ def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None
             raise CodeMemoryError("INVALID_ARGUMENT", "top_k must be between 1 and 100")
         opts.top_k = top_k
     requested = resolve_mode(mode, cfg)
-    paths = cfg.paths
-    handle = _open_for_search(paths.index_db, index_sources(cfg), opts, refresh_index)
-    degraded = {}
-    used = requested
-    vectors = None
-    if requested in ("auto", "vector", "hybrid"):
-        vectors, reason = vector_backend(cfg, paths.index_dir)
-        if vectors is None:
-            if requested != "auto":
-                degraded["vector"] = reason
-            used = "bm25"
-    if used == "auto":
-        used = "hybrid"
+    handle = _open_for_search(cfg.paths.index_db, index_sources(cfg), opts, refresh_index)
+    vectors, used, degraded = pick_backend(cfg, requested)
     try:
         answer = run_query(handle.db, query, used, opts, scope, project, workspace, vectors)
     except sqlite3.DatabaseError as exc:
@@ -442,8 +443,8 @@ def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None
                               hint="run: memory-search.py index --full") from None
     finally:
         handle.db.close()
-    if degraded:
-        answer.setdefault("degraded", {}).update(degraded)
+    if degraded is not None:
+        answer.setdefault("degraded", {})["vector"] = degraded
     answer["mode_requested"] = requested
     answer["scope"] = scope
     answer["project"] = project

@@ -94,8 +94,7 @@ def _record_refs(cfg, experience_ids: list, context: str) -> None:
 
 def cmd_batch(args) -> None:
     """One process for many queries: the model (if any) is loaded once, the index opened once."""
-    from ..search import (_open_for_search, index_sources, options_from_config, resolve_mode, run_query,
-                          vector_backend)
+    from ..search import _open_for_search, index_sources, options_from_config, pick_backend, resolve_mode, run_query
 
     cfg = _config(args)
     scope = _scope(args)
@@ -113,12 +112,7 @@ def cmd_batch(args) -> None:
         except OSError as exc:
             raise CodeMemoryError("NOT_FOUND", f"cannot open the batch file ({exc.strerror})", path=args.batch) from None
     handle = _open_for_search(cfg.paths.index_db, index_sources(cfg), opts, not args.no_refresh)
-    vectors, degraded = None, None
-    if mode in ("auto", "vector", "hybrid"):
-        vectors, reason = vector_backend(cfg, cfg.paths.index_dir)
-        if vectors is None and mode != "auto":
-            degraded = reason
-    used = ("hybrid" if vectors else "bm25") if mode == "auto" else (mode if vectors else "bm25")
+    vectors, used, degraded = pick_backend(cfg, mode)
     try:
         for n, line in enumerate(stream, 1):
             if not line.strip():

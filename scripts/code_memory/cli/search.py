@@ -17,7 +17,7 @@ import time
 
 from ..config import load_config
 from ..errors import CodeMemoryError
-from .common import ArgumentParser, add_common, dumps, parse_or_error, run_command
+from .common import add_common, dumps, script_main
 
 SUBCOMMANDS = ("search", "index", "get", "status")
 
@@ -302,19 +302,9 @@ def register(sub) -> None:
     register_subcommands(sub)
 
 
-def build_parser() -> ArgumentParser:
-    parser = ArgumentParser(prog="memory-search.py", description="Search code-memory (BM25 + vectors).")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    register_subcommands(sub)
-    return parser
-
-
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     # search is the default: anything that is not a subcommand (or --help) is a query
     if not argv or (argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help")):
         argv = ["search", *argv]
-    args, status = parse_or_error(build_parser(), argv)
-    if args is None:
-        return status
-    return run_command(args.handler, args, getattr(args, "text_renderer", None))
+    return script_main("memory-search.py", "Search code-memory (BM25 + vectors).", register_subcommands, argv)

@@ -73,6 +73,7 @@ def cmd_search(args) -> dict:
         raise CodeMemoryError("INVALID_ARGUMENT", "the query is empty",
                               hint='memory-search.py "what to look for" (or --batch FILE)')
     from ..search import search_memory
+    from ..search_feedback import result_ids
 
     cfg = _config(args)
     scope = _scope(args)
@@ -80,7 +81,7 @@ def cmd_search(args) -> dict:
     answer = search_memory(cfg, query, mode=args.mode, top_k=args.top_k, scope=scope,
                            project=None if scope == "all" else _project(args, cfg),
                            workspace=workspace.id if workspace else None, refresh_index=not args.no_refresh)
-    _record_refs(cfg, [e for hit in answer.get("results", []) for e in hit.get("experiences", [])], "search")
+    _record_refs(cfg, result_ids(answer.get("results", [])), "search")
     return answer
 
 

@@ -226,8 +226,6 @@ def cmd_status(args) -> dict:
 # text renderings
 
 def render_search(result: dict) -> str:
-    if result.get("ok") is False:
-        return f"error {result['error']}: {result['message']}" + (f"\nhint: {result['hint']}" if result.get("hint") else "")
     lines = [f"{len(result['results'])} result(s) · mode {result.get('mode_used')} · scope {result.get('scope')}"
              + (f" ({result['project']})" if result.get("project") else "")]
     for k, v in (result.get("degraded") or {}).items():
@@ -244,8 +242,6 @@ def render_search(result: dict) -> str:
 
 
 def render_get(result: dict) -> str:
-    if result.get("ok") is False:
-        return f"error {result['error']}: {result['message']}"
     start = result["from_line"]
     return "\n".join(f"{start + i:>5}  {line}" for i, line in enumerate(result["text"].split("\n"))) if result["text"] else ""
 

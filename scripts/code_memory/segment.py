@@ -24,7 +24,6 @@ import math
 import os
 import re
 import sqlite3
-import tempfile
 
 HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 
@@ -279,6 +278,8 @@ def _file_digest(path: str) -> str:
 
 def build_dict_cache(dict_txt: str, target: str) -> str:
     """Build the SQLite word cache from a jieba-format dictionary (``word freq [tag]`` lines)."""
+    import tempfile  # only here: the cache is built once, every search process imports this module
+
     with open(dict_txt, "rb") as fh:
         raw = fh.read()
     content_sha = hashlib.sha256(raw).hexdigest()[:12]

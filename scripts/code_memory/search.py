@@ -22,7 +22,7 @@ from .errors import CodeMemoryError
 from .index import (IndexCorrupted, IndexDB, Source, desired_segmenter, open_index, refresh,
                     remove_index_files, scope_filter)
 from .paths import resolve_inside
-from .segment import get_segmenter
+from .segment import Segmenter, get_segmenter
 
 MODES = ("auto", "bm25", "vector", "hybrid")
 MAX_GET_LINES = 200
@@ -69,6 +69,7 @@ def options_from_config(cfg) -> SearchOptions:
 class IndexHandle:
     db: IndexDB
     report: dict = field(default_factory=dict)
+    segmenter: Segmenter | None = None     # the index's segmenter, when checking it loaded it
 
 
 def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: bool = False,
@@ -80,6 +81,7 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
     (jieba installed after the index was built with bigrams); searches keep the recorded one."""
     report: dict = {}
     existed = os.path.exists(index_path)
+    segmenter = None
     try:
         db = open_index(index_path)
     except IndexCorrupted as exc:
@@ -98,7 +100,7 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
     else:
         new = desired_segmenter(opts.cache_dir) if upgrade else None
         try:
-            get_segmenter(db.segmenter_name, cache_dir=opts.cache_dir)
+            segmenter = get_segmenter(db.segmenter_name, cache_dir=opts.cache_dir)
             # only ever towards a jieba dictionary: a plain checkout without jieba must not downgrade
             # an index the venv built (and the two must not rebuild it back and forth)
             stale = upgrade and new != db.segmenter_name and new.startswith("jieba-dict:")
@@ -106,6 +108,7 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
             new = new or desired_segmenter(opts.cache_dir)
             stale = True
         if stale:
+            segmenter = None
             report["rebuilt"] = f"segmenter changed from {db.segmenter_name} to {new}"
             db.close()
             remove_index_files(index_path)
@@ -122,7 +125,7 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
             if "locked" not in str(exc) and "busy" not in str(exc):
                 raise
             report["refresh"] = {"skipped": "the index is being updated by another process"}
-    return IndexHandle(db, report)
+    return IndexHandle(db, report, segmenter)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -281,12 +284,14 @@ def hits_for(db: IndexDB, ranked: list, terms: list, opts: SearchOptions) -> lis
 # the entry points
 
 def run_query(db: IndexDB, query: str, mode: str, opts: SearchOptions, scope: str, project: str | None,
-              workspace: str | None, vectors=None) -> dict:
-    """Rank one query against an open index. ``vectors`` ranks by embedding (or is None)."""
+              workspace: str | None, vectors=None, segmenter: Segmenter | None = None) -> dict:
+    """Rank one query against an open index. ``vectors`` ranks by embedding (or is None);
+    ``segmenter`` is the index's (``IndexHandle.segmenter``), loaded here when None."""
     if not isinstance(query, str) or not query.strip():
         raise CodeMemoryError("INVALID_ARGUMENT", "the query is empty", hint="pass the text to search for")
     started = time.monotonic()
-    segmenter = get_segmenter(db.segmenter_name, cache_dir=opts.cache_dir)
+    if segmenter is None:
+        segmenter = get_segmenter(db.segmenter_name, cache_dir=opts.cache_dir)
     q = querytext.query_terms(query, segmenter)
     answer: dict = {"ok": True, "query_terms": len(q["terms"]) + len(q["prefixes"])}
     if q["truncated"]:
@@ -437,7 +442,7 @@ def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None
     handle = _open_for_search(cfg.paths.index_db, index_sources(cfg), opts, refresh_index)
     vectors, used, degraded = pick_backend(cfg, requested)
     try:
-        answer = run_query(handle.db, query, used, opts, scope, project, workspace, vectors)
+        answer = run_query(handle.db, query, used, opts, scope, project, workspace, vectors, handle.segmenter)
     except sqlite3.DatabaseError as exc:
         raise CodeMemoryError("MEMORY_SEARCH_FAILED", f"search failed ({type(exc).__name__})",
                               hint="run: memory-search.py index --full") from None

@@ -135,7 +135,7 @@ def cmd_batch(args) -> None:
                     raise CodeMemoryError("MEMORY_WORKSPACE_NOT_FOUND", "a batch line may not name another workspace",
                                           hint="run the batch with --workspace ID (or --scope all --force)")
                 answer = run_query(handle.db, item.get("query", ""), q_mode, opts, scope,
-                                   item.get("project", project), workspace, vectors)
+                                   item.get("project", project), workspace, vectors, handle.segmenter)
                 out = {"id": qid, "ok": True, "mode_used": answer["mode_used"], "results": answer["results"]}
                 if degraded or answer.get("degraded"):
                     out["degraded"] = {**({"vector": degraded} if degraded else {}), **answer.get("degraded", {})}

@@ -428,8 +428,7 @@ def apply_plan(db: IndexDB, plan: Plan, window_lines: int, max_file_bytes: int,
             return None
         return data
 
-    def insert(entry: FileEntry, data: bytes, doc_id: int | None) -> None:
-        sha = hashlib.sha256(data).hexdigest()
+    def insert(entry: FileEntry, data: bytes, doc_id: int | None, sha: str) -> None:
         text, warning = _decode(data)
         if warning:
             skipped.append({"path": entry.rel_path, "reason": warning, "indexed": True})
@@ -471,7 +470,7 @@ def apply_plan(db: IndexDB, plan: Plan, window_lines: int, max_file_bytes: int,
     for entry in plan.new:
         data = read(entry)
         if data is not None:
-            insert(entry, data, None)
+            insert(entry, data, None, hashlib.sha256(data).hexdigest())
             stats["added"] += 1
     for entry, doc_id, old_sha in plan.changed + plan.touched:
         data = read(entry)
@@ -479,11 +478,12 @@ def apply_plan(db: IndexDB, plan: Plan, window_lines: int, max_file_bytes: int,
             stats["chunks_deleted"] += delete_doc_chunks(doc_id)
             conn.execute("DELETE FROM documents WHERE doc_id=?", (doc_id,))
             continue
-        if old_sha is not None and hashlib.sha256(data).hexdigest() == old_sha:
+        sha = hashlib.sha256(data).hexdigest()
+        if sha == old_sha:      # None (a full rebuild) never matches
             conn.execute("UPDATE documents SET mtime_ns=?, size=? WHERE doc_id=?", (entry.mtime_ns, entry.size, doc_id))
             stats["unchanged"] += 1
             continue
-        insert(entry, data, doc_id)
+        insert(entry, data, doc_id, sha)
         stats["updated"] += 1
 
 

@@ -244,6 +244,10 @@ class IndexDB:
         self.conn.close()
 
 
+def _now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+
+
 def _migrate(conn: sqlite3.Connection, use_fts: bool) -> list:
     conn.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
     done = {r[0] for r in conn.execute("SELECT name FROM migrations")}
@@ -259,10 +263,8 @@ def _migrate(conn: sqlite3.Connection, use_fts: bool) -> list:
                 if use_fts:
                     conn.execute(FTS_DDL)
                 conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
-                conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('created_at', ?)",
-                             (dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),))
-            conn.execute("INSERT INTO migrations(name, applied_at) VALUES (?, ?)",
-                         (name, dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")))
+                conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('created_at', ?)", (_now(),))
+            conn.execute("INSERT INTO migrations(name, applied_at) VALUES (?, ?)", (name, _now()))
         applied.append(name)
     return applied
 
@@ -390,10 +392,6 @@ class _LazySegmenter:
 def desired_segmenter(cache_dir: str | None = None) -> str:
     """The name of the segmenter a new index should use (jieba dictionary when installed)."""
     return get_segmenter("auto", cache_dir=cache_dir).name
-
-
-def _now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
 def apply_plan(db: IndexDB, plan: Plan, window_lines: int, max_file_bytes: int,

@@ -248,7 +248,8 @@ def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
-def _migrate(conn: sqlite3.Connection, use_fts: bool) -> list:
+def _migrate(conn: sqlite3.Connection, use_fts: bool | None) -> list:
+    """Apply the migrations not applied yet; ``use_fts`` None: FTS5 if this SQLite has it."""
     conn.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
     done = {r[0] for r in conn.execute("SELECT name FROM migrations")}
     applied = []
@@ -259,6 +260,8 @@ def _migrate(conn: sqlite3.Connection, use_fts: bool) -> list:
             for sql in statements:
                 conn.execute(sql)
             if name == "m001_initial":
+                if use_fts is None:
+                    use_fts = fts5_available()
                 conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fts', ?)", ("1" if use_fts else "0",))
                 if use_fts:
                     conn.execute(FTS_DDL)
@@ -297,7 +300,7 @@ def open_index(path: str, create: bool = True, use_fts: bool | None = None, read
         if not readonly:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
-            _migrate(conn, fts5_available() if use_fts is None else use_fts)
+            _migrate(conn, use_fts)
         conn.execute("SELECT count(*) FROM chunks").fetchone()
         version = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         if not version or version[0] != SCHEMA_VERSION:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 FENCE = re.compile(r"^[ \t]*(```|~~~)")
@@ -36,7 +36,6 @@ class Chunk:
     text: str
     title: str = ""
     project: str | None = None
-    extra: dict = field(default_factory=dict)
 
     @property
     def digest(self) -> str:
@@ -206,7 +205,7 @@ def chunk_facts(text: str, title_hint: str = "") -> list:
             body += f"\n(evidence: {evidence})"
         category = str(fact.get("category", "") or "")
         heading = f"{fid} [{category}]" if category else fid
-        chunks.append(Chunk(line, max(line, end), heading, body, title_hint, extra={"fact_id": fid}))
+        chunks.append(Chunk(line, max(line, end), heading, body, title_hint))
     return chunks
 
 
@@ -250,4 +249,4 @@ def chunk_kv(text: str, key_hint: str = "") -> list:
     _flatten_strings(content, strings)
     body = "\n".join(s for s in strings if s.strip())[:MAX_CHUNK_CHARS] or json.dumps(content, ensure_ascii=False)[:MAX_CHUNK_CHARS]
     lines = text.count("\n") + 1
-    return [Chunk(1, lines, key, body, "kv", extra={"kv_key": key})]
+    return [Chunk(1, lines, key, body, "kv")]

@@ -174,10 +174,12 @@ def session_project(text: str) -> str | None:
 
 
 def _line_of(raw: str, needle: str, start_at: int = 0) -> tuple:
+    """(1-based line, offset of that line's start, where to search next) of the first ``needle`` at
+    or after ``start_at``; (1, 0, start_at) when there is none."""
     pos = raw.find(needle, start_at)
     if pos < 0:
-        return None, start_at
-    return raw.count("\n", 0, pos) + 1, pos + 1
+        return 1, 0, start_at
+    return raw.count("\n", 0, pos) + 1, raw.rfind("\n", 0, pos) + 1, pos + 1
 
 
 def chunk_facts(text: str, title_hint: str = "") -> list:
@@ -190,13 +192,12 @@ def chunk_facts(text: str, title_hint: str = "") -> list:
     total_lines = text.count("\n") + 1
     for fact in facts:
         fid = str(fact.get("id", ""))
-        line, cursor = _line_of(text, json.dumps(fid, ensure_ascii=False), cursor) if fid else (None, cursor)
-        if line is None:
-            line = 1
+        needle = json.dumps(fid, ensure_ascii=False)
+        line, line_start, cursor = _line_of(text, needle, cursor) if fid else (1, 0, cursor)
         if fact.get("status", "active") != "active":
             continue
         end = line
-        close = text.find("}", _offset_of_line(text, line))
+        close = text.find("}", line_start)
         if close >= 0:
             end = min(total_lines, text.count("\n", 0, close) + 1)
         body = str(fact.get("fact", "")).strip()
@@ -207,16 +208,6 @@ def chunk_facts(text: str, title_hint: str = "") -> list:
         heading = f"{fid} [{category}]" if category else fid
         chunks.append(Chunk(line, max(line, end), heading, body, title_hint))
     return chunks
-
-
-def _offset_of_line(text: str, line: int) -> int:
-    pos = 0
-    for _ in range(line - 1):
-        nxt = text.find("\n", pos)
-        if nxt < 0:
-            return pos
-        pos = nxt + 1
-    return pos
 
 
 def _flatten_strings(obj, out: list, depth: int = 0) -> None:

@@ -222,7 +222,7 @@ class _Server:
 
             db_path = os.path.realpath(str(req["db"]))
             conn = self.conn_for(db_path)
-            matrix = self.matrices.setdefault(db_path, VectorMatrix(db_path, self.spec.key))
+            matrix = self.matrices.setdefault(db_path, VectorMatrix(self.spec.key))
             qvec = self.embed([str(req.get("query", ""))])[0]
             top = matrix.search(conn, qvec, int(req.get("k", 50)), req.get("scope", "project"),
                                 req.get("project"), req.get("workspace"))

@@ -220,7 +220,7 @@ class InProcessVectors:
         """([(chunk_id, cosine)] best first within the scope, {chunk_id: cosine} for ``score_ids``)."""
         from .vectors import VectorMatrix
 
-        matrix = self._matrices.setdefault(db.path, VectorMatrix(db.path, self.spec.key))
+        matrix = self._matrices.setdefault(db.path, VectorMatrix(self.spec.key))
         from .embed import missing_count
 
         missing = missing_count(db.conn, self.spec.key)

@@ -14,8 +14,7 @@ from .index import scope_filter
 class VectorMatrix:
     """All vectors of one model in one index, with the chunk ids they belong to."""
 
-    def __init__(self, db_path: str, model_key: str):
-        self.db_path = db_path
+    def __init__(self, model_key: str):
         self.model_key = model_key
         self.stamp = None
         self.chunk_ids = None
@@ -54,6 +53,7 @@ class VectorMatrix:
         if self.matrix.shape[0] == 0 or self.matrix.shape[1] != len(qvec):
             return []
         scores = self.matrix @ np.asarray(qvec, dtype=np.float32)
+        ids = self.chunk_ids
         if scope != "all" or project or workspace:
             where, params = scope_filter(scope, project, workspace)
             allowed = [self.id_pos[r[0]] for r in conn.execute(f"SELECT c.chunk_id FROM chunks c WHERE {where}", params)
@@ -61,15 +61,11 @@ class VectorMatrix:
             if not allowed:
                 return []
             idx = np.asarray(allowed, dtype=np.int64)
-            sub = scores[idx]
-            take = min(k, len(idx))
-            top = np.argpartition(-sub, take - 1)[:take]
-            top = top[np.argsort(-sub[top])]
-            return [(int(self.chunk_ids[idx[i]]), float(sub[i])) for i in top]
+            scores, ids = scores[idx], ids[idx]
         take = min(k, len(scores))
         top = np.argpartition(-scores, take - 1)[:take]
         top = top[np.argsort(-scores[top])]
-        return [(int(self.chunk_ids[i]), float(scores[i])) for i in top]
+        return [(int(ids[i]), float(scores[i])) for i in top]
 
     def scores_for(self, qvec, chunk_ids) -> dict:
         """Cosine of the query with each given chunk (those that have a vector)."""

@@ -18,12 +18,12 @@ def probe_sqlite() -> bool:
         return False
 
 
-def index_status(cfg, sources=None) -> dict:
+def index_status(cfg) -> dict:
     from .embed import missing_count, quick_check, recent_failure, spec_from_config
     from .search import index_sources
 
     paths = cfg.paths
-    sources = sources or index_sources(cfg)
+    sources = index_sources(cfg)
     out = {"root": cfg.root, "root_exists": os.path.isdir(cfg.root), "index_path": paths.index_db,
            "probes": {"sqliteOk": probe_sqlite(), "ftsOk": fts5_available(),
                       "sqlite_version": sqlite3.sqlite_version}}

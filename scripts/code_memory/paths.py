@@ -144,6 +144,18 @@ def safe_name(name: str, max_len: int = 96) -> str:
     return cleaned[:max_len]
 
 
+def is_within(real: str, base: str) -> bool:
+    """``real`` is ``base`` or inside it; both already resolved (``os.path.realpath``)."""
+    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+
+
+def is_under(path: str, root: str) -> bool:
+    """``path`` is ``root`` or inside it (symlinks resolved)."""
+    if not root:
+        return False
+    return is_within(os.path.realpath(path), os.path.realpath(root))
+
+
 def resolve_inside(path: str, allowed_roots, base: str | None = None) -> str:
     """Resolve ``path`` (symlinks included) and require it to sit inside one of ``allowed_roots``.
 
@@ -160,7 +172,7 @@ def resolve_inside(path: str, allowed_roots, base: str | None = None) -> str:
         candidate = os.path.join(base or roots[0], candidate)
     real = os.path.realpath(candidate)
     for root in roots:
-        if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
+        if is_within(real, root):
             return real
     raise CodeMemoryError(
         "MEMORY_PATH_TRAVERSAL",

@@ -14,7 +14,8 @@ import os
 
 from ..config import load_config
 from ..lint.gate import changed_lines, describe, lint_text, settings_from_config
-from .runtime import block, context_output, is_under
+from ..paths import is_under
+from .runtime import block, context_output
 
 LINT_TOOLS = ("Edit", "Write", "MultiEdit")
 

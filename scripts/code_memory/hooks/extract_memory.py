@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import os
 
+from ..paths import is_under
 from ..tree import append_daily_edit
 from .event import EDIT_TOOLS
-from .runtime import is_under
 
 
 def file_label(file_path: str, project_root: str) -> str:

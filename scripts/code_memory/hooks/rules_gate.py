@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 
+from ..paths import is_under
 from .event import EDIT_TOOLS
-from .runtime import deny, is_under
+from .runtime import deny
 
 
 def handle(event, ctx):

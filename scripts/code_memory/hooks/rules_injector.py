@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import os
 
-from .runtime import allow_with_context, context_output, is_under
+from ..paths import is_under
+from .runtime import allow_with_context, context_output
 
 
 def _answer(event, text: str) -> dict:

@@ -13,7 +13,7 @@ import time
 
 from ..config import load_config
 from ..jsonlite import dumps
-from ..paths import DEFAULT_ROOT, MemoryPaths, expand
+from ..paths import DEFAULT_ROOT, MemoryPaths, expand, is_under
 from ..projects import detect_project, group_names
 from .event import parse_event
 from .flags import SessionFlags, default_flag_dir
@@ -21,14 +21,6 @@ from .hooklog import HookLog
 from .registry import BY_SHIM
 
 DISABLE_ENV = "CODE_MEMORY_HOOKS_DISABLED"
-
-
-def is_under(path: str, root: str) -> bool:
-    """``path`` is ``root`` or inside it (symlinks resolved)."""
-    if not root:
-        return False
-    real, base = os.path.realpath(path), os.path.realpath(root)
-    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
 
 
 def hooks_disabled(env) -> bool:

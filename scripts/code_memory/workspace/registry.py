@@ -12,6 +12,7 @@ import hashlib
 import os
 
 from ..errors import CodeMemoryError
+from ..paths import is_within
 
 ID_STRATEGIES = ("name", "hash")
 MEMORY_DIR = "memory"
@@ -103,7 +104,7 @@ class Registry:
         real = os.path.realpath(os.path.expanduser(path))
         best = None
         for ws in self.workspaces:
-            if real == ws.root or real.startswith(ws.root.rstrip(os.sep) + os.sep):
+            if is_within(real, ws.root):
                 if best is None or len(ws.root) > len(best.root):
                     best = ws
         return best

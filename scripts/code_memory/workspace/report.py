@@ -7,10 +7,10 @@ import os
 import sqlite3
 
 from ..errors import CodeMemoryError
+from ..paths import is_under
 from ..status import probe_sqlite
 from .entries import check_day_text, day_of
 from .registry import Registry, Workspace
-from .store import _inside
 
 
 def _memory_files(ws: Workspace) -> list:
@@ -100,7 +100,7 @@ def validate(ws: Workspace, fix: bool = False) -> dict:
     if not os.path.isdir(ws.root):
         add(".", None, "WS_ROOT_MISSING", "the workspace directory does not exist")
         return {"id": ws.id, "root": ws.root, "valid": False, "problems": problems, "fixed": fixed}
-    if os.path.lexists(ws.memory_dir) and not _inside(ws.memory_dir, ws.root):
+    if os.path.lexists(ws.memory_dir) and not is_under(ws.memory_dir, ws.root):
         add("memory", None, "WS_PATH_OUTSIDE", "memory/ leads outside the workspace (symlink)")
         return {"id": ws.id, "root": ws.root, "valid": False, "problems": problems, "fixed": fixed}
     if not os.path.isdir(ws.memory_dir):
@@ -112,7 +112,7 @@ def validate(ws: Workspace, fix: bool = False) -> dict:
     for name in _memory_files(ws):
         rel = f"memory/{name}"
         path = os.path.join(ws.memory_dir, name)
-        if not _inside(path, ws.memory_dir):
+        if not is_under(path, ws.memory_dir):
             add(rel, None, "WS_PATH_OUTSIDE", "the file leads outside memory/ (symlink)")
             continue
         date = day_of(name)

@@ -14,6 +14,7 @@ import os
 from .. import oplog
 from ..errors import CodeMemoryError
 from ..fsutil import atomic_write_text, file_lock, read_text
+from ..paths import is_under
 from ..tree import append_to_section
 from .entries import day_of, render_entry, sections, with_entry
 from .registry import Workspace
@@ -21,18 +22,13 @@ from .registry import Workspace
 ARCHIVE_HEADING = "## 归档 {month}"
 
 
-def _inside(path: str, root: str) -> bool:
-    real, base = os.path.realpath(path), os.path.realpath(root)
-    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
-
-
 def check_containment(ws: Workspace, *paths: str) -> None:
     """``MEMORY_PATH_TRAVERSAL`` unless memory/ and ``paths`` resolve inside the workspace."""
-    if not _inside(ws.memory_dir, ws.root):
+    if not is_under(ws.memory_dir, ws.root):
         raise CodeMemoryError("MEMORY_PATH_TRAVERSAL", "the workspace's memory/ directory leads outside the workspace",
                               hint="replace the memory symlink by a directory", workspace=ws.id)
     for path in paths:
-        if os.path.lexists(path) and not _inside(path, ws.memory_dir):
+        if os.path.lexists(path) and not is_under(path, ws.memory_dir):
             raise CodeMemoryError("MEMORY_PATH_TRAVERSAL", "a memory file leads outside the workspace's memory/",
                                   hint="replace the symlink by a file", workspace=ws.id,
                                   path=os.path.relpath(path, ws.root))

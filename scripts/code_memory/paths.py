@@ -156,6 +156,15 @@ def is_under(path: str, root: str) -> bool:
     return is_within(os.path.realpath(path), os.path.realpath(root))
 
 
+def rel_inside(path: str, root: str) -> str | None:
+    """``path`` relative to ``root`` (``"."`` for the root itself) when it is inside it, symlinks
+    resolved; None when it is not."""
+    if not root:
+        return None
+    real, base = os.path.realpath(path), os.path.realpath(root)
+    return os.path.relpath(real, base) if is_within(real, base) else None
+
+
 def resolve_inside(path: str, allowed_roots, base: str | None = None) -> str:
     """Resolve ``path`` (symlinks included) and require it to sit inside one of ``allowed_roots``.
 

@@ -14,16 +14,15 @@ import os
 
 from ..config import load_config
 from ..lint.gate import changed_lines, describe, lint_text, settings_from_config
-from ..paths import is_under
+from ..paths import rel_inside
 from .runtime import block, context_output
 
 LINT_TOOLS = ("Edit", "Write", "MultiEdit")
 
 
 def _label(path: str, project) -> str:
-    if project and is_under(path, project.root):
-        return os.path.relpath(os.path.realpath(path), os.path.realpath(project.root))
-    return path
+    rel = rel_inside(path, project.root) if project else None
+    return path if rel is None else rel
 
 
 def _semantic(ctx, cfg, project, path, label, text, changed) -> list:

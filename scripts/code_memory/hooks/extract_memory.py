@@ -4,19 +4,14 @@ project share a line (tree.append_daily_edit). Files inside the memory root are 
 
 from __future__ import annotations
 
-import os
-
-from ..paths import is_under
+from ..paths import rel_inside
 from ..tree import append_daily_edit
 from .event import EDIT_TOOLS
 
 
 def file_label(file_path: str, project_root: str) -> str:
-    if is_under(file_path, project_root):
-        rel = os.path.relpath(os.path.realpath(file_path), os.path.realpath(project_root))
-        if rel != ".":
-            return rel
-    return file_path
+    rel = rel_inside(file_path, project_root)
+    return file_path if rel in (None, ".") else rel
 
 
 def handle(event, ctx):

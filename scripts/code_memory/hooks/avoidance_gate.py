@@ -12,17 +12,12 @@ from __future__ import annotations
 
 import os
 
-from ..config import load_config
-from ..lint.gate import changed_lines, describe, lint_text, settings_from_config
+from ..config import PROJECT_CONFIG_RELPATH, load_config
+from ..lint.gate import LintReport, changed_lines, describe, lint_text, settings_from_config
 from ..paths import rel_inside
 from .runtime import block, context_output
 
 LINT_TOOLS = ("Edit", "Write", "MultiEdit")
-
-
-def _label(path: str, project) -> str:
-    rel = rel_inside(path, project.root) if project else None
-    return path if rel is None else rel
 
 
 def _semantic(ctx, cfg, project, path, label, text, changed) -> list:
@@ -35,9 +30,7 @@ def _semantic(ctx, cfg, project, path, label, text, changed) -> list:
     from ..lint.semantic import review
     from .project_rules import rule_blocks
 
-    guidance = []
-    if project:
-        guidance += [b.text for b in rule_blocks(ctx.paths, project.name, ctx.groups_of(project.name))]
+    guidance = [b.text for b in rule_blocks(ctx.paths, project.name, ctx.groups_of(project.name))]
     pitfalls = section_lines(read_text(ctx.paths.memory_md) or "", PITFALLS_HEADING)
     if any(line.strip() for line in pitfalls):
         guidance.append("Known pitfalls (MEMORY.md):\n" + "\n".join(pitfalls)[:4000])
@@ -56,15 +49,16 @@ def handle(event, ctx):
     path = event.file_path
     if not os.path.isfile(path):
         return None
-    project = ctx.project_for(path)
-    # the project's own .claude/code-memory.json may set lint targets and severities
-    cfg = load_config(project_dir=project.root if project else None, env=ctx.env) if project else ctx.cfg
+    project = ctx.project_for(path)  # never None for a file path
+    # the project's own .claude/code-memory.json may set lint targets and severities; without one
+    # the configuration is the one the hook already loaded
+    has_own = os.path.isfile(os.path.join(project.root, PROJECT_CONFIG_RELPATH))
+    cfg = load_config(project_dir=project.root, env=ctx.env) if has_own else ctx.cfg
     section = cfg.get("lint") or {}
     if not section.get("enabled", True):
         return None
-    names = [project.name] + ctx.groups_of(project.name) if project else []
-    settings, problems = settings_from_config(section, project.root if project else None, names,
-                                              os.path.join(ctx.paths.areas, "projects"))
+    names = [project.name] + ctx.groups_of(project.name)
+    settings, problems = settings_from_config(section, project.root, names, os.path.join(ctx.paths.areas, "projects"))
     if problems:
         ctx.log.error("user-rules", problems=problems[:5])
     size = os.path.getsize(path)
@@ -73,17 +67,15 @@ def handle(event, ctx):
         return None
     with open(path, "rb") as fh:
         text = fh.read().decode("utf-8", errors="replace")
-    label = _label(path, project)
+    label = rel_inside(path, project.root) or path
     changed = changed_lines(event.tool_name, event.tool_input, event.tool_response, text)
     report = lint_text(path, text, settings, rel_path=label, changed=changed)
-    findings = report.findings
     if section.get("semantic"):
-        findings = findings + _semantic(ctx, cfg, project, path, label, text, changed)
-    blocking = [f for f in findings if f.severity == "block"]
-    warnings = [f for f in findings if f.severity == "warn"]
-    if not findings:
+        report = LintReport(report.engine, report.findings + _semantic(ctx, cfg, project, path, label, text, changed))
+    if not report.findings:
         return None
-    rules = sorted({f.rule for f in findings})
+    blocking, warnings = report.blocking, report.warnings
+    rules = sorted({f.rule for f in report.findings})
     warn_text = ""
     if warnings:
         warn_text = (f"[code-memory avoidance-gate] Warnings for {label} (not blocking; fix them if they "

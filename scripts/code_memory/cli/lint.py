@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..config import load_config
+from ..config import PROJECT_CONFIG_RELPATH, load_config
 from ..errors import CodeMemoryError, invalid
 from ..lint.base import parse_version
 from ..lint.gate import ENGINE_SCRIPTS, ENGINES, engine_module, lint_text, settings_from_config
@@ -54,7 +54,9 @@ def lint_files(args) -> dict:
         if not os.path.isfile(path):
             raise CodeMemoryError("NOT_FOUND", f"no such file: {name}")
         project = detect_project(path, os.getcwd(), base_cfg.get("projects") or {})
-        cfg = load_config(root_override=args.root, project_dir=project.root)
+        # the project's own .claude/code-memory.json, when it has one, on top of the user's config
+        has_own = os.path.isfile(os.path.join(project.root, PROJECT_CONFIG_RELPATH))
+        cfg = load_config(root_override=args.root, project_dir=project.root) if has_own else base_cfg
         section = dict(cfg.get("lint") or {})
         if args.target:
             section["python_target" if engine == "python" else "bash_target"] = args.target

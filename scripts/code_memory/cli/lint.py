@@ -17,7 +17,7 @@ from ..errors import CodeMemoryError, invalid
 from ..lint.base import parse_version
 from ..lint.gate import ENGINE_SCRIPTS, ENGINES, engine_module, lint_text, settings_from_config
 from ..projects import detect_project, group_names
-from .common import ArgumentParser, add_common, parse_or_error, run_command
+from .common import ArgumentParser, add_common, emit, parse_or_error, run_command
 
 
 def _line_set(spec: str | None):
@@ -127,7 +127,8 @@ def main(engine: str, argv=None) -> int:
             result = lint_files(args)
         except CodeMemoryError as exc:
             if exc.code != "LINT_BLOCKED":
-                return run_command(lint_files, args, render)
+                emit(exc.to_dict(), "text")
+                return exc.exit_code
             sys.stdout.write(render(exc.extra) + "\n")
             return exc.exit_code
         sys.stdout.write(render(result) + "\n")

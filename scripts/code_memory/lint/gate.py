@@ -29,7 +29,7 @@ class LintSettings:
     """What a lint run needs to know: targets, severities, scope, user rules, front-end or not."""
 
     def __init__(self, *, python_target=None, bash_target=(3, 2), severity=None, scope="changed",
-                 max_file_bytes=1_000_000, frontend=False, user_rules=(), syntax_check=True):
+                 max_file_bytes=1_000_000, frontend=False, user_rules=()):
         self.python_target = python_target
         self.bash_target = bash_target
         self.severity = dict(severity or {})
@@ -37,7 +37,6 @@ class LintSettings:
         self.max_file_bytes = max_file_bytes
         self.frontend = frontend
         self.user_rules = list(user_rules)
-        self.syntax_check = syntax_check
 
 
 def engine_module(name: str):
@@ -169,8 +168,7 @@ def lint_text(path: str, text: str, settings: LintSettings, *, rel_path: str | N
     if engine:
         module = engine_module(engine)
         always = {r.id for r in module.RULES if r.always}
-        options = {"python_target": settings.python_target, "bash_target": settings.bash_target,
-                   "syntax_check": settings.syntax_check}
+        options = {"python_target": settings.python_target, "bash_target": settings.bash_target}
         findings += module.lint(text, path, options)
     if settings.user_rules:
         from .user_rules import check

@@ -227,7 +227,6 @@ def lint(text: str, path: str, options: dict | None = None) -> list:
             elif word == "cd" and not errexit and "||" not in code[end:] and "&&" not in code[end:] \
                     and not code.lstrip().startswith("("):
                 out.add("SH004", n)
-            elif word in ("[", "test"):
-                if any(start + after <= c < end for c in line.bare_dollars):
-                    out.add("SH006", n)
+            elif word in ("[", "test") and bare:
+                out.add("SH006", n)
     return sorted(out.findings, key=lambda f: (f.line, f.rule))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from .base import Collector, line_of, rule
+from .blanking import blank_comments
 
 RULES = [
     rule("AD001", "block", "Form.useForm() (antd 4+)",
@@ -34,7 +35,6 @@ RULES = [
          "antd 3 DatePicker/TimePicker/Calendar take moment objects, not dayjs"),
 ]
 
-_COMMENT = re.compile(r"//[^\n]*|/\*[\s\S]*?\*/")
 _ANTD_IMPORT = re.compile(r"import\s*\{([^}]*)\}\s*from\s*['\"]antd['\"]")
 _V4_COMPONENTS = {"Space", "Image", "Segmented", "QRCode", "Watermark", "Tour", "FloatButton", "Flex", "App",
                   "ColorPicker"}
@@ -58,7 +58,7 @@ def _prop(attrs: str, name: str) -> bool:
 
 def lint(text: str, path: str, options: dict | None = None) -> list:
     out = Collector(path, RULES)
-    code = _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    code = blank_comments(text)
     for rule_id, pattern in _SIMPLE:
         for m in pattern.finditer(code):
             out.add(rule_id, line_of(code, m.start()), m.group(0)[:40])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from .base import Collector, line_of, rule
+from .blanking import blank, blank_comments
 
 RULES = [
     rule("JS001", "block", "SQL built by string concatenation",
@@ -34,7 +35,6 @@ RULES = [
 _SQL_WORDS = re.compile(r"\b(select|insert\s+into|update|delete\s+from|where|from|order\s+by|group\s+by|values|set)\b",
                         re.IGNORECASE)
 _STRING = re.compile(r'"""[\s\S]*?"""|"(?:[^"\\\n]|\\.)*"')
-_COMMENT = re.compile(r"//[^\n]*|/\*[\s\S]*?\*/")
 _NON_LITERAL_AFTER = re.compile(r'\s*\+\s*(?!["\s])[A-Za-z_(]')
 _NON_LITERAL_BEFORE = re.compile(r'[A-Za-z_0-9)\]]\s*\+\s*$')
 _SQL_BUILDER = re.compile(r"\b\w*(?:sql|query|hql)\w*\s*\.\s*append\(", re.IGNORECASE)
@@ -57,10 +57,6 @@ _WRITE = re.compile(r"^\s*(update|delete)\b", re.IGNORECASE)
 _HAS_WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)
 
 
-def _blank(match) -> str:
-    return re.sub(r"[^\n]", " ", match.group(0))
-
-
 def _check_sql(out: Collector, text: str, sql: str, offset: int) -> None:
     for rule_id, pattern in _CHECKS:
         for m in pattern.finditer(sql):
@@ -74,7 +70,7 @@ def _check_write_without_where(out: Collector, text: str, sql: str, offset: int)
 
 
 def _lint_java(out: Collector, text: str) -> None:
-    code = _COMMENT.sub(_blank, text)
+    code = blank_comments(text)
     literals = [m for m in _STRING.finditer(code)]
     statement, start = [], None
     for index, m in enumerate(literals):
@@ -112,7 +108,7 @@ def _lint_xml(out: Collector, text: str) -> None:
             raw = tag.group(0)
             name = raw.strip("</>").split()[0].lower() if raw.startswith("<") and not raw.startswith("</") else ""
             word = {"where": "WHERE", "set": "SET", "trim": ""}.get(name, "")
-            return word.ljust(len(raw)) if word and len(word) <= len(raw) else re.sub(r"[^\n]", " ", raw)
+            return word.ljust(len(raw)) if word and len(word) <= len(raw) else blank(raw)
 
         sql = _TAG.sub(keyword, m.group(2))
         _check_sql(out, text, sql, body_offset)

@@ -63,7 +63,7 @@ def handle(event, ctx):
         return None
     # re, templates, feedback: only now that the rules really go out
     from .project_rules import render_rules, rule_blocks, rule_candidates
-    from .recall import record_recalled
+    from .recall import record_recalled, utf8_len
 
     blocks = rule_blocks(ctx.paths, project.name, ctx.groups_of(project.name))
     flags.set_project(project.name, project.root)
@@ -76,6 +76,6 @@ def handle(event, ctx):
                         f"this project this session (not repeated; re-loaded after compaction).")
     if not text:
         return None
-    ctx.log.info("inject-rules", project=project.name, files=len(blocks), bytes=len(text.encode("utf-8")))
+    ctx.log.info("inject-rules", project=project.name, files=len(blocks), bytes=utf8_len(text))
     record_recalled(ctx, text, rule_candidates(blocks), "rules-injector")
     return _answer(event, text)

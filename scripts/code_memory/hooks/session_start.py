@@ -23,7 +23,7 @@ import os
 from ..fsutil import read_text
 from ..tree import RULES_DIR, TEMPLATES_DIR, template
 from .flags import sweep_stale
-from .recall import Block, assemble, has_content, record_recalled
+from .recall import Block, assemble, has_content, record_recalled, utf8_len
 from .runtime import context_output
 
 PROVIDERS = {
@@ -146,7 +146,7 @@ def handle(event, ctx):
     text, names = build_context(ctx, project)
     if not text:
         return None
-    ctx.log.info("inject-start", blocks=names, bytes=len(text.encode("utf-8")),
+    ctx.log.info("inject-start", blocks=names, bytes=utf8_len(text),
                  project=project.name if project else None, source=event.source[:20])
     if "memory" in names:
         record_recalled(ctx, text, _pitfalls(ctx), "session-start")

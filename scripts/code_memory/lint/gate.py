@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from .base import Finding, parse_version
+from .base import Finding, line_of, parse_version
 
 ENGINES = {
     "python": "python_rules",
@@ -136,7 +136,7 @@ def changed_lines(tool_name: str, tool_input: dict, tool_response: dict, text: s
             return None
         start = text.find(new) if new else -1
         while start != -1:
-            first = text.count("\n", 0, start) + 1
+            first = line_of(text, start)
             lines.update(range(first, first + max(1, new.count("\n") + 1)))
             if not (isinstance(edit, dict) and edit.get("replace_all")):
                 break

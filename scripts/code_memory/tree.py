@@ -13,7 +13,8 @@ from .errors import CodeMemoryError
 from .fsutil import atomic_write_text, create_new_text, ensure_dir, file_lock, read_text
 from .paths import AREA_KINDS, MemoryPaths, safe_name
 
-REPO_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPTS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the entry scripts
+REPO_DIR = os.path.dirname(SCRIPTS_DIR)
 TEMPLATES_DIR = os.path.join(REPO_DIR, "templates")
 RULES_DIR = os.path.join(REPO_DIR, "rules")
 

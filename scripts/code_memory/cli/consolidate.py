@@ -8,6 +8,7 @@ import sys
 
 from ..config import load_config
 from ..errors import CodeMemoryError
+from ..tree import SCRIPTS_DIR
 from .common import add_common, render_text
 
 STEP_CHOICES = ("pending", "facts", "signals", "capabilities", "cleanup", "reindex")
@@ -45,8 +46,7 @@ def cmd_cron(args) -> dict:
         return cron.status()
     if args.action == "remove":
         return cron.remove()
-    scripts_dir = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    script = os.path.join(scripts_dir, "weekly-consolidate.sh")
+    script = os.path.join(SCRIPTS_DIR, "weekly-consolidate.sh")
     schedule = args.schedule or cfg.get_path("consolidate.cron_schedule")
     return cron.install(schedule, script, cfg.root, sys.executable)
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import os
 
 from .. import install_settings
+from ..tree import REPO_DIR
 from .common import add_common
 
-REPO_HOOKS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))), "hooks")
+REPO_HOOKS_DIR = os.path.join(REPO_DIR, "hooks")
 
 
 def default_settings_path() -> str:

@@ -15,6 +15,7 @@ import subprocess
 import sys
 
 from ..errors import CodeMemoryError
+from ..tree import SCRIPTS_DIR
 from .common import add_common
 
 SERVER_NAME = "code-memory"
@@ -25,8 +26,7 @@ def server_command(python: str | None = None) -> list:
     """How to start the server: this Python and the checkout's entry script (or ``-m`` when the
     package was installed without the scripts directory)."""
     python = python or sys.executable
-    script = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                          "code-memory-mcp.py")
+    script = os.path.join(SCRIPTS_DIR, "code-memory-mcp.py")
     return [python, script] if os.path.isfile(script) else [python, "-m", "code_memory.mcp_server"]
 
 

@@ -14,9 +14,9 @@ import sys
 
 from ..fsutil import atomic_write_json
 from ..paths import expand, safe_name
+from ..tree import SCRIPTS_DIR
 from .runtime import DISABLE_ENV
 
-SCRIPTS_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_SUMMARIZER = os.path.join(SCRIPTS_DIR, "session-summary.py")
 
 

@@ -19,13 +19,10 @@ EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 
 class HookEvent(Frozen):
     """``name``: hook_event_name; ``file_path``: the absolute path a file tool touches ("" if none);
-    ``tool_input`` / ``tool_response``: the raw objects ({} when missing); ``size``: payload bytes."""
+    ``tool_input`` / ``tool_response``: the raw objects ({} when missing)."""
 
     __slots__ = ("name", "session_id", "transcript_path", "cwd", "tool_name", "tool_input",
-                 "tool_response", "file_path", "agent_type", "source", "reason", "trigger", "size")
-
-    def get(self, key: str, default=None):
-        return getattr(self, key, default)
+                 "tool_response", "file_path", "agent_type", "source", "reason", "trigger")
 
 
 def _text(obj: dict, key: str) -> str:
@@ -77,5 +74,4 @@ def parse_event(raw: bytes, default_name: str = "") -> HookEvent | None:
         _text(payload, "source"),
         _text(payload, "reason"),
         _text(payload, "trigger"),
-        len(raw),
     )

@@ -42,7 +42,6 @@ def encode_dir(directory: str) -> str:
 class SessionFlags:
     def __init__(self, flag_dir: str, session_id: str):
         self.flag_dir = flag_dir
-        self.session_id = session_id
         self.dir = os.path.join(flag_dir, session_key(session_id)) if session_id else ""
         self._usable = None
 
@@ -75,15 +74,12 @@ class SessionFlags:
     def _has(self, name: str) -> bool:
         return bool(self.dir) and os.path.exists(self._path(name))
 
-    def _set(self, name: str, content: str = "") -> bool:
+    def _set(self, name: str) -> bool:
+        """Create the (empty) flag file ``name``; only its existence counts."""
         if not self.usable() or len(name.encode("utf-8", "surrogateescape")) > MAX_NAME_BYTES:
             return False
         try:
-            fd = os.open(self._path(name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            try:
-                os.write(fd, content.encode("utf-8", "surrogateescape"))
-            finally:
-                os.close(fd)
+            os.close(os.open(self._path(name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
             return True
         except OSError:
             return False
@@ -91,8 +87,8 @@ class SessionFlags:
     def has_project(self, project: str) -> bool:
         return self._has("p-" + project)
 
-    def set_project(self, project: str, root: str = "") -> bool:
-        return self._set("p-" + project, root)
+    def set_project(self, project: str) -> bool:
+        return self._set("p-" + project)
 
     def has_dir(self, directory: str) -> bool:
         return self._has("d" + encode_dir(directory))

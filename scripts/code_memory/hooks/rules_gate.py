@@ -38,7 +38,7 @@ def handle(event, ctx):
 
     blocks = rule_blocks(ctx.paths, project.name, ctx.groups_of(project.name))
     if not blocks:  # nothing to load: nothing to gate
-        flags.set_project(project.name, project.root)
+        flags.set_project(project.name)
         if own_dir:
             flags.mark_dir(directory)
         return None
@@ -47,7 +47,7 @@ def handle(event, ctx):
         return None
 
     if mode == "inline":
-        flags.set_project(project.name, project.root)
+        flags.set_project(project.name)
         text = render_rules(blocks, project.name, int(ctx.setting("rules_max_bytes", 8000)),
                             f"[code-memory] This {event.tool_name} was not applied: the rules of project "
                             f"\"{project.name}\" had not been loaded in this session. Here they are — check "

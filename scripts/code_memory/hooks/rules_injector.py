@@ -66,7 +66,7 @@ def handle(event, ctx):
     from .recall import record_recalled, utf8_len
 
     blocks = rule_blocks(ctx.paths, project.name, ctx.groups_of(project.name))
-    flags.set_project(project.name, project.root)
+    flags.set_project(project.name)
     if own_dir:
         flags.mark_dir(directory)
     if not blocks:

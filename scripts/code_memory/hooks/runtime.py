@@ -30,8 +30,7 @@ def hooks_disabled(env) -> bool:
 class HookContext:
     """What a hook module gets besides the event: configuration, paths, flags, log, clock."""
 
-    def __init__(self, hook: str, cfg, env, log: HookLog, event):
-        self.hook = hook
+    def __init__(self, cfg, env, log: HookLog, event):
         self.cfg = cfg
         self.env = env
         self.log = log
@@ -142,7 +141,7 @@ def run(hook: str, raw: bytes, env) -> dict | None:
             log.info("ignored", reason="no session_id or cwd")
             return None
         module = __import__(f"{__package__}.{module_name}", fromlist=["handle"])
-        output = module.handle(event, HookContext(hook, cfg, env, log, event))
+        output = module.handle(event, HookContext(cfg, env, log, event))
         return output if isinstance(output, dict) and output else None
     except Exception as exc:  # noqa: BLE001 — fail open, always
         (log or _fallback_log(hook, env)).error("failed", exc)

@@ -84,11 +84,20 @@ class SessionFlags:
         except OSError:
             return False
 
-    def has_project(self, project: str) -> bool:
-        return self._has("p-" + project)
+    def has_project(self, project: str, mark: str = "") -> bool:
+        """The project's rules are loaded; if so, directory ``mark`` (when given) is marked too."""
+        if not self._has("p-" + project):
+            return False
+        if mark:
+            self.mark_dir(mark)
+        return True
 
-    def set_project(self, project: str) -> bool:
-        return self._set("p-" + project)
+    def set_project(self, project: str, mark: str = "") -> bool:
+        """Flag the project's rules as loaded and mark directory ``mark`` (when given)."""
+        done = self._set("p-" + project)
+        if mark:
+            self.mark_dir(mark)
+        return done
 
     def has_dir(self, directory: str) -> bool:
         return self._has("d" + encode_dir(directory))

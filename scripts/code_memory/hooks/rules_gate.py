@@ -27,20 +27,15 @@ def handle(event, ctx):
     if project is None:
         return None
     flags = ctx.flags
-    directory = os.path.dirname(event.file_path)
-    own_dir = is_under(event.file_path, project.root)
-    if flags.has_project(project.name):
-        if own_dir:
-            flags.mark_dir(directory)
+    own_dir = os.path.dirname(event.file_path) if is_under(event.file_path, project.root) else ""
+    if flags.has_project(project.name, mark=own_dir):
         return None
 
     from .project_rules import render_rules, rule_blocks  # re & templates: only when the flag is missing
 
     blocks = rule_blocks(ctx.paths, project.name, ctx.groups_of(project.name))
     if not blocks:  # nothing to load: nothing to gate
-        flags.set_project(project.name)
-        if own_dir:
-            flags.mark_dir(directory)
+        flags.set_project(project.name, mark=own_dir)
         return None
     if not flags.usable():
         ctx.log.error("gate-open", reason="session flags unusable", project=project.name)

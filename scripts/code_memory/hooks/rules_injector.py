@@ -55,20 +55,16 @@ def handle(event, ctx):
     project = ctx.project_for(event.file_path)
     if project is None:
         return None
-    own_dir = is_under(event.file_path, project.root)  # derived from the file itself, not the cwd
-    directory = os.path.dirname(event.file_path)
-    if flags.has_project(project.name):
-        if own_dir:
-            flags.mark_dir(directory)
+    # derived from the file itself, not the cwd
+    own_dir = os.path.dirname(event.file_path) if is_under(event.file_path, project.root) else ""
+    if flags.has_project(project.name, mark=own_dir):
         return None
     # re, templates, feedback: only now that the rules really go out
     from .project_rules import render_rules, rule_blocks, rule_candidates
     from .recall import record_recalled, utf8_len
 
     blocks = rule_blocks(ctx.paths, project.name, ctx.groups_of(project.name))
-    flags.set_project(project.name)
-    if own_dir:
-        flags.mark_dir(directory)
+    flags.set_project(project.name, mark=own_dir)
     if not blocks:
         return None
     text = render_rules(blocks, project.name, max_bytes,

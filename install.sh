@@ -78,15 +78,16 @@ if [ "$SETUP" = 1 ]; then
   done
 fi
 
-CM="$(tool_python) $REPO/scripts/code-memory.py"
+# our own command line, one word per element (a checkout path may hold spaces)
+CM=("$(tool_python)" "$REPO/scripts/code-memory.py")
 # byte-compile once (also for --hooks-only): hooks and searches never pay for compiling, even
 # under PYTHONDONTWRITEBYTECODE
 run "$(tool_python)" -m compileall -q "$REPO/scripts" >/dev/null
 say "memory root"
-run $CM init --format text
+run "${CM[@]}" init --format text
 if [ "$SETUP" = 1 ]; then
   say "search index"
-  run $CM index --format text || say "index build failed; run '$CM index' to see why"
+  run "${CM[@]}" index --format text || say "index build failed; run '${CM[*]} index' to see why"
 fi
 
 if [ "$HOOKS" = 1 ]; then
@@ -95,7 +96,7 @@ if [ "$HOOKS" = 1 ]; then
   if [ "$VENV" != "$HOME/.claude/code-memory/venv" ] && [ -x "$VENV/bin/python" ]; then
     pin=(--python "$VENV/bin/python")  # the shims look in ~/.claude/code-memory/venv by themselves
   fi
-  if ! "$(tool_python)" "$REPO/scripts/code-memory.py" hooks install --settings "$SETTINGS" \
+  if ! "${CM[@]}" hooks install --settings "$SETTINGS" \
       --format text ${pin[@]+"${pin[@]}"} $(dry_flag); then
     echo "install.sh: the hooks were not registered (see above); $SETTINGS is unchanged" >&2
     exit 1
@@ -106,8 +107,8 @@ if [ "$SETUP" = 1 ] && [ "$HOOKS" = 1 ]; then
   # without claude on PATH the exact command is printed instead
   say "MCP server"
   if [ "$DRY_RUN" = 1 ]; then
-    printf '[dry-run] %s\n' "$($CM mcp command --format text 2>/dev/null | sed -n 's/^command: //p')"
-  elif MCP_OUT=$($CM mcp register --format text 2>&1); then
+    printf '[dry-run] %s\n' "$("${CM[@]}" mcp command --format text 2>/dev/null | sed -n 's/^command: //p')"
+  elif MCP_OUT=$("${CM[@]}" mcp register --format text 2>&1); then
     case "$MCP_OUT" in
       *"registered: True"*) say "registered with Claude Code (user scope) as 'code-memory'" ;;
       *) say "claude is not on PATH; register the MCP server with:"
@@ -120,6 +121,6 @@ fi
 if [ "$CRON" = 1 ]; then
   # the weekly job (README § Self-evolution): a tagged crontab line, replaced on every run
   say "weekly job (crontab)"
-  run $CM cron install --format text || say "could not register the weekly job; see '$CM cron install'"
+  run "${CM[@]}" cron install --format text || say "could not register the weekly job; see '${CM[*]} cron install'"
 fi
 say "done"

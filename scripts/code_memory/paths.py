@@ -68,6 +68,11 @@ class MemoryPaths(Frozen):
         return os.path.join(self.root, "sessions")
 
     @property
+    def pending(self) -> str:
+        """Snapshots of ended sessions waiting for the summarizer (``sessions/.pending/``)."""
+        return os.path.join(self.root, "sessions", ".pending")
+
+    @property
     def kv(self) -> str:
         return os.path.join(self.root, "kv")
 

@@ -29,10 +29,6 @@ from .summarize import SummaryOptions, summarize_session
 LOG_CAP_BYTES = 512 * 1024
 
 
-def pending_dir(paths: MemoryPaths) -> str:
-    return os.path.join(paths.sessions, ".pending")
-
-
 def log_event(paths: MemoryPaths, record: dict) -> None:
     """One metadata line in logs/summary.jsonl (0600, one rotation at LOG_CAP_BYTES); logging
     never fails a job."""
@@ -154,7 +150,7 @@ def run_all_pending(cfg: dict, paths: MemoryPaths, backend, options: SummaryOpti
     (its lock is held), and so is a snapshot younger than ``min_age_seconds``."""
     results = []
     now = time.time()
-    files = sorted(glob.glob(os.path.join(pending_dir(paths), "*.json")), key=lambda p: (os.path.getmtime(p), p))
+    files = sorted(glob.glob(os.path.join(paths.pending, "*.json")), key=lambda p: (os.path.getmtime(p), p))
     for path in files:
         if now - os.path.getmtime(path) < min_age_seconds:
             results.append({"pending": path, "skipped": "fresh"})

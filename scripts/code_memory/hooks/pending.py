@@ -20,10 +20,6 @@ from .runtime import DISABLE_ENV
 DEFAULT_SUMMARIZER = os.path.join(SCRIPTS_DIR, "session-summary.py")
 
 
-def pending_dir(paths) -> str:
-    return os.path.join(paths.sessions, ".pending")
-
-
 def write_snapshot(paths, event, project: str, ended_at: str) -> str:
     record = {
         "session_id": event.session_id,
@@ -34,7 +30,7 @@ def write_snapshot(paths, event, project: str, ended_at: str) -> str:
         "event": event.name,
         "ended_at": ended_at,
     }
-    path = os.path.join(pending_dir(paths), safe_name(event.session_id, max_len=128) + ".json")
+    path = os.path.join(paths.pending, safe_name(event.session_id, max_len=128) + ".json")
     atomic_write_json(path, record, mode=0o600)
     return path
 

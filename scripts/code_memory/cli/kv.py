@@ -7,18 +7,12 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import sys
 
 from ..config import load_config
 from ..errors import CodeMemoryError
 from .common import ArgumentParser, add_common, parse_or_error, run_command
-
-
-def _options(cfg):
-    from ..kv import KVOptions
-    return KVOptions.from_config(cfg.get("kv"))
 
 
 def _parse_content(text: str):
@@ -45,27 +39,14 @@ def parse_source(text: str | None):
     return value if isinstance(value, (dict, str)) else text
 
 
-def parse_now(text: str | None) -> dt.datetime | None:
-    if not text:
-        return None
-    from ..kv.provenance import parse_iso8601
-    moment = parse_iso8601(text)
-    if moment is None:
-        raise CodeMemoryError("INVALID_ARGUMENT", f"--now must be an ISO 8601 time, got {text!r}")
-    return moment
-
-
 def cmd_set(args) -> dict:
-    from ..kv import compact, set_memory
+    from ..kv import edge
     if args.source_pos is not None and args.source is not None:
         raise CodeMemoryError("INVALID_ARGUMENT", "give the source once (positional or --source)")
     source = parse_source(args.source if args.source is not None else args.source_pos)
     cfg = load_config(root_override=args.root)
-    options = _options(cfg)
-    result = set_memory(cfg.root, args.key, _parse_content(args.content), source, options=options)
-    if result["compaction_due"] and cfg.get_path("kv.auto_compact", True):
-        result["compaction"] = {k: v for k, v in compact(cfg.root, options).items() if k != "index"}
-    return result
+    options = edge.options(cfg)
+    return edge.set_memory(cfg, args.key, _parse_content(args.content), source, options)
 
 
 def cmd_get(args) -> dict:
@@ -75,9 +56,9 @@ def cmd_get(args) -> dict:
 
 
 def cmd_ls(args) -> dict:
-    from ..kv import ls
+    from ..kv import edge, ls
     cfg = load_config(root_override=args.root)
-    return ls(cfg.root, args.prefix, _options(cfg), limit=args.limit)
+    return ls(cfg.root, args.prefix, edge.options(cfg), limit=args.limit)
 
 
 def _render_ls(result: dict) -> str:
@@ -89,14 +70,12 @@ def _render_ls(result: dict) -> str:
 
 
 def cmd_read(args) -> dict:
-    from ..kv import default_read
+    from ..kv import default_read, edge
     cfg = load_config(root_override=args.root)
-    limit = args.token_limit if args.token_limit is not None else cfg.get_path("kv.read_token_limit", 400)
-    if limit < 0:
-        raise CodeMemoryError("INVALID_ARGUMENT", "--token-limit must be >= 0")
+    limit = edge.token_limit(cfg, args.token_limit, "--token-limit")
     tags = [t for t in (args.tags or "").split(",") if t.strip()]
-    return default_read(cfg.root, limit, tags=tags, now=parse_now(args.now), options=_options(cfg),
-                        include_untrusted=args.include_untrusted, prefix=args.prefix)
+    return default_read(cfg.root, limit, tags=tags, now=edge.parse_now(args.now, "--now"),
+                        options=edge.options(cfg), include_untrusted=args.include_untrusted, prefix=args.prefix)
 
 
 def _render_read(result: dict) -> str:
@@ -107,15 +86,15 @@ def _render_read(result: dict) -> str:
 
 
 def cmd_compact(args) -> dict:
-    from ..kv import compact
+    from ..kv import compact, edge
     cfg = load_config(root_override=args.root)
-    return compact(cfg.root, _options(cfg), policy=args.policy, dry_run=args.dry_run)
+    return compact(cfg.root, edge.options(cfg), policy=args.policy, dry_run=args.dry_run)
 
 
 def cmd_check(args) -> dict:
-    from ..kv import check
+    from ..kv import check, edge
     cfg = load_config(root_override=args.root)
-    return check(cfg.root, _options(cfg), repair=args.repair)
+    return check(cfg.root, edge.options(cfg), repair=args.repair)
 
 
 def _add_set_arguments(p) -> None:

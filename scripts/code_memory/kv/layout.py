@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from ..config import DEFAULTS as CONFIG_DEFAULTS
+
 HISTORY_POLICIES = ("A", "B")
 
 
@@ -59,21 +61,14 @@ class KVLayout:
         return os.path.join(self.index, *relpath.split("/"))
 
 
-class KVOptions:
-    """Behaviour switches; the edges build this from the ``kv`` config section (same names)."""
+EDGE_SETTINGS = ("read_token_limit", "auto_compact")   # read by the edges themselves (kv/edge.py)
 
-    DEFAULTS = {
-        "max_content_bytes": 65536,
-        "quarantine_untrusted": False,
-        "fsync": False,
-        "history_policy": "A",
-        "rotate_lines": 100000,
-        "compact_after_lines": 10000,
-        "drop_expired_on_compact": False,
-        "summary_chars": 120,
-        "recency_half_life_days": 7.0,
-        "lock_timeout": 10.0,
-    }
+
+class KVOptions:
+    """Behaviour switches; the edges build this from the ``kv`` config section (same names, same
+    defaults: the section's, less :data:`EDGE_SETTINGS`)."""
+
+    DEFAULTS = {k: v for k, v in CONFIG_DEFAULTS["kv"].items() if k not in EDGE_SETTINGS}
     __slots__ = tuple(DEFAULTS)
 
     def __init__(self, **values):

@@ -12,12 +12,13 @@ import os
 
 
 def kv_block(ctx, project):
+    from ..config import DEFAULTS
     from ..hooks.recall import Block
     from .layout import KVLayout, KVOptions
     from .read import default_read
 
     section = ctx.cfg.get("kv") or {}
-    limit = int(section.get("read_token_limit", 400))
+    limit = int(section.get("read_token_limit", DEFAULTS["kv"]["read_token_limit"]))
     layout = KVLayout.of(ctx.paths)
     if limit <= 0 or not (os.path.exists(layout.log) or os.path.exists(layout.state)):
         return None

@@ -2,7 +2,8 @@
 ``memory_default_read`` (the ranked ``[Agent Memory]`` block within a token budget).
 
 Options come from the config's ``kv`` section (read once by the server). A write that reports
-``compaction_due`` is followed by a compaction when ``kv.auto_compact`` is on, as in the CLI.
+``compaction_due`` is followed by a compaction when ``kv.auto_compact`` is on
+(:func:`code_memory.kv.edge.set_memory`, shared with the CLI).
 The default read takes the session's project name as its context tag unless tags are given;
 quarantined ``/untrusted/…`` keys are never part of it.
 """
@@ -10,14 +11,8 @@ quarantined ``/untrusted/…`` keys are never part of it.
 # No ``from __future__ import annotations`` (see memtool_tools): the SDK needs real annotations.
 from typing import Any, Dict, List, Optional, Union
 
-from ..errors import CodeMemoryError
-
 
 def tools(ctx) -> list:
-    def options():
-        from ..kv import KVOptions
-        return KVOptions.from_config(ctx.cfg.get("kv"))
-
     def set_memory(key: str, json_content: Any, source: Union[Dict[str, Any], str]) -> dict:
         """Write agent key-value memory. key: a logical path starting with / (e.g.
         /user/preference/style, /user/calendar/2026-02-23_10-00_dentist, /kb/...); the same key
@@ -27,13 +22,8 @@ def tools(ctx) -> list:
         every /kb/ key need {"kind", "name", "retrieved_at", "locator"}, e.g. {"kind": "web",
         "name": "example.com", "retrieved_at": "2026-02-22T10:00:00Z", "locator": {"url": "..."}}.
         Returns key, ts, valid and the index file's path (readable with ls/cat/grep/jq)."""
-        from ..kv import compact
-        from ..kv import set_memory as write
-        opts = options()
-        result = write(ctx.cfg.root, key, json_content, source, options=opts)
-        if result["compaction_due"] and ctx.cfg.get_path("kv.auto_compact", True):
-            result["compaction"] = {k: v for k, v in compact(ctx.cfg.root, opts).items() if k != "index"}
-        return result
+        from ..kv import edge
+        return edge.set_memory(ctx.cfg, key, json_content, source)
 
     def memory_default_read(token_limit: Optional[int] = None, tags: Optional[List[str]] = None,
                             now: Optional[str] = None, prefix: Optional[str] = None) -> dict:
@@ -42,19 +32,13 @@ def tools(ctx) -> list:
         (default kv.read_token_limit). tags: context tags (default: the session's project name);
         now: ISO 8601 time for expiry and recency (default now); prefix: only keys under it.
         Returns text, lines, token_count, included, candidates."""
-        from ..kv import default_read
-        from ..kv.provenance import parse_iso8601
-        limit = token_limit if token_limit is not None else int(ctx.cfg.get_path("kv.read_token_limit", 400))
-        if limit < 0:
-            raise CodeMemoryError("INVALID_ARGUMENT", "token_limit must be >= 0")
-        moment = None
-        if now:
-            moment = parse_iso8601(now)
-            if moment is None:
-                raise CodeMemoryError("INVALID_ARGUMENT", f"now must be an ISO 8601 time, got {now!r}")
+        from ..kv import default_read, edge
+        limit = edge.token_limit(ctx.cfg, token_limit, "token_limit")
+        moment = edge.parse_now(now, "now")
         if tags is None:
             project = ctx.project_name()
             tags = [project] if project else []
-        return default_read(ctx.cfg.root, limit, tags=tags, now=moment, options=options(), prefix=prefix)
+        return default_read(ctx.cfg.root, limit, tags=tags, now=moment, options=edge.options(ctx.cfg),
+                            prefix=prefix)
 
     return [set_memory, memory_default_read]

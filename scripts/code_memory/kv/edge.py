@@ -1,0 +1,51 @@
+"""What the kv store's two edges (``code-memory kv`` / ``set-memory.py`` and the MCP tools) share:
+the config's ``kv`` section turned into options, the default read's budget and clock, and a write
+followed by the compaction it may call for (``kv.auto_compact``).
+
+``name`` is how the caller's user spells the argument (``--token-limit`` on the command line,
+``token_limit`` over MCP), so an error names what was typed.
+"""
+
+from __future__ import annotations
+
+from ..config import DEFAULTS
+from ..errors import CodeMemoryError
+from .layout import KVOptions
+
+
+def options(cfg) -> KVOptions:
+    return KVOptions.from_config(cfg.get("kv"))
+
+
+def token_limit(cfg, given: int | None, name: str) -> int:
+    """The default read's budget: ``given``, else ``kv.read_token_limit``; INVALID_ARGUMENT below 0."""
+    limit = given if given is not None else int(cfg.get_path("kv.read_token_limit",
+                                                             DEFAULTS["kv"]["read_token_limit"]))
+    if limit < 0:
+        raise CodeMemoryError("INVALID_ARGUMENT", f"{name} must be >= 0")
+    return limit
+
+
+def parse_now(text: str | None, name: str):
+    """The read's current time from an ISO 8601 ``text`` (None when not given)."""
+    if not text:
+        return None
+    from .provenance import parse_iso8601
+    moment = parse_iso8601(text)
+    if moment is None:
+        raise CodeMemoryError("INVALID_ARGUMENT", f"{name} must be an ISO 8601 time, got {text!r}")
+    return moment
+
+
+def set_memory(cfg, key: str, json_content, source, opts: KVOptions | None = None) -> dict:
+    """:func:`~.write.set_memory` with ``opts`` (default :func:`options`), then — when it reports
+    ``compaction_due`` and ``kv.auto_compact`` is on — :func:`~.maintain.compact` (its report under
+    ``compaction``, without the index details)."""
+    from .maintain import compact
+    from .write import set_memory as write
+    if opts is None:
+        opts = options(cfg)
+    result = write(cfg.root, key, json_content, source, options=opts)
+    if result["compaction_due"] and cfg.get_path("kv.auto_compact", DEFAULTS["kv"]["auto_compact"]):
+        result["compaction"] = {k: v for k, v in compact(cfg.root, opts).items() if k != "index"}
+    return result

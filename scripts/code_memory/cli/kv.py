@@ -62,9 +62,6 @@ def cmd_ls(args) -> dict:
 
 
 def _render_ls(result: dict) -> str:
-    if result.get("ok") is False:
-        from .common import render_text
-        return render_text(result)
     rows = [" ".join(filter(None, [k["key"], k["type"], k["summary"]])) for k in result["keys"]]
     return "\n".join(rows + [f"({result['total']} keys under {result['prefix']}; files in {result['index_dir']})"])
 
@@ -79,9 +76,6 @@ def cmd_read(args) -> dict:
 
 
 def _render_read(result: dict) -> str:
-    if result.get("ok") is False:
-        from .common import render_text
-        return render_text(result)
     return result["text"]
 
 

@@ -12,7 +12,7 @@ import sys
 
 from ..config import load_config
 from ..errors import CodeMemoryError
-from .common import ArgumentParser, add_common, parse_or_error, run_command
+from .common import add_common, options_script_main
 
 
 def _parse_content(text: str):
@@ -141,9 +141,5 @@ def register(sub) -> None:
 
 def set_memory_main(argv=None) -> int:
     """``set-memory.py KEY CONTENT [SOURCE] [--source S] [--root DIR]``."""
-    parser = ArgumentParser(prog="set-memory", description="Write agent key-value memory (set_memory).")
-    _add_set_arguments(parser)
-    args, status = parse_or_error(parser, sys.argv[1:] if argv is None else argv)
-    if args is None:
-        return status
-    return run_command(args.handler, args)
+    return options_script_main("set-memory", "Write agent key-value memory (set_memory).", _add_set_arguments,
+                               cmd_set, argv=argv)

@@ -95,9 +95,7 @@ def repair_index(layout: KVLayout, scan: dict, expected: dict) -> None:
             pass
         prune_empty_dirs(layout.index, os.path.dirname(layout.index_file(relpath)))
     for relpath in scan["missing"] + scan["stale"]:
-        target = layout.index_file(relpath)
-        ensure_dir(os.path.dirname(target))
-        atomic_write_bytes(target, index_document(expected[relpath]), mode=0o600, durable=False)
+        atomic_write_bytes(layout.index_file(relpath), index_document(expected[relpath]), mode=0o600, durable=False)
 
 
 def _summary(scan: dict) -> dict:
@@ -122,7 +120,6 @@ def check(root_or_paths, options: KVOptions | None = None, *, repair: bool = Fal
     """Report (and with ``repair`` fix) drift between the log, state.jsonl and kv/index."""
     options = options or KVOptions()
     layout = KVLayout.of(root_or_paths)
-    ensure_dir(layout.kv)
     started = time.perf_counter()
     with file_lock(layout.lock, timeout=COMPACT_LOCK_TIMEOUT):
         entries, info = materialize(layout)
@@ -190,7 +187,6 @@ def compact(root_or_paths, options: KVOptions | None = None, *, policy: str | No
     options = options or KVOptions()
     policy = policy or options.history_policy
     layout = KVLayout.of(root_or_paths)
-    ensure_dir(layout.kv)
     started = time.perf_counter()
     moment = now or dt.datetime.now(dt.timezone.utc)
     with file_lock(layout.lock, timeout=COMPACT_LOCK_TIMEOUT):

@@ -67,7 +67,6 @@ def set_memory(root_or_paths, key: str, json_content, source, *, options: KVOpti
                               hint="store a summary and a locator instead, or raise kv.max_content_bytes")
 
     relpath = index_relpath(key)
-    ensure_dir(layout.kv)
     with file_lock(layout.lock, timeout=options.lock_timeout):
         target = _prepare_index_target(layout, relpath, create=envelope["valid"])
         size_before, size_after, ts = _append(layout, envelope, options, now)

@@ -106,7 +106,7 @@ def _drift_count(scan: dict) -> int:
     return sum(len(v) for k, v in scan.items() if k != "foreign")
 
 
-def _fresh_state(layout: KVLayout, entries: dict, info: dict, options: KVOptions, policy: str) -> dict:
+def _fresh_state(layout: KVLayout, entries: dict, info: dict, policy: str) -> dict:
     previous = info.get("state") or {}
     max_ts = max(filter(None, [previous.get("max_ts"), info.get("max_ts")]), default=None)
     header = {"version": STATE_VERSION, "id": uuid.uuid4().hex, "compacted_at": format_ts(dt.datetime.now(dt.timezone.utc)),
@@ -131,7 +131,7 @@ def check(root_or_paths, options: KVOptions | None = None, *, repair: bool = Fal
                   "index": _summary(scan), "drift": _drift_count(scan), "repaired": False}
         if repair:
             repair_index(layout, scan, expected)
-            header = _fresh_state(layout, entries, info, options, (info["state"] or {}).get("policy") or options.history_policy)
+            header = _fresh_state(layout, entries, info, (info["state"] or {}).get("policy") or options.history_policy)
             save_digest(layout, header["id"], digest_of(entries), info["end"])
             report["repaired"] = True
     report["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 1)
@@ -206,7 +206,7 @@ def compact(root_or_paths, options: KVOptions | None = None, *, policy: str | No
                   "dropped_expired": len(expired), "rotated_to": None, "index": _summary(scan),
                   "drift": _drift_count(scan), "dry_run": dry_run}
         if not dry_run:
-            header = _fresh_state(layout, entries, info, options, policy)
+            header = _fresh_state(layout, entries, info, policy)
             offset = info["end"]
             if rotate:
                 archived = _archive_path(layout, moment)

@@ -26,7 +26,7 @@ from ..fsutil import atomic_write_bytes, ensure_dir, file_lock
 from .. import oplog
 from .keys import FILE_SUFFIX, index_relpath
 from .layout import KVLayout, KVOptions
-from .logfile import STATE_VERSION, format_ts, log_position, write_state
+from .logfile import STATE_VERSION, count_lines, format_ts, log_position, write_state
 from .view import digest_of, expiry_epoch, materialize, save_digest
 from .write import index_document, prune_empty_dirs
 
@@ -35,14 +35,10 @@ COMPACT_LOCK_TIMEOUT = 120.0
 
 
 def _count_lines(path: str) -> int:
-    total = 0
     try:
-        with open(path, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                total += block.count(b"\n")
+        return count_lines(path)[0]
     except FileNotFoundError:
-        pass
-    return total
+        return 0
 
 
 def scan_index(layout: KVLayout, expected: dict) -> dict:

@@ -21,7 +21,8 @@ from ..redact import find_secrets, redact_obj
 from .. import oplog
 from .keys import index_relpath, normalize_key
 from .layout import KVLayout, KVOptions
-from .logfile import encode_envelope, format_ts, last_line_ts, parse_ts, read_state_header, resume_offset
+from .logfile import (count_lines, encode_envelope, format_ts, last_line_ts, parse_ts, read_state_header,
+                      resume_offset)
 from .provenance import UNTRUSTED_PREFIX, ProvenanceError, check_source, source_kind
 
 COMPACTION_CHECK_BYTES = 1 << 20   # look at the line count each time the log grows by 1 MiB
@@ -184,17 +185,8 @@ def _compaction_due(layout: KVLayout, options: KVOptions, size_before: int, size
     if size_before // COMPACTION_CHECK_BYTES == size_after // COMPACTION_CHECK_BYTES:
         return False
     header = read_state_header(layout.state) or {}
-    start = resume_offset(layout.log, header.get("log"))
     try:
-        with open(layout.log, "rb") as fh:
-            total = tail = 0
-            position = 0
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                count = block.count(b"\n")
-                total += count
-                if position + len(block) > start:
-                    tail += block[max(0, start - position):].count(b"\n")
-                position += len(block)
+        total, tail = count_lines(layout.log, resume_offset(layout.log, header.get("log")))
     except FileNotFoundError:
         return False
     return tail >= options.compact_after_lines or total >= options.rotate_lines

@@ -17,8 +17,8 @@ from ..errors import CodeMemoryError
 from ..jsonlite import dumps, loads
 from .digest import Digest
 from .layout import KVLayout, KVOptions
-from .logfile import (log_position, parse_envelope, read_complete_lines, read_state, read_state_header,
-                      resume_offset)
+from .logfile import (format_ts, log_position, parse_envelope, read_complete_lines, read_state,
+                      read_state_header, resume_offset)
 from .provenance import parse_iso8601
 
 DIGEST_SAVE_MIN_LINES = 200      # re-save the digest once this many log lines had to be replayed
@@ -229,10 +229,7 @@ def ls(root_or_paths, prefix: str | None = None, options: KVOptions | None = Non
     listing = []
     for key, written in rows:
         kind, summary = described.get(key, (None, ""))
-        listing.append({"key": key, "ts": _iso(written), "type": kind, "summary": summary})
+        listing.append({"key": key, "ts": format_ts(dt.datetime.fromtimestamp(written, dt.timezone.utc)),
+                        "type": kind, "summary": summary})
     return {"prefix": prefix or "/", "index_dir": os.path.relpath(index_dir, layout.root), "total": total,
             "keys": listing}
-
-
-def _iso(epoch: float) -> str:
-    return dt.datetime.fromtimestamp(epoch, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")

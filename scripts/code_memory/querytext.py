@@ -81,10 +81,12 @@ def match_expression(terms: list, prefixes: list) -> str:
     return " OR ".join(parts)
 
 
+def like_pattern(term: str) -> str:
+    """A LIKE pattern (``ESCAPE '\\'``) matching ``term`` anywhere: ``\\``, ``%`` and ``_`` escaped."""
+    escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
 def like_patterns(terms: list, prefixes: list) -> list:
     """LIKE patterns for the no-FTS5 fallback (``%`` and ``_`` escaped with ``\\``)."""
-    out = []
-    for t in list(terms) + list(prefixes):
-        escaped = t.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        out.append(f"%{escaped}%")
-    return out
+    return [like_pattern(t) for t in list(terms) + list(prefixes)]

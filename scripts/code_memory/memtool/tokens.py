@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import re
 
+from ..querytext import quote
 from ..segment import HAN_RUN, BigramSegmenter, bigrams, get_segmenter
 
 # A word for FTS purposes: a run of letters/digits/underscore that is not Han (unicode61 semantics).
@@ -89,10 +90,6 @@ def build_content_search(content: str) -> str:
     return f"{content}\n{' '.join(words)}" if words else content
 
 
-def _quote(token: str) -> str:
-    return '"' + token.replace('"', '""') + '"'
-
-
 def parse_query(query: str) -> tuple:
     """Split a query into FTS tokens and the pieces FTS cannot answer.
 
@@ -118,12 +115,7 @@ def parse_query(query: str) -> tuple:
 def fts_expression(tokens, mode: str = "all") -> str:
     """An FTS5 MATCH expression: every token (``all``) or any token (``any``), each quoted."""
     joiner = " AND " if mode == "all" else " OR "
-    return joiner.join(_quote(t) for t in tokens)
-
-
-def like_pattern(term: str) -> str:
-    escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
+    return joiner.join(quote(t) for t in tokens)
 
 
 @functools.lru_cache(maxsize=8192)

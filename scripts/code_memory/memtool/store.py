@@ -73,6 +73,13 @@ def normalize_tags(values) -> list:
     return out
 
 
+def set_tags(conn: sqlite3.Connection, item_id: str, tags: list) -> None:
+    """Make ``tags`` the memory_tags rows of ``item_id`` (put and import)."""
+    conn.execute("DELETE FROM memory_tags WHERE item_id = ?", (item_id,))
+    conn.executemany("INSERT OR IGNORE INTO memory_tags(tag, item_id) VALUES (?, ?)",
+                     [(tag, item_id) for tag in tags])
+
+
 def check_type(value, required: bool = True):
     if value is None:
         if required:
@@ -340,7 +347,7 @@ class MemoryStore:
              fields["confidence_level"] or "medium", json.dumps(context_tags, ensure_ascii=False),
              emotional, json.dumps(related_ids)))
         linking.count_terms(self.conn, terms(search_text), +1)
-        self._set_tags(item_id, tags)
+        set_tags(self.conn, item_id, tags)
         linking.sync_back_links(self.conn, item_id, [], related_ids)
         return self._put_result("created", item_id, related, duplicates)
 
@@ -373,15 +380,10 @@ class MemoryStore:
              merged["confidence_level"], json.dumps(context_tags, ensure_ascii=False), emotional,
              json.dumps(related_ids), item["id"]))
         if tag_list is not None:
-            self._set_tags(item["id"], tags)
+            set_tags(self.conn, item["id"], tags)
         if related_ids != item["related_ids"]:
             linking.sync_back_links(self.conn, item["id"], item["related_ids"], related_ids)
         return self._put_result("updated", item["id"], related, duplicates)
-
-    def _set_tags(self, item_id: str, tags: list) -> None:
-        self.conn.execute("DELETE FROM memory_tags WHERE item_id = ?", (item_id,))
-        self.conn.executemany("INSERT OR IGNORE INTO memory_tags(tag, item_id) VALUES (?, ?)",
-                              [(tag, item_id) for tag in tags])
 
     def _put_result(self, action, item_id, related, duplicates) -> dict:
         row = self.conn.execute("SELECT * FROM memory_items WHERE id = ?", (item_id,)).fetchone()

@@ -15,7 +15,7 @@ from ..redact import redact
 from . import linking, ranking, schema
 from .errors import param_error
 from .store import (ITEM_FIELDS, check_confidence, check_id, check_number, new_id, normalize_tags,
-                    row_to_item)
+                    row_to_item, set_tags)
 from .tokens import build_content_search, terms
 
 _OPTIONAL_TEXT = ("key", "task_id", "step_id", "source", "last_accessed_at")
@@ -151,9 +151,7 @@ def import_lines(store, lines) -> dict:
                 conn.execute(f"INSERT INTO memory_items ({', '.join(_COLUMNS)}) "
                              f"VALUES ({', '.join('?' * len(_COLUMNS))})", values)
                 created += 1
-            conn.execute("DELETE FROM memory_tags WHERE item_id = ?", (item["id"],))
-            conn.executemany("INSERT OR IGNORE INTO memory_tags(tag, item_id) VALUES (?, ?)",
-                             [(tag, item["id"]) for tag in item["tags"]])
+            set_tags(conn, item["id"], item["tags"])
         return created, updated
 
     created, updated = store.transaction(work)

@@ -516,14 +516,21 @@ class MemoryStore:
 
     # --- delete / cleanup -------------------------------------------------------------------
 
-    def delete(self, item_id: str) -> dict:
-        def work():
-            row = self.conn.execute("SELECT id, version, content_search FROM memory_items WHERE id = ?",
-                                    (item_id,)).fetchone()
-            if row is None:
-                raise not_found(item_id)
+    def _delete_row(self, item_id: str):
+        """Delete one item (uncounting its terms, dropping its back-links); its version and
+        content_search as they were, or None when there is no such item. Inside a transaction."""
+        row = self.conn.execute("SELECT version, content_search FROM memory_items WHERE id = ?",
+                                (item_id,)).fetchone()
+        if row is not None:
             self.conn.execute("DELETE FROM memory_items WHERE id = ?", (item_id,))
             linking.forget(self.conn, item_id, row["content_search"])
+        return row
+
+    def delete(self, item_id: str) -> dict:
+        def work():
+            row = self._delete_row(item_id)
+            if row is None:
+                raise not_found(item_id)
             return {"id": item_id, "deleted": True, "version": row["version"]}
         return self.transaction(work)
 
@@ -550,11 +557,7 @@ class MemoryStore:
             def work():
                 deleted = 0
                 for cand in candidates:
-                    row = self.conn.execute("SELECT content_search FROM memory_items WHERE id = ?",
-                                            (cand["id"],)).fetchone()
-                    if row is not None:
-                        self.conn.execute("DELETE FROM memory_items WHERE id = ?", (cand["id"],))
-                        linking.forget(self.conn, cand["id"], row["content_search"])
+                    if self._delete_row(cand["id"]) is not None:
                         deleted += 1
                 return deleted
             deleted = self.transaction(work)

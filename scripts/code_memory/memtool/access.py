@@ -15,6 +15,7 @@ import time
 
 from .errors import BUSY_TIMEOUT_MS
 from .ranking import compute_consolidation, utcnow
+from .schema import select_in
 
 FLUSH_EVERY = 256
 FLUSH_INTERVAL_S = 2.0
@@ -62,14 +63,8 @@ class AccessTracker:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         try:
             now = self._clock()
-            ids = list(batch)
-            rows = []
-            for start in range(0, len(ids), 500):
-                chunk = ids[start:start + 500]
-                marks = ",".join("?" * len(chunk))
-                rows.extend(conn.execute(
-                    f"SELECT id, access_count, created_at, updated_at FROM memory_items WHERE id IN ({marks})",
-                    chunk).fetchall())
+            rows = select_in(conn, "SELECT id, access_count, created_at, updated_at FROM memory_items WHERE id",
+                             batch)
             updates = []
             for row in rows:
                 count, stamp = batch[row["id"]]

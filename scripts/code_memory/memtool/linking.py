@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 
+from .schema import select_in
 from .tokens import fts_expression, terms
 
 RELATED_MIN = 0.3
@@ -65,13 +66,7 @@ def count_terms(conn, item_terms, delta: int) -> None:
 
 
 def _document_frequencies(conn, wanted) -> dict:
-    wanted = list(wanted)
-    out = {}
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start:start + 500]
-        out.update(conn.execute(f"SELECT term, df FROM memory_terms WHERE term IN ({','.join('?' * len(chunk))})",
-                                chunk).fetchall())
-    return out
+    return dict(select_in(conn, "SELECT term, df FROM memory_terms WHERE term", wanted))
 
 
 # --- similarity ------------------------------------------------------------------------------
@@ -116,9 +111,8 @@ def find_links(conn, search_text: str, item_type: str, exclude_id, use_fts: bool
         rowids = [r[0] for r in conn.execute("SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?",
                                              (fts_expression(known, "any"), 2 * DF_BUDGET))]
         # the type is filtered here, not in SQL: with "type = ?" SQLite would scan the type index
-        rows = [(r[0], r[2]) for r in conn.execute(
-            f"SELECT id, type, content_search FROM memory_items WHERE rowid IN ({','.join('?' * len(rowids))})",
-            rowids) if r[1] == item_type and r[0] != exclude_id] if rowids else []
+        rows = [(r[0], r[2]) for r in select_in(conn, "SELECT id, type, content_search FROM memory_items WHERE rowid",
+                                                rowids) if r[1] == item_type and r[0] != exclude_id]
     else:
         rows = conn.execute("SELECT id, content_search FROM memory_items WHERE type = ? AND id != ? "
                             "ORDER BY updated_at DESC LIMIT ?",

@@ -96,6 +96,19 @@ def table_exists(conn: sqlite3.Connection, name: str) -> bool:
                         (name,)).fetchone() is not None
 
 
+IN_CHUNK = 500   # bound values per IN (…): well under SQLite's variable limit
+
+
+def select_in(conn: sqlite3.Connection, sql: str, values) -> list:
+    """The rows of ``sql + " IN (?, …)"`` for every value, asked :data:`IN_CHUNK` values at a time."""
+    values = list(values)
+    rows = []
+    for start in range(0, len(values), IN_CHUNK):
+        chunk = values[start:start + IN_CHUNK]
+        rows.extend(conn.execute(f"{sql} IN ({','.join('?' * len(chunk))})", chunk).fetchall())
+    return rows
+
+
 def fts5_available(conn: sqlite3.Connection) -> bool:
     try:
         conn.execute("CREATE VIRTUAL TABLE temp.memtool_fts5_probe USING fts5(x)")

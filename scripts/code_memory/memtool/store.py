@@ -424,11 +424,11 @@ class MemoryStore:
     def rows_by_id(self, ids) -> list:
         """The stored rows of the ids that exist, in the order given (duplicates dropped)."""
         ids = list(dict.fromkeys(ids))
-        found = {}
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            for row in self.fetch(f"SELECT * FROM memory_items WHERE id IN ({','.join('?' * len(chunk))})", chunk):
-                found[row["id"]] = row
+        try:
+            rows = schema.select_in(self.conn, "SELECT * FROM memory_items WHERE id", ids)
+        except sqlite3.Error as exc:
+            raise db_error(exc, self.db_path) from exc
+        found = {row["id"]: row for row in rows}
         return [found[i] for i in ids if i in found]
 
     def get_many(self, ids) -> dict:

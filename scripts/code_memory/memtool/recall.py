@@ -36,14 +36,14 @@ def recommend(store, *, context=None, task_id=None, tags=None, key_prefix=None, 
               limit=None, include_stale: bool = False, track: bool = True) -> dict:
     limit = check_limit(limit, 10)
     filters = Filters(type=type, task_id=task_id, tags=tags, key_prefix=key_prefix)
-    ids = [row[0] for row in store.fetch(
-        "SELECT m.id FROM memory_items m" + filters.sql() + " ORDER BY m.updated_at DESC, m.rowid DESC LIMIT ?",
-        filters.params + [RECOMMEND_CANDIDATES])]
+    rows = store.fetch(
+        "SELECT m.* FROM memory_items m" + filters.sql() + " ORDER BY m.updated_at DESC, m.rowid DESC LIMIT ?",
+        filters.params + [RECOMMEND_CANDIDATES])
     if context and context.strip():
         found = store.search(context, type=type, task_id=task_id, tags=tags, limit=50, track=False)
-        ids += [it["id"] for it in found["items"]
-                if not key_prefix or (it["key"] or "").startswith(key_prefix)]
-    rows = store.rows_by_id(ids)
+        seen = {row["id"] for row in rows}
+        rows += store.rows_by_id(it["id"] for it in found["items"] if it["id"] not in seen
+                                 and (not key_prefix or (it["key"] or "").startswith(key_prefix)))
     wanted = keywords(context or "")
     w_rel, w_conf, w_rec = RECOMMEND_WEIGHTS
     ranked = []

@@ -58,7 +58,11 @@ def adaptive_half_life(item_type, consolidation: float = 0.0) -> float:
 
 
 def decay_score(updated_at, item_type, now: dt.datetime, consolidation: float = 0.0) -> float:
-    age = age_days(updated_at, now)
+    return decay_of_age(age_days(updated_at, now), item_type, consolidation)
+
+
+def decay_of_age(age: float | None, item_type, consolidation: float = 0.0) -> float:
+    """:func:`decay_score` of an item ``age`` days old (None: unknown age, no decay)."""
     if age is None or age <= 0:
         return 1.0
     return math.exp(-math.log(2.0) * age / adaptive_half_life(item_type, consolidation))
@@ -79,8 +83,8 @@ def scores(item: dict, now: dt.datetime) -> dict:
     """The computed ranking/lifecycle fields of one item."""
     consolidation = float(item.get("consolidation_score") or 0.0)
     conf = confidence_score(item.get("confidence_level"))
-    decay = decay_score(item.get("updated_at"), item.get("type"), now, consolidation)
     age = age_days(item.get("updated_at"), now)
+    decay = decay_of_age(age, item.get("type"), consolidation)
     return {
         "confidence_score": round(conf, 6),
         "recency_score": round(decay, 6),

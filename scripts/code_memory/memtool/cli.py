@@ -19,7 +19,7 @@ import traceback
 
 from ..cli.common import emit, render_text
 from ..fsutil import atomic_write_text
-from . import knowledge_map, metacognition, ranking, recall, transfer
+from . import knowledge_map, metacognition, ranking, recall, schema, transfer
 from .context import EMOTIONAL_FILTERS
 from .errors import MemtoolError, db_error, param_error
 from .store import MemoryStore
@@ -42,7 +42,7 @@ def _globals(parser, suppress: bool) -> None:
 
 
 def _filters(p, *, key=True, step=True, tag=True):
-    p.add_argument("--type", choices=("project", "feature", "run"))
+    p.add_argument("--type", choices=schema.ITEM_TYPES)
     p.add_argument("--task-id")
     if step:
         p.add_argument("--step-id")
@@ -68,7 +68,7 @@ def build_parser() -> ArgumentParser:
 
     p = command("put", cmd_put, "create or update an item", render_put)
     p.add_argument("--id", help="update this item (must exist); version + 1")
-    p.add_argument("--type", choices=("project", "feature", "run"))
+    p.add_argument("--type", choices=schema.ITEM_TYPES)
     p.add_argument("--key", help="with --type (+ --task-id/--step-id): upsert on this logical key")
     p.add_argument("--task-id")
     p.add_argument("--step-id")
@@ -119,7 +119,7 @@ def build_parser() -> ArgumentParser:
     p.add_argument("--include-stale", action="store_true")
 
     p = command("cleanup", cmd_cleanup, "list (or with --apply delete) stale items", render_cleanup)
-    p.add_argument("--type", choices=("project", "feature", "run"))
+    p.add_argument("--type", choices=schema.ITEM_TYPES)
     p.add_argument("--older-than-days", help="also items not updated for this many days")
     p.add_argument("--stale-threshold", help=f"decay at or below this is stale (default {ranking.STALE_THRESHOLD})")
     p.add_argument("--apply", action="store_true", help="really delete (default: dry run)")
@@ -128,23 +128,23 @@ def build_parser() -> ArgumentParser:
     p.add_argument("--query", "-q")
     p.add_argument("--context-tag", action="append", help="e.g. late_night, debugging (repeatable)")
     p.add_argument("--emotion", choices=EMOTIONAL_FILTERS)
-    p.add_argument("--type", choices=("project", "feature", "run"))
+    p.add_argument("--type", choices=schema.ITEM_TYPES)
     p.add_argument("--limit", type=int, default=10)
 
     p = command("assess-knowledge", cmd_assess, "how well the store knows a topic", render_assess)
     p.add_argument("--topic", required=True)
-    p.add_argument("--type", choices=("project", "feature", "run"))
+    p.add_argument("--type", choices=schema.ITEM_TYPES)
 
     p = command("knowledge-map", cmd_map, "graph of related memories around a topic", render_map)
     p.add_argument("--topic", required=True)
     p.add_argument("--depth", type=int, default=2)
     p.add_argument("--min-score", default="0.3")
-    p.add_argument("--type", choices=("project", "feature", "run"))
+    p.add_argument("--type", choices=schema.ITEM_TYPES)
     p.add_argument("--html", help="also write a self-contained HTML rendering to this file")
     p.add_argument("--mermaid", help="also write the Mermaid graph to this file")
 
     p = command("review-due", cmd_review, "memories due for review (spaced repetition)", render_items)
-    p.add_argument("--type", choices=("project", "feature", "run"))
+    p.add_argument("--type", choices=schema.ITEM_TYPES)
     p.add_argument("--min-importance", default="0.5")
     p.add_argument("--limit", type=int, default=10)
     return parser

@@ -153,11 +153,12 @@ def cmd_index(args) -> dict:
         cfg["embedding"]["enabled"] = False
     opts = options_from_config(cfg)
     try:
-        handle = ensure_index(cfg.paths.index_db, index_sources(cfg), opts, refresh_now=False)
+        every_source = index_sources(cfg)
+        handle = ensure_index(cfg.paths.index_db, every_source, opts, refresh_now=False)
         db = handle.db
         # --all refreshes everything (memory root too, and drops unregistered workspaces);
         # --workspace refreshes that workspace only and leaves the rest of the index alone
-        sources = index_sources(cfg) if args.all else [ws.source() for ws in selected]
+        sources = every_source if args.all else [ws.source() for ws in selected]
         try:
             stats = refresh(db, sources, full=args.full, window_lines=opts.window_lines,
                             max_file_bytes=opts.max_file_bytes, only_these=not args.all)

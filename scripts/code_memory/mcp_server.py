@@ -135,14 +135,17 @@ def _tool_wrapper(fn, tool_error):
     return wrapper
 
 
-def build_server(context: ServerContext):
+def build_server(context: ServerContext) -> tuple:
+    """``(server, tool names)``: the server with every tool of :data:`TOOL_MODULES`, names in order."""
     server_cls, tool_error = load_sdk()
     server = server_cls(SERVER_NAME, instructions=INSTRUCTIONS)
+    names = []
     for module_name in TOOL_MODULES:
         for fn in importlib.import_module(module_name).tools(context):
             server.add_tool(_tool_wrapper(fn, tool_error), name=fn.__name__,
                             description=" ".join((fn.__doc__ or "").split()))
-    return server
+            names.append(fn.__name__)
+    return server, names
 
 
 def main(argv=None) -> int:
@@ -160,13 +163,12 @@ def main(argv=None) -> int:
         sys.stderr.write(f"code-memory-mcp: {exc.code}: {exc.message}\n")
         return exc.exit_code
     try:
-        server = build_server(context)
+        server, names = build_server(context)
     except ImportError as exc:
         sys.stderr.write(f"code-memory-mcp: the mcp SDK is not installed ({exc}); "
                          "pip install 'code-memory[mcp]'\n")
         return 1
     if args.list_tools:
-        names = [fn.__name__ for m in TOOL_MODULES for fn in importlib.import_module(m).tools(context)]
         sys.stdout.write(json.dumps({"ok": True, "server": SERVER_NAME, "tools": names}) + "\n")
         return 0
     try:

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Two checkouts of code-memory, the same search corpus, alternating runs: did a change make the
+per-process search paths faster or slower?
+
+  python bench/compare_search.py --old DIR [--new DIR] [--runs 25]
+
+``DIR`` is a checkout (``git worktree add --detach /tmp/old <rev>``); ``--new`` defaults to this
+one. The corpus is bench_search.py's (run that first: it builds ``bench/out/search``); each side
+gets its own copy of the memory root, both packages are byte-compiled first, and every round runs
+each measurement once per side, so machine load falls on both alike. Reports medians in ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CASES = (
+    ("index, no change", ["index", "--no-vectors"]),
+    ("bm25, Chinese query", ["数据库连接池怎么配置", "--mode", "bm25", "--scope", "all", "--force"]),
+    ("bm25, English query", ["What did Melanie paint recently?", "--mode", "bm25", "--scope", "all", "--force"]),
+)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--old", required=True, help="the checkout to compare against")
+    ap.add_argument("--new", default=REPO, help="the checkout under test (default: this one)")
+    ap.add_argument("--runs", type=int, default=25)
+    ap.add_argument("--corpus", default=os.path.join(REPO, "bench", "out", "search", "root"))
+    ap.add_argument("--out", default=os.path.join(REPO, "bench", "out", "compare"))
+    args = ap.parse_args(argv)
+    if not os.path.isdir(args.corpus):
+        print(f"no corpus at {args.corpus}: run bench/bench_search.py first", file=sys.stderr)
+        return 2
+    py = sys.executable
+    sides = {}
+    for name, checkout in (("old", args.old), ("new", args.new)):
+        root = os.path.join(args.out, name)
+        shutil.rmtree(root, ignore_errors=True)
+        shutil.copytree(args.corpus, root)
+        subprocess.run([py, "-m", "compileall", "-q", os.path.join(checkout, "scripts")], check=True)
+        sides[name] = (os.path.join(checkout, "scripts", "memory-search.py"),
+                       dict(os.environ, CODE_MEMORY_ROOT=root, CODE_MEMORY_EMBEDDING__ENABLED="false"))
+        subprocess.run([py, sides[name][0], "index", "--no-vectors"], env=sides[name][1], check=True,
+                       capture_output=True)
+    times = {(name, case): [] for name in sides for case, _ in CASES}
+    for _ in range(args.runs):
+        for case, case_args in CASES:
+            for name, (script, env) in sides.items():
+                start = time.perf_counter()
+                proc = subprocess.run([py, script, *case_args], env=env, capture_output=True)
+                times[(name, case)].append((time.perf_counter() - start) * 1000)
+                if proc.returncode != 0:
+                    print(f"{name} {case}: exit {proc.returncode}: {proc.stdout[:200]!r}", file=sys.stderr)
+                    return 1
+    print(f"| case | old p50 ms | new p50 ms | new / old |  ({args.runs} alternating runs)")
+    print("|---|---:|---:|---:|")
+    for case, _ in CASES:
+        old, new = (statistics.median(times[(name, case)]) for name in ("old", "new"))
+        print(f"| {case} | {old:.1f} | {new:.1f} | {new / old:.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

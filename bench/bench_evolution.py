@@ -31,11 +31,12 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 sys.path.insert(0, os.path.join(REPO, "tests"))
 
-from code_memory import experience as exp  # noqa: E402
-from code_memory import feedback as fb  # noqa: E402
-from code_memory.evolution import append_events, audit_log, now_iso  # noqa: E402
-from code_memory.paths import MemoryPaths  # noqa: E402
-from code_memory.tree import ensure_area, init_root  # noqa: E402
+from code_memory.memory import experience as exp
+from code_memory.evolution import feedback as fb
+from code_memory.timeutil import now_iso
+from code_memory.fsutil import append_events
+from code_memory.paths import MemoryPaths
+from code_memory.memory.tree import ensure_area, init_root
 from evolution_support import MODULE, PORT, ROUTINE, SLOW, write_summary  # noqa: E402
 
 DAY = 86400.0
@@ -77,7 +78,7 @@ def seed(paths: MemoryPaths, refs: int, sessions: int, rng: random.Random) -> di
                         "session_id": f"s{s:04d}", "outcome": "success" if rng.random() < 0.7 else "failed",
                         "corrections": rng.randint(0, 4), "source": "bench"})
     for start in range(0, len(records), 2000):
-        append_events(audit_log(paths), records[start:start + 2000])
+        append_events(paths.audit_log, records[start:start + 2000])
     lines = [[PORT], [MODULE], [SLOW], [ROUTINE], [PORT, MODULE]]
     for s in range(sessions):
         write_summary(paths, f"s{s:04d}", now - (sessions - s) * DAY / 10, rng.choice(lines) + [ROUTINE] * 5)
@@ -109,7 +110,7 @@ def main() -> None:
         out["feedback_rebuild_ms"] = round((time.perf_counter() - started) * 1000, 1)
         fb.refresh_score_cache(paths, fb.Settings())
         fb.record_refs(paths, "s-new", [exp.pitfall_id("- x")] * 1)
-        append_events(audit_log(paths), [{"timestamp": now_iso(), "event_type": "ref", "experience_id": f"fact:n{i}",
+        append_events(paths.audit_log, [{"timestamp": now_iso(), "event_type": "ref", "experience_id": f"fact:n{i}",
                                           "session_id": "s-new"} for i in range(100)])
         started = time.perf_counter()
         fb.sync(paths)
@@ -134,7 +135,7 @@ def main() -> None:
         out["session_start_feedback_work_ms"] = round(statistics.median(samples) * 1000, 2)
         scripts = os.path.join(REPO, "scripts")
         base = "import sys; sys.path.insert(0, sys.argv[1]); import code_memory.hooks.runtime"
-        with_fb = base + "; import code_memory.feedback, code_memory.experience"
+        with_fb = base + "; import code_memory.evolution.feedback, code_memory.memory.experience"
         imports = {"runtime": [], "runtime+feedback": []}
         for _ in range(args.runs):
             imports["runtime"].append(timed([py, "-S", "-c", base, scripts], env))

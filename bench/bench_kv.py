@@ -37,7 +37,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPTS = os.path.join(REPO, "scripts")
 sys.path.insert(0, SCRIPTS)
 
-from code_memory.kv import compact, set_memory  # noqa: E402
+from code_memory.kv.maintain import compact
+from code_memory.kv.write import set_memory
 
 NAMESPACES = ["user/calendar", "user/preference", "user/contacts", "kb/product", "kb/docs",
               "agent/state", "project/alpha", "project/beta", "notes/daily", "notes/ideas"]
@@ -114,7 +115,7 @@ def fs_create_rename_rate(directory: str, n: int = 2000) -> int:
 _WORKER = """
 import sys, time
 sys.path.insert(0, {scripts!r})
-from code_memory.kv import set_memory
+from code_memory.kv.write import set_memory
 w, n = int(sys.argv[1]), int(sys.argv[2])
 for i in range(n):
     set_memory({root!r}, f"/bench/w{{w}}/k{{i}}", {{"summary": "concurrent write", "i": i}}, "bench")

@@ -23,8 +23,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 
-from code_memory.memtool import recall, tokens  # noqa: E402
-from code_memory.memtool.store import MemoryStore  # noqa: E402
+from code_memory.memtool import recall, tokens
+from code_memory.memtool.store import MemoryStore
 
 TECH_EN = ("redis timeout pool connection retry backoff login token refresh jwt session cache index query "
            "schema migration deploy rollback release latency throughput memory leak worker queue kafka "

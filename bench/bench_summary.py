@@ -23,7 +23,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 sys.path.insert(0, os.path.join(REPO, "tests"))
 
-from code_memory.transcript import read_session  # noqa: E402
+from code_memory.transcript import read_session
 from support.standin_api import StandinAPI  # noqa: E402
 from support.transcripts import TranscriptWriter  # noqa: E402
 

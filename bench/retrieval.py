@@ -31,8 +31,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 sys.path.insert(0, os.path.join(REPO, "tests", "support"))
 
-from code_memory.index import Source  # noqa: E402
-from code_memory.search import InProcessVectors, SearchOptions, ensure_index, run_query  # noqa: E402
+from code_memory.search.index import Source
+from code_memory.search.engine import ensure_index, InProcessVectors, run_query, SearchOptions
 
 DATA = os.environ.get("CODE_MEMORY_BENCH_DATA", os.path.join(os.path.dirname(REPO), "shared", "bench-data"))
 if not os.path.isdir(DATA):
@@ -210,14 +210,14 @@ def run(set_name: str, modes: list, out: str, opts: SearchOptions, model_cfg: di
     roots = sorted({q["root"] for q in queries})
     vectors = None
     if model_cfg and any(m != "bm25" for m in modes):
-        from code_memory.embed import spec_from_config
+        from code_memory.search.embed import spec_from_config
         vectors = InProcessVectors(spec_from_config(model_cfg))
     handles = {}
     t0 = time.monotonic()
     for root in roots:
         handles[root] = ensure_index(os.path.join(root, ".index", "search.sqlite"), [Source(root)], opts)
         if vectors is not None:
-            from code_memory.embed import update_vectors
+            from code_memory.search.embed import update_vectors
             update_vectors(handles[root].db, vectors.embedder)
     build_s = time.monotonic() - t0
     report = {"set": set_name, "queries": len(queries), "roots": len(roots), "index_seconds": round(build_s, 1)}

@@ -6,7 +6,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from code_memory.cli.facts import main_extract  # noqa: E402
+from code_memory.cli.facts import main_extract
 
 if __name__ == "__main__":
     sys.exit(main_extract())

@@ -9,7 +9,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from code_memory.cli.kv import set_memory_main  # noqa: E402
+from code_memory.cli.kv import set_memory_main
 
 if __name__ == "__main__":
     sys.exit(set_memory_main())

@@ -5,7 +5,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from code_memory.cli.signals import main  # noqa: E402
+from code_memory.cli.signals import main
 
 if __name__ == "__main__":
     sys.exit(main())

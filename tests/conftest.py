@@ -58,7 +58,7 @@ def paths(memory_root):
 
 @pytest.fixture
 def initialized_root(paths):
-    from code_memory.tree import init_root
+    from code_memory.memory.tree import init_root
     init_root(paths)
     return paths
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 
-from code_memory import feedback as fb
+from code_memory.evolution import feedback as fb
 
 DAY = 86400.0
 HOUR = 3600.0

@@ -9,11 +9,11 @@ import pytest
 
 from conftest import run_script
 from evolution_support import DAY, HOUR, MODULE, PORT, ROUTINE, SLOW, history, write_summary
-from code_memory import capabilities as cap
-from code_memory import feedback as fb
-from code_memory import signals as sg
+from code_memory.evolution import capabilities as cap
+from code_memory.evolution import feedback as fb
+from code_memory.evolution import signals as sg
 from code_memory.config import load_config
-from code_memory.evolution import capabilities_log, generator_state_file
+
 from code_memory.fsutil import iter_jsonl
 
 NOW = 1_800_000_000.0
@@ -63,15 +63,16 @@ def test_gate_enabled_follows_the_capability_generation_switch(initialized_root,
 
 def test_gate_cooldown(initialized_root, tmp_path):
     history(initialized_root, NOW, OPENING, outcomes=OK5, start_days_ago=3)
-    from code_memory.evolution import append_events, now_iso
-    append_events(capabilities_log(initialized_root), [{"timestamp": now_iso(NOW - 23.9 * HOUR),
+    from code_memory.timeutil import now_iso
+    from code_memory.fsutil import append_events
+    append_events(initialized_root.capabilities_log, [{"timestamp": now_iso(NOW - 23.9 * HOUR),
                                                         "event_type": "generation", "capability_name": "x"}])
     res = evaluate(initialized_root, settings(tmp_path))
     assert gate(res, "cooldown")["passed"] is False and gate(res, "cooldown")["value"] == pytest.approx(23.9)
     assert res["open"] is False
     assert evaluate(initialized_root, settings(tmp_path), now=NOW + 0.2 * HOUR)["open"] is True
     # the state file alone also counts (and a deleted state file does not reset the cooldown)
-    with open(generator_state_file(initialized_root), "w") as fh:
+    with open(initialized_root.generator_state, "w") as fh:
         json.dump({"last_generation_at": now_iso(NOW - 1 * HOUR)}, fh)
     assert gate(evaluate(initialized_root, settings(tmp_path)), "cooldown")["value"] == pytest.approx(1.0)
     assert evaluate(initialized_root, settings(tmp_path, cooldown_hours=0.5))["open"] is True
@@ -135,7 +136,7 @@ def test_generation_writes_valid_skills_and_closes_the_loop(initialized_root, tm
     st = settings(tmp_path)
     dry = generate(paths, st, dry_run=True)
     assert dry["open"] and len(dry["generated"]) == 2 and not os.path.exists(st.skills_path)
-    assert not os.path.exists(capabilities_log(paths))
+    assert not os.path.exists(paths.capabilities_log)
 
     res = generate(paths, st)
     assert [g["name"] for g in res["generated"]] == ["auto-dep-missing-module", "auto-env-port"]
@@ -151,7 +152,7 @@ def test_generation_writes_valid_skills_and_closes_the_loop(initialized_root, tm
     port = open(os.path.join(st.skills_path, "auto-env-port", "SKILL.md"), encoding="utf-8").read()
     assert "EADDRINUSE" in cap.front_matter(port)["description"] and "端口被占用" in port
     assert "lsof -nP -iTCP:<port>" in port
-    records = list(iter_jsonl(capabilities_log(paths)))
+    records = list(iter_jsonl(paths.capabilities_log))
     assert [(r["event_type"], r["type"], r["trigger"], r["pattern_count"]) for r in records] == [
         ("generation", "Skill", "dependency_issue", 3), ("generation", "Skill", "environment_issue", 3)]
     states = sg.load_states(paths)
@@ -159,7 +160,7 @@ def test_generation_writes_valid_skills_and_closes_the_loop(initialized_root, tm
     assert states["environment_issue:port"]["by"] == "capability-generator"
     index = open(os.path.join(paths.rules, "auto-capabilities.md"), encoding="utf-8").read()
     assert index.startswith("# auto-capabilities") and "**auto-env-port** — triggers: 端口被占用" in index
-    assert json.load(open(generator_state_file(paths)))["generated"] == ["auto-dep-missing-module", "auto-env-port"]
+    assert json.load(open(paths.generator_state))["generated"] == ["auto-dep-missing-module", "auto-env-port"]
     # the loop is closed: cooldown and addressed patterns keep the gates shut
     again = generate(paths, st, now=NOW + HOUR)
     assert not again["open"] and not gate(again, "cooldown")["passed"] and gate(again, "patterns")["value"] == 0

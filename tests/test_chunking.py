@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from code_memory import chunking
+from code_memory.search import chunking
 
 
 def test_markdown_sections_with_line_ranges():

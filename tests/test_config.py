@@ -105,7 +105,7 @@ def test_broken_project_config_only_warns(tmp_path):
 def test_command_table_matches_what_modules_register():
     import argparse
     import importlib
-    from code_memory.cli.main import COMMANDS, COMMAND_MODULES
+    from code_memory.cli.main import COMMAND_MODULES, COMMANDS
 
     registered = {}
     for module in COMMAND_MODULES:

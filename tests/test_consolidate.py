@@ -12,13 +12,14 @@ import pytest
 
 from conftest import REPO, run_script
 from evolution_support import DAY, MODULE, PORT, ROUTINE, history, write_summary
-from code_memory import consolidate as cons
-from code_memory import cron
-from code_memory import signals as sg
+from code_memory.evolution import consolidate as cons
+from code_memory.install import cron
+from code_memory.evolution import signals as sg
 from code_memory.config import load_config
 from code_memory.errors import CodeMemoryError
-from code_memory.facts import add_fact
-from code_memory.tree import append_daily_edit, ensure_area
+from code_memory.memory.facts import add_fact
+from code_memory.memory.daily import append_daily_edit
+from code_memory.memory.tree import ensure_area
 
 NOW = time.time()
 S = cons.Settings()
@@ -179,20 +180,30 @@ def test_a_failing_step_does_not_stop_the_others(initialized_root):
     assert os.path.exists(out["report_path"])
 
 
-def test_run_script_outcomes(tmp_path, monkeypatch):
-    scripts = tmp_path / "scripts"
-    scripts.mkdir()
-    (scripts / "good.py").write_text('import json; print(json.dumps({"ok": True, "n": 1}))\n')
-    (scripts / "bad.py").write_text('import json, sys; print(json.dumps({"ok": False, "error": "X", "message": "m"})); sys.exit(4)\n')
-    (scripts / "slow.py").write_text("import time; time.sleep(5)\n")
-    (scripts / "old.py").write_text('import json, sys; print(json.dumps({"ok": False, "error": "INVALID_ARGUMENT", '
-                                    '"message": "argument COMMAND: invalid choice: \'index\'"})); sys.exit(2)\n')
-    monkeypatch.setattr(cons, "REPO_DIR", str(tmp_path))
-    assert cons.run_script("good.py", [], 10) == {"status": "ok", "output": {"ok": True, "n": 1}}
-    assert cons.run_script("bad.py", [], 10)["status"] == "failed"
-    assert cons.run_script("slow.py", [], 0.5) == {"status": "failed", "reason": "timed out after 0.5s"}
-    assert cons.run_script("old.py", ["index"], 10)["status"] == "skipped"
-    assert cons.run_script("missing.py", [], 10)["status"] == "skipped"
+def test_jobs_of_other_services_are_handed_in(initialized_root):
+    """pending / facts / reindex are the jobs the edge hands in: each is run in its place, a failing
+    one is reported without stopping the rest, a missing one is skipped; the CLI's jobs are real."""
+    from code_memory.cli.consolidate import weekly_jobs
+
+    paths = initialized_root
+    cfg = load_config(env={"CODE_MEMORY_ROOT": paths.root, "CODE_MEMORY_LLM__BACKEND": "none"})
+    calls = []
+
+    def broken():
+        calls.append("facts")
+        raise CodeMemoryError("MEMORY_READ_FAILED", "cannot read")
+
+    res = cons.consolidate(cfg, S, now=NOW, jobs={"pending": lambda: calls.append("pending") or {"pending": 0},
+                                                  "facts": broken})
+    assert calls == ["pending", "facts"]
+    assert res["steps"]["pending"] == {"status": "ok", "pending": 0}
+    assert res["steps"]["facts"]["error"] == "MEMORY_READ_FAILED" and res["failed_steps"] == ["facts"]
+    assert res["steps"]["reindex"] == {"status": "skipped", "reason": "the reindex job is not available"}
+
+    res = cons.consolidate(cfg, S, now=NOW, jobs=weekly_jobs(cfg))
+    assert res["failed_steps"] == []
+    assert res["steps"]["pending"]["pending"] == 0 and res["steps"]["reindex"]["counts"]["chunks"] > 0
+    assert os.path.exists(paths.index_db)
 
 
 # crontab --------------------------------------------------------------------------------------

@@ -6,11 +6,11 @@ import sqlite3
 import pytest
 
 from conftest import run_script
-from code_memory import experience as exp
-from code_memory import feedback as fb
+from code_memory.memory import experience as exp
+from code_memory.evolution import feedback as fb
 from code_memory.errors import CodeMemoryError
-from code_memory.evolution import audit_log, evolution_db
-from code_memory.feedback_archive import archive, locate, restore
+
+from code_memory.evolution.archive import archive, locate, restore
 from code_memory.fsutil import iter_jsonl
 
 DAY = 86400.0
@@ -90,32 +90,32 @@ def test_derived_tables_follow_the_log_incrementally_and_rebuild(initialized_roo
     assert fb.sync(paths) == {"events": 0, "rebuilt": False}
     fb.record_outcome(paths, "s1", "success")
     assert fb.sync(paths) == {"events": 1, "rebuilt": False}
-    conn = sqlite3.connect(evolution_db(paths))
+    conn = sqlite3.connect(paths.evolution_db)
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert {"experience_refs", "session_outcomes", "experience_effectiveness"} <= tables
     row = conn.execute("SELECT total_refs, success_refs, fail_refs, laplace_score FROM experience_effectiveness").fetchone()
     assert row == (1, 1, 0, pytest.approx(2 / 3))
     conn.close()
     # a torn (still being written) last line is not consumed until it is complete
-    with open(audit_log(paths), "a") as fh:
+    with open(paths.audit_log, "a") as fh:
         fh.write('{"timestamp":"2026-01-01T00:00:00","event_type":"ref","experience_id":"pitfall:bbbbbbbbbb",')
     assert fb.sync(paths)["events"] == 0
-    with open(audit_log(paths), "a") as fh:
+    with open(paths.audit_log, "a") as fh:
         fh.write('"session_id":"s2"}\n')
     assert fb.sync(paths)["events"] == 1
     # the log rewritten (e.g. restored from a backup): full rebuild
-    lines = open(audit_log(paths)).read().splitlines()
-    with open(audit_log(paths), "w") as fh:
+    lines = open(paths.audit_log).read().splitlines()
+    with open(paths.audit_log, "w") as fh:
         fh.write("\n".join(lines[1:]) + "\n")
     assert fb.sync(paths)["rebuilt"] is True
     assert [s["experience_id"] for s in fb.scores(paths, S)] == ["pitfall:bbbbbbbbbb"]
     # a damaged database is rebuilt from the log
-    with open(evolution_db(paths), "wb") as fh:
+    with open(paths.evolution_db, "wb") as fh:
         fh.write(b"this is not a database" * 100)
     assert fb.sync(paths)["rebuilt"] is True
     assert len(fb.scores(paths, S)) == 1
     # deleting it loses nothing
-    os.unlink(evolution_db(paths))
+    os.unlink(paths.evolution_db)
     assert len(fb.scores(paths, S)) == 1
 
 
@@ -123,10 +123,10 @@ def test_record_refs_validates_and_dedupes(initialized_root):
     n = fb.record_refs(initialized_root, "s1", ["pitfall:aaaaaaaaaa", "pitfall:aaaaaaaaaa", "not an id",
                                                  ("fact:f-1", "search"), ""], context="session-start")
     assert n == 2
-    events = list(iter_jsonl(audit_log(initialized_root)))
+    events = list(iter_jsonl(initialized_root.audit_log))
     assert [(e["experience_id"], e["context"]) for e in events] == [("pitfall:aaaaaaaaaa", "session-start"),
                                                                     ("fact:f-1", "search")]
-    assert oct(os.stat(audit_log(initialized_root)).st_mode & 0o777) == "0o600"
+    assert oct(os.stat(initialized_root.audit_log).st_mode & 0o777) == "0o600"
     for bad in ("", None, "x" * 201):
         with pytest.raises(CodeMemoryError):
             fb.record_refs(initialized_root, bad, ["pitfall:aaaaaaaaaa"])
@@ -149,7 +149,7 @@ def test_concurrent_writers_never_tear_lines(initialized_root):
         p.start()
     for p in procs:
         p.join(60)
-    raw = open(audit_log(initialized_root), encoding="utf-8").read().splitlines()
+    raw = open(initialized_root.audit_log, encoding="utf-8").read().splitlines()
     assert len(raw) == 4 * 150 * 2
     assert all(json.loads(line)["event_type"] == "ref" for line in raw)
 
@@ -171,8 +171,8 @@ def _seed_files(paths):
     text = text.replace("## 避坑经验 (Pitfalls)\n", "## 避坑经验 (Pitfalls)\n\n- keep me\n- 过时的经验\n")
     with open(paths.memory_md, "w", encoding="utf-8") as fh:
         fh.write(text)
-    from code_memory.tree import ensure_area
-    from code_memory.facts import add_fact
+    from code_memory.memory.tree import ensure_area
+    from code_memory.memory.facts import add_fact
     proj = ensure_area(paths, "projects", "web")
     with open(os.path.join(proj, "rules.md"), "a", encoding="utf-8") as fh:
         fh.write("\n## 编码规范\n\n- use tabs\n- old rule\n")
@@ -249,7 +249,7 @@ def test_cli_end_to_end(initialized_root):
     code, out = run("ref", "--experience-id", "pitfall:aaaaaaaaaa", "--session-id", "s1",
                     "--context", "token sk-ant-api03-" + "x" * 30)
     assert code == 0 and out["recorded"] == 1
-    assert "sk-ant" not in open(audit_log(initialized_root)).read()
+    assert "sk-ant" not in open(initialized_root.audit_log).read()
     code, out = run("outcome", "--session-id", "s1", "--outcome", "success", "--corrections", "2")
     assert code == 0 and out["event"]["corrections"] == 2
     code, out = run("score", "--id", "pitfall:aaaaaaaaaa")

@@ -8,19 +8,17 @@ import os
 
 
 from support.hook_runner import payload, run_hook
-from code_memory import experience as exp
-from code_memory import feedback as fb
-from code_memory.evolution import audit_log
+from code_memory.memory import experience as exp
+from code_memory.evolution import feedback as fb
+
 from code_memory.fsutil import iter_jsonl
 
 PITFALLS = ["- PIT-A 别在 bash 3 用 declare -A", "- PIT-B 金额用 Decimal", "- PIT-C 测试前先激活 venv",
             "- PIT-D 端口 3000 常被占用"]
 
 
-
-
 def refs(paths, session="sess-test-1"):
-    return [(e["experience_id"], e.get("context")) for e in iter_jsonl(audit_log(paths))
+    return [(e["experience_id"], e.get("context")) for e in iter_jsonl(paths.audit_log)
             if e.get("event_type") == "ref" and e["session_id"] == session]
 
 
@@ -99,7 +97,7 @@ def test_rules_injection_and_reading_rules_record_rule_refs(initialized_root, pr
     assert {(e, c) for e, c in refs(paths, "sess-2") if c == "rules-read"} == {
         (exp.rule_id("alpha", "- 金额一律用 Decimal"), "rules-read"), (exp.rule_id("alpha", "- 日志不打印手机号"), "rules-read")}
     # the archive can find the injected rules by their ids
-    from code_memory.feedback_archive import locate
+    from code_memory.evolution.archive import locate
     assert locate(paths, exp.rule_id("alpha", "- 日志不打印手机号")).path == "areas/projects/alpha/rules.md"
 
 
@@ -132,8 +130,8 @@ def test_what_the_hooks_import_for_feedback_is_stdlib_and_light():
     import sys
     from support.hook_runner import REPO
     probe = ("import sys; sys.path.insert(0, sys.argv[1]); "
-             "from code_memory.feedback import record_refs, load_score_cache, rank_pitfalls, cached_score; "
-             "from code_memory.experience import ids_in, candidates, pitfall_lines, rule_lines; "
+             "from code_memory.evolution.feedback import record_refs, load_score_cache, rank_pitfalls, cached_score; "
+             "from code_memory.memory.experience import ids_in, candidates, pitfall_lines, rule_lines; "
              "bad = sorted(n for n in sys.modules if n.split('.')[0] in "
              "('dataclasses','tempfile','shutil','subprocess','copy','inspect','sqlite3')); print(','.join(bad))")
     out = subprocess.run([sys.executable, "-S", "-c", probe, os.path.join(REPO, "scripts")],

@@ -3,8 +3,10 @@ import json
 import multiprocessing
 import os
 
-from code_memory import fsutil, tree
-from code_memory.facts import add_fact, load_facts, parse_facts, set_status
+from code_memory import fsutil
+from code_memory import markdown
+from code_memory.memory import daily as daily_notes, tree
+from code_memory.memory.facts import add_fact, load_facts, parse_facts, set_status
 from code_memory.errors import CodeMemoryError
 from code_memory.paths import MemoryPaths, resolve_inside
 
@@ -53,12 +55,12 @@ def test_init_root_creates_tree_and_never_overwrites(paths):
 
 def test_daily_edits_merge_same_minute_and_project(paths):
     t = dt.datetime(2026, 11, 22, 14, 30, 5)
-    tree.append_daily_edit(paths, t, "alpha", "a.py")
-    tree.append_daily_edit(paths, t.replace(second=50), "alpha", "b.py")
-    tree.append_daily_edit(paths, t.replace(second=55), "alpha", "a.py")
-    tree.append_daily_edit(paths, t, "beta", "c.py")
-    tree.append_daily_edit(paths, t.replace(minute=31), "alpha", "d.py")
-    tree.append_daily_edit(paths, t.replace(minute=31), "alpha", "weird\nname.py")
+    daily_notes.append_daily_edit(paths, t, "alpha", "a.py")
+    daily_notes.append_daily_edit(paths, t.replace(second=50), "alpha", "b.py")
+    daily_notes.append_daily_edit(paths, t.replace(second=55), "alpha", "a.py")
+    daily_notes.append_daily_edit(paths, t, "beta", "c.py")
+    daily_notes.append_daily_edit(paths, t.replace(minute=31), "alpha", "d.py")
+    daily_notes.append_daily_edit(paths, t.replace(minute=31), "alpha", "weird\nname.py")
     text = open(paths.daily_note("2026-11-22"), encoding="utf-8").read()
     assert "- 14:30 [alpha] a.py, b.py\n" in text
     assert "- 14:30 [beta] c.py\n" in text
@@ -69,11 +71,11 @@ def test_daily_edits_merge_same_minute_and_project(paths):
 def test_sections_and_daily_blocks(paths):
     tree.init_root(paths)
     md = open(paths.memory_md, encoding="utf-8").read()
-    md2 = tree.append_to_section(md, tree.PITFALLS_HEADING, ["- never force-push main"])
-    assert tree.section_lines(md2, tree.PITFALLS_HEADING)[1] == "- never force-push main"
+    md2 = markdown.append_to_section(md, tree.PITFALLS_HEADING, ["- never force-push main"])
+    assert markdown.section_lines(md2, tree.PITFALLS_HEADING)[1] == "- never force-push main"
     assert md2.index("never force-push") < md2.index(tree.BEST_PRACTICES_HEADING)
-    tree.replace_daily_block(paths, "2026-11-22", "### 10:00 session s1", "### 10:00 session s1\n- v1")
-    tree.replace_daily_block(paths, "2026-11-22", "### 10:00 session s1", "### 10:00 session s1\n- v2")
+    daily_notes.replace_daily_block(paths, "2026-11-22", "### 10:00 session s1", "### 10:00 session s1\n- v1")
+    daily_notes.replace_daily_block(paths, "2026-11-22", "### 10:00 session s1", "### 10:00 session s1\n- v2")
     text = open(paths.daily_note("2026-11-22"), encoding="utf-8").read()
     assert text.count("session s1") == 1 and "- v2" in text and "- v1" not in text
 

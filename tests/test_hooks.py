@@ -104,7 +104,7 @@ def test_config_projects_map_names_the_project(initialized_root, project):
 
 
 def test_template_only_rules_neither_inject_nor_gate(initialized_root, project):
-    from code_memory.tree import ensure_area
+    from code_memory.memory.tree import ensure_area
     ensure_area(initialized_root, "projects", "alpha")
     assert run_hook("rules-injector", read_payload(project)).silent
     assert run_hook("rules-gate", edit_payload(project, session_id="other")).silent

@@ -4,13 +4,14 @@
 import random
 import re
 
-from code_memory.experience import is_experience_line, is_valid_id, line_digest
-from code_memory.hooks.recall import _is_heading, neutralise
+from code_memory.markdown import heading_level, is_list_item
+from code_memory.memory.experience import is_valid_id, line_digest
+from code_memory.hooks.recall import neutralise
 
 ID = re.compile(r"^[a-z][a-z0-9_\-]{0,31}:[^\s]{1,240}\Z")
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\S")
 FENCE_LIKE = re.compile(r"<(/?\s*recalled-memory)", re.IGNORECASE)
-HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|\Z)")
+HEADING = re.compile(r"^ {0,3}#{1,6}([ \t]|\Z)")
 
 ALPHABET = list("ab-_:z09 .)*+#<>/\t\u3000١٢") + ["recalled-memory", "RECALLED-memory", "#", "1.", "- "]
 
@@ -24,11 +25,11 @@ def samples(n=4000, seed=7):
 def test_matchers_agree_with_their_patterns():
     for s in samples():
         assert is_valid_id(s) == bool(ID.match(s)), s
-        assert is_experience_line(s) == bool(LIST_ITEM.match(s)), s
-        assert _is_heading(s) == bool(HEADING.match(s)), s
+        assert is_list_item(s) == bool(LIST_ITEM.match(s)), s
+        assert bool(heading_level(s)) == bool(HEADING.match(s)), s
         assert neutralise(s) == FENCE_LIKE.sub(r"&lt;\1", s), s
     assert is_valid_id("rule:web:0123456789") and not is_valid_id("Rule:x") and not is_valid_id("x:")
-    assert is_experience_line("  12) fix it") and not is_experience_line("1234. no")
+    assert is_list_item("  12) fix it") and not is_list_item("1234. no")
 
 
 def test_line_digest_is_sha1():

@@ -3,8 +3,8 @@ import os
 
 import pytest
 
-from code_memory.index import Plan, Source, apply_plan, discover, open_index, refresh, _LazySegmenter
-from code_memory.search import SearchOptions, ensure_index, run_query
+from code_memory.search.index import _LazySegmenter, apply_plan, discover, open_index, Plan, refresh, Source
+from code_memory.search.engine import ensure_index, run_query, SearchOptions
 
 
 def _write(root, rel, text, mode="w"):
@@ -154,7 +154,7 @@ def test_punctuation_only_query_has_no_terms(tree):
 
 
 def test_kv_keys_are_indexed_but_quarantined_ones_are_not(initialized_root):
-    from code_memory.index import classify
+    from code_memory.search.index import classify
     src = Source(initialized_root.root)
     assert classify(src, os.path.join("kv", "index", "user", "pref@1a2b3c4d.json")) == ("kv", "kv", None)
     assert classify(src, os.path.join("kv", "index", "untrusted", "web", "page@1a2b3c4d.json")) is None

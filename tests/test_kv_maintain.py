@@ -9,7 +9,11 @@ import pytest
 
 from conftest import SCRIPTS
 from code_memory.fsutil import iter_jsonl
-from code_memory.kv import KVLayout, KVOptions, check, compact, default_read, get, ls, set_memory
+from code_memory.kv.layout import KVLayout, KVOptions
+from code_memory.kv.maintain import check, compact
+from code_memory.kv.read import default_read
+from code_memory.kv.view import get, ls
+from code_memory.kv.write import set_memory
 from code_memory.kv.keys import index_relpath
 from code_memory.kv.logfile import read_state, read_state_header
 
@@ -168,7 +172,7 @@ def test_compaction_due_is_reported_and_the_cli_compacts(memory_root, capsys):
 _WRITER = r"""
 import sys
 sys.path.insert(0, {scripts!r})
-from code_memory.kv import set_memory
+from code_memory.kv.write import set_memory
 worker = int(sys.argv[1])
 for i in range({n}):
     set_memory({root!r}, f"/w{{worker}}/k{{i}}", {{"worker": worker, "i": i, "pad": "x" * (i % 50)}}, "agent")
@@ -200,7 +204,8 @@ def test_sixteen_concurrent_writers_lose_nothing(memory_root):
 _COMPACTOR = r"""
 import sys
 sys.path.insert(0, {scripts!r})
-from code_memory.kv import compact, KVOptions
+from code_memory.kv.layout import KVOptions
+from code_memory.kv.maintain import compact
 print("ready", flush=True)
 while True:
     compact({root!r}, KVOptions(history_policy={policy!r}))

@@ -2,7 +2,10 @@ import datetime as dt
 import json
 import os
 
-from code_memory.kv import KVLayout, KVOptions, compact, count_tokens, default_read, set_memory
+from code_memory.kv.layout import KVLayout, KVOptions
+from code_memory.kv.maintain import compact
+from code_memory.kv.read import count_tokens, default_read
+from code_memory.kv.write import set_memory
 from code_memory.kv.read import HEADER
 from code_memory.kv.view import DIGEST_SAVE_MIN_LINES
 
@@ -127,7 +130,7 @@ def test_empty_store_reads_nothing(memory_root):
 
 
 def test_drifted_index_files_are_answered_from_the_log(memory_root):
-    from code_memory.kv import get
+    from code_memory.kv.view import get
     from code_memory.kv.keys import index_relpath
     put(memory_root, "/a", {"type": "note", "summary": "from the log"}, T0)
     put(memory_root, "/b", {"type": "note", "summary": "b"}, T0)

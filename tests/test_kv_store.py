@@ -5,7 +5,9 @@ import os
 import pytest
 
 from code_memory.errors import CodeMemoryError
-from code_memory.kv import KVLayout, KVOptions, get, ls, set_memory
+from code_memory.kv.layout import KVLayout, KVOptions
+from code_memory.kv.view import get, ls
+from code_memory.kv.write import set_memory
 from code_memory.kv.keys import index_relpath
 from code_memory.fsutil import iter_jsonl
 

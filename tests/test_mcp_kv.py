@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("mcp")
 from test_mcp_server import _is_error, _payload, _run  # noqa: E402
 
-from code_memory.kv import KVLayout  # noqa: E402
+from code_memory.kv.layout import KVLayout
 
 USER = {"kind": "user", "name": "chat", "retrieved_at": "2026-02-22T10:00:00Z", "locator": {"m": "1"}}
 

@@ -142,7 +142,7 @@ def test_list_tools_flag_and_database_default(tmp_path):
     proc = subprocess.run([sys.executable, SERVER, "--list-tools"], capture_output=True, text=True, env=env,
                           timeout=60)
     assert proc.returncode == 0 and MEMTOOL_TOOLS <= set(json.loads(proc.stdout)["tools"])
-    from code_memory.mcp_server import ServerContext
+    from code_memory.mcp.server import ServerContext
     ctx = ServerContext.from_environment(env={"CODE_MEMORY_ROOT": str(tmp_path / "root"),
                                               "CLAUDE_PROJECT_DIR": str(tmp_path)})
     assert ctx.memtool_db == str(tmp_path / "root" / "memtool.db")
@@ -201,11 +201,11 @@ def test_memory_search_and_get_are_project_scoped(tmp_path, memory_root):
     assert _payload(out["get_missing"])["error"] == "MEMORY_FILE_NOT_FOUND"
     assert _payload(out["empty"])["error"] == "INVALID_ARGUMENT"
     # the experiences shown were recorded as used in this Claude Code session (feedback loop)
-    from code_memory import experience
-    from code_memory.evolution import audit_log
+    from code_memory.memory import experience
+
     from code_memory.fsutil import iter_jsonl
     from code_memory.paths import MemoryPaths
-    refs = {(e["experience_id"], e.get("context")) for e in iter_jsonl(audit_log(MemoryPaths(memory_root)))
+    refs = {(e["experience_id"], e.get("context")) for e in iter_jsonl(MemoryPaths(memory_root).audit_log)
             if e.get("event_type") == "ref" and e["session_id"] == "sess-mcp-1"}
     shown = {e for hit in found["results"] for e in hit.get("experiences", [])}
     assert shown and {(e, "mcp-search") for e in shown} <= refs

@@ -281,7 +281,7 @@ def test_import_without_id_creates_and_reports_unknown_fields(store):
 
 
 def test_chinese_put_and_search_never_import_jieba(tmp_path):
-    """Segmentation reads jieba's dictionary through code_memory.segment; queries use bigrams."""
+    """Segmentation reads jieba's dictionary through code_memory.text.segment; queries use bigrams."""
     code = (
         "import sys; sys.path.insert(0, %r)\n"
         "from code_memory.memtool.store import MemoryStore\n"

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from code_memory.outcome import assess_lines, assess_transcript, is_correction
+from code_memory.evolution.outcome import assess_lines, assess_transcript, is_correction
 
 SAMPLE = os.path.join(os.path.dirname(__file__), "fixtures", "transcripts", "reference-2.1.330.jsonl")
 

@@ -8,14 +8,14 @@ import os
 import pytest
 
 from conftest import run_script
-from code_memory import experience as exp
-from code_memory import feedback as fb
+from code_memory.memory import experience as exp
+from code_memory.evolution import feedback as fb
 from code_memory.config import load_config
-from code_memory.evolution import audit_log
-from code_memory.facts import add_fact
+
+from code_memory.memory.facts import add_fact
 from code_memory.fsutil import iter_jsonl
-from code_memory.search import search_memory
-from code_memory.search_feedback import ExperienceFinder, annotate_and_rerank
+from code_memory.search.engine import search_memory
+from code_memory.search.feedback_boost import annotate_and_rerank, ExperienceFinder
 
 P1 = "- 部署前检查 nginx 配置 (nginx -t)"
 P2 = "- 修改 nginx 配置后要 reload 而不是 restart"
@@ -63,7 +63,7 @@ def test_boost_reorders_by_feedback_and_is_documented_size(monkeypatch):
 
     cache = {"experiences": {ids["x"]: [0.25, None, 0], ids["y"]: [0.75, None, 0], ids["z"]: [0.8, None, 0]},
              "high_value_threshold": 0.7, "archive_threshold": 0.3}
-    import code_memory.search_feedback as sf
+    import code_memory.search.feedback_boost as sf
     monkeypatch.setattr(sf, "ExperienceFinder", Finder)
     ranked = annotate_and_rerank([dict(h) for h in hits], "/r", cache, 0.2)
     # y: 9 × 1.2 = 10.8, z: 8.5 × 1.2 = 10.2, x: 10 × 0.9 = 9.0
@@ -97,7 +97,7 @@ def test_search_ranks_a_high_value_pitfall_first(root):
 
 
 def refs(paths, session):
-    return [(e["experience_id"], e.get("context")) for e in iter_jsonl(audit_log(paths))
+    return [(e["experience_id"], e.get("context")) for e in iter_jsonl(paths.audit_log)
             if e.get("event_type") == "ref" and e["session_id"] == session]
 
 
@@ -115,5 +115,5 @@ def test_search_and_get_from_claudes_bash_record_refs(root):
                env={"CODE_MEMORY_EMBEDDING__ENABLED": "false"})
     run_script("memory-search.py", "nginx 配置", "--project", "demo", "--mode", "bm25",
                env={**env, "CLAUDE_CODE_SESSION_ID": "sess-off", "CODE_MEMORY_FEEDBACK__RECORD_REFS": "false"})
-    sessions = {e["session_id"] for e in iter_jsonl(audit_log(root)) if e.get("event_type") == "ref"}
+    sessions = {e["session_id"] for e in iter_jsonl(root.audit_log) if e.get("event_type") == "ref"}
     assert sessions == {"sess-bash-1"}

@@ -5,11 +5,11 @@ import pytest
 
 from conftest import run_script
 from evolution_support import DAY, MODULE, PORT, ROUTINE, SLOW, history, write_summary
-from code_memory import signals as sg
+from code_memory.evolution import signals as sg
 from code_memory.errors import CodeMemoryError
-from code_memory.evolution import signal_report_file, signals_log
+
 from code_memory.fsutil import iter_jsonl
-from code_memory.signal_rules import SIGNAL_TYPES, classify_line, compile_rules
+from code_memory.evolution.signal_rules import classify_line, compile_rules, SIGNAL_TYPES
 
 RULES = compile_rules()
 NOW = 1_800_000_000.0
@@ -111,7 +111,7 @@ def test_summary_parsing_follows_the_spec_format(initialized_root, tmp_path):
 def test_signal_text_is_redacted(initialized_root):
     write_summary(initialized_root, "s1", NOW, ["泄露了 token sk-ant-api03-" + "a" * 40 + " 到日志"])
     sg.extract(initialized_root, S)
-    raw = open(signals_log(initialized_root), encoding="utf-8").read()
+    raw = open(initialized_root.signals_log, encoding="utf-8").read()
     assert "security_issue" in raw and "sk-ant-api03" not in raw
 
 
@@ -174,13 +174,13 @@ def test_counts_below_the_thresholds_stay_low(initialized_root):
 
 def test_failure_streaks(initialized_root):
     paths = initialized_root
-    from code_memory.feedback import session_outcomes
+    from code_memory.evolution.feedback import session_outcomes
     history(paths, NOW, [[ROUTINE]] * 6, outcomes=["failed", "success", "success", "failed", "failed", "failed"])
     res = sg.analyze(paths, S, outcomes=session_outcomes(paths), now=NOW)
     assert res["failure_streak"] == {"length": 3, "sessions": ["sess-03", "sess-04", "sess-05"],
                                      "flagged": True, "threshold": 3}
     assert "**Failure streak:** the last 3 sessions failed" in sg.render_report(res)
-    from code_memory import feedback as fb
+    from code_memory.evolution import feedback as fb
     fb.record_outcome(paths, "sess-05", "success", now=NOW)   # the last session re-assessed as success
     res = sg.analyze(paths, S, outcomes=session_outcomes(paths), now=NOW)
     assert res["failure_streak"]["length"] == 0 and not res["failure_streak"]["flagged"]
@@ -213,7 +213,7 @@ def test_report_file(initialized_root):
     history(initialized_root, NOW, [[PORT], [PORT], [PORT, SLOW]])
     res = sg.analyze(initialized_root, S, now=NOW)
     path = sg.write_report(initialized_root, res)
-    assert path == signal_report_file(initialized_root)
+    assert path == initialized_root.signal_report
     text = open(path, encoding="utf-8").read()
     assert "### `environment_issue:port` — HIGH, 3 sessions, streak 3" in text
     assert "| environment_issue | 3 |" in text
@@ -255,11 +255,11 @@ def test_cli(initialized_root):
     assert {r["type"] for r in out["rules"]} == set(SIGNAL_TYPES)
     proc = run_script("code-memory.py", "signals", "recurring")
     assert json.loads(proc.stdout)["ok"] is True
-    assert any(r.get("event_type") == "signal" for r in iter_jsonl(signals_log(paths)))
+    assert any(r.get("event_type") == "signal" for r in iter_jsonl(paths.signals_log))
 
 
 def test_analysis_without_persisting_records_nothing(initialized_root):
     history(initialized_root, NOW, [[PORT], [PORT]])
     res = sg.analyze(initialized_root, S, now=NOW, persist=False)
     assert res["recurring"][0]["pattern"] == "environment_issue:port"
-    assert not os.path.exists(signals_log(initialized_root))
+    assert not os.path.exists(initialized_root.signals_log)

@@ -13,10 +13,11 @@ import sys
 import pytest
 
 from conftest import SCRIPTS, run_script
-from code_memory import dedup, tree
+from code_memory.text import similarity as dedup
+from code_memory import markdown
+from code_memory.memory import daily as daily_notes, tree
 from code_memory.llm import get_backend
-from code_memory.summarize import (InvalidSummary, SummaryOptions, extract_json_object, summarize_session,
-                                   validate_summary)
+from code_memory.summary.summarize import (extract_json_object, InvalidSummary, summarize_session, SummaryOptions, validate_summary)
 from support.secrets_corpus import SECRETS, SECRET_VALUES
 from support.standin_api import StandinAPI
 from support.transcripts import TranscriptWriter
@@ -131,7 +132,7 @@ def test_json_mode_distributes_to_every_target(api, initialized_root, tmp_path):
     assert not os.path.exists(paths.project_dir("whatever-the-model-says"))  # the detected project wins
 
     memory = read(paths.memory_md)
-    pitfalls = tree.section_lines(memory, tree.PITFALLS_HEADING)
+    pitfalls = markdown.section_lines(memory, tree.PITFALLS_HEADING)
     assert "- lru_cache 不能用于带可变参数的函数，否则 TypeError: unhashable type" in pitfalls
     assert memory.index("lru_cache 不能") < memory.index(tree.BEST_PRACTICES_HEADING)
 
@@ -145,10 +146,10 @@ def test_same_session_again_updates_in_place(api, initialized_root, tmp_path):
     paths = initialized_root
     project = make_project(tmp_path)
     transcript = write_session(tmp_path, project)
-    tree.append_daily_edit(paths, dt.datetime(2026, 3, 1, 9, 0), "shop", "early.py")
+    daily_notes.append_daily_edit(paths, dt.datetime(2026, 3, 1, 9, 0), "shop", "early.py")
     api.push({"when": "MARK-A", "text": good_answer("A")})
     summarize_session(paths, transcript, backend=sdk(api, paths), options=SummaryOptions(), now=NOW)
-    tree.append_daily_edit(paths, dt.datetime(2026, 3, 1, 17, 59), "shop", "later.py")
+    daily_notes.append_daily_edit(paths, dt.datetime(2026, 3, 1, 17, 59), "shop", "later.py")
     # resumed session: summarized again; the model restates the pitfall slightly differently
     api.push({"when": "MARK-A", "text": good_answer("B", avoidances=[
         "lru_cache 不能用于带可变参数的函数,否则会 TypeError: unhashable type"])})
@@ -163,7 +164,7 @@ def test_same_session_again_updates_in_place(api, initialized_root, tmp_path):
     assert "- 09:00 [shop] early.py" in daily and "- 17:59 [shop] later.py" in daily  # edits survive
     rules = read(os.path.join(paths.project_dir("shop"), "rules.md"))
     assert rules.count("- 不缓存非 200 的响应") == 1
-    pitfalls = [ln for ln in tree.section_lines(read(paths.memory_md), tree.PITFALLS_HEADING) if ln.startswith("- ")]
+    pitfalls = [ln for ln in markdown.section_lines(read(paths.memory_md), tree.PITFALLS_HEADING) if ln.startswith("- ")]
     assert len(pitfalls) == 1
 
 
@@ -430,7 +431,7 @@ def test_broken_snapshots_are_counted_then_parked(initialized_root, memory_root,
 
 def test_pending_all_skips_a_session_being_summarized(initialized_root, tmp_path):
     from code_memory.fsutil import file_lock
-    from code_memory.summary_jobs import run_all_pending
+    from code_memory.summary.jobs import run_all_pending
     paths = initialized_root
     project = make_project(tmp_path)
     pending = write_pending(paths, "sess-busy", write_session(tmp_path, project, "sess-busy"), project)
@@ -471,7 +472,7 @@ def test_parallel_workers_never_corrupt_shared_files(api, initialized_root, memo
     for i in range(n):
         assert rules.count(f"- 规则编号 {i} 必须保留") == 1
     assert rules.count("- 不缓存非 200 的响应") == 1 and rules.count("## 并发") == 1
-    pitfalls = tree.section_lines(read(paths.memory_md), tree.PITFALLS_HEADING)
+    pitfalls = markdown.section_lines(read(paths.memory_md), tree.PITFALLS_HEADING)
     assert sorted(ln for ln in pitfalls if ln.startswith("- pitfall:")) == sorted("- " + p for p in DISTINCT_PITFALLS[:n])
     daily = read(paths.daily_note("2026-03-01"))
     assert all(daily.count(f"### 会话 par-{i}") == 1 for i in range(n))

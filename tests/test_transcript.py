@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from conftest import REPO, SCRIPTS
-from code_memory.transcript import read_session, iter_messages, ReadStats
+from code_memory.transcript import iter_messages, read_session, ReadStats
 from support.secrets_corpus import SECRETS, SECRET_VALUES
 from support.transcripts import TranscriptWriter
 

@@ -13,7 +13,7 @@ from support.workspaces import cm, register
 from code_memory.errors import CodeMemoryError
 from code_memory.workspace.entries import check_day_text
 from code_memory.workspace.registry import Registry, workspace_id
-from code_memory.workspace.report import validate
+from code_memory.workspace.validate import validate
 from code_memory.workspace.store import compact, remember
 
 AT = dt.datetime(2026, 2, 1, 9, 30)

@@ -129,7 +129,7 @@ def test_recovery_after_deleting_the_index(spaces, memory_root):
 
 
 def test_index_errors(spaces, memory_root, monkeypatch, capsys):
-    from code_memory import index as index_module
+    from code_memory.search import index as index_module
     from code_memory.cli.main import main
     with monkeypatch.context() as patch:                 # (never undo the fixture's HOME / root)
         patch.chdir(spaces["alpha"])
@@ -146,7 +146,7 @@ def test_search_read_and_status_failures(spaces, monkeypatch, capsys):
     permissions do not stop a read) are injected at the one call each wraps; each becomes its error
     code and exit status, with no memory text and no traceback."""
     import sqlite3
-    from code_memory import index as index_module, search as search_module, status as status_module
+    from code_memory.search import engine as search_module, index as index_module, status as status_module
     from code_memory.cli.main import main
 
     def broken_disk(*_args, **_kwargs):
@@ -161,7 +161,7 @@ def test_search_read_and_status_failures(spaces, monkeypatch, capsys):
          4, "MEMORY_SEARCH_FAILED"),
         (["get", "--path", a_file], search_module, "open", unreadable, 7, "MEMORY_READ_FAILED"),
         (["status"], status_module, "open_index", broken_disk, 4, "MEMORY_STATUS_FAILED"),
-        (["workspace", "status"], index_module, "open_index", broken_disk, 4, "MEMORY_STATUS_FAILED"),
+        (["workspace", "status"], status_module, "open_index", broken_disk, 4, "MEMORY_STATUS_FAILED"),
     )
     for argv, module, name, failure, exit_status, error in cases:
         assert main(["index", "--no-vectors"]) == 0        # the index exists: the failure is the injected one

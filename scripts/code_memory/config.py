@@ -21,7 +21,7 @@ import os
 
 from . import jsonlite
 from .errors import CodeMemoryError
-from .paths import DEFAULT_ROOT, MemoryPaths, expand
+from .paths import DEFAULT_ROOT, expand, MemoryPaths
 
 DEFAULTS: dict = {
     "memory_root": DEFAULT_ROOT,
@@ -122,7 +122,6 @@ DEFAULTS: dict = {
         "daily_retention_days": 90,
         "cleanup": True,
         "top_files": 10,
-        "step_timeout_seconds": 1800.0,
         "cron_schedule": "17 3 * * 0",
     },
     # the hooks (README § Hooks); the shell shims also honour CODE_MEMORY_HOOKS__FLAG_DIR

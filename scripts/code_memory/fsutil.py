@@ -187,6 +187,14 @@ def append_jsonl(path: str, record: dict, mode: int = 0o644) -> None:
     locked_append(path, dumps(record, compact=True) + "\n", mode)
 
 
+def append_events(path: str, records: list, mode: int = 0o600) -> None:
+    """Append several JSON objects as one locked write (all lines or none, for readers)."""
+    if not records:
+        return
+    from .jsonlite import dumps
+    locked_append(path, "".join(dumps(r, compact=True) + "\n" for r in records), mode)
+
+
 def iter_jsonl(path: str):
     """Yield the JSON objects of a JSONL file, skipping blank, torn or non-object lines."""
     from .jsonlite import loads

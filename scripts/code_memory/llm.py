@@ -32,7 +32,6 @@ import threading
 import time
 from dataclasses import dataclass
 
-from .evolution import audit_log
 from .fsutil import append_jsonl, atomic_write_json, file_lock, iter_jsonl, read_text
 from .paths import MemoryPaths
 
@@ -89,7 +88,7 @@ class UsageLedger:
         self.paths = paths
         self.daily_budget = int(daily_budget or 0)
         self.purpose = purpose
-        self.audit_path = audit_log(paths)
+        self.audit_path = paths.audit_log
         self.counter_path = os.path.join(paths.evolution, "llm_usage.json")
 
     @staticmethod

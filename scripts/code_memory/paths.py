@@ -1,4 +1,5 @@
-"""Where things live in a memory root, and the containment check every reader uses."""
+"""Where things live: the layout of a memory root (:class:`MemoryPaths`), the checkout this
+package runs from, and the containment check every reader uses."""
 
 from __future__ import annotations
 
@@ -8,6 +9,19 @@ from .errors import CodeMemoryError
 
 DEFAULT_ROOT = "~/.claude/memory"
 AREA_KINDS = ("projects", "patterns", "tools")
+
+# The code: this package, and — in a checkout — the entry scripts beside it and the repository
+# (hooks/, install.sh). A plain ``pip install`` has no checkout: use :func:`entry_command`.
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS_DIR = os.path.dirname(PACKAGE_DIR)
+REPO_DIR = os.path.dirname(SCRIPTS_DIR)
+
+
+def entry_command(python: str, script: str, module: str) -> list:
+    """How to run one of our commands with ``python``: the checkout's ``scripts/<script>`` when it
+    exists (it finds the package by itself), else ``python -m <module>`` (an installed package)."""
+    path = os.path.join(SCRIPTS_DIR, script)
+    return [python, path] if os.path.isfile(path) else [python, "-m", module]
 
 
 def expand(path: str) -> str:
@@ -95,6 +109,36 @@ class MemoryPaths(Frozen):
     @property
     def logs(self) -> str:
         return os.path.join(self.root, "logs")
+
+    # the evolution/ logs (README § Self-evolution) and their derived database
+    @property
+    def audit_log(self) -> str:
+        """ref / outcome / archive / restore / llm_usage events (append-only)."""
+        return os.path.join(self.root, "evolution", "audit.jsonl")
+
+    @property
+    def signals_log(self) -> str:
+        return os.path.join(self.root, "evolution", "signals.jsonl")
+
+    @property
+    def pattern_states_log(self) -> str:
+        return os.path.join(self.root, "evolution", "pattern_states.jsonl")
+
+    @property
+    def capabilities_log(self) -> str:
+        return os.path.join(self.root, "evolution", "capabilities.jsonl")
+
+    @property
+    def generator_state(self) -> str:
+        return os.path.join(self.root, "evolution", "generator_state.json")
+
+    @property
+    def signal_report(self) -> str:
+        return os.path.join(self.root, "evolution", "signal_report_latest.md")
+
+    @property
+    def evolution_db(self) -> str:
+        return os.path.join(self.root, ".index", "evolution.sqlite")
 
     @property
     def config_json(self) -> str:

@@ -14,9 +14,9 @@ import pytest
 
 from conftest import run_script
 from evolution_support import MODULE, PORT, ROUTINE, history
-from code_memory import feedback as fb
-from code_memory.capabilities import front_matter
-from code_memory.outcome import assess_transcript
+from code_memory.evolution import feedback as fb
+from code_memory.evolution.capabilities import front_matter
+from code_memory.evolution.outcome import assess_transcript
 from support.standin_api import main, strings_in, tool
 
 pytestmark = pytest.mark.e2e
@@ -94,10 +94,10 @@ def test_the_loop_closes_in_a_real_session(claude_runner, standin, project_dir, 
     signals — after which the injected pitfalls carry that outcome in their scores."""
     import os
     from conftest import REPO
-    from code_memory import experience as exp
-    from code_memory.evolution import audit_log
+    from code_memory.memory import experience as exp
+
     from code_memory.fsutil import iter_jsonl
-    from code_memory.signals import load_extractions
+    from code_memory.evolution.signals import load_extractions
 
     paths = initialized_root
     (project_dir / ".git").mkdir()
@@ -133,10 +133,10 @@ def test_the_loop_closes_in_a_real_session(claude_runner, standin, project_dir, 
     deadline = time.monotonic() + 90
     outcome = []
     while time.monotonic() < deadline and not outcome:
-        outcome = [e for e in iter_jsonl(audit_log(paths)) if e.get("event_type") == "outcome" and e["session_id"] == sid]
+        outcome = [e for e in iter_jsonl(paths.audit_log) if e.get("event_type") == "outcome" and e["session_id"] == sid]
         time.sleep(0.5)
     assert outcome and outcome[-1]["outcome"] == "success" and outcome[-1]["source"] == "summary"
-    refs = {e["experience_id"] for e in iter_jsonl(audit_log(paths))
+    refs = {e["experience_id"] for e in iter_jsonl(paths.audit_log)
             if e.get("event_type") == "ref" and e["session_id"] == sid and e.get("context") == "session-start"}
     assert refs == {exp.pitfall_id(low), exp.pitfall_id(high)}
     deadline = time.monotonic() + 30

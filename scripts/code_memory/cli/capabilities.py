@@ -1,5 +1,5 @@
 """``capability-generator.py`` (= ``code-memory capabilities``): check the four gates and generate
-Skills from recurring patterns. The work is in :mod:`code_memory.capabilities`."""
+Skills from recurring patterns. The work is in :mod:`code_memory.evolution.capabilities`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ DESCRIPTION = "Generate Claude Code Skills from recurring problems when all four
 def cmd_main(args) -> dict:
     overrides = {"capabilities.skills_dir": args.skills_dir} if args.skills_dir else None
     cfg = load_config(root_override=args.root, overrides=overrides)
-    from ..capabilities import generate_configured, status_configured
+    from ..evolution.capabilities import generate_configured, status_configured
 
     if args.status:
         return status_configured(cfg)

@@ -1,5 +1,5 @@
 """``code-memory consolidate`` (what ``weekly-consolidate.sh`` runs) and ``code-memory cron``
-(register the weekly job). The work is in :mod:`code_memory.consolidate` and :mod:`code_memory.cron`."""
+(register the weekly job). The work is in :mod:`code_memory.evolution.consolidate` and :mod:`code_memory.install.cron`."""
 
 from __future__ import annotations
 
@@ -8,20 +8,38 @@ import sys
 
 from ..config import load_config
 from ..errors import CodeMemoryError
-from ..tree import SCRIPTS_DIR
+from ..paths import SCRIPTS_DIR
 from .common import add_common, render_text
 
 STEP_CHOICES = ("pending", "facts", "signals", "capabilities", "cleanup", "reindex")
 
 
+def weekly_jobs(cfg) -> dict:
+    """The weekly job's steps that other services do, bound to this configuration."""
+    def pending():
+        from ..summary.jobs import run_configured_pending
+        return run_configured_pending(cfg)
+
+    def facts():
+        from ..summary.fact_extract import extract_configured
+        return extract_configured(cfg)
+
+    def reindex():
+        from ..search.build import build_index
+        return build_index(cfg)
+
+    return {"pending": pending, "facts": facts, "reindex": reindex}
+
+
 def cmd_consolidate(args) -> dict:
-    from ..consolidate import Settings, consolidate
+    from ..evolution.consolidate import consolidate, Settings
 
     cfg = load_config(root_override=args.root)
     section = dict(cfg.get("consolidate") or {})
     if args.days:
         section["days"] = args.days
-    result = consolidate(cfg, Settings.from_config(section), dry_run=args.dry_run, skip=tuple(args.skip or ()))
+    result = consolidate(cfg, Settings.from_config(section), dry_run=args.dry_run, skip=tuple(args.skip or ()),
+                         jobs=weekly_jobs(cfg))
     if result["failed_steps"]:
         raise CodeMemoryError("CONSOLIDATE_INCOMPLETE", f"steps failed: {', '.join(result['failed_steps'])}",
                               hint="the other steps ran; see steps.<name>.message", **result)
@@ -39,7 +57,7 @@ def _render_consolidate(result: dict) -> str:
 
 
 def cmd_cron(args) -> dict:
-    from .. import cron
+    from ..install import cron
 
     cfg = load_config(root_override=args.root)
     if args.action == "status":

@@ -38,7 +38,7 @@ def _paths(args):
 
 
 def cmd_list(args) -> dict:
-    from ..facts import load_facts
+    from ..memory.facts import load_facts
     paths = _paths(args)
     if args.project or args.area:
         areas = [_facts_path(paths, args)]
@@ -64,8 +64,8 @@ def _clean_text(text: str) -> str:
 
 
 def cmd_add(args) -> dict:
-    from ..facts import add_fact
-    from ..tree import ensure_area
+    from ..memory.facts import add_fact
+    from ..memory.tree import ensure_area
     paths = _paths(args)
     area, path = _facts_path(paths, args)
     kind, _, name = area.partition("/")
@@ -83,7 +83,7 @@ def cmd_supersede(args) -> dict:
 
 
 def cmd_archive(args) -> dict:
-    from ..facts import set_status
+    from ..memory.facts import set_status
     paths = _paths(args)
     area, path = _facts_path(paths, args)
     return {"area": area, "fact": set_status(path, args.fact_id, "archived")}
@@ -91,26 +91,10 @@ def cmd_archive(args) -> dict:
 
 def cmd_extract(args) -> dict:
     from ..config import load_config
-    from ..fact_extract import extract_facts
-    from ..llm import get_backend
-    from ..summary_jobs import log_event
+    from ..summary.fact_extract import extract_configured
 
-    cfg = load_config(args.root)
-    paths = cfg.paths
-    backend = get_backend(cfg, backend=args.backend, purpose="facts")
-    get = cfg.get_path
-    report = extract_facts(paths, backend, window_days=int(get("summary.facts_window_days", 7)),
-                           min_sessions=int(get("summary.facts_min_sessions", 2)),
-                           max_facts=int(get("summary.facts_max_per_project", 3)),
-                           jaccard=float(get("summary.pitfall_jaccard", 0.6)),
-                           containment=float(get("summary.pitfall_containment", 0.8)),
-                           dry_run=args.dry_run, project=args.project)
-    if not args.dry_run:
-        log_event(paths, {"job": "facts", "backend": report["backend"], "projects": len(report["projects"]),
-                          "facts_added": report["facts_added"],
-                          "errors": [r.get("llm_error") or r.get("error") for r in report["projects"]
-                                     if r.get("llm_error") or r.get("error")]})
-    return report
+    return extract_configured(load_config(args.root), backend_name=args.backend, dry_run=args.dry_run,
+                              project=args.project)
 
 
 def render_list(result: dict) -> str:

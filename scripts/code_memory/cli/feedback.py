@@ -1,5 +1,5 @@
 """``memory-feedback.py`` (= ``code-memory feedback``): experience references, session outcomes,
-scores, the report, archiving. The work is in :mod:`code_memory.feedback`."""
+scores, the report, archiving. The work is in :mod:`code_memory.evolution.feedback`."""
 
 from __future__ import annotations
 
@@ -15,21 +15,21 @@ DESCRIPTION = "Experience feedback: which memories help (refs, outcomes, Laplace
 
 
 def _context(args):
-    from ..feedback import Settings
+    from ..evolution.feedback import Settings
 
     cfg = load_config(root_override=args.root)
     return cfg, cfg.paths, Settings.from_config(cfg.get("feedback"))
 
 
 def _refresh(paths, settings) -> None:
-    from ..feedback import refresh_score_cache
+    from ..evolution.feedback import refresh_score_cache
 
     refresh_score_cache(paths, settings)
 
 
 def cmd_ref(args) -> dict:
-    from ..feedback import record_refs
-    from ..experience import is_valid_id
+    from ..evolution.feedback import record_refs
+    from ..memory.experience import is_valid_id
 
     _, paths, _ = _context(args)
     bad = [e for e in args.experience_id if not is_valid_id(e)]
@@ -42,11 +42,11 @@ def cmd_ref(args) -> dict:
 
 
 def cmd_outcome(args) -> dict:
-    from ..feedback import record_assessment, record_outcome
+    from ..evolution.feedback import record_assessment, record_outcome
 
     cfg, paths, settings = _context(args)
     if args.transcript:
-        from ..outcome import assess_transcript
+        from ..evolution.outcome import assess_transcript
 
         assessment = assess_transcript(args.transcript, int(cfg.get_path("feedback.max_corrections", 3)),
                                        int(cfg.get_path("feedback.max_tool_errors", 10)))
@@ -68,7 +68,7 @@ def cmd_outcome(args) -> dict:
 
 
 def cmd_score(args) -> dict:
-    from ..feedback import scores
+    from ..evolution.feedback import scores
 
     _, paths, settings = _context(args)
     rows = scores(paths, settings, experience_id=args.id)
@@ -88,20 +88,20 @@ def _render_scores(result: dict) -> str:
 
 
 def cmd_report(args) -> dict:
-    from ..feedback import report
+    from ..evolution.feedback import report
 
     _, paths, settings = _context(args)
     return report(paths, settings, limit=args.limit)
 
 
 def _render_report(result: dict) -> str:
-    from ..feedback import render_report_markdown
+    from ..evolution.feedback import render_report_markdown
 
     return render_report_markdown(result) if result.get("ok") is not False else render_text(result)
 
 
 def cmd_archive(args) -> dict:
-    from ..feedback_archive import archive
+    from ..evolution.archive import archive
 
     _, paths, settings = _context(args)
     result = archive(paths, settings, apply=args.apply, ids=args.id)
@@ -111,7 +111,7 @@ def cmd_archive(args) -> dict:
 
 
 def cmd_restore(args) -> dict:
-    from ..feedback_archive import restore
+    from ..evolution.archive import restore
 
     _, paths, settings = _context(args)
     result = restore(paths, args.id)
@@ -120,7 +120,7 @@ def cmd_restore(args) -> dict:
 
 
 def cmd_rebuild(args) -> dict:
-    from ..feedback import sync
+    from ..evolution.feedback import sync
 
     _, paths, settings = _context(args)
     result = sync(paths, rebuild=True)

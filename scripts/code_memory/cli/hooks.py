@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 
-from .. import install_settings
-from ..tree import REPO_DIR
+from ..install import settings as install_settings
+from ..paths import REPO_DIR
 from .common import add_common
 
 REPO_HOOKS_DIR = os.path.join(REPO_DIR, "hooks")

@@ -50,13 +50,14 @@ def cmd_set(args) -> dict:
 
 
 def cmd_get(args) -> dict:
-    from ..kv import get
+    from ..kv.view import get
     cfg = load_config(root_override=args.root)
     return get(cfg.root, args.key)
 
 
 def cmd_ls(args) -> dict:
-    from ..kv import edge, ls
+    from ..kv import edge
+    from ..kv.view import ls
     cfg = load_config(root_override=args.root)
     return ls(cfg.root, args.prefix, edge.options(cfg), limit=args.limit)
 
@@ -67,7 +68,8 @@ def _render_ls(result: dict) -> str:
 
 
 def cmd_read(args) -> dict:
-    from ..kv import default_read, edge
+    from ..kv.read import default_read
+    from ..kv import edge
     cfg = load_config(root_override=args.root)
     limit = edge.token_limit(cfg, args.token_limit, "--token-limit")
     tags = [t for t in (args.tags or "").split(",") if t.strip()]
@@ -80,13 +82,15 @@ def _render_read(result: dict) -> str:
 
 
 def cmd_compact(args) -> dict:
-    from ..kv import compact, edge
+    from ..kv.maintain import compact
+    from ..kv import edge
     cfg = load_config(root_override=args.root)
     return compact(cfg.root, edge.options(cfg), policy=args.policy, dry_run=args.dry_run)
 
 
 def cmd_check(args) -> dict:
-    from ..kv import check, edge
+    from ..kv.maintain import check
+    from ..kv import edge
     cfg = load_config(root_override=args.root)
     return check(cfg.root, edge.options(cfg), repair=args.repair)
 

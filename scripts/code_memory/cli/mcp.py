@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 from ..errors import CodeMemoryError
-from ..tree import SCRIPTS_DIR
+from ..paths import entry_command
 from .common import add_common
 
 SERVER_NAME = "code-memory"
@@ -25,9 +25,7 @@ PASSED_ENV = ("CODE_MEMORY_ROOT", "MEMTOOL_DB")
 def server_command(python: str | None = None) -> list:
     """How to start the server: this Python and the checkout's entry script (or ``-m`` when the
     package was installed without the scripts directory)."""
-    python = python or sys.executable
-    script = os.path.join(SCRIPTS_DIR, "code-memory-mcp.py")
-    return [python, script] if os.path.isfile(script) else [python, "-m", "code_memory.mcp_server"]
+    return entry_command(python or sys.executable, "code-memory-mcp.py", "code_memory.mcp.server")
 
 
 def add_command(scope: str, env=None, claude: str = "claude") -> list:

@@ -72,8 +72,8 @@ def cmd_search(args) -> dict:
     if not query.strip():
         raise CodeMemoryError("INVALID_ARGUMENT", "the query is empty",
                               hint='memory-search.py "what to look for" (or --batch FILE)')
-    from ..search import search_memory
-    from ..search_feedback import result_ids
+    from ..search.engine import search_memory
+    from ..search.feedback_boost import result_ids
 
     cfg = _config(args)
     scope = _scope(args)
@@ -88,14 +88,14 @@ def cmd_search(args) -> dict:
 def _record_refs(cfg, experience_ids: list, context: str) -> None:
     """Claude ran this search (or get) from its Bash tool, which sets CLAUDE_CODE_SESSION_ID: the
     experiences it was shown count as used in that session (README § Self-evolution)."""
-    from ..search_feedback import record_shown
+    from ..search.feedback_boost import record_shown
 
     record_shown(cfg, os.environ.get("CLAUDE_CODE_SESSION_ID"), experience_ids, context)
 
 
 def cmd_batch(args) -> None:
     """One process for many queries: the model (if any) is loaded once, the index opened once."""
-    from ..search import _open_for_search, index_sources, options_from_config, pick_backend, resolve_mode, run_query
+    from ..search.engine import (open_for_search, index_sources, options_from_config, pick_backend, resolve_mode, run_query)
 
     cfg = _config(args)
     scope = _scope(args)
@@ -112,7 +112,7 @@ def cmd_batch(args) -> None:
             stream = open(args.batch, encoding="utf-8", errors="replace")
         except OSError as exc:
             raise CodeMemoryError("NOT_FOUND", f"cannot open the batch file ({exc.strerror})", path=args.batch) from None
-    handle = _open_for_search(cfg.paths.index_db, index_sources(cfg), opts, not args.no_refresh)
+    handle = open_for_search(cfg.paths.index_db, index_sources(cfg), opts, not args.no_refresh)
     vectors, used, degraded = pick_backend(cfg, mode)
     try:
         for n, line in enumerate(stream, 1):
@@ -150,54 +150,14 @@ def cmd_batch(args) -> None:
     return None
 
 
-def embed_missing(cfg, db, out: dict) -> None:
-    """Embed the chunks that have no vector yet (``out["vectors"]``), or note why not
-    (``out["degraded"]``); also used by ``code-memory workspace index``."""
-    from ..embed import EmbeddingUnavailable, forget_failure, load_model, remember_failure, spec_from_config, tty_progress
-    from ..embed import update_vectors
-    from ..index import gc_vectors
-
-    ecfg = cfg.get("embedding", {})
-    if not ecfg.get("enabled", True):
-        return
-    spec = spec_from_config(ecfg)
-    try:
-        embedder = load_model(spec, allow_download=True)
-        forget_failure(cfg.paths.index_dir, spec)
-        out["vectors"] = update_vectors(db, embedder, int(ecfg.get("batch_size", 16)), tty_progress("embedding"))
-        out["vectors"]["removed_orphans"] = gc_vectors(db)
-        db.conn.commit()
-    except EmbeddingUnavailable as exc:
-        remember_failure(cfg.paths.index_dir, spec, str(exc))
-        out["degraded"] = {"vector": str(exc)}
-
-
 def cmd_index(args) -> dict:
-    from ..search import ensure_index, index_sources, options_from_config
+    from ..search.build import build_index
 
-    cfg = _config(args)
-    opts = options_from_config(cfg)
-    started = time.monotonic()
-    try:
-        handle = ensure_index(cfg.paths.index_db, index_sources(cfg), opts, full=args.full, upgrade=True)
-    except CodeMemoryError:
-        raise
-    except Exception as exc:
-        raise CodeMemoryError("MEMORY_INDEX_FAILED", f"indexing failed ({type(exc).__name__}: {str(exc)[:120]})",
-                              hint="run with CODE_MEMORY_DEBUG=1 for details") from None
-    db = handle.db
-    out = {"root": cfg.root, "index_path": db.path, "segmenter": db.segmenter_name, "fts5": db.fts, **handle.report}
-    try:
-        embed_missing(cfg, db, out)
-        out["counts"] = db.counts()
-    finally:
-        db.close()
-    out["elapsed_ms"] = round((time.monotonic() - started) * 1000, 1)
-    return out
+    return build_index(_config(args), full=args.full)
 
 
 def cmd_get(args) -> dict:
-    from ..search import get_lines
+    from ..search.engine import get_lines
 
     cfg = _config(args)
     roots = [cfg.root]
@@ -210,14 +170,14 @@ def cmd_get(args) -> dict:
             roots.append(workspace.memory_dir)
     answer = get_lines(roots, args.path, args.from_line, args.lines, base=cfg.root)
     if os.environ.get("CLAUDE_CODE_SESSION_ID"):
-        from ..search_feedback import ExperienceFinder
+        from ..search.feedback_boost import ExperienceFinder
 
         _record_refs(cfg, ExperienceFinder(cfg.root).ids(answer["path"], answer["text"]), "get")
     return answer
 
 
 def cmd_status(args) -> dict:
-    from ..status import index_status
+    from ..search.status import index_status
 
     return index_status(_config(args))
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..config import load_config
-from ..tree import init_root
+from ..memory.tree import init_root
 from .common import add_common
 
 

@@ -1,5 +1,5 @@
 """``signal-analyzer.py`` (= ``code-memory signals``): extract signals from session summaries,
-recurring patterns, the report, pattern states. The work is in :mod:`code_memory.signals`."""
+recurring patterns, the report, pattern states. The work is in :mod:`code_memory.evolution.signals`."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ DESCRIPTION = "Cross-session signals: 8 types from session summaries, recurring 
 
 
 def _context(args):
-    from ..signals import Settings
+    from ..evolution.signals import Settings
 
     cfg = load_config(root_override=args.root)
     return cfg.paths, Settings.from_config(cfg.get("signals"))
 
 
 def cmd_extract(args) -> dict:
-    from ..signals import extract
+    from ..evolution.signals import extract
 
     if not args.all and not args.session_id:
         raise invalid("give --session-id ID or --all")
@@ -28,7 +28,7 @@ def cmd_extract(args) -> dict:
 
 
 def cmd_recurring(args) -> dict:
-    from ..signals import analyze_with_outcomes
+    from ..evolution.signals import analyze_with_outcomes
 
     paths, settings = _context(args)
     result = analyze_with_outcomes(paths, settings)
@@ -54,7 +54,7 @@ def _render_recurring(result: dict) -> str:
 
 
 def cmd_report(args) -> dict:
-    from ..signals import analyze_with_outcomes, write_report
+    from ..evolution.signals import analyze_with_outcomes, write_report
 
     paths, settings = _context(args)
     result = analyze_with_outcomes(paths, settings)
@@ -64,14 +64,14 @@ def cmd_report(args) -> dict:
 
 
 def _render_report(result: dict) -> str:
-    from ..signals import render_report
+    from ..evolution.signals import render_report
 
     return render_report(result["report"]) if result.get("ok") is not False else render_text(result)
 
 
 def _state_command(state: str):
     def handler(args) -> dict:
-        from ..signals import set_state
+        from ..evolution.signals import set_state
 
         paths, _ = _context(args)
         return {"state": set_state(paths, args.pattern, state, reason=args.reason or "")}
@@ -79,7 +79,7 @@ def _state_command(state: str):
 
 
 def cmd_rules(args) -> dict:
-    from ..signal_rules import RULES_SRC, SIGNAL_TYPES
+    from ..evolution.signal_rules import RULES_SRC, SIGNAL_TYPES
 
     _, settings = _context(args)
     extra = [{"type": r["type"], "subject": r.get("subject", "custom"), "needs_problem": bool(r.get("needs_problem")),

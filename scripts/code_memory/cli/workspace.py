@@ -133,16 +133,16 @@ def cmd_remove(args) -> dict:
 # ------------------------------------------------------------------------------------ status / index
 
 def cmd_status(args) -> dict:
-    from ..workspace.report import status
+    from ..search.status import workspace_status as status
 
     cfg, registry = _context(args)
     return status(cfg.paths.index_db, registry, _selected(args, registry, default_all=True))
 
 
 def cmd_index(args) -> dict:
-    from ..index import fts5_available, refresh
-    from ..search import ensure_index, index_sources, options_from_config
-    from .search import embed_missing
+    from ..search.index import fts5_available, refresh, Source
+    from ..search.engine import ensure_index, index_sources, options_from_config
+    from ..search.build import embed_missing
 
     cfg, registry = _context(args)
     selected = _selected(args, registry)
@@ -158,7 +158,7 @@ def cmd_index(args) -> dict:
         db = handle.db
         # --all refreshes everything (memory root too, and drops unregistered workspaces);
         # --workspace refreshes that workspace only and leaves the rest of the index alone
-        sources = every_source if args.all else [ws.source() for ws in selected]
+        sources = every_source if args.all else [Source.of_workspace(ws) for ws in selected]
         try:
             stats = refresh(db, sources, full=args.full, window_lines=opts.window_lines,
                             max_file_bytes=opts.max_file_bytes, only_these=not args.all)
@@ -183,7 +183,7 @@ def cmd_index(args) -> dict:
 # ------------------------------------------------------------------------------------ validate / compact
 
 def cmd_validate(args) -> dict:
-    from ..workspace.report import validate
+    from ..workspace.validate import validate
 
     cfg, registry = _context(args)
     results = [validate(ws, fix=args.fix) for ws in _selected(args, registry, default_all=True)]

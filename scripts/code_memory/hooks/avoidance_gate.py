@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 
-from ..config import PROJECT_CONFIG_RELPATH, load_config
-from ..lint.gate import LintReport, changed_lines, describe, lint_text, settings_from_config
+from ..config import load_config, PROJECT_CONFIG_RELPATH
+from ..lint.gate import changed_lines, describe, lint_text, LintReport, settings_from_config
 from ..paths import rel_inside
 from .runtime import block, context_output
 
@@ -26,7 +26,8 @@ def _semantic(ctx, cfg, project, path, label, text, changed) -> list:
     site.main()
     from ..fsutil import read_text
     from ..llm import get_backend
-    from ..tree import PITFALLS_HEADING, section_lines
+    from ..markdown import section_lines
+    from ..memory.tree import PITFALLS_HEADING
     from ..lint.semantic import review
     from .project_rules import rule_blocks
 

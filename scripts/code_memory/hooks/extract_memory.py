@@ -5,7 +5,7 @@ project share a line (tree.append_daily_edit). Files inside the memory root are 
 from __future__ import annotations
 
 from ..paths import rel_inside
-from ..tree import append_daily_edit
+from ..memory.daily import append_daily_edit
 from .event import EDIT_TOOLS
 
 

@@ -2,7 +2,7 @@
 
 The hook writes ``<root>/sessions/.pending/<safe session id>.json`` =
 ``{session_id, transcript_path, cwd, project, reason, event, ended_at}`` atomically and starts
-``scripts/session-summary.py --from-pending <file>`` (config ``hooks.summarizer`` overrides the
+``session-summary.py --from-pending <file>`` (config ``hooks.summarizer`` overrides the
 script) detached: its own session (setsid), stdio on /dev/null, the same python without ``-S``.
 The summarizer removes the file when done; leftovers are retried by ``--pending-all``.
 """
@@ -13,12 +13,8 @@ import os
 import sys
 
 from ..fsutil import atomic_write_json
-from ..paths import expand, safe_name
-from ..tree import SCRIPTS_DIR
+from ..paths import entry_command, expand, safe_name
 from .runtime import DISABLE_ENV
-
-DEFAULT_SUMMARIZER = os.path.join(SCRIPTS_DIR, "session-summary.py")
-
 
 def write_snapshot(paths, event, project: str, ended_at: str) -> str:
     record = {
@@ -35,9 +31,13 @@ def write_snapshot(paths, event, project: str, ended_at: str) -> str:
     return path
 
 
-def summarizer_script(setting) -> str | None:
-    script = expand(str(setting)) if setting else DEFAULT_SUMMARIZER
-    return script if os.path.isfile(script) else None
+def summarizer_command(setting) -> list | None:
+    """The summarizer to start with ``--from-pending FILE``: the script ``hooks.summarizer`` names,
+    else ours (the checkout's ``scripts/session-summary.py``, or ``-m code_memory.cli.summary``)."""
+    if setting:
+        script = expand(str(setting))
+        return [sys.executable, script] if os.path.isfile(script) else None
+    return entry_command(sys.executable, "session-summary.py", "code_memory.cli.summary")
 
 
 def spawn_detached(argv: list, env: dict) -> int:
@@ -69,11 +69,11 @@ def hand_off(ctx, event) -> dict:
     ended_at = ctx.now().astimezone().isoformat(timespec="seconds")
     path = write_snapshot(ctx.paths, event, project.name if project else "", ended_at)
     result = {"pending": os.path.basename(path), "started": False}
-    script = summarizer_script(ctx.setting("summarizer")) if ctx.setting("summarize_on_end", True) else None
-    if script:
+    command = summarizer_command(ctx.setting("summarizer")) if ctx.setting("summarize_on_end", True) else None
+    if command:
         env = dict(ctx.env)
         env[DISABLE_ENV] = "1"  # nothing the summarizer starts (claude -p) may run our hooks
         env.setdefault("CODE_MEMORY_ROOT", ctx.paths.root)
-        result["pid"] = spawn_detached([sys.executable, script, "--from-pending", path], env)
+        result["pid"] = spawn_detached([*command, "--from-pending", path], env)
         result["started"] = True
     return result

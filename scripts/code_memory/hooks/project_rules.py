@@ -10,8 +10,8 @@ import os
 
 from ..fsutil import read_text
 from ..paths import safe_name
-from ..tree import template
-from .recall import Block, assemble, has_content
+from ..memory.templates import template
+from .recall import assemble, Block, has_content
 
 RULES_FILE = "rules.md"
 
@@ -42,7 +42,7 @@ def rule_blocks(paths, project: str, groups: list, own: bool = True) -> list:
 def rule_candidates(blocks: list) -> dict:
     """``{line.strip(): rule:<owner>:<hash>}`` for the rule lines of ``blocks`` (feedback refs);
     the owner is the project or group whose directory holds the file."""
-    from ..experience import candidates, rule_lines
+    from ..memory.experience import candidates, rule_lines
 
     known = {}
     for block in blocks:

@@ -8,6 +8,7 @@ line boundaries and say how much was left out and where to read it.
 
 from __future__ import annotations
 
+from ..markdown import has_content  # noqa: F401 — re-exported for the hook modules
 from ..paths import Frozen
 
 FENCE_TAG = "recalled-memory"
@@ -39,28 +40,6 @@ def neutralise(text: str) -> str:
         out.append(text[i:j])
         out.append("&lt;" if text[k:k + len(FENCE_TAG)].lower() == FENCE_TAG else "<")
         i = j + 1
-
-
-def _is_heading(line: str) -> bool:
-    """``^\\s{0,3}#{1,6}(\\s|$)``: an ATX heading line."""
-    i = 0
-    while i < len(line) and i < 3 and line[i].isspace():
-        i += 1
-    j = i
-    while j < len(line) and line[j] == "#":
-        j += 1
-    return 1 <= j - i <= 6 and (j == len(line) or line[j].isspace())
-
-
-def has_content(text: str, boilerplate: str = "") -> bool:
-    """True when ``text`` holds more than headings, blank lines and the lines of ``boilerplate``
-    (the template the file was created from): an untouched template is not worth injecting."""
-    skip = {line.strip() for line in boilerplate.split("\n") if line.strip()}
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if stripped and stripped not in skip and not _is_heading(line):
-            return True
-    return False
 
 
 def utf8_len(text: str) -> int:
@@ -138,15 +117,15 @@ def assemble(blocks: list, cap: int, header: str) -> str:
 
 
 def record_recalled(ctx, text: str, known: dict, label: str) -> int:
-    """Record a feedback reference (code_memory.feedback) for every known experience line —
+    """Record a feedback reference (code_memory.evolution.feedback) for every known experience line —
     ``{line.strip(): experience_id}`` — that made it into the injected ``text`` (lines cut by the
     byte cap were not handed over and do not count). Off with ``feedback.record_refs: false``.
     Never raises: a failure is logged and the injection goes on."""
     if not known or not ctx.event.session_id or not ctx.cfg.get_path("feedback.record_refs", True):
         return 0
     try:
-        from ..experience import ids_in
-        from ..feedback import record_refs
+        from ..memory.experience import ids_in
+        from ..evolution.feedback import record_refs
 
         ids = ids_in(text, known)
         count = record_refs(ctx.paths, ctx.event.session_id, ids, context=label) if ids else 0

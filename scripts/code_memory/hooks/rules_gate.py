@@ -31,7 +31,7 @@ def handle(event, ctx):
     if flags.has_project(project.name, mark=own_dir):
         return None
 
-    from .project_rules import render_rules, rule_blocks  # re & templates: only when the flag is missing
+    from .project_rules import render_rules, rule_blocks
 
     blocks = rule_blocks(ctx.paths, project.name, ctx.groups_of(project.name))
     if not blocks:  # nothing to load: nothing to gate

@@ -13,10 +13,10 @@ import time
 
 from ..config import load_config
 from ..jsonlite import dumps
-from ..paths import DEFAULT_ROOT, MemoryPaths, expand, is_under
+from ..paths import DEFAULT_ROOT, expand, is_under, MemoryPaths
 from ..projects import detect_project, group_names
 from .event import parse_event
-from .flags import SessionFlags, default_flag_dir
+from .flags import default_flag_dir, SessionFlags
 from .hooklog import HookLog
 from .registry import BY_SHIM
 

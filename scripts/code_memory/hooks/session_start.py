@@ -8,7 +8,7 @@ shares (recall.assemble). Built-in blocks:
     project_summary  areas/projects/<project>/summary.md of the session's project
     routing          the trigger → file table of rules/memory-loader.md
     capabilities     rules/auto-capabilities.md — the generated Skills index
-    kv               the agent key-value memory's default read (code_memory.kv.session)
+    kv               the agent key-value memory's default read (code_memory.hooks.kv_block)
 
 To add a block, add ``name: "module:function"`` to :data:`PROVIDERS` (imported only when the
 block is configured) with ``function(ctx, project) -> Block | None``, and list the name in the
@@ -21,9 +21,9 @@ from __future__ import annotations
 import os
 
 from ..fsutil import read_text
-from ..tree import RULES_DIR, TEMPLATES_DIR, template
+from ..memory.templates import seed_rule, template, template_text
 from .flags import sweep_stale
-from .recall import Block, assemble, has_content, record_recalled, utf8_len
+from .recall import assemble, Block, has_content, record_recalled, utf8_len
 from .runtime import context_output
 
 PROVIDERS = {
@@ -31,22 +31,22 @@ PROVIDERS = {
     "project_summary": f"{__name__}:project_summary_block",
     "routing": f"{__name__}:routing_block",
     "capabilities": f"{__name__}:capabilities_block",
-    "kv": "code_memory.kv.session:kv_block",
+    "kv": "code_memory.hooks.kv_block:kv_block",
 }
 
 
 def _installed_or_shipped(ctx, name: str) -> tuple:
-    """(path, text) of rules/<name> in the memory root, else the copy shipped in this checkout."""
-    for path in (os.path.join(ctx.paths.rules, name), os.path.join(RULES_DIR, name)):
-        text = read_text(path)
-        if text is not None:
-            return path, text
-    return "", ""
+    """(path, text) of rules/<name> in the memory root, else the copy shipped with code-memory."""
+    path = os.path.join(ctx.paths.rules, name)
+    text = read_text(path)
+    if text is not None:
+        return path, text
+    return f"rules/{name} (shipped)", seed_rule(name)
 
 
 def memory_block(ctx, project):
     text = read_text(ctx.paths.memory_md)
-    boilerplate = read_text(os.path.join(TEMPLATES_DIR, "MEMORY.md"), "")
+    boilerplate = template_text("MEMORY.md")
     if text and has_content(text, boilerplate):
         return Block(ctx.paths.memory_md, "MEMORY.md — preferences and cross-project lessons", _ranked(ctx, text))
     return None
@@ -56,7 +56,7 @@ def _ranked(ctx, text: str) -> str:
     """Pitfalls that proved useful first, archive candidates last (feedback scores, README §
     Self-evolution); the text as written when there are no scores or anything goes wrong."""
     try:
-        from ..feedback import load_score_cache, rank_pitfalls
+        from ..evolution.feedback import load_score_cache, rank_pitfalls
 
         return rank_pitfalls(text, load_score_cache(ctx.paths))
     except Exception as exc:  # noqa: BLE001
@@ -66,7 +66,7 @@ def _ranked(ctx, text: str) -> str:
 
 def _pitfalls(memory_text: str) -> dict:
     """The pitfall lines of MEMORY.md's text (reordered or not: the same lines and ids)."""
-    from ..experience import candidates, pitfall_lines
+    from ..memory.experience import candidates, pitfall_lines
 
     return candidates(pitfall_lines(memory_text))
 
@@ -94,7 +94,7 @@ def routing_block(ctx, project):
 
 def capabilities_block(ctx, project):
     path, text = _installed_or_shipped(ctx, "auto-capabilities.md")
-    shipped = read_text(os.path.join(RULES_DIR, "auto-capabilities.md"), "")
+    shipped = seed_rule("auto-capabilities.md")
     if text and has_content(text, shipped):
         return Block(path, "generated Skills index (rules/auto-capabilities.md)", text)
     return None
@@ -134,7 +134,7 @@ def build_context(ctx, project) -> tuple:
 
 def handle(event, ctx):
     if not ctx.root_ready() and ctx.setting("auto_init", True):
-        from ..tree import init_root
+        from ..memory.tree import init_root
         init_root(ctx.paths)
         ctx.log.info("init-root")
         return None  # a brand-new root holds nothing to recall yet

@@ -17,8 +17,7 @@ from ..errors import CodeMemoryError
 from ..jsonlite import dumps, loads
 from .digest import Digest
 from .layout import KVLayout, KVOptions
-from .logfile import (format_ts, log_position, parse_envelope, read_complete_lines, read_state,
-                      read_state_header, resume_offset)
+from .logfile import (format_ts, log_position, parse_envelope, read_complete_lines, read_state, read_state_header, resume_offset)
 from .provenance import parse_iso8601
 
 DIGEST_SAVE_MIN_LINES = 200      # re-save the digest once this many log lines had to be replayed

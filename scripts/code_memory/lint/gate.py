@@ -206,7 +206,7 @@ def settings_from_config(section: dict, project_root: str | None, project_names:
         frontend = uses_antd_v3(project_root)
     rule_files = [os.path.join(areas_projects_dir, n, "lint-rules.json") for n in project_names]
     if section.get("user_rules") or any(os.path.exists(f) for f in rule_files):
-        from .user_rules import load_rules  # re + fnmatch: only when there are rules
+        from .user_rules import load_rules
         rules, problems = load_rules(section.get("user_rules"), areas_projects_dir, project_names)
     else:
         rules, problems = [], []

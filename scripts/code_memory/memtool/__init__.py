@@ -11,8 +11,3 @@ keywords) · ``schema`` (connection + named migrations) · ``ranking`` (scores, 
 ids) · ``store`` (MemoryStore) · ``transfer`` (export/import) · ``recall`` (recommend, contextual
 search) · ``metacognition`` (assess-knowledge, review-due) · ``knowledge_map`` · ``cli``.
 """
-
-from .errors import EXIT_CODES, MemtoolError
-from .store import MemoryStore
-
-__all__ = ["EXIT_CODES", "MemoryStore", "MemtoolError"]

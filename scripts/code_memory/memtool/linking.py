@@ -38,22 +38,7 @@ COMMON_SHARE = 0.5
 COMMON_MIN_ITEMS = 20
 
 
-# --- term statistics -------------------------------------------------------------------------
-
-def create_term_stats(conn) -> None:
-    conn.execute("CREATE TABLE IF NOT EXISTS memory_terms (term TEXT PRIMARY KEY, df INTEGER NOT NULL) "
-                 "WITHOUT ROWID")
-
-
-def rebuild_term_stats(conn) -> None:
-    create_term_stats(conn)
-    conn.execute("DELETE FROM memory_terms")
-    counts = {}
-    for (search_text,) in conn.execute("SELECT content_search FROM memory_items"):
-        for term in terms(search_text):
-            counts[term] = counts.get(term, 0) + 1
-    conn.executemany("INSERT INTO memory_terms(term, df) VALUES (?, ?)", counts.items())
-
+# --- term statistics (the memory_terms table: schema.rebuild_term_stats) ----------------------
 
 def count_terms(conn, item_terms, delta: int) -> None:
     """Add ``delta`` (+1 / −1) to the document frequency of each term."""

@@ -28,7 +28,7 @@ import datetime as dt
 import sqlite3
 
 from .errors import BUSY_TIMEOUT_MS
-from .tokens import build_content_search, segmenter_name, use_segmenter
+from .tokens import build_content_search, segmenter_name, terms, use_segmenter
 
 ITEM_TYPES = ("project", "feature", "run")
 
@@ -201,9 +201,23 @@ def _m006_fts(conn) -> None:
 
 
 def _m007_term_stats(conn) -> None:
-    """Document frequencies of index terms, for related-item linking."""
-    from .linking import rebuild_term_stats
+    """Document frequencies of index terms, for related-item linking (memtool.linking)."""
     rebuild_term_stats(conn)
+
+
+def create_term_stats(conn) -> None:
+    conn.execute("CREATE TABLE IF NOT EXISTS memory_terms (term TEXT PRIMARY KEY, df INTEGER NOT NULL) "
+                 "WITHOUT ROWID")
+
+
+def rebuild_term_stats(conn) -> None:
+    create_term_stats(conn)
+    conn.execute("DELETE FROM memory_terms")
+    counts = {}
+    for (search_text,) in conn.execute("SELECT content_search FROM memory_items"):
+        for term in terms(search_text):
+            counts[term] = counts.get(term, 0) + 1
+    conn.executemany("INSERT INTO memory_terms(term, df) VALUES (?, ?)", counts.items())
 
 
 MIGRATIONS = [

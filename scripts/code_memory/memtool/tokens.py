@@ -1,7 +1,7 @@
 """Text → tokens for memtool: the FTS5 search column, FTS/LIKE queries and keyword sets.
 
 * ``content_search`` = content + the tokens (length ≥ 2) of its Chinese runs (spec 000 §4.2):
-  jieba's search-mode words (via :mod:`code_memory.segment`, which reads jieba's dictionary without
+  jieba's search-mode words (via :mod:`code_memory.text.segment`, which reads jieba's dictionary without
   importing jieba) and the runs' character bigrams. SQLite's ``unicode61`` tokenizer splits English
   by itself but keeps a run of Han characters as one token, so the appended tokens are what makes
   Chinese findable.
@@ -19,8 +19,8 @@ from __future__ import annotations
 import functools
 import re
 
-from ..querytext import quote
-from ..segment import HAN_RUN, BigramSegmenter, bigrams, get_segmenter
+from ..text.query import quote
+from ..text.segment import bigrams, BigramSegmenter, get_segmenter, HAN_RUN
 
 # A word for FTS purposes: a run of letters/digits/underscore that is not Han (unicode61 semantics).
 WORD = re.compile(r"[^\W\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
@@ -74,7 +74,7 @@ def segmenter_name() -> str:
 
 def segment(text: str) -> list:
     """The index tokens (length ≥ 2, first occurrence order, no duplicates) of text's Han runs:
-    :mod:`code_memory.segment`'s search-mode words and character bigrams."""
+    :mod:`code_memory.text.segment`'s search-mode words and character bigrams."""
     if not text or not HAN_RUN.search(text):
         return []
     out, seen = [], set()

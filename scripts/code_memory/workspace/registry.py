@@ -49,10 +49,6 @@ class Workspace:
     def day_file(self, date: str) -> str:
         return os.path.join(self.memory_dir, f"{date}.md")
 
-    def source(self):
-        from ..index import Source
-        return Source(self.root, "workspace", self.id)
-
     def describe(self) -> dict:
         return {"id": self.id, "root": self.root, "exists": os.path.isdir(self.root),
                 "memory_dir": self.memory_dir, "memory_dir_exists": os.path.isdir(self.memory_dir)}

@@ -15,7 +15,7 @@ from .. import oplog
 from ..errors import CodeMemoryError
 from ..fsutil import atomic_write_text, file_lock, read_text
 from ..paths import is_under
-from ..tree import append_to_section
+from ..markdown import append_to_section
 from .entries import day_of, render_entry, sections, with_entry
 from .registry import Workspace
 

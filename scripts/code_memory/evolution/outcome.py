@@ -1,0 +1,190 @@
+"""A session's outcome from its transcript (no LLM): success or failed, and how many corrections.
+
+Read from the Claude Code transcript JSONL (reference Part A; unknown line types are skipped, a torn
+last line is tolerated; sidechain and meta lines are ignored):
+
+  user_corrections  human prompts (not the first) that correct Claude — transcript.CORRECTION_PATTERNS,
+                    Chinese or English phrases such as "不对", "错了", "撤销", "wrong", "that's not",
+                    "undo", "revert" (the same definition the summary's digest uses); an
+                    interruption ("[Request interrupted by user…]"); a tool call the user rejected
+  reverted_edits    an Edit that exactly undoes an earlier Edit of the same file (old/new swapped),
+                    a Write that puts a file's original content back, or a Bash ``git checkout --``,
+                    ``git restore``, ``git reset --hard``, ``git revert``
+  tool_errors       tool results marked ``is_error`` (failed commands, hook denials, …)
+
+  corrections = user_corrections + reverted_edits + tool_errors
+  failed  ⟺  the session ended unresolved: after its last problem — a tool error, a correction,
+             an API error — came no successful tool result (and no new, non-correcting prompt;
+             for an API error, no later assistant message). An assistant's closing text alone
+             does not resolve anything.
+             or user_corrections + reverted_edits ≥ max_corrections (default 3)
+             or tool_errors ≥ max_tool_errors (default 10)
+  otherwise success. A transcript with no human prompt and no assistant message has no outcome.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import asdict, dataclass, field
+
+from ..errors import CodeMemoryError
+from ..transcript import clean_text, is_correction, is_system_prompt, iter_records
+
+_REJECTED = re.compile(r"user doesn't want to (?:proceed|take this action)|tool use was rejected", re.I)
+_GIT_REVERT = re.compile(r"\bgit\s+(?:checkout\s+(?:[^\n;&|]*\s)?--\s|restore\b|reset\s+--hard\b|revert\b)")
+
+
+@dataclass
+class Assessment:
+    outcome: str | None                 # "success" | "failed" | None (nothing happened)
+    corrections: int
+    user_corrections: int = 0
+    reverted_edits: int = 0
+    tool_errors: int = 0
+    prompts: int = 0
+    tool_calls: int = 0
+    ended_unresolved: bool = False
+    reasons: list = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _prompt_text(rec: dict, content) -> str | None:
+    """The human-typed text of a user message, or None for tool results, injected wrappers and
+    lines Claude Code wrote itself."""
+    if isinstance(content, str):
+        text = content
+    elif isinstance(content, list):
+        parts = [b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"]
+        if not parts:
+            return None
+        text = "\n".join(parts)
+    else:
+        return None
+    if is_system_prompt(rec, text):
+        return None
+    return clean_text(text) or None
+
+
+def _tool_result_text(block: dict) -> str:
+    content = block.get("content")
+    if isinstance(content, list):
+        return " ".join(b.get("text", "") for b in content if isinstance(b, dict))
+    return content if isinstance(content, str) else ""
+
+
+class _Reverts:
+    """Tracks edits per file to recognise one that undoes an earlier one."""
+
+    def __init__(self):
+        self.edits: dict = {}          # file -> [(old, new)]
+        self.originals: dict = {}      # file -> content before the session's first edit
+
+    def edit(self, tool: str, inp: dict) -> bool:
+        path = inp.get("file_path")
+        if not isinstance(path, str):
+            return False
+        if tool == "Write":
+            content = inp.get("content")
+            return isinstance(content, str) and path in self.originals and self.originals[path] == content \
+                and bool(self.edits.get(path))
+        old, new = inp.get("old_string"), inp.get("new_string")
+        if not isinstance(old, str) or not isinstance(new, str):
+            return False
+        history = self.edits.setdefault(path, [])
+        for i, (prev_old, prev_new) in enumerate(history):
+            if prev_old == new and prev_new == old:
+                del history[i]
+                return True
+        history.append((old, new))
+        return False
+
+    def original(self, tool_use_result) -> None:
+        if isinstance(tool_use_result, dict) and isinstance(tool_use_result.get("originalFile"), str):
+            self.originals.setdefault(tool_use_result.get("filePath"), tool_use_result["originalFile"])
+
+
+def assess_lines(records, max_corrections: int = 3, max_tool_errors: int = 10) -> Assessment:
+    """Assess an iterable of transcript records (dicts). See the module docstring for the rules."""
+    a = Assessment(outcome=None, corrections=0)
+    reverts = _Reverts()
+    tool_names: dict = {}
+    assistant_seen = False
+    pending = None               # the unresolved problem so far: "error" | "correction" | "api-error"
+    seen_messages = set()
+    for rec in records:
+        if rec.get("isSidechain") or rec.get("isMeta") or rec.get("type") not in ("user", "assistant"):
+            continue
+        message = rec.get("message")
+        if not isinstance(message, dict):
+            continue
+        content = message.get("content")
+        if rec["type"] == "assistant":
+            mid = message.get("id")
+            blocks = content if isinstance(content, list) else []
+            for block in blocks:
+                if not isinstance(block, dict) or block.get("type") != "tool_use":
+                    continue
+                key = (mid, block.get("id"))
+                if key in seen_messages:
+                    continue
+                seen_messages.add(key)
+                a.tool_calls += 1
+                name, inp = block.get("name"), block.get("input") or {}
+                tool_names[block.get("id")] = name
+                if name in ("Edit", "Write", "MultiEdit") and isinstance(inp, dict) and reverts.edit(name, inp):
+                    a.reverted_edits += 1
+                elif name == "Bash" and isinstance(inp, dict) and _GIT_REVERT.search(str(inp.get("command", ""))):
+                    a.reverted_edits += 1
+            if rec.get("isApiErrorMessage"):
+                pending = "api-error"
+            elif pending == "api-error" and blocks:
+                pending = None
+            assistant_seen = True
+            continue
+        # user line: a typed prompt or tool results
+        if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
+            reverts.original(rec.get("toolUseResult"))
+            for block in content:
+                if not isinstance(block, dict) or block.get("type") != "tool_result":
+                    continue
+                if block.get("is_error"):
+                    if _REJECTED.search(_tool_result_text(block)):
+                        a.user_corrections += 1      # the user stopped it: a correction, not left open
+                    else:
+                        a.tool_errors += 1
+                        pending = "error"
+                else:
+                    pending = None
+            continue
+        text = _prompt_text(rec, content)
+        if text is None or text.startswith("This session is being continued"):
+            continue
+        a.prompts += 1
+        if a.prompts > 1 and is_correction(text):
+            a.user_corrections += 1
+            pending = "correction"
+        else:
+            pending = None
+    if a.prompts == 0 and not assistant_seen:
+        return a
+    a.corrections = a.user_corrections + a.reverted_edits + a.tool_errors
+    if pending:
+        a.ended_unresolved = True
+        a.reasons.append(f"ended unresolved ({pending})")
+    if a.user_corrections + a.reverted_edits >= max_corrections:
+        a.reasons.append(f"{a.user_corrections + a.reverted_edits} user corrections / reverted edits >= {max_corrections}")
+    if a.tool_errors >= max_tool_errors:
+        a.reasons.append(f"{a.tool_errors} tool errors >= {max_tool_errors}")
+    a.outcome = "failed" if a.reasons else "success"
+    return a
+
+
+def assess_transcript(path: str, max_corrections: int = 3, max_tool_errors: int = 10) -> Assessment:
+    """Assess a transcript file; ``NOT_FOUND`` when it does not exist."""
+    if not os.path.isfile(path):
+        raise CodeMemoryError("NOT_FOUND", "transcript not found", hint="pass the session's transcript_path",
+                              path=path)
+    return assess_lines(iter_records(path), max_corrections, max_tool_errors)

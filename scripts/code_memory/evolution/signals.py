@@ -1,0 +1,407 @@
+"""Cross-session signal analysis (spec 003 "信号分析与循环检测"): find the eight signal types in
+session summaries (sessions/*.md), count recurring patterns over the last sessions, track failure
+streaks, and keep each pattern's state (active / addressed / suppressed).
+
+  evolution/signals.jsonl         per summary: an ``extraction`` marker, then its ``signal`` lines
+                                  (a re-summarised session gets a new extraction; the latest wins)
+  evolution/pattern_states.jsonl  ``{"timestamp", "pattern", "state", "reason", "by"}``; latest wins
+  evolution/signal_report_latest.md
+
+A *pattern* is ``<type>:<subject>`` (``environment_issue:port``). Its count is the number of
+sessions in the window (the last ``signals.window_sessions`` summaries, 8) that show it; count ≥ 3
+is HIGH, ≥ 5 CRITICAL (2 MEDIUM, 1 LOW). Patterns with the subject ``general`` (the catch-all of a
+type) are reported but are not *actionable*: no concrete Skill can be generated from them.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import os
+import re
+import time
+from dataclasses import dataclass, field
+
+from ..errors import CodeMemoryError, invalid
+from ..timeutil import now_iso, parse_ts
+from ..fsutil import append_events
+from ..fsutil import atomic_write_text, iter_jsonl, read_text
+from ..redact import redact
+from .signal_rules import classify_line, compile_rules, SIGNAL_TYPES
+
+STATES = ("active", "addressed", "suppressed")
+LEVELS = ("LOW", "MEDIUM", "HIGH", "CRITICAL")
+MAX_SIGNALS_PER_SESSION = 60
+TEXT_CHARS = 200
+_PATTERN = re.compile(r"^(%s):[a-z0-9][a-z0-9_\-]{0,63}$" % "|".join(SIGNAL_TYPES))
+
+_TITLE = re.compile(r"^#\s*(?:会话摘要|Session summary)\s*[:：]\s*(.+?)\s*$", re.I)
+_FIELD = re.compile(r"^\s*-\s*\*\*(.+?)\*\*\s*[:：]\s*(.*?)\s*$")
+_ITEM = re.compile(r"^\s*\d+\.\s*\*\*(.+?)\*\*\s*[:：]?\s*(.*)$")
+_MARKUP = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+|\*\*|`")
+_FILES_LABELS = ("涉及文件", "files", "文件")
+_TOPIC_LABELS = ("主题", "topic")
+_TIME_KEYS = ("时间", "time", "date")
+_PROJECT_KEYS = ("项目", "project")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The ``signals`` config section as values."""
+
+    window_sessions: int = 8
+    high_threshold: int = 3
+    critical_threshold: int = 5
+    failure_streak: int = 3
+    reopen_after: int = 3
+    extra_rules: tuple = ()
+
+    @classmethod
+    def from_config(cls, section: dict | None) -> "Settings":
+        section = section or {}
+        out = cls(**{k: section.get(k, getattr(cls, k)) for k in
+                     ("window_sessions", "high_threshold", "critical_threshold", "failure_streak", "reopen_after")},
+                  extra_rules=tuple(section.get("extra_rules") or ()))
+        if out.window_sessions < 1 or not 1 <= out.high_threshold <= out.critical_threshold:
+            raise CodeMemoryError("CONFIG_INVALID", "need signals.window_sessions >= 1 and "
+                                  "1 <= signals.high_threshold <= signals.critical_threshold")
+        return out
+
+    def rules(self) -> list:
+        try:
+            return compile_rules(self.extra_rules)
+        except ValueError as exc:
+            raise CodeMemoryError("CONFIG_INVALID", str(exc)) from None
+
+    def level(self, count: int) -> str:
+        if count >= self.critical_threshold:
+            return "CRITICAL"
+        if count >= self.high_threshold:
+            return "HIGH"
+        return "MEDIUM" if count >= 2 else "LOW"
+
+
+# ---------------------------------------------------------------------------------------------
+# summaries
+
+@dataclass
+class Summary:
+    session_id: str
+    path: str
+    ts: float
+    time_text: str
+    project: str
+    digest: str
+    lines: list = field(default_factory=list)     # body lines to scan (files item left out)
+    topic: str = ""
+
+
+def _matches(label: str, keys) -> bool:
+    low = label.strip().lower()
+    return any(low.startswith(k) for k in keys)
+
+
+def parse_summary(path: str, text: str) -> Summary:
+    """A session summary in the spec's format (``# 会话摘要: id``, ``- **项目**: …`` header, ``---``,
+    numbered items); tolerant of other Markdown. The "涉及文件" (files) item is not scanned."""
+    lines = text.split("\n")
+    session_id = os.path.splitext(os.path.basename(path))[0]
+    fields: dict = {}
+    body_start = 0
+    for i, line in enumerate(lines):
+        if line.strip() == "---":
+            body_start = i + 1
+            break
+        title = _TITLE.match(line)
+        if title:
+            session_id = title.group(1)
+            continue
+        field_match = _FIELD.match(line)
+        if field_match:
+            fields[field_match.group(1)] = field_match.group(2)
+    time_text = next((v for k, v in fields.items() if _matches(k, _TIME_KEYS)), "")
+    project = next((v for k, v in fields.items() if _matches(k, _PROJECT_KEYS)), "")
+    ts = parse_ts(time_text)
+    if ts is None:
+        ts = os.path.getmtime(path)
+    body, skipping, topic = [], False, ""
+    for line in lines[body_start:]:
+        if not body_start and (_TITLE.match(line) or _FIELD.match(line)):
+            continue
+        item = _ITEM.match(line)
+        if item:
+            if not topic and _matches(item.group(1), _TOPIC_LABELS):
+                topic = item.group(2).strip()
+            skipping = _matches(item.group(1), _FILES_LABELS)
+            if skipping:
+                continue
+        elif line.startswith("#"):
+            skipping = False
+        if not skipping and line.strip():
+            body.append(line)
+    digest = hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
+    return Summary(session_id, path, ts, time_text, project, digest, body, topic)
+
+
+def list_summaries(paths) -> list:
+    """Every readable ``sessions/*.md``, oldest first (by the summary's time, else mtime)."""
+    out = []
+    for path in glob.glob(os.path.join(paths.sessions, "*.md")):
+        text = read_text(path)
+        if text is not None:
+            out.append(parse_summary(path, text))
+    out.sort(key=lambda s: (s.ts, s.session_id))
+    return out
+
+
+def signals_in(summary: Summary, rules: list) -> list:
+    """The signals of one summary: ``[{type, subject, pattern, text}]`` (text redacted, capped)."""
+    found = []
+    for raw in summary.lines:
+        item = _ITEM.match(raw)
+        line = item.group(2) if item else raw
+        line = _MARKUP.sub("", line).strip()
+        if not line:
+            continue
+        for sig_type, subject, _matched in classify_line(line, rules):
+            found.append({"type": sig_type, "subject": subject, "pattern": f"{sig_type}:{subject}",
+                          "text": redact(line)[:TEXT_CHARS]})
+            if len(found) >= MAX_SIGNALS_PER_SESSION:
+                return found
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# the signals log
+
+def load_extractions(paths) -> dict:
+    """``{session_id: {"digest", "session_time", "ts", "project", "signals": [...]}}`` — the latest
+    extraction of every session ever extracted (also those whose summary was cleaned up)."""
+    out: dict = {}
+    for rec in iter_jsonl(paths.signals_log):
+        sid = rec.get("session_id")
+        if not isinstance(sid, str):
+            continue
+        if rec.get("event_type") == "extraction":
+            out[sid] = {"digest": rec.get("digest"), "session_time": rec.get("session_time"),
+                        "ts": rec.get("session_ts"), "project": rec.get("project"), "signals": []}
+        elif rec.get("event_type") == "signal" and sid in out and rec.get("digest") == out[sid]["digest"]:
+            out[sid]["signals"].append({k: rec.get(k) for k in ("type", "subject", "pattern", "text")})
+    return out
+
+
+def extract(paths, settings: Settings, session_id: str | None = None, force: bool = False,
+            now: float | None = None) -> dict:
+    """Extract signals from one session's summary (``session_id``) or from every summary not yet
+    extracted in its current version. Idempotent; ``force`` re-extracts."""
+    summaries = list_summaries(paths)
+    if session_id is not None:
+        summaries = [s for s in summaries if s.session_id == session_id or
+                     os.path.basename(s.path) == os.path.basename(paths.session_note(session_id))]
+        if not summaries:
+            raise CodeMemoryError("NOT_FOUND", f"no summary for session {session_id}",
+                                  hint="summaries live in sessions/<id>.md")
+    known = load_extractions(paths)
+    rules = settings.rules()
+    done, skipped = [], 0
+    stamp = now_iso(now)
+    for summary in summaries:
+        if not force and known.get(summary.session_id, {}).get("digest") == summary.digest:
+            skipped += 1
+            continue
+        found = signals_in(summary, rules)
+        _record_extraction(paths, summary, found, stamp)
+        done.append({"session_id": summary.session_id, "signals": len(found),
+                     "types": sorted({s["type"] for s in found})})
+    return {"extracted": done, "skipped": skipped}
+
+
+def _record_extraction(paths, summary: Summary, found: list, stamp: str) -> None:
+    base = {"timestamp": stamp, "session_id": summary.session_id, "digest": summary.digest}
+    records = [{**base, "event_type": "extraction", "session_time": summary.time_text,
+                "session_ts": summary.ts, "project": summary.project, "signals": len(found)}]
+    records += [{**base, "event_type": "signal", **sig} for sig in found]
+    append_events(paths.signals_log, records)
+
+
+def sessions_with_signals(paths, settings: Settings, persist: bool = True, now: float | None = None) -> list:
+    """Every known session, oldest first, with its signals: the summaries on disk (extracted now
+    when new or changed — appended to signals.jsonl unless ``persist`` is false) plus sessions
+    whose summary was cleaned up but whose extraction is in the log. Cleanup never shrinks the
+    signal window."""
+    sessions = {}
+    for sid, ext in load_extractions(paths).items():
+        sessions[sid] = {"session_id": sid, "ts": ext["ts"] or parse_ts(ext["session_time"]) or 0.0,
+                         "time_text": ext["session_time"] or "", "project": ext["project"] or "",
+                         "digest": ext["digest"], "signals": ext["signals"]}
+    rules = None
+    stamp = now_iso(now)
+    for summary in list_summaries(paths):
+        if sessions.get(summary.session_id, {}).get("digest") == summary.digest:
+            continue
+        rules = rules or settings.rules()
+        found = signals_in(summary, rules)
+        if persist:
+            _record_extraction(paths, summary, found, stamp)
+        sessions[summary.session_id] = {"session_id": summary.session_id, "ts": summary.ts,
+                                        "time_text": summary.time_text, "project": summary.project,
+                                        "digest": summary.digest, "signals": found}
+    return sorted(sessions.values(), key=lambda s: (s["ts"], s["session_id"]))
+
+
+# ---------------------------------------------------------------------------------------------
+# pattern states
+
+def check_pattern(pattern: str) -> str:
+    if not isinstance(pattern, str) or not _PATTERN.match(pattern):
+        raise invalid(f"not a pattern: {pattern!r}", hint=f"<type>:<subject>, type one of {', '.join(SIGNAL_TYPES)}")
+    return pattern
+
+
+def set_state(paths, pattern: str, state: str, reason: str = "", by: str = "user",
+              now: float | None = None, **extra) -> dict:
+    check_pattern(pattern)
+    if state not in STATES:
+        raise invalid(f"state must be one of {', '.join(STATES)}")
+    record = {"timestamp": now_iso(now), "pattern": pattern, "state": state,
+              "reason": redact(reason)[:300], "by": by, **extra}
+    append_events(paths.pattern_states_log, [record])
+    return record
+
+
+def load_states(paths) -> dict:
+    states: dict = {}
+    for rec in iter_jsonl(paths.pattern_states_log):
+        if isinstance(rec.get("pattern"), str) and rec.get("state") in STATES:
+            states[rec["pattern"]] = rec
+    return states
+
+
+# ---------------------------------------------------------------------------------------------
+# recurring patterns
+
+def failure_streak(outcomes: list) -> dict:
+    """The run of failed sessions at the end of ``outcomes`` (oldest first)."""
+    run = []
+    for item in reversed(outcomes):
+        if item["outcome"] != "failed":
+            break
+        run.append(item["session_id"])
+    return {"length": len(run), "sessions": run[::-1]}
+
+
+def analyze(paths, settings: Settings, outcomes: list | None = None, now: float | None = None,
+            persist: bool = True) -> dict:
+    """Recurring patterns over the window of the last ``window_sessions`` sessions.
+
+    Summaries not yet extracted (in their current version) are extracted first (and recorded
+    unless ``persist`` is false). ``outcomes`` are the sessions' last outcomes, oldest first
+    (``feedback.session_outcomes``), for the failure streak.
+    """
+    now = time.time() if now is None else now
+    window = sessions_with_signals(paths, settings, persist, now)[-settings.window_sessions:]
+    states = load_states(paths)
+    patterns: dict = {}
+    by_type = {t: 0 for t in SIGNAL_TYPES}
+    for position, session in enumerate(window):
+        signals = session["signals"]
+        for sig_type in {s["type"] for s in signals}:
+            by_type[sig_type] += 1
+        for sig in signals:
+            entry = patterns.setdefault(sig["pattern"], {
+                "pattern": sig["pattern"], "type": sig["type"], "subject": sig["subject"],
+                "sessions": [], "positions": [], "examples": [], "projects": [], "_ts": []})
+            if session["session_id"] not in entry["sessions"]:
+                entry["sessions"].append(session["session_id"])
+                entry["positions"].append(position)
+                entry["_ts"].append(session["ts"])
+                entry["last_seen"] = session["time_text"] or now_iso(session["ts"])
+                entry.setdefault("first_seen", entry["last_seen"])
+            if len(entry["examples"]) < 3 and sig["text"] not in entry["examples"]:
+                entry["examples"].append(sig["text"])
+            if session["project"] and session["project"] not in entry["projects"]:
+                entry["projects"].append(session["project"])
+    out = []
+    for entry in patterns.values():
+        count = len(entry["sessions"])
+        streak = 0
+        for position in range(len(window) - 1, -1, -1):
+            if position not in entry["positions"]:
+                break
+            streak += 1
+        state_rec = states.get(entry["pattern"], {})
+        state = state_rec.get("state", "active")
+        item = {k: v for k, v in entry.items() if not k.startswith("_") and k != "positions"}
+        item.update(count=count, level=settings.level(count), streak=streak, state=state,
+                    actionable=entry["subject"] != "general", reopened=False)
+        if state == "addressed":
+            since = parse_ts(state_rec.get("timestamp")) or 0
+            again = sum(1 for ts in entry["_ts"] if ts > since)
+            item["count_since_addressed"] = again
+            if again >= settings.reopen_after:
+                item.update(state="active", reopened=True)
+        if state_rec:
+            item["state_reason"] = state_rec.get("reason", "")
+        out.append(item)
+    rank = {"active": 0, "addressed": 1, "suppressed": 2}
+    out.sort(key=lambda p: (rank[p["state"]], -p["count"], -p["streak"], p["pattern"]))
+    streak = failure_streak(outcomes or [])
+    streak["flagged"] = streak["length"] >= settings.failure_streak
+    streak["threshold"] = settings.failure_streak
+    return {"generated_at": now_iso(now), "window": [s["session_id"] for s in window],
+            "window_size": settings.window_sessions,
+            "thresholds": {"high": settings.high_threshold, "critical": settings.critical_threshold},
+            "patterns": out, "by_type": by_type, "failure_streak": streak,
+            "recurring": [p for p in out if p["count"] >= 2 and p["state"] == "active"]}
+
+
+def analyze_with_outcomes(paths, settings: Settings, now: float | None = None, persist: bool = True) -> dict:
+    """:func:`analyze` with the failure streak taken from the feedback loop's session outcomes."""
+    from .feedback import session_outcomes
+
+    return analyze(paths, settings, outcomes=session_outcomes(paths), now=now, persist=persist)
+
+
+def render_report(result: dict) -> str:
+    """The Markdown signal report (evolution/signal_report_latest.md)."""
+    th = result["thresholds"]
+    lines = [f"# Signal report ({result['generated_at']})", "",
+             f"Window: the last {len(result['window'])} of up to {result['window_size']} session summaries. "
+             f"Levels: count ≥ {th['critical']} CRITICAL, ≥ {th['high']} HIGH, 2 MEDIUM, 1 LOW.", ""]
+    streak = result["failure_streak"]
+    if streak["flagged"]:
+        lines += [f"**Failure streak:** the last {streak['length']} sessions failed "
+                  f"({', '.join(streak['sessions'])}).", ""]
+    else:
+        lines += [f"Failure streak: {streak['length']} (flagged at {streak['threshold']}).", ""]
+    lines += ["## Recurring patterns", ""]
+    active = [p for p in result["patterns"] if p["state"] == "active" and p["count"] >= 2]
+    if not active:
+        lines += ["(none)", ""]
+    for p in active:
+        flags = [p["level"], f"{p['count']} sessions", f"streak {p['streak']}"]
+        if p["reopened"]:
+            flags.append("reopened after being addressed")
+        if not p["actionable"]:
+            flags.append("catch-all, not actionable")
+        lines.append(f"### `{p['pattern']}` — {', '.join(flags)}")
+        lines.append("")
+        lines += [f"- {text}" for text in p["examples"]]
+        if p["projects"]:
+            lines.append(f"- projects: {', '.join(p['projects'])}")
+        lines.append(f"- sessions: {', '.join(p['sessions'])}")
+        lines.append("")
+    lines += ["## Signals per type (sessions in the window)", "", "| type | sessions |", "|---|---|"]
+    lines += [f"| {t} | {n} |" for t, n in result["by_type"].items()]
+    others = [p for p in result["patterns"] if p not in active]
+    if others:
+        lines += ["", "## Other patterns", ""]
+        lines += [f"- `{p['pattern']}` {p['state']}, {p['count']} session(s)" for p in others]
+    lines += ["", "Change a pattern's state: `signal-analyzer.py suppress|address|activate PATTERN`."]
+    return "\n".join(lines) + "\n"
+
+
+def write_report(paths, result: dict) -> str:
+    path = paths.signal_report
+    atomic_write_text(path, render_report(result))
+    return path

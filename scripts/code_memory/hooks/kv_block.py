@@ -1,0 +1,32 @@
+"""The ``kv`` block of the SessionStart context (``hooks.session_start_blocks``): the default read.
+
+Budget: ``kv.read_token_limit`` tokens (README § Agent key-value memory: how tokens are counted);
+the session's project name is passed as a context tag. The SessionStart assembly then fits every
+block into ``hooks.session_start_max_bytes`` (cutting at line boundaries). No kv store → no block
+and no work beyond two ``stat`` calls.
+"""
+
+from __future__ import annotations
+
+import os
+
+
+def kv_block(ctx, project):
+    from ..config import DEFAULTS
+    from .recall import Block
+    from ..kv.layout import KVLayout, KVOptions
+    from ..kv.read import default_read
+
+    section = ctx.cfg.get("kv") or {}
+    limit = int(section.get("read_token_limit", DEFAULTS["kv"]["read_token_limit"]))
+    layout = KVLayout.of(ctx.paths)
+    if limit <= 0 or not (os.path.exists(layout.log) or os.path.exists(layout.state)):
+        return None
+    result = default_read(layout, limit, tags=[project.name] if project else None,
+                          options=KVOptions.from_config(section))
+    ctx.log.info("kv-read", lines=result["included"], candidates=result["candidates"],
+                 tokens=result["token_count"], ms=result["elapsed_ms"])
+    if not result["text"]:
+        return None
+    return Block(layout.kv, "agent key-value memory — default read (`code-memory kv get KEY` shows a value)",
+                 result["text"])

@@ -1,0 +1,266 @@
+"""Writing a session summary into the memory tree (spec 003, 分发写入逻辑):
+
+  sessions/<id>.md   the formatted summary (replaced on every run of the same session)
+  rules.md           the project's rules by ``## category`` (exact-line dedup, like ``grep -qF``)
+  MEMORY.md          the pitfalls section (trigram Jaccard + containment dedup, see dedup.py)
+  daily/<date>.md    one entry per session (topic, key points, knowledge flag), replaced on re-runs
+
+Every writer is a locked read-modify-write with an atomic rename, so summarizer workers for
+different sessions can run at once. Text arriving here has been redacted; it is redacted again
+on the way out as a last line of defence (the LLM's answer is not trusted).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+
+from ..text import similarity as dedup
+from ..paths import MemoryPaths, safe_name
+from ..redact import redact
+from ..memory.daily import replace_daily_block
+from ..memory.sessions import write_session_note
+from ..memory.templates import template
+from ..memory.tree import ensure_area, PITFALLS_HEADING, update_file
+
+MAX_ITEM_CHARS = 300
+DEFAULT_CATEGORY = "通用 (General)"
+
+
+def one_line(text, cap: int = MAX_ITEM_CHARS) -> str:
+    """A single redacted line: newlines folded, Markdown headings defused, length capped."""
+    text = redact(re.sub(r"\s+", " ", str(text or "")).strip())
+    text = text.lstrip("#").strip()
+    return text if len(text) <= cap else text[: cap - 1].rstrip() + "…"
+
+
+def human_size(num_bytes: int) -> str:
+    if num_bytes < 1024:
+        return f"{num_bytes} B"
+    if num_bytes < 1024 * 1024:
+        return f"{num_bytes // 1024}KB"
+    return f"{num_bytes / (1024 * 1024):.1f}MB"
+
+
+def display_path(path: str, cwd: str | None) -> str:
+    if cwd and path.startswith(cwd.rstrip("/") + "/"):
+        return path[len(cwd.rstrip("/")) + 1:]
+    return path
+
+
+def _fence(text: str) -> str:
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# the session note
+
+
+def render_summary_body(summary: dict, cwd: str | None) -> str:
+    """The numbered body of the spec's 会话摘要 format from a validated ``summary`` object."""
+    lines = [f"1. **主题**: {one_line(summary.get('topic')) or '—'}", "2. **关键知识点**:"]
+    points = summary.get("key_points") or []
+    lines += [f"   - {one_line(p)}" for p in points] or ["   - —"]
+    files = [display_path(one_line(f), cwd) for f in summary.get("files") or []]
+    lines.append(f"3. **涉及文件**: {', '.join(files) if files else '—'}")
+    decisions = summary.get("decisions") or []
+    if len(decisions) == 1:
+        lines.append(f"4. **决策记录**: {one_line(decisions[0])}")
+    elif decisions:
+        lines.append("4. **决策记录**:")
+        lines += [f"   - {one_line(d)}" for d in decisions]
+    else:
+        lines.append("4. **决策记录**: —")
+    todos = summary.get("todos") or []
+    if todos:
+        lines.append("5. **待办**:")
+        lines += [f"   - {one_line(t)}" for t in todos]
+    return "\n".join(lines)
+
+
+def render_knowledge(knowledge: dict | None) -> str:
+    if not knowledge or not knowledge.get("has_knowledge"):
+        return ""
+    out = []
+    if knowledge.get("rules"):
+        out.append("### 提取的规则 (Rules)\n")
+        out += [f"- [{one_line(r['category'], 40)}] {one_line(r['rule'])}" for r in knowledge["rules"]]
+    if knowledge.get("avoidances"):
+        out.append(("\n" if out else "") + "### 避坑经验 (Pitfalls)\n")
+        out += [f"- {one_line(a)}" for a in knowledge["avoidances"]]
+    return "\n".join(out)
+
+
+def render_activity(digest, cwd: str | None, limit_commands: int = 15, limit_errors: int = 10) -> str:
+    """The deterministic record of what the session did (from tool calls, no LLM)."""
+    out = []
+    if digest.commands:
+        out.append("### 执行的命令 (Commands)\n")
+        for cmd in digest.commands[:limit_commands]:
+            mark = " ✗" if cmd.get("failed") else ""
+            out.append(f"- `{one_line(cmd['command'], 200).replace('`', chr(39))}`{mark}")
+        if len(digest.commands) > limit_commands:
+            out.append(f"- … {len(digest.commands) - limit_commands} more")
+    if digest.errors:
+        out.append("\n### 遇到的错误 (Errors)\n")
+        out += [f"- {one_line(e, 240)}" for e in digest.errors[:limit_errors]]
+    if digest.corrections:
+        out.append("\n### 用户纠正 (User corrections)\n")
+        out += [f"- {one_line(c, 240)}" for c in digest.corrections]
+    return "\n".join(out).strip("\n")
+
+
+def deterministic_summary(digest, cwd: str | None) -> dict:
+    """A ``summary`` object built from the digest alone: topic = the first user request."""
+    topic = ""
+    for line in digest.conversation.split("\n"):
+        if line.startswith("User: "):
+            topic = line[len("User: "):]
+            break
+    points = []
+    if digest.corrections:
+        points.append(f"用户纠正 {len(digest.corrections)} 次: {digest.corrections[0]}")
+    if digest.errors:
+        points.append(f"遇到 {len(digest.errors)} 个错误, 例如 {digest.errors[0]}")
+    failed = sum(1 for c in digest.commands if c.get("failed"))
+    if digest.commands:
+        points.append(f"执行 {len(digest.commands)} 条命令 ({failed} 条失败)")
+    if digest.subagents:
+        points.append(f"启动 {digest.subagents} 个子代理")
+    return {"topic": topic or "(no user request recorded)", "key_points": points,
+            "files": list(digest.files_touched), "decisions": [], "todos": []}
+
+
+def render_note(*, session_id: str, project: str | None, cwd: str | None, digest, mode_line: str,
+                body: str, extra_sections: list, now: dt.datetime) -> str:
+    header = template("session.md", session_id=one_line(session_id, 120), project=project or "—",
+                      time=now.strftime("%Y-%m-%d %H:%M"), cwd=one_line(cwd or "—", 400),
+                      size=f"{human_size(digest.bytes)} ({digest.lines} 行)", body="{body}")
+    header = header.replace("- **原始大小**:", f"- **方式**: {mode_line}\n- **原始大小**:", 1)
+    sections = [body] + [s for s in extra_sections if s]
+    return header.replace("{body}", "\n\n".join(sections))
+
+
+def raw_conversation_section(conversation: str, cap: int) -> str:
+    text = conversation if len(conversation) <= cap else (
+        conversation[: cap // 2] + f"\n[… {len(conversation) - cap} characters omitted …]\n" + conversation[-cap // 2:])
+    text = redact(text)
+    fence = _fence(text)
+    return f"### 原始对话 (Raw conversation)\n\n{fence}text\n{text}\n{fence}"
+
+
+def plain_text_section(text: str) -> str:
+    return f"### 摘要 (Summary)\n\n{plain_markdown(text)}"
+
+
+def plain_markdown(text: str, cap: int = 6000) -> str:
+    """An LLM's Markdown summary made safe to embed: redacted, capped, headings demoted to text
+    (so it cannot open sections of its own in the note)."""
+    text = redact((text or "").strip())
+    if len(text) > cap:
+        text = text[:cap] + "…"
+    return "\n".join(line.lstrip("#").strip() if line.startswith("#") else line for line in text.split("\n"))
+
+
+def write_note(paths: MemoryPaths, session_id: str, text: str) -> str:
+    return write_session_note(paths, session_id, redact(text))
+
+
+# ---------------------------------------------------------------------------------------------
+# rules.md, MEMORY.md, daily
+
+
+def _category_heading(category: str) -> str:
+    return "## " + (one_line(category, 40).replace("#", "") or DEFAULT_CATEGORY)
+
+
+def add_rules(paths: MemoryPaths, project: str, rules: list, dry_run: bool = False) -> list:
+    """Append ``- rule`` lines under ``## <category>`` in the project's rules.md; a line already
+    present anywhere in the file is skipped. Returns the lines added."""
+    if not rules or not project:
+        return []
+    directory = paths.project_dir(project) if dry_run else ensure_area(paths, "projects", project)
+    path = os.path.join(directory, "rules.md")
+    added: list = []
+
+    def transform(text: str) -> str:
+        lines = text.rstrip("\n").split("\n") if text else []
+        present = {line.strip() for line in lines}
+        for item in rules:
+            rule_line = "- " + one_line(item["rule"])
+            if rule_line.strip() in present or rule_line == "- ":
+                continue
+            heading = _category_heading(item.get("category") or DEFAULT_CATEGORY)
+            if heading in lines:
+                end = lines.index(heading) + 1
+                while end < len(lines) and not lines[end].startswith("#"):
+                    end += 1
+                while end > lines.index(heading) + 1 and lines[end - 1].strip() == "":
+                    end -= 1
+                lines.insert(end, rule_line)
+            else:
+                while lines and lines[-1].strip() == "":
+                    lines.pop()
+                lines += ["", heading, rule_line]
+            present.add(rule_line.strip())
+            added.append(rule_line)
+        return "\n".join(lines) + "\n"
+
+    if dry_run:
+        from ..fsutil import read_text
+        transform(read_text(path) or "")
+    else:
+        update_file(path, transform)
+    return added
+
+
+def add_pitfalls(paths: MemoryPaths, avoidances: list, jaccard: float, containment: float,
+                 dry_run: bool = False) -> list:
+    """Append new pitfalls to MEMORY.md's pitfalls section, skipping near-duplicates of any line
+    already there (and of each other). Returns the lines added."""
+    if not avoidances:
+        return []
+    from ..markdown import append_to_section, section_lines
+    added: list = []
+
+    def transform(text: str) -> str:
+        if not text:
+            text = template("MEMORY.md")
+        existing = [ln for ln in section_lines(text, PITFALLS_HEADING) if ln.strip().startswith(("-", "*"))]
+        candidates = [line for line in map(one_line, avoidances) if line]
+        bullets = ["- " + line for line in dedup.filter_new(existing, candidates, jaccard, containment)]
+        added.extend(bullets)
+        return append_to_section(text, PITFALLS_HEADING, bullets)
+
+    if dry_run:
+        from ..fsutil import read_text
+        transform(read_text(paths.memory_md) or "")
+    else:
+        update_file(paths.memory_md, transform)
+    return added
+
+
+def daily_marker(session_id: str) -> str:
+    return f"### 会话 {one_line(session_id, 120)}"
+
+
+def render_daily_entry(session_id: str, project: str | None, summary: dict, knowledge_flag: str,
+                       started: dt.datetime | None, ended: dt.datetime | None) -> str:
+    when = ended.strftime("%H:%M") if ended else "—"
+    if started and ended and started.date() == ended.date() and started.strftime("%H:%M") != when:
+        when = f"{started.strftime('%H:%M')}–{when}"
+    lines = [daily_marker(session_id),
+             f"- 时间: {when} · [{project or '—'}]",
+             f"- 主题: {one_line(summary.get('topic'), 160) or '—'}"]
+    points = [one_line(p, 120) for p in (summary.get("key_points") or [])[:3]]
+    if points:
+        lines.append("- 要点: " + "；".join(points))
+    lines.append(f"- 知识提取: {knowledge_flag}")
+    lines.append(f"- 摘要: sessions/{safe_name(session_id)}.md")
+    return "\n".join(lines)
+
+
+def write_daily_entry(paths: MemoryPaths, date: str, session_id: str, block: str) -> str:
+    return replace_daily_block(paths, date, daily_marker(session_id), redact(block))

@@ -31,12 +31,12 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 sys.path.insert(0, os.path.join(REPO, "tests"))
 
-from code_memory.memory import experience as exp
 from code_memory.evolution import feedback as fb
-from code_memory.timeutil import now_iso
 from code_memory.fsutil import append_events
-from code_memory.paths import MemoryPaths
+from code_memory.memory import experience as exp
 from code_memory.memory.tree import ensure_area, init_root
+from code_memory.paths import MemoryPaths
+from code_memory.timeutil import now_iso
 from evolution_support import MODULE, PORT, ROUTINE, SLOW, write_summary  # noqa: E402
 
 DAY = 86400.0

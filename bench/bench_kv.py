@@ -65,7 +65,7 @@ def interleaved(variants: dict, runs: int) -> dict:
     unmeasured warm-up each."""
     times = {name: [] for name in variants}
     cpu = {name: [] for name in variants}
-    for name, (cmd, env, before) in variants.items():
+    for cmd, env, before in variants.values():
         if before:
             before()
         subprocess.run(cmd, capture_output=True, env=env)

@@ -155,8 +155,8 @@ def main(argv=None) -> int:
         report["hybrid search, Chinese queries (daemon warm)"] = search_runs(ZH_QUERIES, "hybrid")
         report["hybrid search, English queries (daemon warm)"] = search_runs(EN_QUERIES, "hybrid")
         report["hybrid search, all (daemon warm)"] = search_runs(ZH_QUERIES + EN_QUERIES, "hybrid")
-        from code_memory.search.embed import spec_from_config
         from code_memory.search.daemon import stop
+        from code_memory.search.embed import spec_from_config
         stop(spec_from_config(cfg["embedding"]))
     print(json.dumps(report, ensure_ascii=False, indent=1))
     return 0

@@ -31,8 +31,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 sys.path.insert(0, os.path.join(REPO, "tests", "support"))
 
+from code_memory.search.engine import InProcessVectors, SearchOptions, ensure_index, run_query
 from code_memory.search.index import Source
-from code_memory.search.engine import ensure_index, InProcessVectors, run_query, SearchOptions
 
 DATA = os.environ.get("CODE_MEMORY_BENCH_DATA", os.path.join(os.path.dirname(REPO), "shared", "bench-data"))
 if not os.path.isdir(DATA):

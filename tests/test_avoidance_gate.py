@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from code_memory.lint.gate import changed_lines, lint_text, LintSettings, route
+from code_memory.lint.gate import LintSettings, changed_lines, lint_text, route
 from conftest import run_script
 from support.hook_runner import payload, run_hook
 from support.standin_api import StandinAPI

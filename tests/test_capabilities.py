@@ -7,14 +7,13 @@ import os
 
 import pytest
 
-from conftest import run_script
-from evolution_support import DAY, HOUR, MODULE, PORT, ROUTINE, SLOW, history, write_summary
+from code_memory.config import load_config
 from code_memory.evolution import capabilities as cap
 from code_memory.evolution import feedback as fb
 from code_memory.evolution import signals as sg
-from code_memory.config import load_config
-
 from code_memory.fsutil import iter_jsonl
+from conftest import run_script
+from evolution_support import DAY, HOUR, MODULE, PORT, ROUTINE, SLOW, history, write_summary
 
 NOW = 1_800_000_000.0
 OPENING = [[PORT], [MODULE], [PORT, MODULE], [PORT], [MODULE, SLOW], [ROUTINE]]
@@ -63,8 +62,8 @@ def test_gate_enabled_follows_the_capability_generation_switch(initialized_root,
 
 def test_gate_cooldown(initialized_root, tmp_path):
     history(initialized_root, NOW, OPENING, outcomes=OK5, start_days_ago=3)
-    from code_memory.timeutil import now_iso
     from code_memory.fsutil import append_events
+    from code_memory.timeutil import now_iso
     append_events(initialized_root.capabilities_log, [{"timestamp": now_iso(NOW - 23.9 * HOUR),
                                                         "event_type": "generation", "capability_name": "x"}])
     res = evaluate(initialized_root, settings(tmp_path))

@@ -2,6 +2,7 @@ import json
 
 import pytest
 
+from code_memory.errors import CodeMemoryError
 from code_memory.search import chunking
 
 
@@ -43,7 +44,7 @@ def test_facts_one_chunk_per_active_fact():
     assert "heartbeat 30s" in chunks[0].text and "manual" in chunks[0].text
     lines = text.split("\n")
     assert '"fact-3"' in lines[chunks[1].start_line - 1]
-    with pytest.raises(Exception):
+    with pytest.raises(CodeMemoryError, match="not valid JSON"):
         chunking.chunk_facts("{broken")
 
 

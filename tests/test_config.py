@@ -3,10 +3,10 @@ import os
 
 import pytest
 
-from conftest import REPO
 from code_memory import config as cfgmod
 from code_memory.config import DEFAULTS, load_config
 from code_memory.errors import CodeMemoryError
+from conftest import REPO
 
 
 def _keys(obj, prefix=""):
@@ -24,7 +24,7 @@ def _keys(obj, prefix=""):
 
 def _docs(obj, prefix=""):
     out = set()
-    for k, v in obj.get("_doc", {}).items():
+    for k in obj.get("_doc", {}):
         out.add(prefix + k)
     for k, v in obj.items():
         if isinstance(v, dict) and not k.startswith("_") and "_doc" in v:
@@ -105,6 +105,7 @@ def test_broken_project_config_only_warns(tmp_path):
 def test_command_table_matches_what_modules_register():
     import argparse
     import importlib
+
     from code_memory.cli.main import COMMAND_MODULES, COMMANDS
 
     registered = {}
@@ -127,6 +128,7 @@ def test_readme_names_every_command_script_and_error_code():
     script and every error code is in the README."""
     import argparse
     import importlib
+
     from code_memory.cli.main import COMMAND_MODULES
     from code_memory.errors import EXIT_CODES
 

@@ -10,16 +10,16 @@ import time
 
 import pytest
 
-from conftest import REPO, run_script
-from evolution_support import DAY, MODULE, PORT, ROUTINE, history, write_summary
-from code_memory.evolution import consolidate as cons
-from code_memory.install import cron
-from code_memory.evolution import signals as sg
 from code_memory.config import load_config
 from code_memory.errors import CodeMemoryError
-from code_memory.memory.facts import add_fact
+from code_memory.evolution import consolidate as cons
+from code_memory.evolution import signals as sg
+from code_memory.install import cron
 from code_memory.memory.daily import append_daily_edit
+from code_memory.memory.facts import add_fact
 from code_memory.memory.tree import ensure_area
+from conftest import REPO, run_script
+from evolution_support import DAY, MODULE, PORT, ROUTINE, history, write_summary
 
 NOW = time.time()
 S = cons.Settings()

@@ -9,11 +9,11 @@ import os
 
 import pytest
 
-from conftest import run_script
-from code_memory.summary.fact_extract import extract_facts, recent_sessions, validate_facts
-from code_memory.memory.facts import add_fact, load_facts
 from code_memory.llm import get_backend
-from code_memory.summary.summarize import summarize_session, SummaryOptions
+from code_memory.memory.facts import add_fact, load_facts
+from code_memory.summary.fact_extract import extract_facts, recent_sessions, validate_facts
+from code_memory.summary.summarize import SummaryOptions, summarize_session
+from conftest import run_script
 from support.standin_api import StandinAPI
 from support.transcripts import TranscriptWriter
 

@@ -5,13 +5,12 @@ import sqlite3
 
 import pytest
 
-from conftest import run_script
-from code_memory.memory import experience as exp
-from code_memory.evolution import feedback as fb
 from code_memory.errors import CodeMemoryError
-
+from code_memory.evolution import feedback as fb
 from code_memory.evolution.archive import archive, locate, restore
 from code_memory.fsutil import iter_jsonl
+from code_memory.memory import experience as exp
+from conftest import run_script
 
 DAY = 86400.0
 NOW = 1_800_000_000.0          # a fixed "now" so ages are exact
@@ -171,8 +170,8 @@ def _seed_files(paths):
     text = text.replace("## 避坑经验 (Pitfalls)\n", "## 避坑经验 (Pitfalls)\n\n- keep me\n- 过时的经验\n")
     with open(paths.memory_md, "w", encoding="utf-8") as fh:
         fh.write(text)
-    from code_memory.memory.tree import ensure_area
     from code_memory.memory.facts import add_fact
+    from code_memory.memory.tree import ensure_area
     proj = ensure_area(paths, "projects", "web")
     with open(os.path.join(proj, "rules.md"), "a", encoding="utf-8") as fh:
         fh.write("\n## 编码规范\n\n- use tabs\n- old rule\n")

@@ -6,12 +6,10 @@ from __future__ import annotations
 import json
 import os
 
-
-from support.hook_runner import payload, run_hook
-from code_memory.memory import experience as exp
 from code_memory.evolution import feedback as fb
-
 from code_memory.fsutil import iter_jsonl
+from code_memory.memory import experience as exp
+from support.hook_runner import payload, run_hook
 
 PITFALLS = ["- PIT-A 别在 bash 3 用 declare -A", "- PIT-B 金额用 Decimal", "- PIT-C 测试前先激活 venv",
             "- PIT-D 端口 3000 常被占用"]
@@ -128,6 +126,7 @@ def test_rank_pitfalls_keeps_items_whole_and_leaves_odd_sections_alone():
 def test_what_the_hooks_import_for_feedback_is_stdlib_and_light():
     import subprocess
     import sys
+
     from support.hook_runner import REPO
     probe = ("import sys; sys.path.insert(0, sys.argv[1]); "
              "from code_memory.evolution.feedback import record_refs, load_score_cache, rank_pitfalls, cached_score; "

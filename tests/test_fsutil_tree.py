@@ -3,14 +3,14 @@ import json
 import multiprocessing
 import os
 
-from code_memory import fsutil
-from code_memory import markdown
-from code_memory.memory import daily as daily_notes, tree
-from code_memory.memory.facts import add_fact, load_facts, parse_facts, set_status
-from code_memory.errors import CodeMemoryError
-from code_memory.paths import MemoryPaths, resolve_inside
-
 import pytest
+
+from code_memory import fsutil, markdown
+from code_memory.errors import CodeMemoryError
+from code_memory.memory import daily as daily_notes
+from code_memory.memory import tree
+from code_memory.memory.facts import add_fact, load_facts, parse_facts, set_status
+from code_memory.paths import MemoryPaths, resolve_inside
 
 
 def _appender(path, n, tag):

@@ -8,7 +8,6 @@ import stat
 import sys
 import time
 
-
 from support.hook_runner import payload, run_hook
 
 RULE = "- 金额一律用 Decimal (RULE-MARKER-1)"
@@ -372,6 +371,7 @@ def test_hot_path_imports_stay_light(tmp_path):
     neither json, re, datetime, hashlib nor contextlib (~15 ms per process): jsonlite, the builtin
     _sha1, hand-written matching and a class-based lock instead."""
     import subprocess
+
     from support.hook_runner import REPO
     probe = ("import sys; sys.path.insert(0, sys.argv[1]); "
              "[__import__('code_memory.hooks.' + m) for m in sys.argv[2].split(',')]; "

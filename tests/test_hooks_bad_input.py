@@ -148,7 +148,7 @@ def test_read_only_memory_root(shim, initialized_root, project):
     try:
         result = run_hook(shim, payload(PAYLOAD_FOR[shim], project))
     finally:
-        for dirpath, dirs, _files in os.walk(initialized_root.root):
+        for dirpath, _dirs, _files in os.walk(initialized_root.root):
             os.chmod(dirpath, 0o755)
     assert result.returncode == 0 and result.specific.get("permissionDecision") != "deny"
     assert snapshot(initialized_root.root) == before

@@ -4,9 +4,9 @@
 import random
 import re
 
+from code_memory.hooks.recall import neutralise
 from code_memory.markdown import heading_level, is_list_item
 from code_memory.memory.experience import is_valid_id, line_digest
-from code_memory.hooks.recall import neutralise
 
 ID = re.compile(r"^[a-z][a-z0-9_\-]{0,31}:[^\s]{1,240}\Z")
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\S")
@@ -42,6 +42,7 @@ def test_linting_python_loads_no_regex_engine():
     import os
     import subprocess
     import sys
+
     from conftest import SCRIPTS
 
     probe = ("import sys; sys.path.insert(0, sys.argv[1]);"

@@ -3,8 +3,8 @@ import os
 
 import pytest
 
-from code_memory.search.index import _LazySegmenter, apply_plan, discover, open_index, Plan, refresh, Source
-from code_memory.search.engine import ensure_index, run_query, SearchOptions
+from code_memory.search.engine import SearchOptions, ensure_index, run_query
+from code_memory.search.index import Plan, Source, _LazySegmenter, apply_plan, discover, open_index, refresh
 
 
 def _write(root, rel, text, mode="w"):

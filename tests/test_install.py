@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from code_memory.install import settings as inst
 from code_memory.errors import CodeMemoryError
-from code_memory.hooks.registry import HOOKS, hooks_json, MARKER
+from code_memory.hooks.registry import HOOKS, MARKER, hooks_json
+from code_memory.install import settings as inst
 from conftest import REPO
 
 HOOKS_DIR = os.path.join(REPO, "hooks")

@@ -3,9 +3,17 @@ import os
 import pytest
 
 from code_memory.errors import CodeMemoryError
+from code_memory.kv.keys import (
+    MAX_SEGMENT_BYTES,
+    decode_segment,
+    encode_segment,
+    index_relpath,
+    key_from_relpath,
+    normalize_key,
+    physical_segment,
+)
 from code_memory.kv.layout import KVLayout
 from code_memory.kv.write import set_memory
-from code_memory.kv.keys import (decode_segment, encode_segment, index_relpath, key_from_relpath, MAX_SEGMENT_BYTES, normalize_key, physical_segment)
 
 
 @pytest.mark.parametrize("raw,canonical", [

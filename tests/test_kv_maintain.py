@@ -7,15 +7,15 @@ import time
 
 import pytest
 
-from conftest import SCRIPTS
 from code_memory.fsutil import iter_jsonl
+from code_memory.kv.keys import index_relpath
 from code_memory.kv.layout import KVLayout, KVOptions
+from code_memory.kv.logfile import read_state, read_state_header
 from code_memory.kv.maintain import check, compact
 from code_memory.kv.read import default_read
 from code_memory.kv.view import get, ls
 from code_memory.kv.write import set_memory
-from code_memory.kv.keys import index_relpath
-from code_memory.kv.logfile import read_state, read_state_header
+from conftest import SCRIPTS
 
 
 def fill(root, n, prefix="/k", **kw):

@@ -4,10 +4,9 @@ import os
 
 from code_memory.kv.layout import KVLayout, KVOptions
 from code_memory.kv.maintain import compact
-from code_memory.kv.read import count_tokens, default_read
-from code_memory.kv.write import set_memory
-from code_memory.kv.read import HEADER
+from code_memory.kv.read import HEADER, count_tokens, default_read
 from code_memory.kv.view import DIGEST_SAVE_MIN_LINES
+from code_memory.kv.write import set_memory
 
 T0 = dt.datetime(2026, 2, 22, 10, 0, tzinfo=dt.timezone.utc)
 
@@ -93,7 +92,7 @@ def test_summary_fallbacks_and_untrusted(memory_root):
     assert lines["/s3"] == "- /s3 just a string with a newline"
     assert len(lines["/s4"]) < 140 and lines["/s4"].endswith("…")
     assert "/untrusted/kb/rumour" not in lines
-    assert "/untrusted/kb/rumour" in {l.split()[1] for l in default_read(memory_root, 5000, include_untrusted=True)["lines"]}
+    assert "/untrusted/kb/rumour" in {line.split()[1] for line in default_read(memory_root, 5000, include_untrusted=True)["lines"]}
 
 
 def test_digest_cache_is_refreshed_and_survives_compaction(memory_root):
@@ -130,8 +129,8 @@ def test_empty_store_reads_nothing(memory_root):
 
 
 def test_drifted_index_files_are_answered_from_the_log(memory_root):
-    from code_memory.kv.view import get
     from code_memory.kv.keys import index_relpath
+    from code_memory.kv.view import get
     put(memory_root, "/a", {"type": "note", "summary": "from the log"}, T0)
     put(memory_root, "/b", {"type": "note", "summary": "b"}, T0)
     layout = KVLayout.of(memory_root)

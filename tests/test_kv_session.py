@@ -3,9 +3,8 @@
 import json
 import os
 
-
-from support.hook_runner import payload, run_hook
 from code_memory.kv.write import set_memory
+from support.hook_runner import payload, run_hook
 
 USER = {"kind": "user", "name": "chat", "retrieved_at": "2026-02-22T10:00:00Z", "locator": {"m": 1}}
 

@@ -5,11 +5,11 @@ import os
 import pytest
 
 from code_memory.errors import CodeMemoryError
+from code_memory.fsutil import iter_jsonl
+from code_memory.kv.keys import index_relpath
 from code_memory.kv.layout import KVLayout, KVOptions
 from code_memory.kv.view import get, ls
 from code_memory.kv.write import set_memory
-from code_memory.kv.keys import index_relpath
-from code_memory.fsutil import iter_jsonl
 
 USER = {"kind": "user", "name": "chat", "retrieved_at": "2026-02-22T10:00:00Z",
         "locator": {"conversation_id": "c1", "message_id": "m9"}}

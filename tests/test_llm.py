@@ -11,7 +11,7 @@ import time
 import pytest
 
 from code_memory import llm
-from code_memory.llm import get_backend, LLMError
+from code_memory.llm import LLMError, get_backend
 from code_memory.paths import MemoryPaths
 from support.standin_api import StandinAPI, claude_env
 

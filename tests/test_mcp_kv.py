@@ -8,9 +8,8 @@ import os
 import pytest
 
 pytest.importorskip("mcp")
-from test_mcp_server import _is_error, _payload, _run  # noqa: E402
-
 from code_memory.kv.layout import KVLayout
+from test_mcp_server import _is_error, _payload, _run  # noqa: E402
 
 USER = {"kind": "user", "name": "chat", "retrieved_at": "2026-02-22T10:00:00Z", "locator": {"m": "1"}}
 

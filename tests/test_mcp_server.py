@@ -201,9 +201,8 @@ def test_memory_search_and_get_are_project_scoped(tmp_path, memory_root):
     assert _payload(out["get_missing"])["error"] == "MEMORY_FILE_NOT_FOUND"
     assert _payload(out["empty"])["error"] == "INVALID_ARGUMENT"
     # the experiences shown were recorded as used in this Claude Code session (feedback loop)
-    from code_memory.memory import experience
-
     from code_memory.fsutil import iter_jsonl
+    from code_memory.memory import experience
     from code_memory.paths import MemoryPaths
     refs = {(e["experience_id"], e.get("context")) for e in iter_jsonl(MemoryPaths(memory_root).audit_log)
             if e.get("event_type") == "ref" and e["session_id"] == "sess-mcp-1"}

@@ -9,9 +9,7 @@ import sqlite3
 import time
 
 from code_memory.memtool.store import MemoryStore
-
-from memtool_support import run_memtool
-from memtool_support import clock, db_path, make_store, store  # noqa: F401 (fixtures)
+from memtool_support import clock, db_path, make_store, run_memtool, store  # noqa: F401 (fixtures)
 
 PROCESSES = 6
 

@@ -14,9 +14,7 @@ import pytest
 from code_memory.memtool import context, knowledge_map, metacognition, ranking, recall
 from code_memory.memtool.access import AccessTracker
 from code_memory.memtool.errors import MemtoolError
-
-from memtool_support import MVP_SCHEMA_SQL, run_memtool
-from memtool_support import clock, db_path, make_store, store  # noqa: F401 (fixtures)
+from memtool_support import MVP_SCHEMA_SQL, clock, db_path, make_store, run_memtool, store  # noqa: F401 (fixtures)
 
 
 def _row(store, item_id, *cols):

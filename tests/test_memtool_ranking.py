@@ -10,7 +10,6 @@ import pytest
 
 from code_memory.memtool import ranking, recall
 from code_memory.memtool.errors import MemtoolError
-
 from memtool_support import clock, db_path, make_store, store  # noqa: F401 (fixtures)
 
 NOW = dt.datetime(2026, 3, 2, 10, 0, tzinfo=dt.timezone.utc)

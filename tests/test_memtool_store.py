@@ -15,9 +15,7 @@ import pytest
 from code_memory.memtool import schema, transfer
 from code_memory.memtool.errors import MemtoolError
 from code_memory.memtool.store import ITEM_FIELDS
-
-from memtool_support import REPO
-from memtool_support import clock, db_path, make_store, store  # noqa: F401 (fixtures)
+from memtool_support import REPO, clock, db_path, make_store, store  # noqa: F401 (fixtures)
 
 
 def _names(conn, kind):

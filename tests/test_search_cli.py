@@ -50,8 +50,8 @@ def test_batch(root, tmp_path):
     batch.write_text('{"id": 1, "query": "bind parameters"}\nnot json\n{"id": 2, "query": ""}\n{"id": 3, "query": "参数化"}\n')
     res = run_script("memory-search.py", "--batch", str(batch), "--project", "demo", "--mode", "bm25")
     assert res.returncode == 0
-    lines = [json.loads(l) for l in res.stdout.splitlines()]
-    assert [l["id"] for l in lines] == [1, None, 2, 3]
+    lines = [json.loads(raw) for raw in res.stdout.splitlines()]
+    assert [line["id"] for line in lines] == [1, None, 2, 3]
     assert lines[0]["results"] and lines[3]["results"]
     assert lines[1]["error"] == "INVALID_ARGUMENT" and lines[2]["error"] == "INVALID_ARGUMENT"
 
@@ -90,6 +90,7 @@ def test_plain_checkout_without_site_packages(root):
     """A git checkout runs with nothing but Python: no jieba (bigrams), no fastembed (BM25)."""
     import subprocess
     import sys
+
     from conftest import SCRIPTS
 
     def plain(*args):

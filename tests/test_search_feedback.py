@@ -7,15 +7,14 @@ import os
 
 import pytest
 
-from conftest import run_script
-from code_memory.memory import experience as exp
-from code_memory.evolution import feedback as fb
 from code_memory.config import load_config
-
-from code_memory.memory.facts import add_fact
+from code_memory.evolution import feedback as fb
 from code_memory.fsutil import iter_jsonl
+from code_memory.memory import experience as exp
+from code_memory.memory.facts import add_fact
 from code_memory.search.engine import search_memory
-from code_memory.search.feedback_boost import annotate_and_rerank, ExperienceFinder
+from code_memory.search.feedback_boost import ExperienceFinder, annotate_and_rerank
+from conftest import run_script
 
 P1 = "- 部署前检查 nginx 配置 (nginx -t)"
 P2 = "- 修改 nginx 配置后要 reload 而不是 restart"

@@ -1,7 +1,7 @@
 import pytest
 
 from code_memory.text import query as querytext
-from code_memory.text.segment import _cut_run, BigramSegmenter, DictSegmenter, get_segmenter, has_cjk
+from code_memory.text.segment import BigramSegmenter, DictSegmenter, _cut_run, get_segmenter, has_cjk
 
 
 @pytest.fixture(scope="module")

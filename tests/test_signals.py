@@ -3,13 +3,12 @@ import os
 
 import pytest
 
+from code_memory.errors import CodeMemoryError
+from code_memory.evolution import signals as sg
+from code_memory.evolution.signal_rules import SIGNAL_TYPES, classify_line, compile_rules
+from code_memory.fsutil import iter_jsonl
 from conftest import run_script
 from evolution_support import DAY, MODULE, PORT, ROUTINE, SLOW, history, write_summary
-from code_memory.evolution import signals as sg
-from code_memory.errors import CodeMemoryError
-
-from code_memory.fsutil import iter_jsonl
-from code_memory.evolution.signal_rules import classify_line, compile_rules, SIGNAL_TYPES
 
 RULES = compile_rules()
 NOW = 1_800_000_000.0

@@ -12,13 +12,20 @@ import sys
 
 import pytest
 
-from conftest import SCRIPTS, run_script
-from code_memory.text import similarity as dedup
 from code_memory import markdown
-from code_memory.memory import daily as daily_notes, tree
 from code_memory.llm import get_backend
-from code_memory.summary.summarize import (extract_json_object, InvalidSummary, summarize_session, SummaryOptions, validate_summary)
-from support.secrets_corpus import SECRETS, SECRET_VALUES
+from code_memory.memory import daily as daily_notes
+from code_memory.memory import tree
+from code_memory.summary.summarize import (
+    InvalidSummary,
+    SummaryOptions,
+    extract_json_object,
+    summarize_session,
+    validate_summary,
+)
+from code_memory.text import similarity as dedup
+from conftest import SCRIPTS, run_script
+from support.secrets_corpus import SECRET_VALUES, SECRETS
 from support.standin_api import StandinAPI
 from support.transcripts import TranscriptWriter
 

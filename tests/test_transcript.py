@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
+from code_memory.transcript import ReadStats, iter_messages, read_session
 from conftest import REPO, SCRIPTS
-from code_memory.transcript import iter_messages, read_session, ReadStats
-from support.secrets_corpus import SECRETS, SECRET_VALUES
+from support.secrets_corpus import SECRET_VALUES, SECRETS
 from support.transcripts import TranscriptWriter
 
 REAL = os.path.join(REPO, "tests", "fixtures", "transcripts", "real-2.1.330",

@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from conftest import run_script
 from code_memory.config import load_config
+from conftest import run_script
 
 pytest.importorskip("fastembed")
 
@@ -96,8 +96,8 @@ def test_missing_default_model_degrades_with_one_reason_and_no_fastembed_noise(v
 
 
 def test_daemon_serves_the_same_answers(vroot):
-    from code_memory.search.embed import spec_from_config
     from code_memory.search.daemon import stop
+    from code_memory.search.embed import spec_from_config
 
     cfg = json.load(open(vroot.config_json))
     search("index")
@@ -130,6 +130,7 @@ def test_batched_embedding_keeps_input_order(test_model_dir):
     """Texts are embedded sorted by length; the rows must come back in the caller's order."""
     import numpy as np
     import testmodel
+
     from code_memory.search.embed import load_model, spec_from_config
 
     embedder = load_model(spec_from_config(testmodel.model_config(test_model_dir)))

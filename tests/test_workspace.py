@@ -8,13 +8,13 @@ import sys
 
 import pytest
 
-from conftest import SCRIPTS
-from support.workspaces import cm, register
 from code_memory.errors import CodeMemoryError
 from code_memory.workspace.entries import check_day_text
 from code_memory.workspace.registry import Registry, workspace_id
-from code_memory.workspace.validate import validate
 from code_memory.workspace.store import compact, remember
+from code_memory.workspace.validate import validate
+from conftest import SCRIPTS
+from support.workspaces import cm, register
 
 AT = dt.datetime(2026, 2, 1, 9, 30)
 

@@ -129,8 +129,8 @@ def test_recovery_after_deleting_the_index(spaces, memory_root):
 
 
 def test_index_errors(spaces, memory_root, monkeypatch, capsys):
-    from code_memory.search import index as index_module
     from code_memory.cli.main import main
+    from code_memory.search import index as index_module
     with monkeypatch.context() as patch:                 # (never undo the fixture's HOME / root)
         patch.chdir(spaces["alpha"])
         patch.setattr(index_module, "fts5_available", lambda: False)
@@ -146,8 +146,10 @@ def test_search_read_and_status_failures(spaces, monkeypatch, capsys):
     permissions do not stop a read) are injected at the one call each wraps; each becomes its error
     code and exit status, with no memory text and no traceback."""
     import sqlite3
-    from code_memory.search import engine as search_module, index as index_module, status as status_module
+
     from code_memory.cli.main import main
+    from code_memory.search import engine as search_module
+    from code_memory.search import status as status_module
 
     def broken_disk(*_args, **_kwargs):
         raise sqlite3.OperationalError("disk I/O error")

@@ -21,7 +21,7 @@ import os
 
 from . import jsonlite
 from .errors import CodeMemoryError
-from .paths import DEFAULT_ROOT, expand, MemoryPaths
+from .paths import DEFAULT_ROOT, MemoryPaths, expand
 
 DEFAULTS: dict = {
     "memory_root": DEFAULT_ROOT,
@@ -208,6 +208,29 @@ ENV_ALIASES = {
 
 PROJECT_CONFIG_RELPATH = os.path.join(".claude", "code-memory.json")
 
+_MISSING = object()
+
+
+def section_values(section_name: str, section: dict | None, fields) -> dict:
+    """``{field: value}`` for the ``fields`` of config section ``section_name`` that DEFAULTS knows:
+    the value in ``section`` when it is set (cast to the default's type), else the default. What a
+    settings class's ``from_config`` passes to its constructor, so defaults live in DEFAULTS only."""
+    defaults = DEFAULTS[section_name]
+    section = section or {}
+    out = {}
+    for name in fields:
+        if name not in defaults:
+            continue
+        default, value = defaults[name], section.get(name)
+        if value is None:
+            value = _deep_copy(default)
+        elif isinstance(default, bool):
+            value = bool(value)
+        elif isinstance(default, (int, float)) and not isinstance(value, bool):
+            value = type(default)(value)
+        out[name] = value
+    return out
+
 
 class Config(dict):
     """The merged configuration: a plain nested dict plus where each layer came from."""
@@ -217,10 +240,15 @@ class Config(dict):
         self.sources = sources
         self.warnings = warnings
 
-    def get_path(self, dotted: str, default=None):
+    def get_path(self, dotted: str, default=_MISSING):
+        """The value at ``dotted`` (``"search.top_k"``); when it is missing, ``default`` if one
+        is given, else the built-in default (DEFAULTS), else None."""
         node = self
         for part in dotted.split("."):
             if not isinstance(node, dict) or part not in node:
+                if default is _MISSING:
+                    fallback = _default_for(dotted)
+                    return None if fallback is _MISSING else _deep_copy(fallback)
                 return default
             node = node[part]
         return node
@@ -260,9 +288,6 @@ def _default_for(dotted: str):
             return _MISSING
         node = node[part]
     return node
-
-
-_MISSING = object()
 
 
 def _check_type(dotted: str, value, where: str) -> None:

@@ -157,7 +157,7 @@ class file_lock:  # noqa: N801 — used like a function: ``with file_lock(path):
         self.fd = fd
         return self
 
-    def __exit__(self, *exc_info) -> bool:
+    def __exit__(self, *_exc) -> bool:
         _unlock_and_close(self.fd)
         self.fd = None
         return False

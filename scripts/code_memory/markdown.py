@@ -155,16 +155,6 @@ def is_list_item(line: str) -> bool:
     return bool(rest) and rest[0].isspace() and bool(rest.strip())
 
 
-def list_item_text(line: str) -> str:
-    """The text of a list item without its marker (``- x`` → ``x``); the line stripped otherwise."""
-    s = line.strip()
-    if not is_list_item(s):
-        return s
-    if s[0] in "-*+":
-        return s[1:].strip()
-    return s[s.find(next(c for c in s if c in ".)")) + 1:].strip()
-
-
 def front_matter_end(lines: list) -> int:
     """Index of the first line after a leading ``---`` front matter block (0 if none)."""
     if not lines or lines[0].strip() != "---":

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from .paths import expand, Frozen, safe_name
+from .paths import Frozen, expand, safe_name
 
 
 class Project(Frozen):

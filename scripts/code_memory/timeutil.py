@@ -95,6 +95,11 @@ def parse_datetime(value, naive: str = "local"):
         return dt.datetime.fromtimestamp(value, dt.timezone.utc)
     if not isinstance(value, str):
         return None
+    if len(value) == 27 and value[-1] == "Z" and value[10] == "T":  # utc_stamp's form, the common case
+        try:
+            return dt.datetime.fromisoformat(value[:-1]).replace(tzinfo=dt.timezone.utc)
+        except ValueError:
+            pass
     parts = _scan(value.strip())
     if parts is None:
         return None

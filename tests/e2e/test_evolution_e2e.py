@@ -12,11 +12,11 @@ import time
 
 import pytest
 
-from conftest import run_script
-from evolution_support import MODULE, PORT, ROUTINE, history
 from code_memory.evolution import feedback as fb
 from code_memory.evolution.capabilities import front_matter
 from code_memory.evolution.outcome import assess_transcript
+from conftest import run_script
+from evolution_support import MODULE, PORT, ROUTINE, history
 from support.standin_api import main, strings_in, tool
 
 pytestmark = pytest.mark.e2e
@@ -93,11 +93,11 @@ def test_the_loop_closes_in_a_real_session(claude_runner, standin, project_dir, 
     SessionEnd detaches the summarizer, whose follow-ups record the session's outcome and its
     signals — after which the injected pitfalls carry that outcome in their scores."""
     import os
-    from conftest import REPO
-    from code_memory.memory import experience as exp
 
-    from code_memory.fsutil import iter_jsonl
     from code_memory.evolution.signals import load_extractions
+    from code_memory.fsutil import iter_jsonl
+    from code_memory.memory import experience as exp
+    from conftest import REPO
 
     paths = initialized_root
     (project_dir / ".git").mkdir()

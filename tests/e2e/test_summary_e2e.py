@@ -12,7 +12,7 @@ import os
 import pytest
 
 from conftest import run_script
-from support.secrets_corpus import SECRETS, SECRET_VALUES
+from support.secrets_corpus import SECRET_VALUES, SECRETS
 from support.standin_api import main, tool
 
 pytestmark = pytest.mark.e2e
@@ -87,6 +87,7 @@ def test_session_end_hook_starts_the_summarizer(claude_runner, standin, project_
     """The whole chain with the real binary: SessionEnd hook → pending snapshot → detached
     session-summary.py (anthropic SDK → the stand-in) → the memory tree; the snapshot is removed."""
     import time
+
     from conftest import REPO
 
     (project_dir / ".git").mkdir()

@@ -32,7 +32,7 @@ def weekly_jobs(cfg) -> dict:
 
 
 def cmd_consolidate(args) -> dict:
-    from ..evolution.consolidate import consolidate, Settings
+    from ..evolution.consolidate import Settings, consolidate
 
     cfg = load_config(root_override=args.root)
     section = dict(cfg.get("consolidate") or {})

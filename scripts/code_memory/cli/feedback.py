@@ -48,8 +48,8 @@ def cmd_outcome(args) -> dict:
     if args.transcript:
         from ..evolution.outcome import assess_transcript
 
-        assessment = assess_transcript(args.transcript, int(cfg.get_path("feedback.max_corrections", 3)),
-                                       int(cfg.get_path("feedback.max_tool_errors", 10)))
+        assessment = assess_transcript(args.transcript, int(cfg.get_path("feedback.max_corrections")),
+                                       int(cfg.get_path("feedback.max_tool_errors")))
         result = {"session_id": args.session_id, "assessment": assessment.to_dict(), "dry_run": args.dry_run}
         if assessment.outcome is None:
             return {**result, "recorded": False, "reason": "the transcript holds no conversation"}

@@ -68,8 +68,8 @@ def _render_ls(result: dict) -> str:
 
 
 def cmd_read(args) -> dict:
-    from ..kv.read import default_read
     from ..kv import edge
+    from ..kv.read import default_read
     cfg = load_config(root_override=args.root)
     limit = edge.token_limit(cfg, args.token_limit, "--token-limit")
     tags = [t for t in (args.tags or "").split(",") if t.strip()]
@@ -82,15 +82,15 @@ def _render_read(result: dict) -> str:
 
 
 def cmd_compact(args) -> dict:
-    from ..kv.maintain import compact
     from ..kv import edge
+    from ..kv.maintain import compact
     cfg = load_config(root_override=args.root)
     return compact(cfg.root, edge.options(cfg), policy=args.policy, dry_run=args.dry_run)
 
 
 def cmd_check(args) -> dict:
-    from ..kv.maintain import check
     from ..kv import edge
+    from ..kv.maintain import check
     cfg = load_config(root_override=args.root)
     return check(cfg.root, edge.options(cfg), repair=args.repair)
 

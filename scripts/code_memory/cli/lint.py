@@ -12,12 +12,12 @@ from __future__ import annotations
 import os
 import sys
 
-from ..config import load_config, PROJECT_CONFIG_RELPATH
+from ..config import PROJECT_CONFIG_RELPATH, load_config
 from ..errors import CodeMemoryError, invalid
 from ..lint.base import parse_version
-from ..lint.gate import engine_module, ENGINE_SCRIPTS, ENGINES, lint_text, settings_from_config
+from ..lint.gate import ENGINE_SCRIPTS, ENGINES, engine_module, lint_text, settings_from_config
 from ..projects import detect_project, group_names
-from .common import add_common, ArgumentParser, emit, parse_or_error, run_command
+from .common import ArgumentParser, add_common, emit, parse_or_error, run_command
 
 
 def _line_set(spec: str | None):

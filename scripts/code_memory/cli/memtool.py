@@ -17,12 +17,12 @@ import sqlite3
 import sys
 import traceback
 
-from .common import emit, render_text
 from ..fsutil import atomic_write_text
 from ..memtool import knowledge_map, metacognition, ranking, recall, schema, transfer
 from ..memtool.context import EMOTIONAL_FILTERS
-from ..memtool.errors import db_error, MemtoolError, param_error
+from ..memtool.errors import MemtoolError, db_error, param_error
 from ..memtool.store import MemoryStore
+from .common import emit, render_text
 
 DEFAULT_DB = "./memtool.db"
 WRITE_COMMANDS = {"init", "put", "import"}

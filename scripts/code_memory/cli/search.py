@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 
 from ..config import load_config
 from ..errors import CodeMemoryError
@@ -95,7 +94,14 @@ def _record_refs(cfg, experience_ids: list, context: str) -> None:
 
 def cmd_batch(args) -> None:
     """One process for many queries: the model (if any) is loaded once, the index opened once."""
-    from ..search.engine import (open_for_search, index_sources, options_from_config, pick_backend, resolve_mode, run_query)
+    from ..search.engine import (
+        index_sources,
+        open_for_search,
+        options_from_config,
+        pick_backend,
+        resolve_mode,
+        run_query,
+    )
 
     cfg = _config(args)
     scope = _scope(args)

@@ -33,9 +33,9 @@ def add_arguments(p) -> None:
 def cmd_summary(args) -> dict:
     from ..config import load_config
     from ..llm import get_backend
-    from ..summary.summarize import SummaryOptions
-    from ..summary.jobs import run_configured_pending, run_pending, summarize_transcript
     from ..memory.tree import init_root
+    from ..summary.jobs import run_configured_pending, run_pending, summarize_transcript
+    from ..summary.summarize import SummaryOptions
 
     if not (args.transcript or args.from_pending or args.pending_all):
         raise invalid("give --transcript PATH, --from-pending FILE or --pending-all")
@@ -48,7 +48,7 @@ def cmd_summary(args) -> dict:
     init_root(paths)
     backend = get_backend(cfg, backend=args.backend, purpose="summary")
     options = SummaryOptions.from_config(cfg)
-    max_attempts = int(cfg.get_path("summary.max_attempts", 3))
+    max_attempts = int(cfg.get_path("summary.max_attempts"))
     if args.from_pending:
         return run_pending(cfg, paths, backend, options, args.from_pending, max_attempts)
     return summarize_transcript(cfg, paths, backend, options, args.transcript, session_id=args.session_id,

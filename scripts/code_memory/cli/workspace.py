@@ -140,9 +140,9 @@ def cmd_status(args) -> dict:
 
 
 def cmd_index(args) -> dict:
-    from ..search.index import fts5_available, refresh, Source
-    from ..search.engine import ensure_index, index_sources, options_from_config
     from ..search.build import embed_missing
+    from ..search.engine import ensure_index, index_sources, options_from_config
+    from ..search.index import Source, fts5_available, refresh
 
     cfg, registry = _context(args)
     selected = _selected(args, registry)
@@ -200,7 +200,7 @@ def cmd_compact(args) -> dict:
 
     cfg, registry = _context(args)
     [ws] = registry.select(args.workspace, False, os.getcwd())
-    days = args.older_than if args.older_than is not None else int(cfg.get_path("workspaces.compact_after_days", 30))
+    days = args.older_than if args.older_than is not None else int(cfg.get_path("workspaces.compact_after_days"))
     return compact(ws, days, dt.date.today(), apply=args.apply, log_path=_log_path(cfg))
 
 

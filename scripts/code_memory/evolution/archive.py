@@ -13,15 +13,14 @@ import os
 import time
 from dataclasses import asdict, dataclass
 
-from ..memory import facts as factsmod
 from ..errors import CodeMemoryError, invalid
-from ..timeutil import now_iso
-from ..fsutil import append_events
+from ..fsutil import append_events, iter_jsonl, read_text
 from ..markdown import append_to_section, heading_above
+from ..memory import facts as factsmod
 from ..memory.experience import is_valid_id, parse_id, pitfall_lines, rule_lines
-from .feedback import scores, Settings
-from ..fsutil import iter_jsonl, read_text
 from ..memory.tree import PITFALLS_HEADING, update_file
+from ..timeutil import now_iso
+from .feedback import Settings, scores
 
 
 @dataclass(frozen=True)

@@ -25,16 +25,16 @@ import re
 import time
 from dataclasses import dataclass, field, replace
 
-from .playbooks import playbook, TYPE_LABEL, TYPE_SHORT
+from ..config import DEFAULTS, section_values
 from ..errors import CodeMemoryError
-from ..timeutil import now_iso, parse_ts
-from ..fsutil import append_events
-from ..fsutil import atomic_write_json, atomic_write_text, iter_jsonl, read_text
-from ..paths import expand
-from ..redact import redact
-from .signals import set_state
+from ..fsutil import append_events, atomic_write_json, atomic_write_text, iter_jsonl, read_text
 from ..memory.templates import seed_rule, template
 from ..memory.tree import update_file
+from ..paths import expand
+from ..redact import redact
+from ..timeutil import now_iso, parse_ts
+from .playbooks import TYPE_LABEL, TYPE_SHORT, playbook
+from .signals import set_state
 
 NAME_MAX = 64
 DESCRIPTION_MAX = 1024
@@ -44,24 +44,26 @@ INDEX_END = "<!-- code-memory:auto-capabilities:end -->"
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
+_D = DEFAULTS["capabilities"]
+
+
 @dataclass(frozen=True)
 class Settings:
-    """The ``capabilities`` config section as values."""
+    """The ``capabilities`` config section as values (defaults: config.DEFAULTS)."""
 
-    enabled: bool = True
-    cooldown_hours: float = 24.0
-    min_patterns: int = 2
-    min_pattern_count: int = 2
-    success_window: int = 5
-    min_success_rate: float = 0.6
-    max_per_run: int = 3
-    skills_dir: str = "~/.claude/skills"
-    use_llm: bool = True
+    enabled: bool = _D["enabled"]
+    cooldown_hours: float = _D["cooldown_hours"]
+    min_patterns: int = _D["min_patterns"]
+    min_pattern_count: int = _D["min_pattern_count"]
+    success_window: int = _D["success_window"]
+    min_success_rate: float = _D["min_success_rate"]
+    max_per_run: int = _D["max_per_run"]
+    skills_dir: str = _D["skills_dir"]
+    use_llm: bool = _D["use_llm"]
 
     @classmethod
     def from_config(cls, section: dict | None) -> "Settings":
-        section = section or {}
-        out = cls(**{k: section[k] for k in cls.__dataclass_fields__ if k in section})
+        out = cls(**section_values("capabilities", section, cls.__dataclass_fields__))
         if out.success_window < 1 or out.min_patterns < 1 or out.min_pattern_count < 1 or out.max_per_run < 1:
             raise CodeMemoryError("CONFIG_INVALID", "capabilities: counts must be >= 1")
         if not 0 <= out.min_success_rate <= 1:
@@ -459,7 +461,7 @@ def _inputs(cfg, persist: bool = True) -> tuple:
 def _backend(cfg, settings: Settings):
     if not settings.use_llm:
         return None
-    from ..llm import get_backend, LLMError
+    from ..llm import LLMError, get_backend
 
     try:
         return get_backend(cfg, purpose="capability")

@@ -26,39 +26,40 @@ from __future__ import annotations
 
 import datetime as dt
 import glob
-import json
 import os
 import re
 import time
 from dataclasses import dataclass
 
-from ..memory import facts as factsmod
+from ..config import DEFAULTS, section_values
 from ..errors import CodeMemoryError
-from ..timeutil import now_iso
 from ..fsutil import atomic_write_text, read_text
-from ..paths import AREA_KINDS
+from ..memory import facts as factsmod
 from ..memory.daily import daily_edits
 from ..memory.templates import template
-from ..memory.tree import area_files, PITFALLS_HEADING
+from ..memory.tree import PITFALLS_HEADING, area_files
+from ..paths import AREA_KINDS
+from ..timeutil import now_iso
 
 _DATE_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
 
 
+_D = DEFAULTS["consolidate"]
+
+
 @dataclass(frozen=True)
 class Settings:
-    """The ``consolidate`` config section as values."""
+    """The ``consolidate`` config section as values (defaults: config.DEFAULTS)."""
 
-    days: int = 7
-    sessions_retention_days: int = 30
-    daily_retention_days: int = 90
-    cleanup: bool = True
-    top_files: int = 10
-    cron_schedule: str = "17 3 * * 0"
+    days: int = _D["days"]
+    sessions_retention_days: int = _D["sessions_retention_days"]
+    daily_retention_days: int = _D["daily_retention_days"]
+    cleanup: bool = _D["cleanup"]
+    top_files: int = _D["top_files"]
 
     @classmethod
     def from_config(cls, section: dict | None) -> "Settings":
-        section = section or {}
-        out = cls(**{k: section[k] for k in cls.__dataclass_fields__ if k in section})
+        out = cls(**section_values("consolidate", section, cls.__dataclass_fields__))
         if out.days < 1 or out.sessions_retention_days < 1 or out.daily_retention_days < 1:
             raise CodeMemoryError("CONFIG_INVALID", "consolidate: days and retention days must be >= 1")
         return out

@@ -21,11 +21,11 @@ from __future__ import annotations
 import os
 import time
 
+from ..config import DEFAULTS, section_values
 from ..errors import CodeMemoryError, invalid
-from ..timeutil import now_iso, parse_ts
-from ..fsutil import append_events
+from ..fsutil import append_events, atomic_write_text, ensure_dir, file_lock, read_text
 from ..memory.experience import is_valid_id
-from ..fsutil import atomic_write_text, ensure_dir, file_lock, read_text
+from ..timeutil import now_iso, parse_ts
 
 OUTCOMES = ("success", "failed")
 CONTEXT_CHARS = 200
@@ -81,13 +81,17 @@ _EFFECTIVENESS = (
 )
 
 
+_D = DEFAULTS["feedback"]
+
+
 class Settings:
-    """The ``feedback`` config section as values (read at the edge, passed down)."""
+    """The ``feedback`` config section as values (read at the edge, passed down; defaults:
+    config.DEFAULTS)."""
 
     __slots__ = ("half_life_days", "archive_threshold", "high_value_threshold")
 
-    def __init__(self, half_life_days: float = 90.0, archive_threshold: float = 0.3,
-                 high_value_threshold: float = 0.7):
+    def __init__(self, half_life_days: float = _D["half_life_days"], archive_threshold: float = _D["archive_threshold"],
+                 high_value_threshold: float = _D["high_value_threshold"]):
         self.half_life_days = float(half_life_days)
         self.archive_threshold = float(archive_threshold)
         self.high_value_threshold = float(high_value_threshold)
@@ -99,8 +103,7 @@ class Settings:
 
     @classmethod
     def from_config(cls, section: dict | None) -> "Settings":
-        section = section or {}
-        return cls(**{k: section[k] for k in cls.__slots__ if k in section})
+        return cls(**section_values("feedback", section, cls.__slots__))
 
 
 # ---------------------------------------------------------------------------------------------

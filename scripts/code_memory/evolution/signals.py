@@ -22,15 +22,14 @@ import re
 import time
 from dataclasses import dataclass, field
 
+from ..config import DEFAULTS, section_values
 from ..errors import CodeMemoryError, invalid
-from ..timeutil import now_iso, parse_ts
-from ..fsutil import append_events
-from ..fsutil import atomic_write_text, iter_jsonl, read_text
+from ..fsutil import append_events, atomic_write_text, iter_jsonl, read_text
 from ..redact import redact
-from .signal_rules import classify_line, compile_rules, SIGNAL_TYPES
+from ..timeutil import now_iso, parse_ts
+from .signal_rules import SIGNAL_TYPES, classify_line, compile_rules
 
 STATES = ("active", "addressed", "suppressed")
-LEVELS = ("LOW", "MEDIUM", "HIGH", "CRITICAL")
 MAX_SIGNALS_PER_SESSION = 60
 TEXT_CHARS = 200
 _PATTERN = re.compile(r"^(%s):[a-z0-9][a-z0-9_\-]{0,63}$" % "|".join(SIGNAL_TYPES))
@@ -45,23 +44,24 @@ _TIME_KEYS = ("时间", "time", "date")
 _PROJECT_KEYS = ("项目", "project")
 
 
+_D = DEFAULTS["signals"]
+
+
 @dataclass(frozen=True)
 class Settings:
-    """The ``signals`` config section as values."""
+    """The ``signals`` config section as values (defaults: config.DEFAULTS)."""
 
-    window_sessions: int = 8
-    high_threshold: int = 3
-    critical_threshold: int = 5
-    failure_streak: int = 3
-    reopen_after: int = 3
-    extra_rules: tuple = ()
+    window_sessions: int = _D["window_sessions"]
+    high_threshold: int = _D["high_threshold"]
+    critical_threshold: int = _D["critical_threshold"]
+    failure_streak: int = _D["failure_streak"]
+    reopen_after: int = _D["reopen_after"]
+    extra_rules: tuple = tuple(_D["extra_rules"])
 
     @classmethod
     def from_config(cls, section: dict | None) -> "Settings":
-        section = section or {}
-        out = cls(**{k: section.get(k, getattr(cls, k)) for k in
-                     ("window_sessions", "high_threshold", "critical_threshold", "failure_streak", "reopen_after")},
-                  extra_rules=tuple(section.get("extra_rules") or ()))
+        values = section_values("signals", section, cls.__dataclass_fields__)
+        out = cls(**{**values, "extra_rules": tuple(values["extra_rules"] or ())})
         if out.window_sessions < 1 or not 1 <= out.high_threshold <= out.critical_threshold:
             raise CodeMemoryError("CONFIG_INVALID", "need signals.window_sessions >= 1 and "
                                   "1 <= signals.high_threshold <= signals.critical_threshold")

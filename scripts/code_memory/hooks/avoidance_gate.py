@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 
-from ..config import load_config, PROJECT_CONFIG_RELPATH
-from ..lint.gate import changed_lines, describe, lint_text, LintReport, settings_from_config
+from ..config import PROJECT_CONFIG_RELPATH, load_config
+from ..lint.gate import LintReport, changed_lines, describe, lint_text, settings_from_config
 from ..paths import rel_inside
 from .runtime import block, context_output
 
@@ -25,10 +25,10 @@ def _semantic(ctx, cfg, project, path, label, text, changed) -> list:
     import site
     site.main()
     from ..fsutil import read_text
+    from ..lint.semantic import review
     from ..llm import get_backend
     from ..markdown import section_lines
     from ..memory.tree import PITFALLS_HEADING
-    from ..lint.semantic import review
     from .project_rules import rule_blocks
 
     guidance = [b.text for b in rule_blocks(ctx.paths, project.name, ctx.groups_of(project.name))]

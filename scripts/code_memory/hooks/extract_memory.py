@@ -4,8 +4,8 @@ project share a line (tree.append_daily_edit). Files inside the memory root are 
 
 from __future__ import annotations
 
-from ..paths import rel_inside
 from ..memory.daily import append_daily_edit
+from ..paths import rel_inside
 from .event import EDIT_TOOLS
 
 
@@ -15,7 +15,7 @@ def file_label(file_path: str, project_root: str) -> str:
 
 
 def handle(event, ctx):
-    if event.tool_name not in EDIT_TOOLS or not event.file_path or not ctx.setting("daily_notes", True):
+    if event.tool_name not in EDIT_TOOLS or not event.file_path or not ctx.setting("daily_notes"):
         return None
     if event.tool_response.get("success") is False or not ctx.root_ready() or ctx.inside_root(event.file_path):
         return None

@@ -99,9 +99,6 @@ class SessionFlags:
             self.mark_dir(mark)
         return done
 
-    def has_dir(self, directory: str) -> bool:
-        return self._has("d" + encode_dir(directory))
-
     def mark_dir(self, directory: str) -> bool:
         return self._set("d" + encode_dir(directory))
 

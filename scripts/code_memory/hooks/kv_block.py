@@ -12,13 +12,12 @@ import os
 
 
 def kv_block(ctx, project):
-    from ..config import DEFAULTS
-    from .recall import Block
     from ..kv.layout import KVLayout, KVOptions
     from ..kv.read import default_read
+    from .recall import Block
 
     section = ctx.cfg.get("kv") or {}
-    limit = int(section.get("read_token_limit", DEFAULTS["kv"]["read_token_limit"]))
+    limit = int(ctx.cfg.get_path("kv.read_token_limit"))
     layout = KVLayout.of(ctx.paths)
     if limit <= 0 or not (os.path.exists(layout.log) or os.path.exists(layout.state)):
         return None

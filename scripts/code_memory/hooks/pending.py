@@ -16,6 +16,7 @@ from ..fsutil import atomic_write_json
 from ..paths import entry_command, expand, safe_name
 from .runtime import DISABLE_ENV
 
+
 def write_snapshot(paths, event, project: str, ended_at: str) -> str:
     record = {
         "session_id": event.session_id,
@@ -69,7 +70,7 @@ def hand_off(ctx, event) -> dict:
     ended_at = ctx.now().astimezone().isoformat(timespec="seconds")
     path = write_snapshot(ctx.paths, event, project.name if project else "", ended_at)
     result = {"pending": os.path.basename(path), "started": False}
-    command = summarizer_command(ctx.setting("summarizer")) if ctx.setting("summarize_on_end", True) else None
+    command = summarizer_command(ctx.setting("summarizer")) if ctx.setting("summarize_on_end") else None
     if command:
         env = dict(ctx.env)
         env[DISABLE_ENV] = "1"  # nothing the summarizer starts (claude -p) may run our hooks

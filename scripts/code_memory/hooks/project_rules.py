@@ -9,9 +9,9 @@ from __future__ import annotations
 import os
 
 from ..fsutil import read_text
-from ..paths import safe_name
 from ..memory.templates import template
-from .recall import assemble, Block, has_content
+from ..paths import safe_name
+from .recall import Block, assemble, has_content
 
 RULES_FILE = "rules.md"
 

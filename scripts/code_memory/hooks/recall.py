@@ -121,11 +121,11 @@ def record_recalled(ctx, text: str, known: dict, label: str) -> int:
     ``{line.strip(): experience_id}`` — that made it into the injected ``text`` (lines cut by the
     byte cap were not handed over and do not count). Off with ``feedback.record_refs: false``.
     Never raises: a failure is logged and the injection goes on."""
-    if not known or not ctx.event.session_id or not ctx.cfg.get_path("feedback.record_refs", True):
+    if not known or not ctx.event.session_id or not ctx.cfg.get_path("feedback.record_refs"):
         return 0
     try:
-        from ..memory.experience import ids_in
         from ..evolution.feedback import record_refs
+        from ..memory.experience import ids_in
 
         ids = ids_in(text, known)
         count = record_refs(ctx.paths, ctx.event.session_id, ids, context=label) if ids else 0

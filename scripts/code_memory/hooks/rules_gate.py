@@ -20,7 +20,7 @@ from .runtime import deny
 def handle(event, ctx):
     if event.tool_name not in EDIT_TOOLS or not event.file_path:
         return None
-    mode = str(ctx.setting("rules_gate", "deny")).lower()
+    mode = str(ctx.setting("rules_gate")).lower()
     if mode not in ("deny", "inline") or ctx.inside_root(event.file_path):
         return None
     project = ctx.project_for(event.file_path)
@@ -43,7 +43,7 @@ def handle(event, ctx):
 
     if mode == "inline":
         flags.set_project(project.name)
-        text = render_rules(blocks, project.name, int(ctx.setting("rules_max_bytes", 8000)),
+        text = render_rules(blocks, project.name, int(ctx.setting("rules_max_bytes")),
                             f"[code-memory] This {event.tool_name} was not applied: the rules of project "
                             f"\"{project.name}\" had not been loaded in this session. Here they are — check "
                             f"the change against them and retry it; the retry will be allowed.")

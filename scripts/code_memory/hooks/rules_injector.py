@@ -25,10 +25,10 @@ def _answer(event, text: str) -> dict:
 
 
 def handle(event, ctx):
-    if event.tool_name != "Read" or not event.file_path or not ctx.setting("rules_injection", True):
+    if event.tool_name != "Read" or not event.file_path or not ctx.setting("rules_injection"):
         return None
     flags = ctx.flags
-    max_bytes = int(ctx.setting("rules_max_bytes", 8000))
+    max_bytes = int(ctx.setting("rules_max_bytes"))
 
     if ctx.inside_root(event.file_path):
         from .project_rules import render_rules, rule_blocks, rule_candidates, rules_owner

@@ -11,12 +11,12 @@ import os
 import sys
 import time
 
-from ..config import load_config
+from ..config import DEFAULTS, load_config
 from ..jsonlite import dumps
-from ..paths import DEFAULT_ROOT, expand, is_under, MemoryPaths
+from ..paths import DEFAULT_ROOT, MemoryPaths, expand, is_under
 from ..projects import detect_project, group_names
 from .event import parse_event
-from .flags import default_flag_dir, SessionFlags
+from .flags import SessionFlags, default_flag_dir
 from .hooklog import HookLog
 from .registry import BY_SHIM
 
@@ -40,8 +40,11 @@ class HookContext:
         self._flags = None
 
     def setting(self, key: str, default=None):
-        value = self.settings.get(key, default)
-        return default if value is None else value
+        """``hooks.<key>``; when unset, ``default`` if given, else the built-in default."""
+        value = self.settings.get(key)
+        if value is None:
+            value = DEFAULTS["hooks"].get(key) if default is None else default
+        return value
 
     @property
     def flags(self) -> SessionFlags:

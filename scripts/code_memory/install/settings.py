@@ -19,7 +19,7 @@ import time
 
 from ..errors import CodeMemoryError
 from ..fsutil import atomic_write_text
-from ..hooks.registry import hook_entries, MARKER
+from ..hooks.registry import MARKER, hook_entries
 
 
 def settings_invalid(path: str, why: str) -> CodeMemoryError:

@@ -8,7 +8,6 @@ followed by the compaction it may call for (``kv.auto_compact``).
 
 from __future__ import annotations
 
-from ..config import DEFAULTS
 from ..errors import CodeMemoryError
 from .layout import KVOptions
 
@@ -19,8 +18,7 @@ def options(cfg) -> KVOptions:
 
 def token_limit(cfg, given: int | None, name: str) -> int:
     """The default read's budget: ``given``, else ``kv.read_token_limit``; INVALID_ARGUMENT below 0."""
-    limit = given if given is not None else int(cfg.get_path("kv.read_token_limit",
-                                                             DEFAULTS["kv"]["read_token_limit"]))
+    limit = given if given is not None else int(cfg.get_path("kv.read_token_limit"))
     if limit < 0:
         raise CodeMemoryError("INVALID_ARGUMENT", f"{name} must be >= 0")
     return limit
@@ -30,8 +28,8 @@ def parse_now(text: str | None, name: str):
     """The read's current time from an ISO 8601 ``text`` (None when not given)."""
     if not text:
         return None
-    from .provenance import parse_iso8601
-    moment = parse_iso8601(text)
+    from ..timeutil import parse_datetime
+    moment = parse_datetime(text)
     if moment is None:
         raise CodeMemoryError("INVALID_ARGUMENT", f"{name} must be an ISO 8601 time, got {text!r}")
     return moment
@@ -46,6 +44,6 @@ def set_memory(cfg, key: str, json_content, source, opts: KVOptions | None = Non
     if opts is None:
         opts = options(cfg)
     result = write(cfg.root, key, json_content, source, options=opts)
-    if result["compaction_due"] and cfg.get_path("kv.auto_compact", DEFAULTS["kv"]["auto_compact"]):
+    if result["compaction_due"] and cfg.get_path("kv.auto_compact"):
         result["compaction"] = {k: v for k, v in compact(cfg.root, opts).items() if k != "index"}
     return result

@@ -17,25 +17,22 @@ import os
 import zlib
 
 from ..jsonlite import loads
+from ..timeutil import parse_datetime, utc_stamp
 
 HEAD_BYTES = 256
 STATE_HEADER = "_kv_state"
 STATE_VERSION = 1
-TS_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
 
 def format_ts(moment: dt.datetime) -> str:
-    return moment.astimezone(dt.timezone.utc).strftime(TS_FORMAT)
+    return utc_stamp(moment)
 
 
 def parse_ts(ts: str) -> dt.datetime | None:
     """The datetime of a canonical envelope ts (``YYYY-MM-DDTHH:MM:SS.ffffffZ``), else None."""
     if not isinstance(ts, str) or not ts.endswith("Z"):
         return None
-    try:
-        return dt.datetime.fromisoformat(ts[:-1]).replace(tzinfo=dt.timezone.utc)
-    except ValueError:
-        return None
+    return parse_datetime(ts)
 
 
 def encode_envelope(envelope: dict) -> bytes:
@@ -184,8 +181,9 @@ def read_state(path: str) -> tuple[dict | None, dict]:
 
 
 def write_state(path: str, header: dict, entries: dict) -> None:
-    from ..fsutil import atomic_write_bytes
     import json
+
+    from ..fsutil import atomic_write_bytes
     parts = [json.dumps({STATE_HEADER: header}, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"]
     parts.extend(encode_envelope(entries[key]) for key in sorted(entries))
     atomic_write_bytes(path, b"".join(parts), mode=0o600)

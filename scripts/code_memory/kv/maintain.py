@@ -22,11 +22,11 @@ import os
 import time
 import uuid
 
-from ..fsutil import atomic_write_bytes, ensure_dir, file_lock
 from .. import oplog
+from ..fsutil import atomic_write_bytes, ensure_dir, file_lock
 from .keys import FILE_SUFFIX, index_relpath
 from .layout import KVLayout, KVOptions
-from .logfile import count_lines, format_ts, log_position, STATE_VERSION, write_state
+from .logfile import STATE_VERSION, count_lines, format_ts, log_position, write_state
 from .view import digest_of, expiry_epoch, materialize, save_digest
 from .write import index_document, prune_empty_dirs
 

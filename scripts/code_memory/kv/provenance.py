@@ -14,9 +14,8 @@ A string source cannot carry these, so it is only accepted for non-external, non
 
 from __future__ import annotations
 
-import datetime as dt
-
 from ..errors import CodeMemoryError
+from ..timeutil import parse_datetime
 
 KINDS = ("user", "tool", "web", "file", "system", "agent")
 EXTERNAL_KINDS = ("web", "tool", "file")
@@ -35,22 +34,6 @@ class ProvenanceError(CodeMemoryError):
                          hint='give source as {"kind": "web|tool|file|…", "name": …, '
                               '"retrieved_at": ISO-8601, "locator": URL/path/query/id}',
                          missing=list(missing), **extra)
-
-
-def parse_iso8601(value) -> dt.datetime | None:
-    """An aware datetime for an ISO 8601 string (``Z`` accepted; naive = local time), else None."""
-    if not isinstance(value, str) or not value.strip():
-        return None
-    text = value.strip()
-    if text.endswith(("Z", "z")):
-        text = text[:-1] + "+00:00"
-    try:
-        parsed = dt.datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    if parsed.tzinfo is None:
-        parsed = parsed.astimezone()
-    return parsed
 
 
 def needs_provenance(key: str, source) -> bool:
@@ -87,7 +70,7 @@ def check_source(key: str, source) -> None:
     if missing:
         raise ProvenanceError(f"{why} need source fields {', '.join(REQUIRED_FIELDS)}; missing {', '.join(missing)}",
                               missing=missing)
-    if parse_iso8601(source["retrieved_at"]) is None:
+    if parse_datetime(source["retrieved_at"]) is None:
         raise ProvenanceError("source.retrieved_at must be an ISO 8601 time", missing=["retrieved_at"])
 
 

@@ -27,8 +27,8 @@ import datetime as dt
 import math
 import time
 
-from .layout import KVLayout, KVOptions
 from .digest import TAG_SEP
+from .layout import KVLayout, KVOptions
 from .view import describe, digest_view
 
 HEADER = "[Agent Memory]"

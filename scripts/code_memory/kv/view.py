@@ -15,10 +15,18 @@ import os
 
 from ..errors import CodeMemoryError
 from ..jsonlite import dumps, loads
+from ..timeutil import parse_datetime, parse_ts
 from .digest import Digest
 from .layout import KVLayout, KVOptions
-from .logfile import (format_ts, log_position, parse_envelope, read_complete_lines, read_state, read_state_header, resume_offset)
-from .provenance import parse_iso8601
+from .logfile import (
+    format_ts,
+    log_position,
+    parse_envelope,
+    read_complete_lines,
+    read_state,
+    read_state_header,
+    resume_offset,
+)
 
 DIGEST_SAVE_MIN_LINES = 200      # re-save the digest once this many log lines had to be replayed
 _SUMMARY_FIELDS = ("summary", "title", "text", "description", "name", "note", "value", "content")
@@ -68,12 +76,8 @@ def materialize(layout: KVLayout) -> tuple[dict, dict]:
 # ------------------------------------------------------------------------------ content fields
 
 def ts_epoch(ts: str) -> float:
-    """Epoch seconds of an envelope ts (the canonical ``…Z`` form fast, anything ISO 8601 else)."""
-    try:
-        return dt.datetime.fromisoformat(ts[:-1]).replace(tzinfo=dt.timezone.utc).timestamp()
-    except (TypeError, ValueError):
-        parsed = parse_iso8601(ts)
-        return parsed.timestamp() if parsed else 0.0
+    """Epoch seconds of an envelope ts (any ISO 8601; 0.0 when it is not one)."""
+    return parse_ts(ts) or 0.0
 
 
 def _epoch(value) -> float | None:
@@ -81,7 +85,7 @@ def _epoch(value) -> float | None:
         return None
     if isinstance(value, (int, float)):
         return float(value) / 1000.0 if value > 1e12 else float(value)
-    parsed = parse_iso8601(value)
+    parsed = parse_datetime(value)
     return parsed.timestamp() if parsed else None
 
 

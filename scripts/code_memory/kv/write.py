@@ -15,14 +15,14 @@ import json
 import os
 import stat
 
+from .. import oplog
 from ..errors import CodeMemoryError
 from ..fsutil import atomic_write_bytes, ensure_dir, file_lock
 from ..redact import find_secrets, redact_obj
-from .. import oplog
 from .keys import index_relpath, normalize_key
 from .layout import KVLayout, KVOptions
-from .logfile import (count_lines, encode_envelope, format_ts, last_line_ts, parse_ts, read_state_header, resume_offset)
-from .provenance import check_source, ProvenanceError, source_kind, UNTRUSTED_PREFIX
+from .logfile import count_lines, encode_envelope, format_ts, last_line_ts, parse_ts, read_state_header, resume_offset
+from .provenance import UNTRUSTED_PREFIX, ProvenanceError, check_source, source_kind
 
 COMPACTION_CHECK_BYTES = 1 << 20   # look at the line count each time the log grows by 1 MiB
 

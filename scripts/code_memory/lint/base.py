@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from ..paths import Frozen
 
-SEVERITIES = ("block", "warn", "off")
-
 
 class Rule(Frozen):
     """``id`` (e.g. PY001), default ``severity`` (block | warn), a short ``title``, ``why`` (what

@@ -32,8 +32,8 @@ def tools(ctx) -> list:
         (default kv.read_token_limit). tags: context tags (default: the session's project name);
         now: ISO 8601 time for expiry and recency (default now); prefix: only keys under it.
         Returns text, lines, token_count, included, candidates."""
-        from ..kv.read import default_read
         from ..kv import edge
+        from ..kv.read import default_read
         limit = edge.token_limit(ctx.cfg, token_limit, "token_limit")
         moment = edge.parse_now(now, "now")
         if tags is None:

@@ -28,8 +28,8 @@ def foreign_path_reason(root: str, real_path: str, project: Optional[str], allow
     if len(rel) >= 3 and rel[0] == "areas" and rel[1] == "projects" and rel[2] not in allowed_areas:
         return f"areas/projects/{rel[2]} is another project's memory"
     if len(rel) == 2 and rel[0] == "sessions" and rel[1].endswith(".md"):
-        from ..search.chunking import session_project
         from ..fsutil import read_text
+        from ..search.chunking import session_project
         owner = session_project(read_text(real_path, default="") or "")
         if owner and owner != project:
             return "that session note belongs to another project"

@@ -77,20 +77,6 @@ def append_daily_edit(paths: MemoryPaths, when, project: str, file_label: str) -
     return note
 
 
-def append_daily_block(paths: MemoryPaths, date: str, block: str) -> str:
-    """Append a Markdown block (e.g. a session entry) to ``daily/<date>.md`` under the lock."""
-    note = paths.daily_note(date)
-    ensure_dir(paths.daily)
-    with file_lock(os.path.join(paths.daily, ".lock")):
-        text = read_text(note) or _new_daily(date)
-        if not text.endswith("\n"):
-            text += "\n"
-        if not text.endswith("\n\n"):
-            text += "\n"
-        atomic_write_text(note, text + block.rstrip("\n") + "\n")
-    return note
-
-
 def replace_daily_block(paths: MemoryPaths, date: str, marker: str, block: str) -> str:
     """Replace the block that starts with the line ``marker`` (up to the first blank line or the
     next heading), or append it as a new blank-line-separated block. Used so re-summarizing a

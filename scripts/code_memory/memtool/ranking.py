@@ -15,6 +15,8 @@ from __future__ import annotations
 import datetime as dt
 import math
 
+from ..timeutil import parse_datetime
+
 CONFIDENCE_SCORES = {"high": 1.0, "medium": 0.6, "low": 0.3}
 CONFIDENCE_LEVELS = tuple(CONFIDENCE_SCORES)
 HALF_LIFE_DAYS = {"run": 14.0, "feature": 180.0, "project": 365.0}
@@ -29,13 +31,8 @@ def utcnow() -> dt.datetime:
 
 
 def parse_dt(value) -> dt.datetime | None:
-    if not value:
-        return None
-    try:
-        parsed = dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.timezone.utc)
+    """An item's timestamp (stored as ISO 8601; naive means UTC), else None."""
+    return parse_datetime(value, naive="utc") if value else None
 
 
 def age_days(timestamp, now: dt.datetime) -> float | None:

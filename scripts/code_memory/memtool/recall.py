@@ -23,7 +23,7 @@ import json
 
 from . import context as context_mod
 from .errors import param_error
-from .store import check_limit, Filters, normalize_tags, row_to_item
+from .store import Filters, check_limit, normalize_tags, row_to_item
 from .tokens import jaccard, keywords, terms
 
 RECOMMEND_CANDIDATES = 200

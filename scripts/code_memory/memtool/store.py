@@ -19,12 +19,12 @@ import re
 import sqlite3
 import uuid
 
-from ..text.query import like_pattern
 from ..redact import redact
+from ..text.query import like_pattern
 from . import context as context_mod
 from . import linking, ranking, schema
 from .access import AccessTracker
-from .errors import db_error, MemtoolError, not_found, param_error
+from .errors import MemtoolError, db_error, not_found, param_error
 from .tokens import build_content_search, fts_expression, parse_query, terms
 
 ITEM_FIELDS = ("id", "type", "task_id", "step_id", "key", "content", "tags", "source", "weight",

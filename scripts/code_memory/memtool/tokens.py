@@ -20,7 +20,7 @@ import functools
 import re
 
 from ..text.query import quote
-from ..text.segment import bigrams, BigramSegmenter, get_segmenter, HAN_RUN
+from ..text.segment import HAN_RUN, BigramSegmenter, bigrams, get_segmenter
 
 # A word for FTS purposes: a run of letters/digits/underscore that is not Han (unicode61 semantics).
 WORD = re.compile(r"[^\W\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")

@@ -14,7 +14,7 @@ import json
 from ..redact import redact
 from . import linking, ranking, schema
 from .errors import param_error
-from .store import (check_confidence, check_id, check_number, ITEM_FIELDS, new_id, normalize_tags, row_to_item, set_tags)
+from .store import ITEM_FIELDS, check_confidence, check_id, check_number, new_id, normalize_tags, row_to_item, set_tags
 from .tokens import build_content_search, terms
 
 _OPTIONAL_TEXT = ("key", "task_id", "step_id", "source", "last_accessed_at")

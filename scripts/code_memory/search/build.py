@@ -12,8 +12,15 @@ from ..errors import CodeMemoryError
 def embed_missing(cfg, db, out: dict) -> None:
     """Embed the chunks that have no vector yet (``out["vectors"]``), or note why not
     (``out["degraded"]``)."""
-    from .embed import (EmbeddingUnavailable, forget_failure, load_model, remember_failure, spec_from_config,
-                        tty_progress, update_vectors)
+    from .embed import (
+        EmbeddingUnavailable,
+        forget_failure,
+        load_model,
+        remember_failure,
+        spec_from_config,
+        tty_progress,
+        update_vectors,
+    )
     from .index import gc_vectors
 
     ecfg = cfg.get("embedding", {})

@@ -162,7 +162,7 @@ def _line_of(raw: str, needle: str, start_at: int = 0) -> tuple:
 
 
 def chunk_facts(text: str, title_hint: str = "") -> list:
-    """One chunk per active fact. Raises ValueError (via facts.parse_facts) on malformed JSON."""
+    """One chunk per active fact. Raises ``INVALID_ARGUMENT`` (facts.parse_facts) on malformed JSON."""
     from ..memory.facts import parse_facts
 
     facts = parse_facts(text, title_hint or "facts.json")

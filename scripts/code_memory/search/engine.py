@@ -17,48 +17,57 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 
-from ..text import query as querytext
+from ..config import DEFAULTS, section_values
 from ..errors import CodeMemoryError
-from .index import (desired_segmenter, IndexCorrupted, IndexDB, open_index, refresh, remove_index_files, scope_filter, Source)
 from ..paths import resolve_inside
-from ..text.segment import get_segmenter, Segmenter
+from ..text import query as querytext
+from ..text.segment import Segmenter, get_segmenter
+from .index import (
+    IndexCorrupted,
+    IndexDB,
+    Source,
+    desired_segmenter,
+    open_index,
+    refresh,
+    remove_index_files,
+    scope_filter,
+)
 
 MODES = ("auto", "bm25", "vector", "hybrid")
 MAX_GET_LINES = 200
 DEFAULT_GET_LINES = 40
 
 
+_SEARCH, _INDEX = DEFAULTS["search"], DEFAULTS["index"]
+
+
 @dataclass
 class SearchOptions:
-    """Values the edges take from config; defaults match DEFAULTS."""
+    """The ``search`` and ``index`` config sections as values (defaults: config.DEFAULTS)."""
 
-    top_k: int = 6
-    rrf_k: int = 60
-    candidates: int = 50
-    snippet_chars: int = 700
-    heading_weight: float = 3.0
-    title_weight: float = 1.0
-    fusion: str = "convex"
-    fusion_alpha: float = 0.5
-    vector_weight: float = 0.5
-    window_lines: int = 40
-    max_file_bytes: int = 2_000_000
-    auto_rebuild: bool = True
+    top_k: int = _SEARCH["top_k"]
+    rrf_k: int = _SEARCH["rrf_k"]
+    candidates: int = _SEARCH["candidates"]
+    snippet_chars: int = _SEARCH["snippet_chars"]
+    heading_weight: float = _SEARCH["heading_weight"]
+    title_weight: float = _SEARCH["title_weight"]
+    fusion: str = _SEARCH["fusion"]
+    fusion_alpha: float = _SEARCH["fusion_alpha"]
+    vector_weight: float = _SEARCH["vector_weight"]
+    window_lines: int = _INDEX["window_lines"]
+    max_file_bytes: int = _INDEX["max_file_bytes"]
+    auto_rebuild: bool = _INDEX["auto_rebuild"]
     cache_dir: str | None = None
     memory_root: str | None = None      # set: hits are annotated with the experiences they show
-    feedback_boost: float = 0.0         # feedback.search_boost (README § Self-evolution)
+    feedback_boost: float = 0.0         # feedback.search_boost (README § Self-evolution); 0 = off
 
 
 def options_from_config(cfg) -> SearchOptions:
-    s, i = cfg.get("search", {}), cfg.get("index", {})
-    return SearchOptions(
-        top_k=int(s.get("top_k", 6)), rrf_k=int(s.get("rrf_k", 60)), candidates=int(s.get("candidates", 50)),
-        snippet_chars=min(700, int(s.get("snippet_chars", 700))), heading_weight=float(s.get("heading_weight", 3.0)),
-        title_weight=float(s.get("title_weight", 1.0)), fusion=str(s.get("fusion", "convex")),
-        fusion_alpha=float(s.get("fusion_alpha", 0.5)), vector_weight=float(s.get("vector_weight", 0.5)),
-        window_lines=int(i.get("window_lines", 40)), max_file_bytes=int(i.get("max_file_bytes", 2_000_000)),
-        auto_rebuild=bool(i.get("auto_rebuild", True)), memory_root=cfg.root,
-        feedback_boost=float(cfg.get_path("feedback.search_boost", 0.0) or 0.0))
+    fields = SearchOptions.__dataclass_fields__
+    values = {**section_values("search", cfg.get("search"), fields), **section_values("index", cfg.get("index"), fields)}
+    values["snippet_chars"] = min(700, values["snippet_chars"])
+    return SearchOptions(**values, memory_root=cfg.root,
+                         feedback_boost=float(cfg.get_path("feedback.search_boost") or 0.0))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -376,7 +385,7 @@ def index_sources(cfg) -> list:
 
 
 def resolve_mode(requested: str | None, cfg) -> str:
-    mode = requested or cfg.get_path("search.default_mode", "auto")
+    mode = requested or cfg.get_path("search.default_mode")
     if mode not in MODES:
         raise CodeMemoryError("INVALID_ARGUMENT", f"unknown mode {mode!r}", hint="bm25, vector, hybrid or auto")
     return mode

@@ -17,9 +17,9 @@ from __future__ import annotations
 import os
 import re
 
-from ..memory.experience import candidates, fact_ref_id, ids_in, pitfall_lines, rule_lines
 from ..evolution.feedback import cached_score
 from ..fsutil import read_text
+from ..memory.experience import candidates, fact_ref_id, ids_in, pitfall_lines, rule_lines
 
 _RULES = re.compile(r"^areas/projects/([^/]+)/rules\.md$")
 _FACTS = re.compile(r"^areas/(?:projects|patterns|tools)/[^/]+/facts\.json$")
@@ -112,7 +112,7 @@ def record_shown(cfg, session_id: str | None, experience_ids: list, context: str
     """Record refs for the experiences a search (or get) showed in ``session_id`` — the CLI takes
     it from ``CLAUDE_CODE_SESSION_ID`` (set in Claude's Bash tool), an MCP server from its own
     environment. Honours ``feedback.record_refs``; never raises (feedback never fails a search)."""
-    if not session_id or not session_id.strip() or not experience_ids or not cfg.get_path("feedback.record_refs", True):
+    if not session_id or not session_id.strip() or not experience_ids or not cfg.get_path("feedback.record_refs"):
         return 0
     from ..errors import CodeMemoryError
     from ..evolution.feedback import record_refs

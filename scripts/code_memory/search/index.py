@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import CodeMemoryError
-from ..text.segment import get_segmenter, has_cjk, Segmenter
+from ..text.segment import Segmenter, get_segmenter, has_cjk
 
 SCHEMA_VERSION = "1"
 
@@ -469,7 +469,7 @@ def apply_plan(db: IndexDB, plan: Plan, window_lines: int, max_file_bytes: int,
                               segmenter.search_text(c.text)))
         stats["chunks_added"] += len(chunks)
 
-    for doc_id, rel in plan.deleted:
+    for doc_id, _rel in plan.deleted:
         stats["chunks_deleted"] += delete_doc_chunks(doc_id)
         conn.execute("DELETE FROM documents WHERE doc_id=?", (doc_id,))
         stats["deleted"] += 1

@@ -10,7 +10,7 @@ import sqlite3
 from ..errors import CodeMemoryError
 from ..workspace.registry import Registry
 from ..workspace.validate import memory_files
-from .index import discover_all, fts5_available, IndexCorrupted, known_documents, open_index, plan_changes
+from .index import IndexCorrupted, discover_all, fts5_available, known_documents, open_index, plan_changes
 
 
 def probe_sqlite() -> bool:
@@ -32,7 +32,7 @@ def index_status(cfg) -> dict:
                       "sqlite_version": sqlite3.sqlite_version}}
     spec = spec_from_config(cfg.get("embedding", {}))
     reason = None
-    if not cfg.get_path("embedding.enabled", True):
+    if not cfg.get_path("embedding.enabled"):
         reason = "disabled (embedding.enabled = false)"
     else:
         reason = quick_check(spec) or recent_failure(paths.index_dir, spec)
@@ -85,7 +85,7 @@ def index_status(cfg) -> dict:
 
 def workspace_status(index_path: str, registry: Registry, selected: list) -> dict:
     """Index store counts, per-workspace files and dirty files, probes, the recommended next step."""
-    from .index import discover, Source
+    from .index import Source, discover
 
     probes = {"sqliteOk": probe_sqlite(), "ftsOk": fts5_available()}
     ids = [ws.id for ws in selected]

@@ -16,13 +16,13 @@ import datetime as dt
 import os
 import re
 
-from ..text import similarity as dedup
-from ..paths import MemoryPaths, safe_name
-from ..redact import redact
 from ..memory.daily import replace_daily_block
 from ..memory.sessions import write_session_note
 from ..memory.templates import template
-from ..memory.tree import ensure_area, PITFALLS_HEADING, update_file
+from ..memory.tree import PITFALLS_HEADING, ensure_area, update_file
+from ..paths import MemoryPaths, safe_name
+from ..redact import redact
+from ..text import similarity as dedup
 
 MAX_ITEM_CHARS = 300
 DEFAULT_CATEGORY = "通用 (General)"

@@ -18,14 +18,15 @@ import glob
 import os
 import re
 
-from ..text import similarity as dedup
 from ..errors import CodeMemoryError
-from ..memory.facts import add_fact, load_facts
 from ..llm import LLMError
+from ..memory.facts import add_fact, load_facts
+from ..memory.tree import ensure_area
 from ..paths import MemoryPaths
 from ..redact import redact
-from .summarize import extract_json_object, InvalidSummary
-from ..memory.tree import ensure_area
+from ..text import similarity as dedup
+from ..timeutil import parse_datetime
+from .summarize import InvalidSummary, extract_json_object
 
 CATEGORIES = ("configuration", "architecture", "convention", "dependency", "command", "behavior",
               "limitation", "other")
@@ -55,13 +56,9 @@ class Session:
 
 
 def _parse_time(value: str) -> dt.datetime | None:
-    match = re.match(r"(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}))?", value or "")
-    if not match:
-        return None
-    try:
-        return dt.datetime.strptime(f"{match.group(1)} {match.group(2) or '00:00'}", "%Y-%m-%d %H:%M")
-    except ValueError:
-        return None
+    """The note's 时间 as a naive local datetime (what the window is compared with), else None."""
+    moment = parse_datetime(value or "")
+    return moment.astimezone().replace(tzinfo=None) if moment else None
 
 
 def session_knowledge(note: str) -> str:

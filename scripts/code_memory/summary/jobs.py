@@ -24,7 +24,7 @@ from .. import oplog
 from ..errors import CodeMemoryError
 from ..fsutil import atomic_write_json, read_text
 from ..paths import MemoryPaths
-from .summarize import summarize_session, SummaryOptions
+from .summarize import SummaryOptions, summarize_session
 
 LOG_CAP_BYTES = 512 * 1024
 
@@ -153,7 +153,7 @@ def run_configured_pending(cfg, backend_name: str | None = None) -> dict:
     init_root(cfg.paths)
     backend = get_backend(cfg, backend=backend_name, purpose="summary")
     return run_all_pending(cfg, cfg.paths, backend, SummaryOptions.from_config(cfg),
-                           int(cfg.get_path("summary.max_attempts", 3)))
+                           int(cfg.get_path("summary.max_attempts")))
 
 
 def run_all_pending(cfg: dict, paths: MemoryPaths, backend, options: SummaryOptions,

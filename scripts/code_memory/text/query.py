@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .segment import HAN_RUN, Segmenter, STOP_CHARS
+from .segment import HAN_RUN, STOP_CHARS, Segmenter
 
 MAX_QUERY_CHARS = 2000
 MAX_TERMS = 64

@@ -14,8 +14,8 @@ import os
 from .. import oplog
 from ..errors import CodeMemoryError
 from ..fsutil import atomic_write_text, file_lock, read_text
-from ..paths import is_under
 from ..markdown import append_to_section
+from ..paths import is_under
 from .entries import day_of, render_entry, sections, with_entry
 from .registry import Workspace
 

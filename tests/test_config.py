@@ -124,7 +124,7 @@ def _readme():
 
 
 def test_readme_names_every_command_script_and_error_code():
-    """Docs that cannot drift (DESIGN §11): every code-memory command and subcommand, every entry
+    """Docs that cannot drift (README § Development): every code-memory command and subcommand, every entry
     script and every error code is in the README."""
     import argparse
     import importlib

@@ -1,5 +1,5 @@
 """The memtool command line: global options, content sources, output and error contract, exit
-codes 0–5 (spec 000 §6–§7)."""
+codes 0–5 (README § memtool)."""
 
 from __future__ import annotations
 

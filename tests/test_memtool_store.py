@@ -1,5 +1,5 @@
 """memtool MVP: schema, the three put modes, get, list, search (FTS5 and LIKE), delete,
-export/import, tags — spec 000 §4, §6, §10."""
+export/import, tags (README § memtool)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Workspace memory: registry, remember templates, validate, compact, status (spec 001)."""
+"""Workspace memory: registry, remember templates, validate, compact, status (README § Workspace memory)."""
 
 import datetime as dt
 import json

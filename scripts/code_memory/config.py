@@ -160,13 +160,13 @@ DEFAULTS: dict = {
         "semantic_timeout_seconds": 8.0,
         "semantic_max_bytes": 12000,
     },
-    # workspace memory (spec 001): registered directories with memory/YYYY-MM-DD.md
+    # workspace memory (README § Workspace memory): registered directories with memory/YYYY-MM-DD.md
     "workspaces": {
         "paths": [],
         "id_strategy": "name",
         "compact_after_days": 30,
     },
-    # agent key-value memory (set_memory, spec 004)
+    # agent key-value memory (set_memory; README § Agent key-value memory)
     "kv": {
         "read_token_limit": 400,
         "history_policy": "A",
@@ -198,7 +198,7 @@ PROJECT_ALLOWED = {
     "lint.severity",
 }
 
-# The design's environment switches (spec 003) and the keys they set.
+# The design's environment switches (README § Configuration) and the keys they set.
 ENV_ALIASES = {
     "CODE_MEMORY_ROOT": "memory_root",
     "CLAUDE_SEMANTIC_LINT": "lint.semantic",

@@ -61,7 +61,7 @@ class Frozen:
 
 
 class MemoryPaths(Frozen):
-    """The layout of one memory root (DESIGN §4). Pure path arithmetic, no I/O."""
+    """The layout of one memory root (README § The memory tree). Pure path arithmetic, no I/O."""
 
     __slots__ = ("root",)
 

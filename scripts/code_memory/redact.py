@@ -1,7 +1,7 @@
 """Secret redaction: applied to every text before it is written to memory, a log or an LLM request.
 
 Each rule names the shape it catches; a match becomes ``[REDACTED:<kind>]``. ``<private>…</private>``
-spans are dropped entirely (DESIGN §2.6). Rules are ordered so that structured shapes (private key
+spans are dropped entirely (README § Design notes, Privacy). Rules are ordered so that structured shapes (private key
 blocks, URLs with passwords, JWTs, vendor tokens) win before the generic ``KEY=value`` rules.
 """
 

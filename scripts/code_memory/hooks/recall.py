@@ -1,6 +1,6 @@
 """Turning memory files into injected context: fenced, labelled as recalled memory, capped.
 
-Recalled memory is data (DESIGN §2.7): every block sits inside a ``<recalled-memory>`` fence that
+Recalled memory is data (README § Design notes): every block sits inside a ``<recalled-memory>`` fence that
 names its source file, under a header that says it is stored memory and not a message from the
 user. Text that would close the fence early is neutralised. Sizes are in UTF-8 bytes; cuts fall on
 line boundaries and say how much was left out and where to read it.

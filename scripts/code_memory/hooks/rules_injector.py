@@ -2,7 +2,7 @@
 project's rules (+ its groups' rules) into the context; later Reads are silent.
 
 The answer is ``permissionDecision: allow`` + ``additionalContext``, so the Read runs and the rules
-arrive with it (spec 003: one call = the file + the rules). ``allow`` is only given for files under
+arrive with it (one call = the file + the rules). ``allow`` is only given for files under
 the session's working directory, where Claude Code lets Read through anyway; elsewhere the context
 comes without a decision, so a memory tool never widens what the user's permission settings allow.
 

@@ -1,4 +1,4 @@
-"""Keeping the kv store tidy (spec 004 §7): consistency check/repair and compaction.
+"""Keeping the kv store tidy (README § Agent key-value memory): consistency check/repair and compaction.
 
 :func:`check` compares the live view (state.jsonl + log, last write wins) with ``kv/index/`` and
 reports drift — missing, stale, orphaned index files, unsafe entries (symlinks), temp leftovers,

@@ -1,4 +1,4 @@
-"""The ``source`` argument of set_memory (spec 004 §3.2): validation of provenance. Pure.
+"""The ``source`` argument of set_memory (README § Agent key-value memory, provenance): validation of provenance. Pure.
 
 ``source`` is required (a non-empty object or string). Writes whose source is external — kind
 ``web``, ``tool`` or ``file``, or a string source that is a URL or starts with ``web:``, ``tool:``

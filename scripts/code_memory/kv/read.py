@@ -1,4 +1,4 @@
-"""The default read (spec 004 §5): a compact block of live memories that fits a token budget.
+"""The default read (README § Agent key-value memory): a compact block of live memories that fits a token budget.
 
 Filtering: tombstoned keys are gone from the view; a key whose ``content.expired_at`` is before
 ``now`` is skipped; ``/untrusted/…`` (quarantined) keys are skipped unless asked for.

@@ -1,4 +1,4 @@
-"""Tier 1 rule engines of the avoidance gate (spec 003 "避坑规则自动检测"), plus user rules and
+"""Tier 1 rule engines of the avoidance gate (README § Lint rules), plus user rules and
 the tier 2 LLM check.
 
 Each engine module (``python_rules``, ``shell_rules``, ``java_sql_rules``, ``antd_v3_rules``) has a

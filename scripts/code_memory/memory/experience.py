@@ -1,4 +1,4 @@
-"""Experience ids: the unit the feedback loop scores (DESIGN §8, brief "Experience ids").
+"""Experience ids: the unit the feedback loop scores (README § Self-evolution).
 
 An experience is one piece of memory that code-memory hands to Claude:
   a rule line in a project's rules.md   ``rule:<project>:<sha1(line.strip())[:10]>``

@@ -1,5 +1,5 @@
 """facts.json: atomic facts with a lifecycle (active → superseded | archived). New facts never
-delete old ones (spec 003, Layer 1)."""
+delete old ones (README § Facts)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Metacognition (spec 002 §3.1, §4.1): how well do I know a topic, and what should be reviewed.
+"""Metacognition (README § memtool): how well do I know a topic, and what should be reviewed.
 
 assess_knowledge(topic) searches up to 50 memories and scores::
 

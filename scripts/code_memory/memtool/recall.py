@@ -1,4 +1,4 @@
-"""Recall services over the store: recommend (spec 000 §8.2) and contextual search (spec 002 §2.4).
+"""Recall services over the store: recommend and contextual search (README § memtool).
 
 recommend — candidates are the newest items matching task_id / tags / key prefix / type (up to
 :data:`RECOMMEND_CANDIDATES`), plus, when a context text is given, the best full-text matches for it.

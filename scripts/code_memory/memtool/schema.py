@@ -1,6 +1,6 @@
 """The memtool database: connection settings and the schema as named, idempotent migrations.
 
-Tables (spec 000 §4, spec 002 §1.1/§2.1):
+Tables (README § memtool):
 
 * ``memory_items`` — one row per memory: id (UUID4 hex), type (project|feature|run), task_id,
   step_id, key, content, content_search, tags_json, source, weight, version, created_at, updated_at

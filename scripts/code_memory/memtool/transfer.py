@@ -1,4 +1,4 @@
-"""Export and import: JSONL, one complete item object per line (spec 000 §6.2).
+"""Export and import: JSONL, one complete item object per line (README § memtool).
 
 Export writes every stored field of every item (oldest first). Import upserts by id in a single
 transaction: an existing id is overwritten with the line's fields, a new id is inserted, a line

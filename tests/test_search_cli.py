@@ -86,31 +86,40 @@ def test_status_and_index(root):
     assert out["dirty"]["count"] == 1 and "new" not in json.dumps(out["dirty"]).replace("daily.md", "")
 
 
-def test_plain_checkout_without_site_packages(root):
-    """A git checkout runs with nothing but Python: no jieba (bigrams), no fastembed (BM25)."""
+def _plain(*args):
+    """memory-search.py as a plain checkout runs it: ``-I -S``, no site-packages, no extras."""
     import subprocess
     import sys
 
     from conftest import SCRIPTS
 
-    def plain(*args):
-        res = subprocess.run([sys.executable, "-I", "-S", os.path.join(SCRIPTS, "memory-search.py"), *args],
-                             capture_output=True, text=True, env=dict(os.environ))
-        assert res.stdout.startswith("{"), res.stderr
-        return res.returncode, json.loads(res.stdout)
+    res = subprocess.run([sys.executable, "-I", "-S", os.path.join(SCRIPTS, "memory-search.py"), *args],
+                         capture_output=True, text=True, env=dict(os.environ))
+    assert res.stdout.startswith("{"), res.stderr
+    return res.returncode, json.loads(res.stdout)
 
-    code, out = plain("index")
+
+def test_plain_checkout_without_site_packages(root):
+    """A git checkout runs with nothing but Python: no jieba (bigrams), no fastembed (BM25)."""
+    code, out = _plain("index")
     assert code == 0 and out["segmenter"] == "bigram"
     assert "fastembed is not installed" in out["degraded"]["vector"]
-    code, out = plain("参数化查询", "--project", "demo", "--mode", "hybrid")
+    code, out = _plain("参数化查询", "--project", "demo", "--mode", "hybrid")
     assert code == 0 and out["mode_used"] == "bm25" and "fastembed" in out["degraded"]["vector"]
     assert out["results"][0]["path"].endswith("demo/rules.md")
-    code, out = plain("参数化查询", "--project", "demo")
+    code, out = _plain("参数化查询", "--project", "demo")
     assert code == 0 and out["mode_used"] == "bm25" and "degraded" not in out   # auto: BM25 quietly
-    # with jieba available again, the index command upgrades the segmenter (searches never do)
+
+
+def test_index_upgrades_to_jieba_when_it_becomes_available(root):
+    """An index built without jieba (bigrams) is upgraded by ``index`` once jieba is installed —
+    searches never rebuild it — and a plain checkout then keeps using the cached dictionary."""
+    pytest.importorskip("jieba", reason="needs the optional extra jieba (pip install code-memory[zh])")
+    code, out = _plain("index")
+    assert code == 0 and out["segmenter"] == "bigram"
     code, out, _ = search("index", "--no-vectors")
     assert out["segmenter"].startswith("jieba-dict:") and "segmenter changed" in out["rebuilt"]
-    code, out = plain("index")
+    code, out = _plain("index")
     assert code == 0 and out["segmenter"].startswith("jieba-dict:")       # no downgrade
-    code, out = plain("参数化查询", "--project", "demo", "--mode", "bm25")
+    code, out = _plain("参数化查询", "--project", "demo", "--mode", "bm25")
     assert out["results"][0]["path"].endswith("demo/rules.md")              # the cached dictionary serves queries

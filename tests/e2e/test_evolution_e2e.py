@@ -94,6 +94,8 @@ def test_the_loop_closes_in_a_real_session(claude_runner, standin, project_dir, 
     signals — after which the injected pitfalls carry that outcome in their scores."""
     import os
 
+    pytest.importorskip("anthropic", reason="the summarizer's LLM path needs the optional extra anthropic")
+
     from code_memory.evolution.signals import load_extractions
     from code_memory.fsutil import iter_jsonl
     from code_memory.memory import experience as exp

@@ -13,6 +13,8 @@ import sys
 import pytest
 
 from conftest import REPO, SCRIPTS
+
+pytest.importorskip("mcp", reason="the MCP server needs the optional extra mcp (pip install code-memory[mcp])")
 from support.standin_api import main, strings_in, tool
 
 pytestmark = pytest.mark.e2e

@@ -1,6 +1,6 @@
 """A session's outcome from its transcript (no LLM): success or failed, and how many corrections.
 
-Read from the Claude Code transcript JSONL (reference Part A; unknown line types are skipped, a torn
+Read from the Claude Code transcript JSONL (unknown line types are skipped, a torn
 last line is tolerated; sidechain and meta lines are ignored):
 
   user_corrections  human prompts (not the first) that correct Claude — transcript.CORRECTION_PATTERNS,

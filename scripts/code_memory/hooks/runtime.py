@@ -72,7 +72,7 @@ class HookContext:
         return datetime.datetime.now()
 
 
-# -- outputs (reference/claude-code.md "Outputs verified to reach the model") --------------------
+# -- outputs (each verified to reach the model by tests/e2e) ---------------------------------
 
 def context_output(event_name: str, text: str) -> dict:
     return {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}
@@ -140,7 +140,7 @@ def run(hook: str, raw: bytes, env) -> dict | None:
         if event.name != expected_event:
             log.info("ignored", reason="unexpected event", event=event.name[:40])
             return None
-        if not event.session_id or not event.cwd:  # every real payload has both (reference Part A)
+        if not event.session_id or not event.cwd:  # every real payload has both
             log.info("ignored", reason="no session_id or cwd")
             return None
         module = __import__(f"{__package__}.{module_name}", fromlist=["handle"])

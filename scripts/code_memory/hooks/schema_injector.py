@@ -3,7 +3,7 @@ architect by default) get the schema index (``hooks.schema_index``, default
 ``projects/shared-db/schema-index.md`` in the memory root) as context — once per session (the
 design's flag), or every time with ``hooks.schema_once_per_session = false``.
 
-SubagentStart's ``additionalContext`` reaches the subagent's own requests only (reference Part A).
+SubagentStart's ``additionalContext`` reaches the subagent's own requests only (verified with the real binary, tests/e2e).
 """
 
 from __future__ import annotations

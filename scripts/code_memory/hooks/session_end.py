@@ -1,6 +1,6 @@
 """session-summary (SessionEnd): snapshot what the summarizer needs, start it detached, return.
 
-SessionEnd hooks are cancelled after about 1.5 s (reference Part A), so nothing slow happens
+SessionEnd hooks are cancelled after about 1.5 s (seen with the real binary), so nothing slow happens
 here: one small atomic write and one spawn. The session's flags are removed too.
 """
 

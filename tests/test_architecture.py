@@ -1,0 +1,184 @@
+"""The architecture holds (ARCHITECTURE.md): packages by concern in one-way layers, every module on
+the code map, package ``__init__`` files that import nothing.
+
+Imports are read with ``ast`` — module-level and function-level alike, since a lazy import is a
+dependency too. A module may import from its own package and from packages of a lower layer;
+an import sideways (another package of the same layer) or upwards fails with the offending line.
+"""
+
+import ast
+import os
+import re
+
+from conftest import REPO
+
+PACKAGE = os.path.join(REPO, "scripts", "code_memory")
+ARCHITECTURE = os.path.join(REPO, "ARCHITECTURE.md")
+
+# (layer, packages), lowest first. "core" is the flat modules of code_memory itself.
+LAYERS = [
+    ("core", ["core"]),
+    ("text", ["text"]),
+    ("files", ["memory"]),
+    ("stores", ["kv", "memtool", "workspace"]),
+    ("evolution and lint", ["evolution", "lint"]),
+    ("search", ["search"]),
+    ("summaries", ["summary"]),
+    ("edges", ["hooks", "mcp"]),
+    ("install", ["install"]),
+    ("command line", ["cli"]),
+]
+RANK = {pkg: rank for rank, (_name, pkgs) in enumerate(LAYERS) for pkg in pkgs}
+
+
+def modules():
+    """``{dotted name relative to code_memory: path}`` of every module of the package."""
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(PACKAGE):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not d.startswith("."))
+        for name in sorted(filenames):
+            if name.endswith(".py"):
+                path = os.path.join(dirpath, name)
+                rel = os.path.relpath(path, PACKAGE)[:-3].replace(os.sep, ".")
+                out[rel] = path
+    return out
+
+
+def package_of(module: str) -> str:
+    """``search.engine`` → ``search``; ``paths`` (a flat module) → ``core``."""
+    first, _, rest = module.partition(".")
+    if not rest and first != "__init__" and not os.path.isdir(os.path.join(PACKAGE, first)):
+        return "core"
+    return first if first != "__init__" else "core"
+
+
+def imports_of(module: str, path: str):
+    """``(line, imported module relative to code_memory)`` for every import of our package."""
+    tree = ast.parse(open(path, encoding="utf-8").read(), path)
+    here = module.split(".")
+    is_init = module.endswith("__init__")
+    base_parts = here[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = base_parts[: len(base_parts) - (node.level - 1)] if node.level > 1 else base_parts
+                if is_init and node.level == 1:
+                    parts = base_parts
+                target = ".".join(parts + ([node.module] if node.module else []))
+            elif node.module and (node.module == "code_memory" or node.module.startswith("code_memory.")):
+                target = node.module[len("code_memory."):] if node.module != "code_memory" else ""
+            else:
+                continue
+            names = [a.name for a in node.names]
+            if target == "" or os.path.isdir(os.path.join(PACKAGE, *target.split("."))):
+                for name in names:  # from . import x / from ..search import engine
+                    yield node.lineno, f"{target}.{name}".strip(".")
+            else:
+                yield node.lineno, target
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("code_memory."):
+                    yield node.lineno, alias.name[len("code_memory."):]
+
+
+def test_every_package_has_a_layer():
+    found = {package_of(m) for m in modules()}
+    assert found - set(RANK) == set(), "packages without a layer: add them to LAYERS and ARCHITECTURE.md"
+    assert set(RANK) - found == set(), "layers name packages that do not exist"
+
+
+def test_layers_point_one_way():
+    problems = []
+    for module, path in modules().items():
+        mine = package_of(module)
+        for line, target in imports_of(module, path):
+            theirs = package_of(target)
+            if theirs == mine:
+                continue
+            if RANK[theirs] >= RANK[mine]:
+                how = "sideways" if RANK[theirs] == RANK[mine] else "upwards"
+                problems.append(f"scripts/code_memory/{module.replace('.', '/')}.py:{line} imports "
+                                f"{target} ({mine} → {theirs}, {how})")
+    assert problems == [], "imports against the layer order (ARCHITECTURE.md):\n" + "\n".join(problems)
+
+
+def test_no_import_cycles_between_modules():
+    graph = {}
+    mods = modules()
+    for module, path in mods.items():
+        graph[module] = {t for _line, t in imports_of(module, path) if t in mods or f"{t}.__init__" in mods}
+    seen, stack, cycles = set(), [], []
+
+    def visit(node):
+        if node in stack:
+            cycles.append(stack[stack.index(node):] + [node])
+            return
+        if node in seen:
+            return
+        seen.add(node)
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            visit(nxt)
+        stack.pop()
+
+    for module in sorted(graph):
+        visit(module)
+    assert cycles == [], "import cycles: " + "; ".join(" → ".join(c) for c in cycles)
+
+
+def test_package_init_files_import_nothing():
+    for module, path in modules().items():
+        if module.endswith("__init__") or module == "__init__":
+            tree = ast.parse(open(path, encoding="utf-8").read())
+            imports = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+            assert not imports, f"{path} imports something: hooks would pay for it"
+
+
+def _code_map_entries() -> set:
+    text = open(ARCHITECTURE, encoding="utf-8").read()
+    return set(re.findall(r"^\| `([a-z0-9_]+(?:/[a-z0-9_]+)?\.py)` \|", text, re.M))
+
+
+def test_every_module_is_on_the_code_map():
+    listed = _code_map_entries()
+    missing = []
+    for module in modules():
+        if module.endswith("__init__"):
+            continue
+        rel = module.replace(".", "/") + ".py"
+        if rel not in listed:
+            missing.append(rel)
+    assert missing == [], "modules missing from ARCHITECTURE.md's code map: " + ", ".join(missing)
+    stale = [rel for rel in listed if not os.path.exists(os.path.join(PACKAGE, rel))]
+    assert stale == [], "ARCHITECTURE.md lists modules that do not exist: " + ", ".join(sorted(stale))
+
+
+def test_the_code_map_shows_the_declared_layers():
+    text = open(ARCHITECTURE, encoding="utf-8").read()
+    rows = re.findall(r"^\|\s*(\d+)\s*\|\s*([^|]+?)\s*\|\s*([^|]+?)\s*\|", text, re.M)
+    declared = [(name, sorted(pkgs)) for name, pkgs in LAYERS]
+    shown = [(name, sorted(p.strip("` ") for p in pkgs.split(","))) for _rank, name, pkgs in rows]
+    assert shown == declared, "ARCHITECTURE.md's layer table differs from LAYERS in this test"
+
+
+def test_docstrings_cite_documents_that_ship():
+    """Docstrings cite the README or ARCHITECTURE.md, not design documents outside the repository."""
+    pattern = re.compile(r"\b(?:spec 00\d|DESIGN §|specs/|reference/claude-code|reference Part)")
+    offenders = [f"{path}:{n}" for path in modules().values()
+                 for n, line in enumerate(open(path, encoding="utf-8"), 1) if pattern.search(line)]
+    assert offenders == []
+
+
+def test_configuration_is_loaded_at_the_edges_only():
+    """``load_config`` is called by the edges (hooks, MCP, command line); everything below them takes
+    a loaded Config or plain values."""
+    edges = {"hooks", "mcp", "install", "cli"}
+    offenders = []
+    for module, path in modules().items():
+        if package_of(module) in edges or module == "config":
+            continue
+        tree = ast.parse(open(path, encoding="utf-8").read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "load_config":
+                offenders.append(f"{path}:{node.lineno}")
+    assert offenders == [], "configuration loaded below the edges: " + ", ".join(offenders)

@@ -3,10 +3,14 @@
 payload on stdin), next to bare interpreter starts measured in the same run.
 
     .venv-test/bin/python bench/bench_hooks.py [--rounds 40] [--python PATH] [--json OUT]
+    .venv-test/bin/python bench/bench_hooks.py --compare DIR    # another checkout, same run
 
 Everything happens in a temp HOME / memory root / project (a git checkout with rules, a
 MEMORY.md, a schema index). Cases run interleaved, one of each per round, so load from other
-processes hits all of them alike; the table gives p50 / p90 / min in milliseconds.
+processes hits all of them alike; the table gives p50 / p90 / min in milliseconds. With
+``--compare DIR`` (e.g. ``git worktree add --detach /tmp/old <rev>``) every hook case also runs
+against that checkout's shims in the same rounds, each side in its own temp tree, and the table
+gives both medians and their ratio.
 """
 
 from __future__ import annotations
@@ -33,8 +37,9 @@ def payload(event, session, cwd, **fields):
 
 
 class Bench:
-    def __init__(self, python: str, tmp: str):
+    def __init__(self, python: str, tmp: str, hooks_dir: str = HOOKS):
         self.tmp = tmp
+        self.hooks_dir = hooks_dir
         self.home = os.path.join(tmp, "home")
         self.root = os.path.join(self.home, ".claude", "memory")
         self.project = os.path.join(tmp, "work", "shop")
@@ -64,7 +69,7 @@ class Bench:
         self.n = 0
 
     def shim(self, name: str, data: bytes) -> float:
-        command = f'"{HOOKS}/{name}.sh"'
+        command = f'"{self.hooks_dir}/{name}.sh"'
         started = time.perf_counter()
         subprocess.run(["sh", "-c", command], input=data, stdout=subprocess.DEVNULL, env=self.env, check=False)
         return (time.perf_counter() - started) * 1000
@@ -134,7 +139,10 @@ def main() -> int:
     parser.add_argument("--python", default=os.path.join(REPO, ".venv-test", "bin", "python"),
                         help="the python the hooks run (default: .venv-test)")
     parser.add_argument("--json", help="also write the numbers here")
+    parser.add_argument("--compare", metavar="DIR", help="another checkout whose hooks run in the same rounds")
     args = parser.parse_args()
+    if args.compare:
+        return compare(args)
     # what install.sh does: hooks should never pay for compiling the package (PYTHONDONTWRITEBYTECODE
     # or a read-only checkout would make every hook compile it again)
     import compileall
@@ -169,6 +177,47 @@ def main() -> int:
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({"rounds": args.rounds, "load": [load_before, load_after], "rows": rows}, fh, indent=2)
+    return 0
+
+
+def compare(args) -> int:
+    """The hook cases of this checkout and of ``args.compare``, interleaved round by round."""
+    import compileall
+
+    other = os.path.abspath(args.compare)
+    for checkout in (REPO, other):
+        compileall.compile_dir(os.path.join(checkout, "scripts", "code_memory"), quiet=1)
+    tmp = tempfile.mkdtemp(prefix="bench-hooks-compare-")
+    sides = {}
+    try:
+        for label, checkout in (("old", other), ("new", REPO)):
+            side_tmp = os.path.join(tmp, label)
+            os.makedirs(side_tmp)
+            bench = Bench(os.path.abspath(args.python), side_tmp, os.path.join(checkout, "hooks"))
+            bench.shim("schema-injector", payload("SubagentStart", "bench-warm-schema", bench.project,
+                                                  agent_type="Explore"))
+            sides[label] = [(name, run) for name, run in bench.cases() if "python" not in name and "bash -c" not in name]
+        for cases in sides.values():
+            for _name, run in cases:
+                run()
+        samples = {(label, name): [] for label, cases in sides.items() for name, _ in cases}
+        for _ in range(args.rounds):
+            for label, cases in sides.items():
+                for name, run in cases:
+                    samples[(label, name)].append(run())
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"rounds: {args.rounds}; old: {other}; new: {REPO}; hook python: {args.python}\n")
+    print("| case | old p50 ms | new p50 ms | new / old |")
+    print("|---|---|---|---|")
+    rows = []
+    for name, _run in sides["new"]:
+        old, new = statistics.median(samples[("old", name)]), statistics.median(samples[("new", name)])
+        rows.append({"case": name, "old_p50": old, "new_p50": new, "ratio": new / old})
+        print(f"| {name} | {old:.1f} | {new:.1f} | {new / old:.2f} |")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump({"rounds": args.rounds, "old": other, "rows": rows}, fh, indent=2)
     return 0
 
 

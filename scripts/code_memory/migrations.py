@@ -5,12 +5,13 @@ A database's schema is an ordered list of ``(name, step)``; ``step(conn)`` runs 
 is recorded with the time in a table of that database (``migrations`` unless the store names
 another). Pending steps run in order inside one ``BEGIN IMMEDIATE`` transaction — all of them or
 none — so a crash or a concurrent opener never leaves half a schema. A step is a function of the
-connection, or :func:`sql` for a plain list of statements.
+connection, or :func:`sql` for a plain list of statements. Light imports: the hooks' feedback
+recording imports the module that declares a schema.
 """
 
 from __future__ import annotations
 
-import datetime as dt
+from .timeutil import now_iso
 
 
 def sql(*statements: str):
@@ -56,7 +57,7 @@ def apply(conn, migrations: list, table: str = "migrations") -> list:
                 continue
             step(conn)
             conn.execute(f"INSERT INTO {table}(name, applied_at) VALUES (?, ?)",
-                         (name, dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")))
+                         (name, now_iso()))
             names.append(name)
         if own:
             conn.execute("COMMIT")

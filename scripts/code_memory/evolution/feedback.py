@@ -21,7 +21,6 @@ from __future__ import annotations
 import os
 import time
 
-from .. import migrations
 from ..config import DEFAULTS, section_values
 from ..errors import CodeMemoryError, invalid
 from ..fsutil import append_events, atomic_write_text, ensure_dir, file_lock, read_text
@@ -32,10 +31,11 @@ OUTCOMES = ("success", "failed")
 CONTEXT_CHARS = 200
 SCORES_CACHE = "experience_scores.json"
 
-# The derived tables, as named migrations (code_memory.migrations). A new migration makes the
-# next sync rebuild the tables from the log.
+# The derived tables, as named migrations (code_memory.migrations; statements here, applied when
+# the database is opened). A new migration makes the next sync rebuild the tables from the log;
+# IF NOT EXISTS lets a database made before migrations were recorded adopt m001 (and be rebuilt).
 MIGRATIONS = [
-    ("m001_derived_tables", migrations.sql(
+    ("m001_derived_tables", (
         "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)",
         """CREATE TABLE IF NOT EXISTS experience_refs (
           id INTEGER PRIMARY KEY, experience_id TEXT NOT NULL, session_id TEXT NOT NULL,
@@ -233,7 +233,9 @@ def _sync_locked(db_path: str, log_path: str, rebuild: bool) -> dict:
 
     conn = _connect(db_path)
     try:
-        schema_changed = bool(migrations.apply(conn, MIGRATIONS))
+        from .. import migrations  # here: recording a ref (hooks) never opens the database
+
+        schema_changed = bool(migrations.apply(conn, [(name, migrations.sql(*sql)) for name, sql in MIGRATIONS]))
         meta = _meta(conn)
         offset = int(meta.get("offset", "0") or 0)
         head = _log_head(log_path)

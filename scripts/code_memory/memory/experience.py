@@ -13,7 +13,6 @@ MEMORY.md only those under the Pitfalls heading.
 from __future__ import annotations
 
 from ..markdown import is_list_item, section_range
-from .tree import PITFALLS_HEADING
 
 try:  # the builtin module: hashlib would load OpenSSL (~3 ms on the hooks' hot path)
     from _sha1 import sha1 as _sha1
@@ -65,6 +64,8 @@ def parse_id(experience_id: str) -> tuple:
 def pitfall_lines(memory_md: str) -> list:
     """``[(line_index, line, experience_id)]`` of the pitfall list items in MEMORY.md's text."""
     lines = memory_md.split("\n")
+    from .tree import PITFALLS_HEADING  # here: the hooks that only score rules skip the tree module
+
     start, end = section_range(lines, PITFALLS_HEADING)
     return [(i, lines[i], pitfall_id(lines[i])) for i in range(start, end) if is_list_item(lines[i])]
 

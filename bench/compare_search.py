@@ -8,6 +8,10 @@ per-process search paths faster or slower?
 one. The corpus is bench_search.py's (run that first: it builds ``bench/out/search``); each side
 gets its own copy of the memory root, both packages are byte-compiled first, and every round runs
 each measurement once per side, so machine load falls on both alike. Reports medians in ms.
+
+``--instructions`` runs each case once per side under ``valgrind --tool=callgrind`` instead and
+reports the instructions executed: a count that machine load does not change (use it when other
+work shares the machine; needs Debian's valgrind).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ def main(argv=None) -> int:
     ap.add_argument("--runs", type=int, default=25)
     ap.add_argument("--corpus", default=os.path.join(REPO, "bench", "out", "search", "root"))
     ap.add_argument("--out", default=os.path.join(REPO, "bench", "out", "compare"))
+    ap.add_argument("--instructions", action="store_true", help="count instructions (callgrind), not time")
     args = ap.parse_args(argv)
     if not os.path.isdir(args.corpus):
         print(f"no corpus at {args.corpus}: run bench/bench_search.py first", file=sys.stderr)
@@ -50,6 +55,8 @@ def main(argv=None) -> int:
                        dict(os.environ, CODE_MEMORY_ROOT=root, CODE_MEMORY_EMBEDDING__ENABLED="false"))
         subprocess.run([py, sides[name][0], "index", "--no-vectors"], env=sides[name][1], check=True,
                        capture_output=True)
+    if args.instructions:
+        return _instructions(py, sides, args.out)
     times = {(name, case): [] for name in sides for case, _ in CASES}
     for _ in range(args.runs):
         for case, case_args in CASES:
@@ -65,6 +72,29 @@ def main(argv=None) -> int:
     for case, _ in CASES:
         old, new = (statistics.median(times[(name, case)]) for name in ("old", "new"))
         print(f"| {case} | {old:.1f} | {new:.1f} | {new / old:.2f} |")
+    return 0
+
+
+def _instructions(py: str, sides: dict, out: str) -> int:
+    """Instructions executed by one run of each case per side (callgrind's ``Collected`` total)."""
+    import re
+
+    counts = {}
+    for case, case_args in CASES:
+        for name, (script, env) in sides.items():
+            target = os.path.join(out, f"callgrind.{name}.out")
+            proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={target}", py, script,
+                                   *case_args], env=env, capture_output=True, text=True)
+            found = re.search(r"Collected : (\d+)", proc.stderr)
+            if proc.returncode != 0 or not found:
+                print(f"{name} {case}: exit {proc.returncode}: {proc.stderr[-300:]}", file=sys.stderr)
+                return 1
+            counts[(name, case)] = int(found.group(1))
+    print("| case | old instructions (M) | new instructions (M) | new / old |  (callgrind, one run each)")
+    print("|---|---:|---:|---:|")
+    for case, _ in CASES:
+        old, new = counts[("old", case)], counts[("new", case)]
+        print(f"| {case} | {old / 1e6:.1f} | {new / 1e6:.1f} | {new / old:.3f} |")
     return 0
 
 

@@ -14,7 +14,6 @@ from ..config import load_config
 from ..errors import CodeMemoryError
 from .common import add_common, options_script_main
 
-
 # JSON text longer than this many times kv.max_content_bytes cannot fit once made compact; it is
 # refused before it is read whole or parsed
 RAW_SLACK = 4

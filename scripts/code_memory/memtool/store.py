@@ -36,7 +36,7 @@ _JSON_COLUMNS = {"tags": "tags_json", "context_tags": "context_tags_json",
                  "related_ids": "related_ids_json"}
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:\-]{0,127}$")
 MAX_CONTENT_BYTES = 1 << 20        # checked before redaction, tokenizing or the write lock
-FIELD_LIMITS = {"key": 512, "task_id": 256, "step_id": 256, "source": 2000, "tag": 100}
+FIELD_LIMITS = {"key": 512, "task_id": 256, "step_id": 256, "source": 2000, "tag": 200}
 MAX_TAGS = 50
 MAX_LIMIT = 10000
 COMMON_REFRESH_WRITES = 200
@@ -372,8 +372,9 @@ class MemoryStore:
         if item_id is not None:
             check_id(item_id)
         check_content(content)
-        tag_list = normalize_tags(tags) if tags is not None else None
-        ctx_tags = normalize_tags(context_tags) if context_tags is not None else None
+        # redacted before comma-splitting, so a secret's label and value are not torn apart
+        tag_list = normalize_tags([redact(str(t)) for t in tags]) if tags is not None else None
+        ctx_tags = normalize_tags([redact(str(t)) for t in context_tags]) if context_tags is not None else None
         tag_list, ctx_tags = clean_metadata(fields, tag_list, ctx_tags)
         redacted = False
         if content is not None:

@@ -57,10 +57,12 @@ def _string_list(obj, name, line_no) -> list:
     if value is None:
         return []
     if isinstance(value, str):
-        return normalize_tags([value])
+        value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise _fail(line_no, f"{name} must be a list of strings")
-    return normalize_tags(value) if name != "related_ids" else list(dict.fromkeys(value))
+    for v in value:
+        check_text(name, v, None, name_like=False)
+    return normalize_tags([redact(v) for v in value]) if name != "related_ids" else list(dict.fromkeys(value))
 
 
 def parse_line(text: str, line_no: int, now_iso: str) -> dict:

@@ -70,12 +70,16 @@ def test_policy_a_rotates_past_threshold_without_losing_history(memory_root):
 
 def test_ts_monotonic_after_rotation(memory_root):
     import datetime as dt
-    future = dt.datetime(2099, 1, 1, tzinfo=dt.timezone.utc)
-    set_memory(memory_root, "/a", {"v": 1}, "chat", now=future)
+    ahead = dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=2)      # a clock that stepped back since
+    first = set_memory(memory_root, "/a", {"v": 1}, "chat", now=ahead)
     compact(memory_root, KVOptions(history_policy="B"))
-    r = set_memory(memory_root, "/a", {"v": 2}, "chat")           # the real clock is earlier
-    assert r["ts"] > "2099-01-01T00:00:00.000000Z"
-    assert get(memory_root, "/a")["content"] == {"v": 2}
+    r = set_memory(memory_root, "/a", {"v": 2}, "chat")
+    assert r["ts"] > first["ts"]
+    set_memory(memory_root, "/a", {"v": 3}, "chat", now=dt.datetime(2099, 1, 1, tzinfo=dt.timezone.utc))
+    compact(memory_root, KVOptions(history_policy="B"))
+    r = set_memory(memory_root, "/a", {"v": 4}, "chat")           # a clock 70 years ahead is not followed …
+    assert r["ts"] < "2099"
+    assert get(memory_root, "/a")["content"] == {"v": 4}          # … and the later write still wins
 
 
 def test_expired_dropped_only_when_configured(memory_root):

@@ -63,22 +63,28 @@ def test_last_write_wins_and_ts_is_monotonic_even_if_clock_steps_back(memory_roo
     assert index_doc(memory_root, "/k")["content"] == {"v": 2}
 
 
-def test_foreign_log_with_out_of_order_ts_resolves_by_ts_then_log_order(memory_root):
-    layout = KVLayout.of(memory_root)
-    os.makedirs(layout.kv)
-    lines = [
-        {"key": "/a", "ts": "2026-01-01T00:00:02.000000Z", "valid": True, "source": "s", "content": {"v": "newest"}},
-        {"key": "/a", "ts": "2026-01-01T00:00:01.000000Z", "valid": True, "source": "s", "content": {"v": "older"}},
-        {"key": "/b", "ts": "2026-01-01T00:00:01.000000Z", "valid": True, "source": "s", "content": {"v": 1}},
-        {"key": "/b", "ts": "2026-01-01T00:00:01.000000Z", "valid": True, "source": "s", "content": {"v": 2}},
-    ]
-    with open(layout.log, "w") as fh:
-        fh.write("".join(json.dumps(x) + "\n" for x in lines))
-    keys = {k["key"]: k for k in ls(memory_root)["keys"]}
-    assert set(keys) == {"/a", "/b"}
+@pytest.mark.parametrize("bogus", ["9999-99-99", "9999-12-31T23:59:59.999999Z", "2099-01-01T00:00:00.000000Z", "", "x"])
+def test_log_order_decides_the_last_write_for_reads_and_compaction_alike(memory_root, bogus):
+    """One rule for "last write": the later log line, whatever ts a writer put in it."""
+    from code_memory.kv.maintain import compact
+    from code_memory.kv.read import default_read
     from code_memory.kv.view import materialize
-    entries, _ = materialize(layout)
-    assert entries["/a"]["content"] == {"v": "newest"} and entries["/b"]["content"] == {"v": 2}
+    layout = KVLayout.of(memory_root)
+    set_memory(memory_root, "/a", {"summary": "first"}, USER)
+    with open(layout.log, "a") as fh:       # a foreign or buggy writer with a clock of its own
+        fh.write(json.dumps({"key": "/a", "ts": bogus, "valid": True, "source": "s", "content": {"summary": "bogus"}}) + "\n")
+        fh.write(json.dumps({"key": "/b", "ts": bogus, "valid": True, "source": "s", "content": {"summary": "b"}}) + "\n")
+    later = set_memory(memory_root, "/a", {"summary": "legit later"}, USER)
+    assert later["ts"].startswith(str(dt.datetime.now(dt.timezone.utc).year))    # the bogus clock is not followed
+    assert get(memory_root, "/a")["content"] == {"summary": "legit later"}
+    assert materialize(layout)[0]["/a"]["content"] == {"summary": "legit later"}
+    assert "- /a legit later" in default_read(memory_root, 400)["text"]
+    compact(memory_root)
+    assert get(memory_root, "/a")["content"] == {"summary": "legit later"}
+    assert get(memory_root, "/b")["content"] == {"summary": "b"}
+    assert materialize(layout, full=True)[0]["/a"]["content"] == {"summary": "legit later"}
+    set_memory(memory_root, "/a", {"summary": "after compaction"}, USER)
+    assert get(memory_root, "/a")["content"] == {"summary": "after compaction"}
 
 
 def test_source_is_required(memory_root):

@@ -132,12 +132,20 @@ def test_put_redacts_secrets(store):
     assert "sk-abcdefghij" not in raw
 
 
-def test_get_by_logical_key_returns_newest(store, clock):
+def test_get_by_logical_key_matches_what_put_would_update(store, clock):
     store.put(type="feature", key="contract", task_id="T1", content="old")
     clock.advance(minutes=1)
     newer = store.put(type="feature", key="contract", task_id="T2", content="newer")
-    assert store.get(type="feature", key="contract")["id"] == newer["id"]
+    clock.advance(minutes=1)
+    step = store.put(type="run", key="trace", task_id="T2", step_id="s2", content="step two")
+    store.put(type="run", key="trace", task_id="T2", content="the task's own trace")
+    assert store.get(type="feature", key="contract", task_id="T2")["id"] == newer["id"]
     assert store.get(type="feature", key="contract", task_id="T1")["content"] == "old"
+    assert store.get(type="run", key="trace", task_id="T2")["content"] == "the task's own trace"   # not step s2's
+    assert store.get(type="run", key="trace", task_id="T2", step_id="s2")["id"] == step["id"]
+    with pytest.raises(MemtoolError) as err:      # put(type, key) without a task would create a new item
+        store.get(type="feature", key="contract")
+    assert err.value.code == "NOT_FOUND"
     with pytest.raises(MemtoolError) as err:
         store.get(type="feature", key="nope")
     assert err.value.code == "NOT_FOUND"
@@ -250,7 +258,7 @@ def test_export_import_roundtrip(make_store, store, tmp_path, clock):
     exported = [json.dumps(it, ensure_ascii=False) for it in transfer.iter_export(store)]
     other = make_store(str(tmp_path / "copy.db"))
     result = transfer.import_lines(other, exported)
-    assert result == {"imported": 2, "created": 2, "updated": 0}
+    assert result == {"imported": 2, "created": 2, "updated": 0, "batches": 1}
     assert [json.dumps(it, ensure_ascii=False) for it in transfer.iter_export(other)] == exported
     assert other.search("画布")["items"] and other.list(tags=["zh"])
     # importing again updates in place (upsert by id)

@@ -14,28 +14,52 @@ from ..config import load_config
 from ..errors import CodeMemoryError
 from .common import add_common, options_script_main
 
+# JSON text longer than this many times kv.max_content_bytes cannot fit once made compact; it is
+# refused before it is read whole or parsed
+RAW_SLACK = 4
 
-def _parse_content(text: str):
+
+def _parse_content(text: str, limit: int):
+    raw_limit = limit * RAW_SLACK
     if text == "-":
-        text = sys.stdin.read()
+        text = sys.stdin.read(raw_limit + 1)
+        if len(text) > raw_limit:
+            raise CodeMemoryError("KV_CONTENT_INVALID", f"content on stdin is longer than {raw_limit} characters",
+                                  hint="store a summary and a locator instead, or raise kv.max_content_bytes")
+    elif len(text) > raw_limit:
+        raise CodeMemoryError("KV_CONTENT_INVALID", f"content is longer than {raw_limit} characters",
+                              hint="store a summary and a locator instead, or raise kv.max_content_bytes")
+    return _json_value(text, "KV_CONTENT_INVALID", "content",
+                       'quote it as JSON, e.g. \'{"summary": "…"}\' or \'"plain text"\'; null deletes')
+
+
+def _json_value(text: str, code: str, what: str, hint: str):
+    """``json.loads`` with every malformed input (bad JSON, deep nesting, undecodable bytes) as ``code``."""
+    from ..names import valid_utf8
+    if not valid_utf8(text):
+        raise CodeMemoryError(code, f"{what} is not valid UTF-8", hint="send UTF-8 text")
     try:
         return json.loads(text)
+    except RecursionError:
+        raise CodeMemoryError(code, f"{what} is nested too deeply", hint=hint) from None
     except ValueError as exc:
-        raise CodeMemoryError("KV_CONTENT_INVALID", f"content is not valid JSON ({exc})",
-                              hint="quote it as JSON, e.g. '{\"summary\": \"…\"}' or '\"plain text\"'; null deletes") from None
+        raise CodeMemoryError(code, f"{what} is not valid JSON ({exc})", hint=hint) from None
 
 
 def parse_source(text: str | None):
     """A ``--source`` value: a JSON object (or JSON string), otherwise the plain text itself."""
     if text is None:
         return None
+    from ..kv.provenance import MAX_SOURCE_BYTES
+    if len(text) > MAX_SOURCE_BYTES:
+        raise CodeMemoryError("KV_SOURCE_INVALID", f"source is longer than {MAX_SOURCE_BYTES} characters")
     stripped = text.strip()
-    try:
-        value = json.loads(stripped)
-    except ValueError:
-        if stripped.startswith("{"):
-            raise CodeMemoryError("KV_SOURCE_INVALID", "source looks like JSON but does not parse") from None
+    if not stripped.startswith(("{", '"')):
+        from ..names import valid_utf8
+        if not valid_utf8(text):
+            raise CodeMemoryError("KV_SOURCE_INVALID", "source is not valid UTF-8", hint="send UTF-8 text")
         return text
+    value = _json_value(stripped, "KV_SOURCE_INVALID", "source", "give a JSON object or a short string")
     return value if isinstance(value, (dict, str)) else text
 
 
@@ -46,7 +70,7 @@ def cmd_set(args) -> dict:
     source = parse_source(args.source if args.source is not None else args.source_pos)
     cfg = load_config(root_override=args.root)
     options = edge.options(cfg)
-    return edge.set_memory(cfg, args.key, _parse_content(args.content), source, options)
+    return edge.set_memory(cfg, args.key, _parse_content(args.content, options.max_content_bytes), source, options)
 
 
 def cmd_get(args) -> dict:

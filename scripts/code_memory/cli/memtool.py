@@ -111,6 +111,9 @@ def build_parser() -> ArgumentParser:
     p = command("import", cmd_import, "upsert items by id from JSONL (file or stdin)")
     p.add_argument("--input", "-i", help="JSONL file ('-' or absent = stdin)")
 
+    p = command("recover", cmd_recover, "salvage what SQLite can read from a damaged --db into a new file")
+    p.add_argument("--output", "-o", required=True, help="the new database (must not exist)")
+
     p = command("recommend", cmd_recommend, "rank items for a context, with reasons", render_items)
     p.add_argument("--context", help="text describing what you are working on")
     _filters(p, key=False, step=False)
@@ -152,7 +155,9 @@ def build_parser() -> ArgumentParser:
 
 # --- handlers -------------------------------------------------------------------------------
 
-def _open(args) -> MemoryStore:
+def _open(args) -> MemoryStore | None:
+    if args.command == "recover":
+        return None                    # recover never opens the damaged file as a store
     use_fts = os.environ.get("MEMTOOL_FTS", "").lower() not in ("off", "0", "false", "no")
     return MemoryStore(args.db, create=args.command in WRITE_COMMANDS, use_fts=use_fts)
 
@@ -257,6 +262,11 @@ def cmd_import(store, args) -> dict:
         except (OSError, UnicodeDecodeError) as exc:
             raise param_error(f"Cannot read --input {args.input}: {exc}") from None
     return transfer.import_lines(store, sys.stdin.read().splitlines())
+
+
+def cmd_recover(_store, args) -> dict:
+    from ..memtool.recover import recover
+    return recover(args.db, args.output, lambda path: MemoryStore(path))
 
 
 def cmd_recommend(store, args) -> dict:
@@ -374,7 +384,8 @@ def main(argv=None) -> int:
         args.db = args.db or os.environ.get("MEMTOOL_DB") or DEFAULT_DB
         store = _open(args)
         result = args.handler(store, args)
-        store.close()
+        if store is not None:
+            store.close()
         store = None
         if result is not None:
             emit({"ok": True, **result}, fmt, args.renderer or render_text)

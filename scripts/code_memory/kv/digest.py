@@ -9,7 +9,7 @@ Python's marshal version, the state.jsonl id and the log position it covers, a C
 and anything that does not match is rebuilt from state.jsonl + the log. Derived and disposable.
 
 In memory a :class:`Digest` is the loaded columns plus ``changes``: keys written or tombstoned by
-log lines replayed since (last write wins by ts, then log order).
+log lines replayed since (the later log line wins).
 """
 
 from __future__ import annotations
@@ -81,10 +81,7 @@ class Digest:
         return (self.ts[i], self.importance[i], self.expires[i], self.untrusted[i], self.tags[i])
 
     def apply(self, key: str, ts_epoch: float, row_or_none) -> None:
-        """Fold one write (a row, or None for a tombstone) in: last write wins by ts, then order."""
-        current = self.row(key)
-        if current is not None and ts_epoch < current[0]:
-            return
+        """Fold one write (a row, or None for a tombstone) in: the later log line wins."""
         self.changes[key] = row_or_none
 
     def rows(self):

@@ -21,6 +21,7 @@ import hashlib
 import unicodedata
 
 from ..errors import CodeMemoryError
+from ..names import refusal
 
 MAX_KEY_CHARS = 1024
 MAX_SEGMENTS = 32
@@ -28,6 +29,7 @@ MAX_SEGMENT_BYTES = 120          # encoded; + "@hash8.json" stays far below the 
 _TRUNCATED_KEEP_BYTES = 100
 _SAFE_PUNCT = set("-_.~+,=")
 FILE_SUFFIX = ".json"
+RESERVED_NAMESPACES = ("kb", "untrusted")      # policy namespaces: always spelled in lower case
 
 
 def _bad_key(message: str, key, code: str = "KV_KEY_INVALID") -> CodeMemoryError:
@@ -38,22 +40,29 @@ def _bad_key(message: str, key, code: str = "KV_KEY_INVALID") -> CodeMemoryError
 def normalize_key(key) -> str:
     """The canonical form of ``key`` or ``KV_KEY_INVALID`` / ``MEMORY_PATH_TRAVERSAL``.
 
-    Rules: a string starting with ``/``; no NUL, CR or LF; no ``..`` anywhere; NFC-normalised;
-    repeated ``/`` collapsed; a trailing ``/`` dropped; at least one segment; ``.`` segments
-    refused; at most ``MAX_KEY_CHARS`` characters and ``MAX_SEGMENTS`` segments.
+    Rules: a string starting with ``/``; no control or invisible character (:mod:`code_memory.names`:
+    NUL, CR, LF, ESC, U+0085, U+2028, zero-width and bidi controls …); no ``..`` anywhere;
+    NFC-normalised; repeated ``/`` collapsed; a trailing ``/`` dropped; at least one segment; ``.``
+    segments refused; the policy namespaces ``/kb`` and ``/untrusted`` in lower case whatever the
+    spelling (``/KB/x`` is ``/kb/x``); at most ``MAX_KEY_CHARS`` characters and ``MAX_SEGMENTS``
+    segments.
     """
     if not isinstance(key, str):
         raise _bad_key("key must be a string", key)
     if not key.startswith("/"):
         raise _bad_key("key must start with '/'", key)
-    if "\x00" in key or "\n" in key or "\r" in key:
-        raise _bad_key("key must not contain NUL or line breaks", key)
+    refused = refusal(key, "key")
+    if refused:
+        raise _bad_key(refused, key)
     if ".." in key:
         raise _bad_key("key must not contain '..'", key, code="MEMORY_PATH_TRAVERSAL")
     key = unicodedata.normalize("NFC", key)
     segments = [s for s in key.split("/") if s]
     if not segments:
         raise _bad_key("key needs at least one segment after '/'", key)
+    namespace = unicodedata.normalize("NFKC", segments[0]).casefold()
+    if namespace in RESERVED_NAMESPACES:
+        segments[0] = namespace          # /KB/…, /ＫＢ/… and /kb/… are one namespace
     if any(s == "." for s in segments):
         raise _bad_key("key must not contain '.' segments", key, code="MEMORY_PATH_TRAVERSAL")
     if len(segments) > MAX_SEGMENTS:

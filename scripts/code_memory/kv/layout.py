@@ -60,6 +60,36 @@ class KVLayout:
     def index_file(self, relpath: str) -> str:
         return os.path.join(self.index, *relpath.split("/"))
 
+    # The store's own paths: none of them may be a symlink, or a write could land outside the
+    # memory root (kv/ itself, kv/index, kv/log.jsonl, …).
+    OWN_PATHS = ("kv", "kv/index", "kv/log.jsonl", "kv/state.jsonl", "kv/digest.bin", "kv/archive", "kv/.lock",
+                 "logs", "logs/kv.log")
+
+    def symlinked_paths(self) -> list:
+        """The store's own paths (relative to the root) that are symlinks."""
+        found = []
+        for rel in self.OWN_PATHS:
+            if os.path.islink(os.path.join(self.root, *rel.split("/"))):
+                found.append(rel)
+        return found
+
+    def require_safe(self) -> None:
+        """``MEMORY_PATH_TRAVERSAL`` when a path the store writes is a symlink (refused, never followed)."""
+        links = [rel for rel in self.symlinked_paths() if not rel.startswith("logs")]
+        if links:
+            from ..errors import CodeMemoryError
+            raise CodeMemoryError("MEMORY_PATH_TRAVERSAL",
+                                  f"refusing to write: {', '.join(links)} is a symlink (writes could leave the memory root)",
+                                  hint="replace the symlink with a real file or directory; `code-memory kv check` lists them",
+                                  symlinks=links)
+
+    def record(self, event: dict) -> None:
+        """One metadata line in logs/kv.log — skipped when logs/ or the file is a symlink."""
+        if any(rel.startswith("logs") for rel in self.symlinked_paths()):
+            return
+        from .. import oplog
+        oplog.record(self.oplog, event)
+
 
 EDGE_SETTINGS = ("read_token_limit", "auto_compact")   # read by the edges themselves (kv/edge.py)
 

@@ -1,13 +1,16 @@
 """The kv store's files: the append-only log, the compacted state snapshot, and log positions.
 
+History = the rotated logs in ``kv/archive/`` (oldest first) followed by log.jsonl; *log order*
+in that history is the one rule for "last write" (a writer's clock is never trusted).
+
 A *log position* says how far a derived file (state.jsonl, digest.bin) has read log.jsonl:
 ``{"inode", "head", "head_len", "offset"}``. It only resumes at ``offset`` while the log is the same
 file (same inode and the same first bytes); a rotated, replaced or truncated log is replayed from
-its start instead. Replay is idempotent (last write wins by ``ts``, then by log order), so replaying
-more than needed never changes the result.
+its start instead. Replay is idempotent (the later line wins), so replaying more than needed never
+changes the result.
 
-state.jsonl = one header line ``{"_kv_state": {...}}`` followed by the live envelopes sorted by
-key, written atomically (temp + fsync + rename).
+state.jsonl = one header line ``{"_kv_state": {...}}`` (with the key count and a CRC-32 of the
+body) followed by the live envelopes sorted by key, written atomically (temp + fsync + rename).
 """
 
 from __future__ import annotations
@@ -158,32 +161,105 @@ def read_state_header(path: str) -> dict | None:
 
 def read_state(path: str) -> tuple[dict | None, dict]:
     """``(header, {key: envelope})`` of state.jsonl (``(None, {})`` when there is none)."""
+    header, entries, _intact = read_state_checked(path)
+    return header, entries
+
+
+def read_state_checked(path: str) -> tuple[dict | None, dict, bool]:
+    """``(header, {key: envelope}, intact)``: intact when the header's key count and body CRC-32
+    (written since the header has them) match what was read — a snapshot cut short or damaged
+    is not intact, and readers then rebuild from the log and its archives."""
     entries: dict = {}
     try:
-        fh = open(path, "rb")
+        with open(path, "rb") as fh:
+            data = fh.read()
     except FileNotFoundError:
-        return None, entries
+        return None, entries, False
+    first, _sep, body = data.partition(b"\n")
     header = None
-    with fh:
-        for number, raw in enumerate(fh):
-            if number == 0:
-                try:
-                    obj = loads(raw)
-                except ValueError:
-                    obj = None
-                if isinstance(obj, dict) and isinstance(obj.get(STATE_HEADER), dict):
-                    header = obj[STATE_HEADER]
-                    continue
-            envelope = parse_envelope(raw)
-            if envelope is not None and envelope.get("valid", True):
-                entries[envelope["key"]] = envelope
-    return header, entries
+    try:
+        obj = loads(first)
+    except ValueError:
+        obj = None
+    if isinstance(obj, dict) and isinstance(obj.get(STATE_HEADER), dict):
+        header = obj[STATE_HEADER]
+    else:
+        body = data
+    for raw in body.splitlines():
+        envelope = parse_envelope(raw)
+        if envelope is not None and envelope.get("valid", True):
+            entries[envelope["key"]] = envelope
+    intact = (header is not None and header.get("keys") == len(entries)
+              and header.get("crc32", zlib.crc32(body)) == zlib.crc32(body))
+    return header, entries, intact
 
 
 def write_state(path: str, header: dict, entries: dict) -> None:
     import json
 
     from ..fsutil import atomic_write_bytes
-    parts = [json.dumps({STATE_HEADER: header}, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"]
-    parts.extend(encode_envelope(entries[key]) for key in sorted(entries))
-    atomic_write_bytes(path, b"".join(parts), mode=0o600)
+    body = b"".join(encode_envelope(entries[key]) for key in sorted(entries))
+    header = {**header, "keys": len(entries), "crc32": zlib.crc32(body)}
+    head = json.dumps({STATE_HEADER: header}, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+    atomic_write_bytes(path, head + body, mode=0o600)
+
+
+# ------------------------------------------------------------------------------ history
+
+def _archive_order(name: str) -> tuple:
+    """Sort key of an archive name: ``log_<seq>_<stamp>.jsonl`` by sequence, after the older
+    ``log_<stamp>[-n].jsonl`` names by stamp and n."""
+    stem = name[len("log_"):-len(".jsonl")]
+    head, _sep, rest = stem.partition("_")
+    if head.isdigit() and rest:
+        return (1, int(head), rest, 0)
+    base, dash, n = stem.rpartition("-")
+    if dash and n.isdigit() and len(n) < 6 and "-" in base:
+        return (0, 0, base, int(n))
+    return (0, 0, stem, 1)
+
+
+def archive_files(archive_dir: str) -> list:
+    """The rotated logs in history order (oldest first)."""
+    try:
+        names = [n for n in os.listdir(archive_dir) if n.startswith("log_") and n.endswith(".jsonl")]
+    except FileNotFoundError:
+        return []
+    return [os.path.join(archive_dir, n) for n in sorted(names, key=_archive_order)]
+
+
+def next_archive_name(archive_dir: str, stamp: str) -> str:
+    """``log_<seq>_<stamp>.jsonl`` with a sequence after every archive there."""
+    seq = 0
+    for path in archive_files(archive_dir):
+        seq = max(seq, _archive_order(os.path.basename(path))[1])
+    return os.path.join(archive_dir, f"log_{seq + 1:06d}_{stamp}.jsonl")
+
+
+def iter_lines_with_end(path: str):
+    """``(raw line, offset after it)`` for the complete lines of a log file."""
+    try:
+        with open(path, "rb") as fh:
+            offset = 0
+            for raw in fh:
+                if not raw.endswith(b"\n"):
+                    return                     # a line still being written
+                offset += len(raw)
+                yield raw, offset
+    except FileNotFoundError:
+        return
+
+
+def same_file(path: str, position: dict | None) -> bool:
+    """Whether ``path`` is the file a log ``position`` was taken in (same inode and first bytes)."""
+    if not position or position.get("inode") is None:
+        return False
+    try:
+        with open(path, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if st.st_ino == position.get("inode"):
+                return True
+            head_len = int(position.get("head_len") or 0)
+            return head_len > 0 and st.st_size >= head_len and _head_digest(fh, head_len) == position.get("head")
+    except (OSError, TypeError, ValueError):
+        return False

@@ -1,29 +1,52 @@
-"""The ``source`` argument of set_memory (README § Agent key-value memory, provenance): validation of provenance. Pure.
+"""The ``source`` argument of set_memory (README § Agent key-value memory, provenance): validation
+against a declared schema, and how far a source is trusted. Pure.
 
-``source`` is required (a non-empty object or string). Writes whose source is external — kind
-``web``, ``tool`` or ``file``, or a string source that is a URL or starts with ``web:``, ``tool:``
-or ``file:`` — and every write to a ``/kb/…`` key need the provenance minimum:
+:data:`SCHEMA` is the contract of a source object:
 
-- ``kind``: one of user, tool, web, file, system, agent
-- ``name``: the tool, site, file or conversation it came from
-- ``retrieved_at``: when it was obtained (ISO 8601)
-- ``locator``: a URL, file path, tool query, event id or content hash (string or object)
+- ``kind`` (required): one of :data:`KINDS`;
+- ``name``: the tool, site, file or conversation it came from (≤ 200 characters);
+- ``retrieved_at``: when it was obtained (ISO 8601);
+- ``locator``: a URL, file path, tool query, event id or content hash (string or object);
+- other fields are allowed (strings, numbers, lists, objects), within :data:`MAX_SOURCE_BYTES`.
 
-A string source cannot carry these, so it is only accepted for non-external, non-KB writes.
+No field name or text may hold a control or invisible character; every URL anywhere in the source
+must use a scheme of :data:`URL_SCHEMES` (``javascript:``, ``data:`` … are refused).
+
+**Trust.** A source is *external* (untrusted) when its kind is web, tool or file, when a string
+source is a URL or starts with ``web:``/``tool:``/``file:``, or when it carries a URL anywhere —
+whatever kind it declares (``{"kind": "agent", "locator": "https://…"}`` is external). External
+sources and every ``/kb/…`` key need the provenance minimum (kind, name, retrieved_at, locator).
+Only user, system and agent sources without a URL are trusted; an external source never replaces
+or deletes a value written by a trusted one (:func:`trusted`; the write refuses it or, with
+``kv.quarantine_untrusted``, stores it under ``/untrusted/…``).
 """
 
 from __future__ import annotations
 
+import re
+
 from ..errors import CodeMemoryError
+from ..names import refusal
 from ..timeutil import parse_datetime
 
 KINDS = ("user", "tool", "web", "file", "system", "agent")
 EXTERNAL_KINDS = ("web", "tool", "file")
+TRUSTED_KINDS = ("user", "system", "agent")
 REQUIRED_FIELDS = ("kind", "name", "retrieved_at", "locator")
+URL_SCHEMES = ("http", "https", "ftp", "ftps", "sftp", "file", "s3", "gs", "git", "ssh")
+SCHEMA = {
+    "kind": {"type": "string", "enum": KINDS, "required": True},
+    "name": {"type": "string", "max_chars": 200},
+    "retrieved_at": {"type": "string", "format": "ISO 8601"},
+    "locator": {"type": ["string", "object"]},
+}
 KB_PREFIX = "/kb/"
 UNTRUSTED_PREFIX = "/untrusted"
-_STRING_EXTERNAL_PREFIXES = ("http://", "https://", "web:", "tool:", "file:")
-MAX_SOURCE_CHARS = 4096
+_STRING_EXTERNAL_PREFIXES = ("web:", "tool:", "file:")
+_SCHEME_URL = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]{1,30})://")
+_DANGEROUS_SCHEMES = re.compile(r"(?i)^\s*(javascript|data|vbscript):")
+MAX_SOURCE_BYTES = 8192
+MAX_SOURCE_DEPTH = 8
 
 
 class ProvenanceError(CodeMemoryError):
@@ -36,33 +59,104 @@ class ProvenanceError(CodeMemoryError):
                          missing=list(missing), **extra)
 
 
+def _invalid(message: str, **extra) -> CodeMemoryError:
+    return CodeMemoryError("KV_SOURCE_INVALID", message,
+                           hint='e.g. {"kind": "user", "name": "chat", "retrieved_at": …, "locator": …}', **extra)
+
+
+def is_kb_key(key: str) -> bool:
+    return key.startswith(KB_PREFIX) or key == KB_PREFIX.rstrip("/")
+
+
+def _strings(value, depth: int = 0):
+    """Every string (keys included) inside a source, depth-limited."""
+    if depth > MAX_SOURCE_DEPTH:
+        raise _invalid(f"source is nested deeper than {MAX_SOURCE_DEPTH} levels")
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise _invalid("source field names must be strings")
+            yield k
+            yield from _strings(v, depth + 1)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v, depth + 1)
+    elif value is not None and not isinstance(value, (bool, int, float)):
+        raise _invalid(f"source holds a value of type {type(value).__name__}")
+
+
+def carries_url(source) -> bool:
+    return any(_SCHEME_URL.search(text) for text in _strings(source))
+
+
+def is_external(source) -> bool:
+    """Whether ``source`` is untrusted (see the module docstring)."""
+    if isinstance(source, str):
+        text = source.strip().lower()
+        return text.startswith(_STRING_EXTERNAL_PREFIXES) or bool(_SCHEME_URL.search(text))
+    if isinstance(source, dict):
+        return source.get("kind") not in TRUSTED_KINDS or carries_url(source)
+    return True
+
+
+def trusted(source) -> bool:
+    """Whether a stored source may only be replaced by another trusted source."""
+    try:
+        return not is_external(source)
+    except CodeMemoryError:
+        return False
+
+
 def needs_provenance(key: str, source) -> bool:
     """Whether a write of ``key`` with ``source`` must carry the full provenance minimum."""
-    if key.startswith(KB_PREFIX) or key == KB_PREFIX.rstrip("/"):
-        return True
-    if isinstance(source, dict):
-        return source.get("kind") in EXTERNAL_KINDS
+    return is_kb_key(key) or is_external(source)
+
+
+def validate_schema(source) -> None:
+    """``KV_SOURCE_INVALID`` unless ``source`` is a non-empty string or an object matching
+    :data:`SCHEMA` (a missing kind is a provenance gap, raised by :func:`check_source`)."""
+    if source is None or (isinstance(source, (str, dict)) and not source):
+        raise _invalid("source is required (an object or a string)")
+    if not isinstance(source, (str, dict)):
+        raise _invalid("source must be a JSON object or a string")
+    for text in _strings(source):
+        problem = refusal(text, "source")
+        if problem:
+            raise _invalid(problem)
+        if _DANGEROUS_SCHEMES.match(text):
+            raise _invalid("source holds a javascript:/data: URL")
+        for m in _SCHEME_URL.finditer(text):
+            if m.group(1).lower() not in URL_SCHEMES:
+                raise _invalid(f"source URL scheme {m.group(1)!r} is not one of {', '.join(URL_SCHEMES)}",
+                               scheme=m.group(1)[:20])
     if isinstance(source, str):
-        return source.strip().lower().startswith(_STRING_EXTERNAL_PREFIXES)
-    return False
+        return
+    kind = source.get("kind")
+    if kind is not None and kind not in KINDS:
+        raise _invalid(f"source.kind must be one of {', '.join(KINDS)}", kind=str(kind)[:40])
+    name = source.get("name")
+    if name is not None and (not isinstance(name, str) or len(name) > SCHEMA["name"]["max_chars"]):
+        raise _invalid(f"source.name must be a string of at most {SCHEMA['name']['max_chars']} characters")
+    if source.get("retrieved_at") is not None and not isinstance(source["retrieved_at"], str):
+        raise _invalid("source.retrieved_at must be an ISO 8601 string")
+    locator = source.get("locator")
+    if locator is not None and not isinstance(locator, (str, dict)):
+        raise _invalid("source.locator must be a string or an object")
 
 
 def check_source(key: str, source) -> None:
-    """Raise ``KV_SOURCE_INVALID`` for a missing or malformed source, ``KV_PROVENANCE_REQUIRED``
-    (a :class:`ProvenanceError`) when the write needs provenance it does not have."""
-    if source is None or (isinstance(source, (str, dict)) and not source):
-        raise CodeMemoryError("KV_SOURCE_INVALID", "source is required (an object or a string)",
-                              hint='e.g. {"kind": "user", "name": "chat", "retrieved_at": …, "locator": …}')
-    if not isinstance(source, (str, dict)):
-        raise CodeMemoryError("KV_SOURCE_INVALID", "source must be a JSON object or a string")
-    if isinstance(source, str) and (len(source) > MAX_SOURCE_CHARS or "\x00" in source):
-        raise CodeMemoryError("KV_SOURCE_INVALID", f"a string source must be at most {MAX_SOURCE_CHARS} characters")
-    if isinstance(source, dict) and "kind" in source and source["kind"] not in KINDS:
-        raise CodeMemoryError("KV_SOURCE_INVALID", f"source.kind must be one of {', '.join(KINDS)}",
-                              kind=str(source["kind"])[:40])
+    """Raise ``KV_SOURCE_INVALID`` for a source that does not match the schema,
+    ``KV_PROVENANCE_REQUIRED`` (a :class:`ProvenanceError`) when the write needs provenance it does
+    not have: an object without ``kind``, an external source or a ``/kb/`` key without the minimum."""
+    validate_schema(source)
+    if isinstance(source, dict) and _blank(source.get("kind")):
+        raise ProvenanceError("a source object must declare its kind "
+                              f"({', '.join(KINDS)})", missing=["kind"])
     if not needs_provenance(key, source):
         return
-    why = "keys under /kb/" if key.startswith(KB_PREFIX) else "external (web/tool/file) sources"
+    why = "keys under /kb/" if is_kb_key(key) else "external sources (web/tool/file or with a URL)"
     if isinstance(source, str):
         raise ProvenanceError(f"{why} need a source object with provenance, not a string",
                               missing=REQUIRED_FIELDS)

@@ -19,13 +19,16 @@ from ..timeutil import parse_datetime, parse_ts
 from .digest import Digest
 from .layout import KVLayout, KVOptions
 from .logfile import (
+    archive_files,
     format_ts,
+    iter_lines_with_end,
     log_position,
     parse_envelope,
     read_complete_lines,
-    read_state,
+    read_state_checked,
     read_state_header,
     resume_offset,
+    same_file,
 )
 
 DIGEST_SAVE_MIN_LINES = 200      # re-save the digest once this many log lines had to be replayed
@@ -38,11 +41,9 @@ def is_live(envelope: dict) -> bool:
 
 
 def apply_lww(entries: dict, envelope: dict) -> None:
-    """Fold one log envelope into ``{key: envelope}`` (last write wins by ts, then by log order)."""
+    """Fold one log envelope into ``{key: envelope}``: the later line wins (log order — a writer's
+    ``ts`` is informational, so a line with a bogus or future ts cannot outlive later writes)."""
     key = envelope["key"]
-    current = entries.get(key)
-    if current is not None and envelope["ts"] < current["ts"]:
-        return
     if is_live(envelope):
         entries[key] = envelope
     else:
@@ -65,12 +66,79 @@ def replay_log(layout: KVLayout, start: int, apply) -> dict:
     return {"end": end or start, "lines": len(lines), "bad_lines": bad, "max_ts": max_ts}
 
 
-def materialize(layout: KVLayout) -> tuple[dict, dict]:
-    """``({key: envelope}, info)``: the live store, from state.jsonl + the log after it."""
-    header, entries = read_state(layout.state)
-    start = resume_offset(layout.log, (header or {}).get("log"))
-    replay = replay_log(layout, start, lambda envelope: apply_lww(entries, envelope))
-    return entries, {"state": header, "log_start": start, **replay}
+def materialize(layout: KVLayout, *, full: bool = False) -> tuple[dict, dict]:
+    """``({key: envelope}, info)``: the live store.
+
+    Normally state.jsonl + the log after the position it covers. When the snapshot is missing,
+    cut short or damaged, or covers a log that is neither the current one nor the newest archive
+    (or with ``full``), the whole history is replayed instead — every archive, then the log —
+    and merged with what the snapshot still holds (:func:`rebuild`); ``info["restored"]`` then
+    lists the envelopes only the snapshot knew."""
+    header, entries, intact = read_state_checked(layout.state)
+    position = (header or {}).get("log")
+    if intact and not full and _snapshot_is_current(layout, position):
+        start = resume_offset(layout.log, position)
+        replay = replay_log(layout, start, lambda envelope: apply_lww(entries, envelope))
+        return entries, {"state": header, "log_start": start, "rebuilt": False, "restored": {}, **replay}
+    return rebuild(layout, header, entries)
+
+
+def _snapshot_is_current(layout: KVLayout, position) -> bool:
+    if not position or position.get("inode") is None:
+        return True
+    if same_file(layout.log, position):
+        return True
+    archives = archive_files(layout.archive)
+    return bool(archives) and same_file(archives[-1], position)
+
+
+def replay_history(layout: KVLayout) -> dict:
+    """Every line of the archives and the log in order: ``{files, entries, last_op, end, lines,
+    bad_lines, max_ts}`` (``last_op[key]`` = (file index, offset after the line))."""
+    files = archive_files(layout.archive) + [layout.log]
+    entries, last_op = {}, {}
+    lines = bad = end = 0
+    max_ts = None
+    for index, path in enumerate(files):
+        for raw, offset in iter_lines_with_end(path):
+            lines += 1
+            if index == len(files) - 1:
+                end = offset
+            envelope = parse_envelope(raw)
+            if envelope is None:
+                bad += raw.strip() != b""
+                continue
+            apply_lww(entries, envelope)
+            last_op[envelope["key"]] = (index, offset)
+            if max_ts is None or envelope["ts"] > max_ts:
+                max_ts = envelope["ts"]
+    return {"files": files, "entries": entries, "last_op": last_op, "end": end, "lines": lines,
+            "bad_lines": bad, "max_ts": max_ts}
+
+
+def rebuild(layout: KVLayout, header: dict | None, snapshot: dict) -> tuple[dict, dict]:
+    """The live store from the whole history, merged with a snapshot that may be stale, cut short
+    or ahead of a history whose archives were deleted: a snapshot entry wins for a key that no
+    line after the snapshot's position touched (it is the later knowledge), and a key found only
+    in the snapshot is kept; history wins everywhere else. Nothing that exists on disk is lost."""
+    history = replay_history(layout)
+    entries, last_op = history["entries"], history["last_op"]
+    position = (header or {}).get("log")
+    located = None
+    for index, path in enumerate(history["files"]):
+        if same_file(path, position):
+            located = (index, int(position.get("offset") or 0))
+            break
+    restored = {}
+    for key, envelope in snapshot.items():
+        op = last_op.get(key)
+        later = op is not None and (located is None or op > located)
+        if not later and entries.get(key) != envelope:
+            entries[key] = envelope
+            restored[key] = envelope
+    return entries, {"state": header, "log_start": 0, "rebuilt": True, "restored": restored,
+                     "end": history["end"], "lines": history["lines"], "bad_lines": history["bad_lines"],
+                     "max_ts": history["max_ts"], "last_op": last_op}
 
 
 # ------------------------------------------------------------------------------ content fields
@@ -131,6 +199,8 @@ def digest_of(envelopes: dict) -> Digest:
 
 def save_digest(layout: KVLayout, state_id, digest: Digest, log_offset: int) -> None:
     from ..fsutil import atomic_write_bytes
+    if os.path.islink(layout.kv) or os.path.islink(layout.digest):
+        return                    # a cache: never written through a symlink
     try:
         atomic_write_bytes(layout.digest, digest.to_bytes(state_id, log_position(layout.log, log_offset)),
                            mode=0o600, durable=False)
@@ -146,15 +216,15 @@ def digest_view(layout: KVLayout) -> tuple[Digest, dict]:
     digest, digest_header = Digest.load(layout.digest, state_id)
     rebuilt = digest is None
     if rebuilt:
-        _header, envelopes = read_state(layout.state)
+        envelopes, info = materialize(layout)
         digest = digest_of(envelopes)
-        start = resume_offset(layout.log, header.get("log"))
-    else:
-        start = resume_offset(layout.log, digest_header.get("log"))
+        save_digest(layout, state_id, digest, info["end"])
+        return digest, {"rebuilt_digest": True, "replayed_lines": info["lines"], "bad_lines": info["bad_lines"]}
+    start = resume_offset(layout.log, digest_header.get("log"))
     replay = replay_log(layout, start, lambda envelope: fold_into_digest(digest, envelope))
-    if rebuilt or replay["lines"] >= DIGEST_SAVE_MIN_LINES:
+    if replay["lines"] >= DIGEST_SAVE_MIN_LINES:
         save_digest(layout, state_id, digest, replay["end"])
-    return digest, {"rebuilt_digest": rebuilt, "replayed_lines": replay["lines"], "bad_lines": replay["bad_lines"]}
+    return digest, {"rebuilt_digest": False, "replayed_lines": replay["lines"], "bad_lines": replay["bad_lines"]}
 
 
 # ------------------------------------------------------------------------------ index files
@@ -179,7 +249,7 @@ def describe(layout: KVLayout, keys, digest: Digest, limit: int) -> dict:
         if row is None:
             continue
         doc = read_index_doc(layout, key)
-        if doc is None or ts_epoch(doc["ts"]) < row[0]:
+        if doc is None or ts_epoch(doc["ts"]) != row[0]:
             drifted.append(key)
         else:
             described[key] = describe_content(doc.get("content"), limit)
@@ -194,25 +264,32 @@ def describe(layout: KVLayout, keys, digest: Digest, limit: int) -> dict:
 
 # ------------------------------------------------------------------------------ get / ls
 
+def current_envelope(layout: KVLayout, key: str) -> dict | None:
+    """The live envelope of canonical ``key`` (its index file when it matches the log's last
+    write, else from the log), or None."""
+    digest, _info = digest_view(layout)
+    row = digest.row(key)
+    if row is None:
+        return None
+    doc = read_index_doc(layout, key)
+    if doc is not None and ts_epoch(doc["ts"]) == row[0]:
+        return {**doc, "valid": True}
+    envelopes, _info = materialize(layout)           # the index drifted: answer from the log
+    envelope = envelopes.get(key)
+    return None if envelope is None else {**envelope, "index_stale": True}
+
+
 def get(root_or_paths, key: str) -> dict:
     """The live envelope of ``key`` (``NOT_FOUND`` when absent or tombstoned) and its index path."""
     from .keys import index_relpath, normalize_key
     layout = KVLayout.of(root_or_paths)
     key = normalize_key(key)
-    digest, _info = digest_view(layout)
-    row = digest.row(key)
-    if row is None:
+    envelope = current_envelope(layout, key)
+    if envelope is None:
         raise CodeMemoryError("NOT_FOUND", "no live value for this key",
                               hint="`code-memory kv ls` lists the keys; a tombstoned key is gone")
     path = os.path.relpath(layout.index_file(index_relpath(key)), layout.root)
-    doc = read_index_doc(layout, key)
-    if doc is not None and ts_epoch(doc["ts"]) >= row[0]:
-        return {**doc, "valid": True, "path": path}
-    envelopes, _info = materialize(layout)           # the index drifted: answer from the log
-    envelope = envelopes.get(key)
-    if envelope is None:
-        raise CodeMemoryError("NOT_FOUND", "no live value for this key")
-    return {**envelope, "path": path, "index_stale": True}
+    return {**envelope, "path": path}
 
 
 def ls(root_or_paths, prefix: str | None = None, options: KVOptions | None = None,

@@ -3,9 +3,10 @@
 Under the writer lock (``kv/.lock``) a write appends one envelope line ``{key, ts, valid, source,
 content}`` to ``log.jsonl`` with a single ``write(2)`` on an ``O_APPEND`` descriptor, then makes the
 key's index file match: written (temp + rename) for content, removed for a tombstone (``None``).
-Holding the lock across both keeps the index in log order. ``ts`` is the UTC write time, kept
-strictly increasing within a store (a clock that steps back yields last ts + 1 µs), so last write
-wins by ts and by log order alike.
+Holding the lock across both keeps the index in log order, and log order is what decides the last
+write everywhere. ``ts`` is the UTC write time, kept increasing within a store (a clock that steps
+back yields last ts + 1 µs; a foreign line more than a day ahead is ignored). Nothing is written
+through a symlink at the top of ``kv/`` (MEMORY_PATH_TRAVERSAL).
 """
 
 from __future__ import annotations
@@ -22,9 +23,53 @@ from ..redact import find_secrets, redact_obj
 from .keys import index_relpath, normalize_key
 from .layout import KVLayout, KVOptions
 from .logfile import count_lines, encode_envelope, format_ts, last_line_ts, parse_ts, read_state_header, resume_offset
-from .provenance import UNTRUSTED_PREFIX, ProvenanceError, check_source, source_kind
+from .provenance import MAX_SOURCE_BYTES, UNTRUSTED_PREFIX, ProvenanceError, check_source, source_kind, trusted
 
 COMPACTION_CHECK_BYTES = 1 << 20   # look at the line count each time the log grows by 1 MiB
+
+
+MAX_CONTENT_DEPTH = 64
+
+
+def _json_body(value, what: str, code: str, limit: int, hint: str) -> str:
+    """The compact JSON of ``value``, checked before any other work: nesting depth, JSON-ness,
+    valid Unicode (no lone surrogates) and size."""
+    depth_problem = _too_deep(value, MAX_CONTENT_DEPTH)
+    if depth_problem:
+        raise CodeMemoryError(code, f"{what} is nested deeper than {MAX_CONTENT_DEPTH} levels", hint=hint)
+    try:
+        body = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise CodeMemoryError(code, f"{what} is not JSON: {exc}", hint=hint) from None
+    try:
+        size = len(body.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise CodeMemoryError(code, f"{what} holds invalid Unicode (a lone surrogate at character {exc.start})",
+                              hint="send UTF-8 text") from None
+    if size > limit:
+        raise CodeMemoryError(code, f"{what} is {size} bytes; the limit is {limit}", hint=hint, limit=limit)
+    return body
+
+
+def _too_deep(value, limit: int) -> bool:
+    """Whether ``value`` nests lists/objects deeper than ``limit`` (iterative: no recursion)."""
+    stack = [(value, 1)]
+    seen = 0
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, (list, tuple)):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        seen += 1
+        if seen > 1_000_000:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def set_memory(root_or_paths, key: str, json_content, source, *, options: KVOptions | None = None,
@@ -34,11 +79,15 @@ def set_memory(root_or_paths, key: str, json_content, source, *, options: KVOpti
     Returns ``{key, ts, valid, path, quarantined, compaction_due}`` (``path`` relative to the memory
     root; ``compaction_due`` when the log has grown past ``options.compact_after_lines`` since the
     last compaction or past ``options.rotate_lines`` — the caller may run :func:`compact`).
+    Sizes, nesting and Unicode are checked first — before redaction, validation or the lock.
     Raises KV_KEY_INVALID, MEMORY_PATH_TRAVERSAL, KV_SOURCE_INVALID, KV_PROVENANCE_REQUIRED,
-    KV_CONTENT_INVALID, MEMORY_WRITE_FAILED or LOCK_TIMEOUT; nothing is written then.
+    KV_TRUST_CONFLICT, KV_CONTENT_INVALID, MEMORY_WRITE_FAILED or LOCK_TIMEOUT; nothing is written then.
     """
     options = options or KVOptions()
     layout = KVLayout.of(root_or_paths)
+    content_hint = "store a summary and a locator instead, or raise kv.max_content_bytes"
+    _json_body(json_content, "content", "KV_CONTENT_INVALID", options.max_content_bytes, content_hint)
+    _json_body(source, "source", "KV_SOURCE_INVALID", MAX_SOURCE_BYTES, "keep the source to its provenance fields")
     key = normalize_key(key)
     if find_secrets(key):
         raise CodeMemoryError("KV_KEY_INVALID", "the key looks like it contains a secret",
@@ -54,43 +103,67 @@ def set_memory(root_or_paths, key: str, json_content, source, *, options: KVOpti
 
     envelope = {"key": key, "ts": "", "valid": json_content is not None,
                 "source": redact_obj(source), "content": redact_obj(json_content)}
-    if quarantine:
-        envelope["quarantine"] = quarantine
-    try:
-        body = json.dumps(envelope["content"], ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise CodeMemoryError("KV_CONTENT_INVALID", f"content is not JSON: {exc}") from None
+    body = _json_body(envelope["content"], "content", "KV_CONTENT_INVALID", options.max_content_bytes, content_hint)
     content_bytes = len(body.encode("utf-8"))
-    if content_bytes > options.max_content_bytes:
-        raise CodeMemoryError("KV_CONTENT_INVALID",
-                              f"content is {content_bytes} bytes; the limit is {options.max_content_bytes}",
-                              hint="store a summary and a locator instead, or raise kv.max_content_bytes")
 
-    relpath = index_relpath(key)
+    layout.require_safe()
     with file_lock(layout.lock, timeout=options.lock_timeout):
+        if not quarantine and not trusted(source):
+            conflict = _trust_conflict(layout, key)
+            if conflict:
+                if not options.quarantine_untrusted or json_content is None:
+                    raise CodeMemoryError(
+                        "KV_TRUST_CONFLICT", f"{key} holds a value from a trusted source; an external source "
+                        "(web/tool/file or with a URL) cannot replace or delete it",
+                        hint="write it under /kb/… with provenance, have the user confirm it, or turn on "
+                             "kv.quarantine_untrusted to keep it under /untrusted/… for review", key=key)
+                quarantine = {"from": key, "reason": conflict}
+                key = envelope["key"] = normalize_key(UNTRUSTED_PREFIX + key)
+        if quarantine:
+            envelope["quarantine"] = quarantine
+        relpath = index_relpath(key)
         target = _prepare_index_target(layout, relpath, create=envelope["valid"])
-        size_before, size_after, ts = _append(layout, envelope, options, now)
+        size_before, size_after, ts = append_envelope(layout, envelope, options, now)
         _apply_to_index(layout, target, envelope)
     due = _compaction_due(layout, options, size_before, size_after)
-    oplog.record(layout.oplog, {"t": ts, "op": "set", "key_sha": oplog.key_digest(key),
-                                "valid": envelope["valid"], "source_kind": source_kind(source),
-                                "bytes": content_bytes, "quarantined": bool(quarantine)})
+    layout.record({"t": ts, "op": "set", "key_sha": oplog.key_digest(key),
+                   "valid": envelope["valid"], "source_kind": source_kind(source),
+                   "bytes": content_bytes, "quarantined": bool(quarantine)})
     return {"key": key, "ts": ts, "valid": envelope["valid"],
             "path": os.path.relpath(target, layout.root), "quarantined": bool(quarantine), "compaction_due": due,
             **({"quarantine_reason": quarantine["reason"]} if quarantine else {})}
 
 
+def _trust_conflict(layout: KVLayout, key: str) -> str | None:
+    """Why an external write of ``key`` must not land there: its live value came from a trusted source."""
+    from .view import current_envelope
+    current = current_envelope(layout, key)
+    if current is not None and trusted(current.get("source")):
+        return "the key holds a value from a trusted source; an external source cannot replace it"
+    return None
+
+
+_MAX_TS_LEAD = dt.timedelta(days=1)
+
+
 def _next_ts(last: str | None, now: dt.datetime | None) -> str:
+    """Now, kept strictly increasing after the last line — unless that line's ts is more than a day
+    ahead (a bogus or foreign clock): ts is informational, log order decides the last write."""
     moment = now or dt.datetime.now(dt.timezone.utc)
     previous = parse_ts(last) if last else None
-    if previous is not None and moment <= previous:
+    if previous is not None and moment <= previous < moment + _MAX_TS_LEAD:
         moment = previous + dt.timedelta(microseconds=1)
     return format_ts(moment)
 
 
-def _append(layout: KVLayout, envelope: dict, options: KVOptions, now) -> tuple[int, int, str]:
+def append_envelope(layout: KVLayout, envelope: dict, options: KVOptions, now=None,
+                    keep_ts: bool = False) -> tuple[int, int, str]:
+    """Append one envelope to the log with a single write(2); its ``ts`` is set here unless
+    ``keep_ts`` (a restored line keeps its own). The caller holds the lock. Returns
+    ``(size before, size after, ts)``."""
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(layout.log, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = os.open(layout.log, flags, 0o600)
     except OSError as exc:
         raise CodeMemoryError("MEMORY_WRITE_FAILED", f"cannot open kv log: {exc.strerror}") from None
     try:
@@ -98,7 +171,8 @@ def _append(layout: KVLayout, envelope: dict, options: KVOptions, now) -> tuple[
         last, ends_clean = last_line_ts(fd, size)
         if last is None and size == 0:
             last = (read_state_header(layout.state) or {}).get("max_ts")
-        envelope["ts"] = _next_ts(last, now)
+        if not (keep_ts and envelope.get("ts")):
+            envelope["ts"] = _next_ts(last, now)
         data = encode_envelope(envelope)
         if not ends_clean:           # a torn line from a crashed writer stays a line of its own
             data = b"\n" + data

@@ -23,7 +23,8 @@ def tools(ctx) -> list:
         "name": "example.com", "retrieved_at": "2026-02-22T10:00:00Z", "locator": {"url": "..."}}.
         Returns key, ts, valid and the index file's path (readable with ls/cat/grep/jq)."""
         from ..kv import edge
-        return edge.set_memory(ctx.cfg, key, json_content, source)
+        from .answer import compact
+        return compact(edge.set_memory(ctx.cfg, key, json_content, source))
 
     def memory_default_read(token_limit: Optional[int] = None, tags: Optional[List[str]] = None,
                             now: Optional[str] = None, prefix: Optional[str] = None) -> dict:
@@ -39,7 +40,8 @@ def tools(ctx) -> list:
         if tags is None:
             project = ctx.project_name()
             tags = [project] if project else []
-        return default_read(ctx.cfg.root, limit, tags=tags, now=moment, options=edge.options(ctx.cfg),
-                            prefix=prefix)
+        from .answer import compact
+        return compact(default_read(ctx.cfg.root, limit, tags=tags, now=moment, options=edge.options(ctx.cfg),
+                                    prefix=prefix))
 
     return [set_memory, memory_default_read]

@@ -10,6 +10,7 @@ access counts are flushed after every call.
 from typing import List, Literal, Optional
 
 from ..memtool import knowledge_map, metacognition, recall
+from .answer import compact, without_content
 
 ItemType = Literal["project", "feature", "run"]
 Confidence = Literal["high", "medium", "low"]
@@ -17,7 +18,7 @@ Emotion = Literal["positive", "negative", "urgent"]
 
 
 def tools(ctx) -> list:
-    def memory_store(content: str, type: ItemType = "project", key: Optional[str] = None,
+    def memory_store(content: str, type: Optional[ItemType] = None, key: Optional[str] = None,
                      task_id: Optional[str] = None, step_id: Optional[str] = None,
                      tags: Optional[List[str]] = None, source: Optional[str] = None,
                      confidence: Optional[Confidence] = None, weight: Optional[float] = None,
@@ -25,12 +26,14 @@ def tools(ctx) -> list:
         """Store a structured memory (memtool). Layers: project = lasting facts (glossary, invariants,
         boundaries); feature = one requirement (goal_scope, contract, business_rules, scenarios,
         risk_notes); run = one execution (reproduction, stacktrace, logs_excerpt, diff_summary).
-        With item_id the item is updated (version + 1); with key it is upserted on
-        (type, key, task_id, step_id); otherwise a new item is created. Markdown content works best.
-        Returns the item, plus related items it was linked to and possible duplicates."""
-        return ctx.memtool(lambda store: store.put(
-            content=content, item_id=item_id, type=type, key=key, task_id=task_id, step_id=step_id,
-            tags=tags, source=source, weight=weight, confidence=confidence))
+        With item_id the item is updated (version + 1) and keeps its type unless type is given; with
+        key it is upserted on (type, key, task_id, step_id); otherwise a new item is created. type
+        defaults to project for new items. Markdown content works best. Returns the id, version and
+        the item's fields (not the content: content_chars), related items and possible duplicates."""
+        layer = type if type is not None or item_id is not None else "project"
+        return compact(without_content(ctx.memtool(lambda store: store.put(
+            content=content, item_id=item_id, type=layer, key=key, task_id=task_id, step_id=step_id,
+            tags=tags, source=source, weight=weight, confidence=confidence))))
 
     def memory_recall(context: Optional[str] = None, item_id: Optional[str] = None,
                       task_id: Optional[str] = None, tags: Optional[List[str]] = None,
@@ -41,10 +44,10 @@ def tools(ctx) -> list:
         narrow by task_id, tags, key_prefix, type. Each item comes with recommend_score and
         recommend_reasons (context_match, high_confidence, recent, high_weight)."""
         if item_id:
-            return ctx.memtool(lambda store: {"item": store.get(item_id)})
-        return ctx.memtool(lambda store: recall.recommend(
+            return compact(ctx.memtool(lambda store: {"item": store.get(item_id)}))
+        return compact(ctx.memtool(lambda store: recall.recommend(
             store, context=context, task_id=task_id, tags=tags, key_prefix=key_prefix, type=type,
-            limit=limit, include_stale=include_stale))
+            limit=limit, include_stale=include_stale)))
 
     def memory_contextual_search(query: Optional[str] = None, context_tags: Optional[List[str]] = None,
                                  emotional_filter: Optional[Emotion] = None,
@@ -54,15 +57,15 @@ def tools(ctx) -> list:
         data_model, performance, deployment, security. E.g. "the bug I debugged late last night" →
         context_tags ["late_night", "debugging"]; "how did I solve this last time" →
         emotional_filter "positive"."""
-        return ctx.memtool(lambda store: recall.contextual_search(
+        return compact(ctx.memtool(lambda store: recall.contextual_search(
             store, query, context_tags=context_tags, emotional_filter=emotional_filter, type=type,
-            limit=limit))
+            limit=limit)))
 
     def memory_assess_knowledge(topic: str, type: Optional[ItemType] = None) -> dict:
         """How much do I reliably remember about a topic (memtool)? Returns confidence
         high / medium / low / very_low / none, a score, a message, suggestions (e.g. to look it up
         first), the best evidence and stats. Use it before relying on memory for a decision."""
-        return ctx.memtool(lambda store: metacognition.assess_knowledge(store, topic, type=type))
+        return compact(ctx.memtool(lambda store: metacognition.assess_knowledge(store, topic, type=type)))
 
     def memory_knowledge_map(center_topic: str, depth: int = 2, min_score: float = 0.3,
                              type: Optional[ItemType] = None) -> dict:
@@ -72,14 +75,14 @@ def tools(ctx) -> list:
             graph = knowledge_map.build(store, center_topic, depth=depth, min_score=min_score, type=type)
             graph["mermaid"] = knowledge_map.to_mermaid(graph)
             return graph
-        return ctx.memtool(run)
+        return compact(ctx.memtool(run))
 
     def memory_review_due(type: Optional[ItemType] = None, min_importance: float = 0.5,
                           limit: int = 10) -> dict:
         """Important memories due for review by spaced repetition (memtool): interval 1 day, then
         2^reads days (at most 90) after the last read; ranked by importance and days overdue."""
-        return ctx.memtool(lambda store: metacognition.review_due(
-            store, type=type, min_importance=min_importance, limit=limit))
+        return compact(ctx.memtool(lambda store: metacognition.review_due(
+            store, type=type, min_importance=min_importance, limit=limit)))
 
     return [memory_store, memory_recall, memory_contextual_search, memory_assess_knowledge,
             memory_knowledge_map, memory_review_due]

@@ -58,7 +58,8 @@ def db_error(exc: sqlite3.Error, db_path: str | None = None) -> MemtoolError:
     elif "disk is full" in lowered:
         hint = "The disk is full; free space and retry."
     elif "not a database" in lowered or "malformed" in lowered or "corrupt" in lowered:
-        hint = "The file is not a valid memtool database or is corrupted; restore it from an export."
+        hint = (f"The file is damaged; salvage what SQLite can read into a new file: memtool recover --db "
+                f"{db_path or 'FILE'} --output {(db_path or 'FILE') + '.recovered'}")
     elif "unable to open" in lowered:
         hint = "Check that the directory of --db exists and is writable."
     elif "no such module: fts5" in lowered:

@@ -1,6 +1,8 @@
 """Metacognition (README § memtool): how well do I know a topic, and what should be reviewed.
 
-assess_knowledge(topic) searches up to 50 memories and scores::
+assess_knowledge(topic) takes the topic's content words (stop words dropped, English and Chinese),
+searches up to 50 memories and keeps those holding at least half of them (one for a one-word
+topic), then scores::
 
     meta = 0.35 · avg(confidence) + 0.25 · min(count / 10, 1) + 0.20 · avg(recency)
          + 0.20 · avg(consolidation)
@@ -18,10 +20,12 @@ importance ≥ min_importance (stale ones excluded) are ranked by importance · 
 from __future__ import annotations
 
 import datetime as dt
+import math
 
 from . import ranking
 from .errors import param_error
 from .store import check_limit, check_number
+from .tokens import keywords
 
 ASSESS_SEARCH_LIMIT = 50
 META_WEIGHTS = (0.35, 0.25, 0.20, 0.20)  # confidence, coverage, recency, consolidation
@@ -50,8 +54,14 @@ def _snippet(content: str) -> str:
 def assess_knowledge(store, topic: str, *, type=None) -> dict:
     if not topic or not topic.strip():
         raise param_error("Required parameter --topic is missing", "Use --topic \"what to assess\"")
-    found = store.search(topic, type=type, limit=ASSESS_SEARCH_LIMIT, track=False)
-    items = found["items"]
+    topic_terms = keywords(topic)
+    if not topic_terms:
+        return {"topic": topic, "confidence": "none", "score": 0.0,
+                "message": f"「{topic}」只有停用词，无法评估", "suggestions": ["用具体的词描述主题"],
+                "evidence": [], "stats": {"total_memories": 0, "topic_terms": []}, "fts5": store.fts5}
+    found = store.search(" ".join(sorted(topic_terms)), type=type, limit=ASSESS_SEARCH_LIMIT, track=False)
+    needed = max(1, math.ceil(len(topic_terms) / 2))
+    items = [it for it in found["items"] if len(topic_terms & keywords(it["content"] or "")) >= needed]
     if not items:
         return {"topic": topic, "confidence": "none", "score": 0.0, "message": f"我对「{topic}」没有记忆",
                 "suggestions": ["建议通过 web_search 或查阅文档获取信息", "获取信息后用 memory_store 记录"],

@@ -25,6 +25,7 @@ defaults.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import sqlite3
 
 from .. import migrations
@@ -86,6 +87,30 @@ def connect(db_path: str) -> sqlite3.Connection:
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA synchronous = NORMAL")
     return conn
+
+
+def connect_read_only(db_path: str) -> sqlite3.Connection:
+    """A read-only connection: ``mode=ro``, or ``immutable=1`` when even the WAL's shared-memory
+    file cannot be created (a read-only directory)."""
+    from urllib.parse import quote
+    uri = "file:" + quote(os.path.abspath(db_path))
+    last = None
+    for suffix in ("?mode=ro", "?immutable=1"):
+        conn = sqlite3.connect(uri + suffix, uri=True, timeout=BUSY_TIMEOUT_MS / 1000.0, isolation_level=None,
+                               check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return conn
+        except sqlite3.Error as exc:
+            conn.close()
+            last = exc
+    raise last
+
+
+def is_read_only_error(exc: sqlite3.Error) -> bool:
+    text = str(exc).lower()
+    return "readonly" in text or "read-only" in text or "unable to open" in text
 
 
 def columns(conn: sqlite3.Connection, table: str) -> dict:
@@ -256,7 +281,10 @@ def _meta(conn, key: str):
     return row[0] if row else None
 
 
-def needs_migration(conn) -> bool:
+def needs_migration(conn, read_only: bool = False) -> bool:
+    """Whether the schema is behind (or, for a writable store, the segmenter changed)."""
+    if read_only:
+        return bool(migrations.pending(conn, MIGRATIONS, MIGRATIONS_TABLE))
     return (bool(migrations.pending(conn, MIGRATIONS, MIGRATIONS_TABLE))
             or _meta(conn, "segmenter") != use_segmenter(_meta(conn, "segmenter")))
 

@@ -19,6 +19,7 @@ import re
 import sqlite3
 import uuid
 
+from ..names import refusal, valid_utf8
 from ..redact import redact
 from ..text.query import like_pattern
 from . import context as context_mod
@@ -34,6 +35,9 @@ ITEM_FIELDS = ("id", "type", "task_id", "step_id", "key", "content", "tags", "so
 _JSON_COLUMNS = {"tags": "tags_json", "context_tags": "context_tags_json",
                  "related_ids": "related_ids_json"}
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:\-]{0,127}$")
+MAX_CONTENT_BYTES = 1 << 20        # checked before redaction, tokenizing or the write lock
+FIELD_LIMITS = {"key": 512, "task_id": 256, "step_id": 256, "source": 2000, "tag": 200}
+MAX_TAGS = 50
 MAX_LIMIT = 10000
 COMMON_REFRESH_WRITES = 200
 TYPE_HINT = "Use --type project|feature|run"
@@ -78,6 +82,57 @@ def set_tags(conn: sqlite3.Connection, item_id: str, tags: list) -> None:
     conn.execute("DELETE FROM memory_tags WHERE item_id = ?", (item_id,))
     conn.executemany("INSERT OR IGNORE INTO memory_tags(tag, item_id) VALUES (?, ?)",
                      [(tag, item_id) for tag in tags])
+
+
+def check_text(name: str, value, limit: int | None = None, *, name_like: bool = True):
+    """PARAM_ERROR for a string that is not valid UTF-8 (a lone surrogate from undecodable bytes),
+    too long, or — for names (keys, ids, tags, sources) — holding control or invisible characters."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise param_error(f"{name} must be a string")
+    if not valid_utf8(value):
+        raise param_error(f"{name} is not valid UTF-8 text (undecodable bytes or a lone surrogate)",
+                          "Send UTF-8 text")
+    if limit is not None and len(value) > limit:
+        raise param_error(f"{name} is longer than {limit} characters", limit=limit)
+    if name_like:
+        problem = refusal(value, name)
+        if problem:
+            raise param_error(problem)
+    return value
+
+
+def check_content(content):
+    """The content's size (bytes) and UTF-8, before any other work."""
+    if content is None:
+        return None
+    check_text("content", content, name_like=False)
+    size = len(content.encode("utf-8"))
+    if size > MAX_CONTENT_BYTES:
+        raise param_error(f"Content is {size} bytes; the limit is {MAX_CONTENT_BYTES}",
+                          "Store an excerpt (logs_excerpt, diff_summary) and where the rest lives", limit=MAX_CONTENT_BYTES)
+    return content
+
+
+def clean_metadata(fields: dict, tags, context_tags):
+    """Validate the metadata of a write and redact it (keys, ids, tags and sources are stored,
+    indexed and shown like content)."""
+    for name in ("key", "task_id", "step_id", "source"):
+        check_text(name, fields.get(name), FIELD_LIMITS[name], name_like=name != "source")
+        if fields.get(name) is not None:
+            fields[name] = redact(fields[name])
+    out = []
+    for tag_list in (tags, context_tags):
+        if tag_list is None:
+            out.append(None)
+            continue
+        if len(tag_list) > MAX_TAGS:
+            raise param_error(f"at most {MAX_TAGS} tags")
+        for tag in tag_list:
+            check_text("tag", tag, FIELD_LIMITS["tag"])
+        out.append([redact(t) for t in tag_list])
+    return out
 
 
 def check_type(value, required: bool = True):
@@ -156,6 +211,12 @@ class Filters:
         return f" {prefix} " + " AND ".join(self.clauses) if self.clauses else ""
 
 
+# The logical key of put and get alike: (type, key, task_id, step_id), an absent id matching only an
+# absent id; the newest match.
+LOGICAL_KEY_SQL = ("SELECT * FROM memory_items WHERE type = ? AND key = ? AND task_id IS ? AND step_id IS ? "
+                   "ORDER BY updated_at DESC, rowid DESC LIMIT 1")
+
+
 class MemoryStore:
     """One database file. ``create=False`` refuses to create a missing file (read commands)."""
 
@@ -175,17 +236,43 @@ class MemoryStore:
                                "Create it first or choose another --db", db=db_path)
         self.tracker = (tracker or AccessTracker(clock)) if track_access else None
         self.conn = None
+        self.read_only = False
+        self._common_terms = None
+        self._writes_since_common = 0
+        writable = os.access(db_path, os.W_OK) and os.access(parent, os.W_OK) if os.path.exists(db_path) else True
         try:
-            self.conn = schema.connect(db_path)
-            self.journal_mode = schema.enable_wal(self.conn)
-            self.migration = schema.migrate(self.conn)
+            if not create and not writable:
+                self._open_read_only()
+            else:
+                self.conn = schema.connect(db_path)
+                self.journal_mode = schema.enable_wal(self.conn)
+                self.migration = schema.migrate(self.conn)
             self.fts5 = use_fts and schema.has_fts(self.conn)
         except sqlite3.Error as exc:
             if self.conn is not None:
                 self.conn.close()
-            raise db_error(exc, db_path) from exc
-        self._common_terms = None
-        self._writes_since_common = 0
+                self.conn = None
+            if create or not schema.is_read_only_error(exc):
+                raise db_error(exc, db_path) from exc
+            try:                      # a read on a read-only file or directory: open it read-only
+                self._open_read_only()
+                self.fts5 = use_fts and schema.has_fts(self.conn)
+            except sqlite3.Error as exc2:
+                raise db_error(exc2, db_path) from exc2
+
+    def _open_read_only(self) -> None:
+        """Reads of a database that cannot be written (file or directory read-only): no WAL switch,
+        no migration, no access tracking."""
+        self.conn = schema.connect_read_only(self.db_path)
+        if schema.needs_migration(self.conn, read_only=True):
+            self.conn.close()
+            self.conn = None
+            raise MemtoolError("DB_ERROR", "The database needs an upgrade but is read-only",
+                               "Open it once with write access (any memtool command) to upgrade it", db=self.db_path)
+        self.read_only = True
+        self.tracker = None
+        self.journal_mode = "read-only"
+        self.migration = {"applied": [], "resegmented": 0}
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -259,6 +346,7 @@ class MemoryStore:
     def info(self) -> dict:
         count = self.fetch("SELECT count(*) FROM memory_items")[0][0]
         return {"db": os.path.abspath(self.db_path), "fts5": self.fts5, "journal_mode": self.journal_mode,
+                "read_only": self.read_only,
                 "items": count, "migrations_applied": self.migration["applied"],
                 "resegmented": self.migration["resegmented"]}
 
@@ -283,16 +371,25 @@ class MemoryStore:
         }
         if item_id is not None:
             check_id(item_id)
+        check_content(content)
+        # redacted before comma-splitting, so a secret's label and value are not torn apart
+        tag_list = normalize_tags([redact(str(t)) for t in tags]) if tags is not None else None
+        ctx_tags = normalize_tags([redact(str(t)) for t in context_tags]) if context_tags is not None else None
+        tag_list, ctx_tags = clean_metadata(fields, tag_list, ctx_tags)
         redacted = False
         if content is not None:
             clean = redact(content)
             redacted = clean != content
             content = clean
-        tag_list = normalize_tags(tags) if tags is not None else None
-        ctx_tags = normalize_tags(context_tags) if context_tags is not None else None
         emotion = check_number("emotional_weight", emotional_weight, low=-1.0, high=1.0)
         if item_id is None and fields["type"] is None:
             raise param_error("Required parameter --type is missing", TYPE_HINT)
+        # tokenizing and context extraction happen here, outside the write transaction, so a big
+        # write never holds the lock while it segments text
+        prepared = None
+        if content:
+            search_text = build_content_search(content)
+            prepared = (content, search_text, terms(search_text), self._context(content, ctx_tags, emotion))
 
         def work():
             existing = self._find_for_put(item_id, fields)
@@ -300,8 +397,8 @@ class MemoryStore:
                 if not content or not content.strip():
                     raise param_error("Content is empty",
                                       "Give the content with --content, --file or on stdin")
-                return self._insert(content, fields, tag_list, ctx_tags, emotion, auto_link)
-            return self._update(existing, content, fields, tag_list, ctx_tags, emotion, auto_link)
+                return self._insert(content, fields, tag_list, ctx_tags, emotion, auto_link, prepared)
+            return self._update(existing, content, fields, tag_list, ctx_tags, emotion, auto_link, prepared)
 
         result = self.transaction(work)
         if redacted:
@@ -316,20 +413,17 @@ class MemoryStore:
             return row
         if fields["key"] is None:
             return None
-        return self.conn.execute(
-            "SELECT * FROM memory_items WHERE type = ? AND key = ? AND task_id IS ? AND step_id IS ? "
-            "ORDER BY updated_at DESC, rowid DESC LIMIT 1",
-            (fields["type"], fields["key"], fields["task_id"], fields["step_id"])).fetchone()
+        return self.conn.execute(LOGICAL_KEY_SQL, (fields["type"], fields["key"], fields["task_id"],
+                                                   fields["step_id"])).fetchone()
 
     def _context(self, content, ctx_tags, emotion):
         tags, weight = context_mod.extract(content, self._local_clock())
         return (ctx_tags if ctx_tags is not None else tags), (emotion if emotion is not None else weight)
 
-    def _insert(self, content, fields, tag_list, ctx_tags, emotion, auto_link) -> dict:
+    def _insert(self, content, fields, tag_list, ctx_tags, emotion, auto_link, prepared) -> dict:
         item_id = new_id()
         now = self.now().isoformat(timespec="microseconds")
-        search_text = build_content_search(content)
-        context_tags, emotional = self._context(content, ctx_tags, emotion)
+        _content, search_text, search_terms, (context_tags, emotional) = prepared
         related, duplicates = ([], [])
         if auto_link:
             related, duplicates = linking.find_links(self.conn, search_text, fields["type"], item_id, self.fts5,
@@ -346,19 +440,21 @@ class MemoryStore:
              1.0 if fields["weight"] is None else fields["weight"], now, now,
              fields["confidence_level"] or "medium", json.dumps(context_tags, ensure_ascii=False),
              emotional, json.dumps(related_ids)))
-        linking.count_terms(self.conn, terms(search_text), +1)
+        linking.count_terms(self.conn, search_terms, +1)
         set_tags(self.conn, item_id, tags)
         linking.sync_back_links(self.conn, item_id, [], related_ids)
         return self._put_result("created", item_id, related, duplicates)
 
-    def _update(self, row, content, fields, tag_list, ctx_tags, emotion, auto_link) -> dict:
+    def _update(self, row, content, fields, tag_list, ctx_tags, emotion, auto_link, prepared) -> dict:
         item = row_to_item(row)
         merged = {name: (value if value is not None else item[name]) for name, value in fields.items()}
         new_content = content if content else item["content"]
         content_changed = new_content != item["content"]
-        search_text = build_content_search(new_content) if content_changed else row["content_search"]
+        search_text = prepared[1] if content_changed else row["content_search"]
         context_tags, emotional = item["context_tags"], item["emotional_weight"]
-        if content_changed or ctx_tags is not None or emotion is not None:
+        if content_changed:
+            context_tags, emotional = prepared[3]
+        elif ctx_tags is not None or emotion is not None:
             context_tags, emotional = self._context(new_content, ctx_tags, emotion)
         related_ids, related, duplicates = item["related_ids"], [], []
         if content_changed:
@@ -367,7 +463,7 @@ class MemoryStore:
                 related, duplicates = linking.find_links(self.conn, search_text, merged["type"], item["id"],
                                                          self.fts5, self.common_terms())
                 related_ids = [r["id"] for r in related]
-            linking.count_terms(self.conn, terms(search_text), +1)
+            linking.count_terms(self.conn, prepared[2], +1)
         tags = tag_list if tag_list is not None else item["tags"]
         now = self.now().isoformat(timespec="microseconds")
         self.conn.execute(
@@ -408,9 +504,8 @@ class MemoryStore:
             if type is None or key is None:
                 raise param_error("get needs --id, or --type and --key (plus optional --task-id/--step-id)",
                                   TYPE_HINT)
-            filters = Filters(type=type, key=key, task_id=task_id, step_id=step_id)
-            rows = self.fetch("SELECT * FROM memory_items m" + filters.sql() +
-                              " ORDER BY m.updated_at DESC, m.rowid DESC LIMIT 1", filters.params)
+            check_type(type)
+            rows = self.fetch(LOGICAL_KEY_SQL, (type, key, task_id, step_id))
             if not rows:
                 raise MemtoolError("NOT_FOUND", f"No memory item found with type={type} key={key}"
                                    + (f" task_id={task_id}" if task_id else "")

@@ -29,8 +29,10 @@ MIN_TOKEN_LEN = 2
 STOPWORDS = frozenset("""
 a an and are as at be been but by can could did do does for from had has have he her his i if in
 into is it its me my no not of on or our she so than that the their them then there these they this
-those to too us was we were what when where which who will with would you your
-""".split())
+those to too us was we were what when where which who will with would you your how why also just
+some any all more most very should does did about over under via per its into onto out up down get got
+""".split()) | frozenset("""的 了 是 在 和 与 及 或 吗 呢 吧 啊 怎么 如何 什么 为什么 哪些 哪个 这个 那个 一个 一些 我们 你们
+他们 可以 需要 应该 是否 以及 还是 就是 怎样 关于 有没有 有关""".split())
 
 _segmenter = None
 _segmented = 0
@@ -126,7 +128,7 @@ def terms(search_text: str) -> frozenset:
     text = search_text or ""
     out = {w for w in WORD.findall(text.lower())
            if len(w) >= MIN_TOKEN_LEN and w not in STOPWORDS and (not w.isdigit() or len(w) >= 3)}
-    out.update(run for run in HAN_RUN.findall(text) if 2 <= len(run) <= 6)
+    out.update(run for run in HAN_RUN.findall(text) if 2 <= len(run) <= 6 and run not in STOPWORDS)
     return frozenset(out)
 
 

@@ -1,7 +1,7 @@
 """Export and import: JSONL, one complete item object per line (README § memtool).
 
-Export writes every stored field of every item (oldest first). Import upserts by id in a single
-transaction: an existing id is overwritten with the line's fields, a new id is inserted, a line
+Export writes every stored field of every item (oldest first). Import validates every line first,
+then upserts by id in batches of short transactions: an existing id is overwritten with the line's fields, a new id is inserted, a line
 without an id gets a fresh one. Versions, timestamps, access statistics, context tags and related ids
 are kept as exported, so export → import into an empty database reproduces the objects exactly.
 Any malformed line rejects the whole import (PARAM_ERROR with its line number); nothing is written.
@@ -14,7 +14,19 @@ import json
 from ..redact import redact
 from . import linking, ranking, schema
 from .errors import param_error
-from .store import ITEM_FIELDS, check_confidence, check_id, check_number, new_id, normalize_tags, row_to_item, set_tags
+from .store import (
+    FIELD_LIMITS,
+    ITEM_FIELDS,
+    check_confidence,
+    check_content,
+    check_id,
+    check_number,
+    check_text,
+    new_id,
+    normalize_tags,
+    row_to_item,
+    set_tags,
+)
 from .tokens import build_content_search, terms
 
 _OPTIONAL_TEXT = ("key", "task_id", "step_id", "source", "last_accessed_at")
@@ -45,17 +57,21 @@ def _string_list(obj, name, line_no) -> list:
     if value is None:
         return []
     if isinstance(value, str):
-        return normalize_tags([value])
+        value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise _fail(line_no, f"{name} must be a list of strings")
-    return normalize_tags(value) if name != "related_ids" else list(dict.fromkeys(value))
+    for v in value:
+        check_text(name, v, None, name_like=False)
+    return normalize_tags([redact(v) for v in value]) if name != "related_ids" else list(dict.fromkeys(value))
 
 
 def parse_line(text: str, line_no: int, now_iso: str) -> dict:
     try:
         obj = json.loads(text)
+    except RecursionError:
+        raise _fail(line_no, "JSON nested too deeply") from None
     except ValueError as exc:
-        raise _fail(line_no, f"invalid JSON ({exc.msg})") from None
+        raise _fail(line_no, f"invalid JSON ({getattr(exc, 'msg', exc)})") from None
     if not isinstance(obj, dict):
         raise _fail(line_no, "not a JSON object")
     unknown = set(obj) - set(ITEM_FIELDS) - {"content_search"}
@@ -68,12 +84,13 @@ def parse_line(text: str, line_no: int, now_iso: str) -> dict:
         content = obj.get("content")
         if not isinstance(content, str) or not content.strip():
             raise _fail(line_no, "content must be a non-empty string")
-        item["content"] = content
+        item["content"] = check_content(content)
         for name in _OPTIONAL_TEXT:
             value = obj.get(name)
             if value is not None and not isinstance(value, str):
                 raise _fail(line_no, f"{name} must be a string or null")
-            item[name] = value
+            item[name] = check_text(name, value, FIELD_LIMITS.get(name), name_like=name in FIELD_LIMITS
+                                    and name != "source")
         if item["last_accessed_at"] is not None:
             _timestamp(obj, "last_accessed_at", line_no, None)
         item["weight"] = check_number("weight", obj.get("weight", 1.0), low=0.0)
@@ -94,6 +111,8 @@ def parse_line(text: str, line_no: int, now_iso: str) -> dict:
                                                 obj.get("emotional_weight", 0.0) or 0.0, -1.0, 1.0)
         for name in ("tags", "context_tags", "related_ids"):
             item[name] = _string_list(obj, name, line_no)
+            for value in item[name]:
+                check_text(name, value, FIELD_LIMITS["tag"] if name != "related_ids" else 128)
     except Exception as exc:
         if getattr(exc, "code", None) == "PARAM_ERROR" and not str(exc).startswith("line "):
             raise _fail(line_no, str(exc)) from None
@@ -117,8 +136,14 @@ def _values(item: dict) -> tuple:
     return tuple(row[c] for c in _COLUMNS)
 
 
+IMPORT_BATCH = 200       # items per write transaction: other writers get the lock between batches
+
+
 def import_lines(store, lines) -> dict:
-    """Validate every line, then upsert all items in one transaction."""
+    """Validate every line (a bad one rejects the file before anything is written), redact, then
+    upsert in batches of :data:`IMPORT_BATCH` items: each batch is tokenized outside the write
+    transaction and written in one short transaction, so no other writer waits long. Re-running
+    an interrupted import converges (upserts by id)."""
     now_iso = store.now().isoformat(timespec="microseconds")
     items, ignored_fields = [], set()
     for line_no, text in enumerate(lines, 1):
@@ -130,31 +155,40 @@ def import_lines(store, lines) -> dict:
     redacted = 0
     for item in items:
         clean = redact(item["content"])
+        for name in ("key", "task_id", "step_id", "source"):
+            if item.get(name):
+                item[name] = redact(item[name])
+        item["tags"] = [redact(t) for t in item["tags"]]
         if clean != item["content"]:
             item["content"] = clean
             redacted += 1
 
-    def work():
-        created = updated = 0
-        conn = store.conn
-        assignments = ", ".join(f"{c} = ?" for c in _COLUMNS[1:])
-        for item in items:
-            values = _values(item)
-            old = conn.execute("SELECT content_search FROM memory_items WHERE id = ?", (item["id"],)).fetchone()
-            linking.count_terms(conn, terms(values[_COLUMNS.index("content_search")]), +1)
-            if old is not None:
-                linking.count_terms(conn, terms(old[0]), -1)
-                conn.execute(f"UPDATE memory_items SET {assignments} WHERE id = ?", values[1:] + values[:1])
-                updated += 1
-            else:
-                conn.execute(f"INSERT INTO memory_items ({', '.join(_COLUMNS)}) "
-                             f"VALUES ({', '.join('?' * len(_COLUMNS))})", values)
-                created += 1
-            set_tags(conn, item["id"], item["tags"])
-        return created, updated
+    created = updated = batches = 0
+    for start in range(0, len(items), IMPORT_BATCH):
+        batch = [(item, _values(item)) for item in items[start:start + IMPORT_BATCH]]
+        batch = [(item, values, terms(values[_COLUMNS.index("content_search")])) for item, values in batch]
 
-    created, updated = store.transaction(work)
-    out = {"imported": len(items), "created": created, "updated": updated}
+        def work(batch=batch):
+            created = updated = 0
+            conn = store.conn
+            assignments = ", ".join(f"{c} = ?" for c in _COLUMNS[1:])
+            for item, values, new_terms in batch:
+                old = conn.execute("SELECT content_search FROM memory_items WHERE id = ?", (item["id"],)).fetchone()
+                linking.count_terms(conn, new_terms, +1)
+                if old is not None:
+                    linking.count_terms(conn, terms(old[0]), -1)
+                    conn.execute(f"UPDATE memory_items SET {assignments} WHERE id = ?", values[1:] + values[:1])
+                    updated += 1
+                else:
+                    conn.execute(f"INSERT INTO memory_items ({', '.join(_COLUMNS)}) "
+                                 f"VALUES ({', '.join('?' * len(_COLUMNS))})", values)
+                    created += 1
+                set_tags(conn, item["id"], item["tags"])
+            return created, updated
+
+        c, u = store.transaction(work)
+        created, updated, batches = created + c, updated + u, batches + 1
+    out = {"imported": len(items), "created": created, "updated": updated, "batches": batches}
     if redacted:
         out["redacted"] = redacted
     if ignored_fields:

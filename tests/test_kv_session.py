@@ -28,12 +28,12 @@ def test_session_start_injects_the_kv_default_read(initialized_root, project):
     assert '"kv-read"' in log and "KV-MARKER" not in log
 
 
-def test_kv_block_respects_the_byte_cap_and_the_block_list(initialized_root, project):
+def test_kv_block_respects_the_budget_and_the_block_list(initialized_root, project):
     for i in range(300):
         set_memory(initialized_root, f"/notes/n{i:03d}", {"summary": f"note {i} " + "记忆" * 30}, USER)
-    env = {"CODE_MEMORY_HOOKS__SESSION_START_MAX_BYTES": "1500", "CODE_MEMORY_KV__READ_TOKEN_LIMIT": "5000"}
+    env = {"CODE_MEMORY_HOOKS__SESSION_START_MAX_CHARS": "1500", "CODE_MEMORY_KV__READ_TOKEN_LIMIT": "5000"}
     context = run_hook("session-start", payload("session-start", project), env=env).context
-    assert 0 < len(context.encode("utf-8")) <= 1500 and "[Agent Memory]" in context
+    assert 0 < len(context) <= 1500 and "[Agent Memory]" in context
     without = {"CODE_MEMORY_HOOKS__SESSION_START_BLOCKS": json.dumps(["memory", "routing"])}
     assert "[Agent Memory]" not in run_hook("session-start", payload("session-start", project), env=without).context
     off = {"CODE_MEMORY_KV__READ_TOKEN_LIMIT": "0"}

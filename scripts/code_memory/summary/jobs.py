@@ -50,6 +50,17 @@ def load_pending(path: str) -> dict:
     return data
 
 
+def workspace_resolver(cfg):
+    """``cwd -> workspace id | None`` for the configured workspaces (``workspaces.paths``)."""
+    from ..workspace.registry import registry_from_config
+
+    try:
+        registry = registry_from_config(cfg)
+    except CodeMemoryError:
+        return None
+    return lambda cwd: (registry.containing(cwd).id if registry.containing(cwd) else None)
+
+
 def run_followups(cfg: dict, paths: MemoryPaths, session_id: str, transcript_path: str) -> dict:
     """The feedback outcome and signal extraction after a summary (README § Session summaries). A failing
     follow-up is reported, never raised."""
@@ -87,7 +98,8 @@ def summarize_transcript(cfg: dict, paths: MemoryPaths, backend, options: Summar
         report = summarize_session(paths, transcript_path, backend=backend, options=options,
                                    session_id=session_id, project=project, cwd=cwd,
                                    projects_map=cfg.get("projects") or {}, ended_at=ended_at,
-                                   dry_run=dry_run, lock_timeout=lock_timeout)
+                                   dry_run=dry_run, lock_timeout=lock_timeout,
+                                   workspace_of=workspace_resolver(cfg))
     except OSError as exc:
         raise CodeMemoryError("MEMORY_READ_FAILED", f"cannot read the transcript ({exc.strerror})") from None
     report["seconds"] = round(time.monotonic() - started, 3)

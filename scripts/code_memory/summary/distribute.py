@@ -134,7 +134,7 @@ def render_activity(digest, cwd: str | None, limit_commands: int = 15, limit_err
 
 def deterministic_summary(digest, cwd: str | None, open_todos=(), is_same=None) -> dict:
     """A ``summary`` object built from the digest alone (summary/extract.py): a concise topic,
-    key points (failed commands, real errors, corrections, lint findings, subagents), the files
+    key points (failed commands, real errors, corrections, subagents), the files
     changed, decisions and to-dos from the assistant's texts, and the earlier ``open_todos``
     (``[(session id, text)]``) this session finished."""
     topic = extract.topic_of(digest.user_requests)
@@ -146,9 +146,6 @@ def deterministic_summary(digest, cwd: str | None, open_todos=(), is_same=None) 
         points.append(f"错误: {digest.errors[0]}" + (f" (共 {len(digest.errors)} 个)" if len(digest.errors) > 1 else ""))
     if digest.corrections:
         points.append(f"用户纠正 {len(digest.corrections)} 次: {digest.corrections[0]}")
-    blocking = [f["text"] for f in digest.lint_findings if f["severity"] == "block"]
-    if blocking:
-        points.append(f"避坑检查拦下 {len(blocking)} 处: {blocking[0]}")
     if digest.subagents:
         points.append(f"启动 {digest.subagents} 个子代理")
     todos = extract.todos_from(digest.final_message)

@@ -21,6 +21,7 @@ import os
 import time
 
 from .. import oplog
+from ..config import DEFAULTS
 from ..errors import CodeMemoryError
 from ..fsutil import atomic_write_json, read_text
 from ..paths import MemoryPaths
@@ -78,6 +79,15 @@ def run_followups(cfg: dict, paths: MemoryPaths, session_id: str, transcript_pat
             done["feedback"] = assessment.outcome
     except Exception as exc:  # a follow-up never fails the summary
         done["feedback"] = f"error {type(exc).__name__}"
+    try:
+        from ..evolution.distill import bound_pitfalls
+
+        limit = int((cfg.get("summary") or {}).get("max_pitfalls") or DEFAULTS["summary"]["max_pitfalls"])
+        bounded = bound_pitfalls(paths, feedback.Settings.from_config(cfg.get("feedback")), limit)
+        if bounded["archived"]:
+            done["pitfalls_archived"] = bounded["archived"]
+    except Exception as exc:
+        done["pitfalls_archived"] = f"error {type(exc).__name__}"
     try:
         settings = signals.Settings.from_config(cfg.get("signals"))
         result = signals.extract(paths, settings, session_id=session_id)

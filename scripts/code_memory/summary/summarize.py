@@ -35,9 +35,8 @@ from ..memory.tree import lock_path_for
 from ..paths import MemoryPaths
 from ..projects import detect_project
 from ..redact import redact
-from ..timeutil import parse_datetime
 from ..text.similarity import is_near_duplicate
-from ..timeutil import now_iso
+from ..timeutil import now_iso, parse_datetime
 from ..transcript import read_session
 from . import distribute, extract
 

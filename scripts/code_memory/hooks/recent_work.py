@@ -32,12 +32,12 @@ def _entries(ctx, project) -> list:
     paths = ctx.paths
     path = recent.index_path(paths, "project", project.name)
     entries = recent.load_entries(path)
-    if entries is None and not os.path.exists(recent.built_marker(paths)):
+    if entries is None and (os.path.exists(path) or not os.path.exists(recent.built_marker(paths))):
         notes = recent.note_files(paths, REBUILD_NEWEST)
-        if notes:                            # a root from before the index, or .index/ deleted
-            from ..text.similarity import is_near_duplicate
+        if notes:                  # a root from before the index, .index/ deleted, a damaged file
+            from ..summary.extract import same_todo
 
-            written = recent.write_indexes(paths, recent.build_indexes(paths, notes, is_near_duplicate), False)
+            written = recent.write_indexes(paths, recent.build_indexes(paths, notes, same_todo), False)
             ctx.log.info("recent-rebuilt", notes=len(notes), files=written)
             entries = recent.load_entries(path)
     entries = list(entries or [])

@@ -171,7 +171,7 @@ def entry_from_note(paths: MemoryPaths, path: str, fields: dict, workspace_of=No
     """An index entry from a parsed note (``sessions.parse_note``)."""
     from ..timeutil import parse_ts
 
-    ts = parse_ts(fields.get("time") or "")
+    ts = parse_ts(fields.get("ended") or "") or parse_ts(fields.get("time") or "")
     if ts is None:
         try:
             ts = os.path.getmtime(path)
@@ -180,7 +180,7 @@ def entry_from_note(paths: MemoryPaths, path: str, fields: dict, workspace_of=No
     sid = fields.get("session_id") or os.path.splitext(os.path.basename(path))[0]
     workspace = workspace_of(fields.get("cwd") or "") if workspace_of and fields.get("cwd") else None
     return {"id": sid, "note": os.path.relpath(path, paths.root), "project": fields.get("project") or "",
-            "workspace": workspace or "", "ended": fields.get("time") or "", "ts": ts,
+            "workspace": workspace or "", "ended": fields.get("ended") or fields.get("time") or "", "ts": ts,
             "topic": fields.get("topic") or "", "files": list(fields.get("files") or [])[:12],
             "decisions": list(fields.get("decisions") or [])[:3],
             "todos": [{"text": t} for t in fields.get("todos") or []][:8],

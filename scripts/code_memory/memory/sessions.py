@@ -131,8 +131,9 @@ def _header_fields(lines: list) -> dict:
 
 
 def parse_note(text: str, path: str = "") -> dict:
-    """The fields of a session note: ``{session_id, project, time, cwd, topic, files, decisions,
-    todos, done: [(text, earlier session id)]}``; missing parts are empty."""
+    """The fields of a session note: ``{session_id, project, time (last update), ended (when the
+    session ended), cwd, topic, files, decisions, todos, done: [(text, earlier session id)]}``;
+    missing parts are empty."""
     lines = (text or "").split("\n")
     session_id = os.path.splitext(os.path.basename(path))[0] if path else ""
     for line in lines[:3]:
@@ -147,6 +148,7 @@ def parse_note(text: str, path: str = "") -> dict:
     return {"session_id": session_id,
             "project": "" if fields.get("项目", "") in EMPTY else fields.get("项目", ""),
             "time": fields.get("时间", ""),
+            "ended": fields.get("会话结束", ""),
             "cwd": fields.get("工作目录", ""),
             "topic": "" if topic in EMPTY else topic,
             "files": [f for f in files if f and f not in EMPTY],

@@ -132,7 +132,7 @@ def render_activity(digest, cwd: str | None, limit_commands: int = 15, limit_err
     return "\n".join(out).strip("\n")
 
 
-def deterministic_summary(digest, cwd: str | None, open_todos=(), is_same=None) -> dict:
+def deterministic_summary(digest, cwd: str | None, open_todos=(), is_same=extract.same_todo) -> dict:
     """A ``summary`` object built from the digest alone (summary/extract.py): a concise topic,
     key points (failed commands, real errors, corrections, subagents), the files
     changed, decisions and to-dos from the assistant's texts, and the earlier ``open_todos``
@@ -150,16 +150,17 @@ def deterministic_summary(digest, cwd: str | None, open_todos=(), is_same=None) 
         points.append(f"启动 {digest.subagents} 个子代理")
     todos = extract.todos_from(digest.final_message)
     texts = list(digest.assistant_notes) or [digest.final_message]
-    done = extract.finished(list(open_todos), texts, digest.files_touched, todos, is_same) if is_same else []
+    done = extract.finished(list(open_todos), texts, digest.files_touched, todos, is_same)
     return {"topic": topic or "(no user request recorded)", "key_points": points,
             "files": list(digest.files_touched), "decisions": extract.decisions_from(texts),
             "todos": todos, "done": done}
 
 
 def render_note(*, session_id: str, project: str | None, cwd: str | None, digest, mode_line: str,
-                body: str, extra_sections: list, now: dt.datetime) -> str:
+                body: str, extra_sections: list, now: dt.datetime, ended: dt.datetime | None = None) -> str:
     header = template("session.md", session_id=one_line(session_id, 120), project=project or "—",
                       time=now.strftime("%Y-%m-%d %H:%M"), cwd=one_line(cwd or "—", 400),
+                      ended=(ended or now).isoformat(timespec="seconds"),
                       size=f"{human_size(digest.bytes)} ({digest.lines} 行)", body="{body}")
     header = header.replace("- **原始大小**:", f"- **方式**: {mode_line}\n- **原始大小**:", 1)
     sections = [body] + [s for s in extra_sections if s]

@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import re
 
-TOPIC_CHARS = 100
+from ..text.similarity import is_near_duplicate
+
+TOPIC_CHARS = 100              # a topic line in English; Chinese says as much in fewer characters
+TOPIC_CJK_CHARS = 60
 TODO_CHARS = 160
 DECISION_CHARS = 200
 MAX_TODOS = 6
@@ -47,14 +50,16 @@ _DONE_MARK = re.compile(
     r"完成|已经|已|做好|写好|加好|补好|补上|补了|加了|改好|修好|修复了|实现了|搞定|通过|"
     r"\bdone\b|\bfinished\b|\bcompleted?\b|\badded\b|\bimplemented\b|\bfixed\b|\bwrote\b|\bwritten\b|"
     r"\bupdated\b|\bcreated\b|\bpass(?:es|ed)?\b|\bresolved\b", re.I)
-_TAIL_LEAD = re.compile(r"^(?:(?:work|items?|tasks?|steps?)\s+)?(?:is|are|will be|是|有|就是)\s*[:：]?\s*", re.I)
+_TAIL_LEAD = re.compile(r"^(?:(?:work|items?|tasks?|steps?)\s+)?(?:要做的|需要做的|要做|的工作)?\s*"
+                        r"(?:is|are|will be|是|有|就是)?\s*[:：]?\s*", re.I)
 _CHECKBOX = re.compile(r"^\s*[-*]\s*\[ \]\s*(.+)$")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)、])\s+(.+)$")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-/]{2,}")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 _STOP = {"the", "and", "for", "with", "that", "this", "then", "from", "into", "also", "add", "use",
          "make", "still", "need", "next", "step", "steps", "todo", "done", "to-do", "will", "should"}
-_CJK_STOP = {"下一", "一步", "接下", "下来", "还需", "需要", "已经", "完成", "然后", "并且", "以及"}
+_CJK_STOP = {"下一", "一步", "接下", "下来", "还需", "需要", "还要", "还差", "还没", "没写", "没做", "没有", "尚未",
+             "待办", "已经", "完成", "然后", "并且", "以及"}
 
 
 def one_line(text: str) -> str:
@@ -104,11 +109,13 @@ def topic_of(requests: list) -> str:
     best = best or (cleaned[0] if cleaned else "")
     if not best:
         return ""
+    wide = len(_CJK_RUN.findall(best)) and sum(len(r) for r in _CJK_RUN.findall(best)) * 3 > len(best)
+    limit = TOPIC_CJK_CHARS if wide else TOPIC_CHARS
     first = sentences(best)
     # the first sentence when it says enough on its own, else the whole request, cut to size
-    if first and len(first[0]) >= 12 and len(best) > TOPIC_CHARS:
+    if first and len(first[0]) >= 12 and len(best) > limit:
         best = first[0]
-    return cut(best, TOPIC_CHARS)
+    return cut(best, limit)
 
 
 def later_requests(requests: list, limit: int = 8) -> list:
@@ -158,7 +165,7 @@ def todos_from(message: str) -> list:
             todos += _split_items(tail) if len(tail) >= 4 else [sentence]
     out = []
     for todo in todos:
-        text = cut(todo.strip(" :：-*"), TODO_CHARS)
+        text = cut(todo.strip(" :：-*").rstrip("。.!！;；"), TODO_CHARS)
         if len(text) >= 3 and text not in out:
             out.append(text)
     return out[:MAX_TODOS]
@@ -202,12 +209,36 @@ def keywords(text: str) -> set:
     """Identifiers and words (lower case, ≥ 3 characters) and Chinese bigrams of ``text``."""
     words = {w.lower().strip(".-/") for w in _WORD.findall(text or "")}
     words = {w for w in words if len(w) >= 3 and w not in _STOP}
-    for part in re.split(r"[/.]", " ".join(words)):
-        if len(part) >= 3 and part not in _STOP:
-            words.add(part)
+    for word in list(words):
+        words.update(p for p in re.split(r"[/.]", word) if len(p) >= 3 and p not in _STOP)
     for run in _CJK_RUN.findall(text or ""):
         words.update(run[i:i + 2] for i in range(len(run) - 1) if run[i:i + 2] not in _CJK_STOP)
     return words
+
+
+def _identifiers(words: set) -> set:
+    return {w for w in words if w.isascii()}
+
+
+def _covers(words: set, other: set) -> bool:
+    """Are most of ``words`` in ``other`` — and, when ``words`` name identifiers or file names,
+    at least one of those too ("补 load_config 的测试" is not "补 parse_args 的测试")?"""
+    if len(words) < 2:
+        return False
+    names = _identifiers(words)
+    if names and not names & other:
+        return False
+    return len(words & other) / len(words) >= DONE_SHARE
+
+
+def same_todo(a: str, b: str) -> bool:
+    """Do two to-do lines name the same work (near-duplicate text, or the words of the shorter
+    one mostly in the other)?"""
+    if is_near_duplicate(a, b):
+        return True
+    wa, wb = keywords(a), keywords(b)
+    small, large = (wa, wb) if len(wa) <= len(wb) else (wb, wa)
+    return _covers(small, large)
 
 
 def done_text(texts: list, files: list) -> set:
@@ -223,14 +254,13 @@ def done_text(texts: list, files: list) -> set:
     return found
 
 
-def finished(open_todos: list, texts: list, files: list, still_open: list, is_same) -> list:
+def finished(open_todos: list, texts: list, files: list, still_open: list, is_same=same_todo) -> list:
     """The earlier ``open_todos`` (``[(session id, text)]``) this session finished."""
     evidence = done_text(texts, files)
     out = []
     for ref, todo in open_todos:
         if any(is_same(todo, other) for other in still_open):
             continue
-        words = keywords(todo)
-        if len(words) >= 2 and len(words & evidence) / len(words) >= DONE_SHARE:
+        if _covers(keywords(todo), evidence):
             out.append((ref, todo))
     return out

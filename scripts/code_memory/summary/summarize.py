@@ -35,7 +35,6 @@ from ..memory.tree import lock_path_for
 from ..paths import MemoryPaths
 from ..projects import detect_project
 from ..redact import redact
-from ..text.similarity import is_near_duplicate
 from ..timeutil import now_iso, parse_datetime
 from ..transcript import read_session
 from . import distribute, extract
@@ -334,7 +333,7 @@ def _summarize(paths, digest, backend, options, session, dry_run, now, report):
     started, ended = _local(digest.started), _local(session.ended_at) or _local(digest.ended) or now
     earlier = earlier_open_todos(paths, session, ended.timestamp())
     mode = choose_mode(digest, backend.name, options)
-    summary = distribute.deterministic_summary(digest, cwd, earlier, is_near_duplicate)
+    summary = distribute.deterministic_summary(digest, cwd, earlier, extract.same_todo)
     knowledge = None
     body = None                     # None: the numbered body rendered from ``summary``
     extra: list = []
@@ -377,7 +376,8 @@ def _summarize(paths, digest, backend, options, session, dry_run, now, report):
         body = distribute.render_summary_body(summary, cwd)
     sections = extra + [distribute.render_knowledge(knowledge), distribute.render_activity(digest, cwd), raw_section]
     note_text = distribute.render_note(session_id=session.id, project=project, cwd=cwd, digest=digest,
-                                       mode_line=mode_line, body=body, extra_sections=sections, now=now)
+                                       mode_line=mode_line, body=body, extra_sections=sections, now=now,
+                                       ended=ended)
     rules = (knowledge or {}).get("rules") or []
     avoidances = (knowledge or {}).get("avoidances") or []
     added_rules = distribute.add_rules(paths, project, rules, dry_run=dry_run) if project else []
@@ -410,7 +410,7 @@ def record_recent(paths: MemoryPaths, session: _Session, summary: dict, mode: st
     """Put the session into the recent-work index (memory/recent.py), rebuilding the index from
     every note first when it was never built (or was deleted). Returns the files written."""
     if not os.path.exists(recent.built_marker(paths)):
-        recent.rebuild(paths, is_near_duplicate, session.workspace_of)
+        recent.rebuild(paths, extract.same_todo, session.workspace_of)
     entry = {"id": session.id, "note": os.path.relpath(paths.session_note(session.id), paths.root),
              "project": session.project or "", "workspace": session.workspace,
              "ended": now_iso(ended.timestamp()), "ts": round(ended.timestamp(), 3),
@@ -421,4 +421,4 @@ def record_recent(paths: MemoryPaths, session: _Session, summary: dict, mode: st
              "todos": [{"text": distribute.one_line(t, 200)} for t in summary.get("todos") or []][:8],
              "mode": mode}
     done = [(ref, text) for ref, text in summary.get("done") or []]
-    return list(recent.record_session(paths, entry, done, is_near_duplicate).values())
+    return list(recent.record_session(paths, entry, done, extract.same_todo).values())

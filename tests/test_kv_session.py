@@ -44,3 +44,22 @@ def test_no_kv_store_no_block(initialized_root, project):
     context = run_hook("session-start", payload("session-start", project)).context
     assert "[Agent Memory]" not in context
     assert not os.path.exists(os.path.join(initialized_root.root, "kv", "digest.bin"))
+
+
+def test_a_kv_todo_finished_in_the_last_session_is_not_injected_again(initialized_root, project):
+    """Session 1 wrote a to-do and later marked it done; session 2's start brings the open one only
+    (the finished one stays readable with `kv get`)."""
+    from code_memory.kv.read import default_read
+    from code_memory.kv.view import get
+    set_memory(initialized_root, "/project/alpha/todo/pool-tests",
+               {"type": "todo", "summary": "KV-TODO-DONE 补 load_config 单元测试", "status": "open"}, USER)
+    set_memory(initialized_root, "/project/alpha/todo/readme",
+               {"type": "todo", "summary": "KV-TODO-OPEN README 写 pool_size", "status": "open"}, USER)
+    set_memory(initialized_root, "/project/alpha/todo/pool-tests",
+               {"type": "todo", "summary": "KV-TODO-DONE 补 load_config 单元测试", "status": "done"}, USER)
+    set_memory(initialized_root, "/project/alpha/todo/old", {"summary": "KV-TODO-OLD", "done": True}, USER)
+    context = run_hook("session-start", payload("session-start", project)).context
+    assert "KV-TODO-OPEN" in context and "KV-TODO-DONE" not in context and "KV-TODO-OLD" not in context
+    result = default_read(initialized_root, 400)
+    assert result["finished"] == 2 and result["included"] == 1
+    assert get(initialized_root, "/project/alpha/todo/pool-tests")["content"]["status"] == "done"

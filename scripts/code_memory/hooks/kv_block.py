@@ -13,7 +13,6 @@ import os
 
 def kv_block(ctx, project):
     from ..kv.layout import KVLayout, KVOptions
-    from ..kv.read import default_read
     from .recall import Block
 
     section = ctx.cfg.get("kv") or {}
@@ -21,6 +20,8 @@ def kv_block(ctx, project):
     layout = KVLayout.of(ctx.paths)
     if limit <= 0 or not (os.path.exists(layout.log) or os.path.exists(layout.state)):
         return None
+    from ..kv.read import default_read  # only with a store: it costs the hook ~7 ms of imports
+
     result = default_read(layout, limit, tags=[project.name] if project else None,
                           options=KVOptions.from_config(section))
     ctx.log.info("kv-read", lines=result["included"], candidates=result["candidates"],

@@ -12,6 +12,7 @@ from ..markdown import has_content  # noqa: F401 — re-exported for the hook mo
 from ..paths import Frozen
 
 FENCE_TAG = "recalled-memory"
+PARTIAL_LINE_MIN = 80          # characters of a long line worth showing when the rest is cut
 
 
 class Block(Frozen):
@@ -70,9 +71,12 @@ def truncate(text: str, limit: int, where: str = "", unit: str = "bytes") -> str
     for line in text.split("\n"):
         size = measure(line) + 1
         if used + size > budget:
-            if not kept_lines:  # one long first line: cut inside it, on a character boundary
-                kept_lines.append(cut(line, budget))
-                used = measure(kept_lines[0]) + 1
+            room = budget - used - 1
+            # one long first line, or (counting characters) a long line with room left for a
+            # useful part of it: cut inside it, on a character boundary
+            if not kept_lines or (unit == "chars" and room >= PARTIAL_LINE_MIN):
+                kept_lines.append(cut(line, room if kept_lines else budget))
+                used += measure(kept_lines[-1]) + 1
             break
         kept_lines.append(line)
         used += size

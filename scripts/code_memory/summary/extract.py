@@ -30,8 +30,8 @@ MAX_TODOS = 6
 MAX_DECISIONS = 3
 DONE_SHARE = 0.6               # share of a to-do's words that must be found in the done text
 
-_SENTENCE_END = re.compile(r"(?<=[。！？!?；;])|(?<=\.)\s+|\n+")
-_FULL_STOP = re.compile(r"(?<=[。！？!?])|(?<=\.)\s+|\n+")
+_SENTENCE_END = re.compile(r"(?<=[。！？!?；;])|(?<=\D\.)\s+|\n+")      # "1. item" is no sentence end
+_FULL_STOP = re.compile(r"(?<=[。！？!?])|(?<=\D\.)\s+|\n+")
 _NOTHING_LEFT = re.compile(r"nothing (?:left|remaining|else)|no (?:remaining|open|further) |没有(?:待办|遗留|剩下)|无待办|都完成", re.I)
 _GENERIC = re.compile(r"^\s*(?:继续|接着|好的?|好|行|嗯|ok(?:ay)?|yes|go on|continue|next|thanks?|谢谢|hi|hello|你好)"
                       r"[\s。.!！,，~]*$", re.I)
@@ -49,8 +49,10 @@ _DECISION_MARK = re.compile(
 _DONE_MARK = re.compile(
     r"完成|已经|已|做好|写好|加好|补好|补上|补了|加了|改好|修好|修复了|实现了|搞定|通过|"
     r"\bdone\b|\bfinished\b|\bcompleted?\b|\badded\b|\bimplemented\b|\bfixed\b|\bwrote\b|\bwritten\b|"
-    r"\bupdated\b|\bcreated\b|\bpass(?:es|ed)?\b|\bresolved\b", re.I)
-_TAIL_LEAD = re.compile(r"^(?:(?:work|items?|tasks?|steps?)\s+)?(?:要做的|需要做的|要做|的工作)?\s*"
+    r"\bupdated\b|\bcreated\b|\bpass(?:es|ed)?\b|\bresolved\b|\b(?:masked|covered|handled|supported|merged|"
+    r"removed|deleted|moved|documented|migrated|replaced|refactored|tested|verified|renamed|wired|shipped|"
+    r"deployed|backfilled|installed|configured|cleaned)\b|\b(?:is|are) now\b|\bnow (?:too|works?|passes)\b", re.I)
+_TAIL_LEAD = re.compile(r"^(?:(?:work|items?|tasks?|steps?)\s+)?(?:问题|工作|事项|要做的|需要做的|要做|的工作)?\s*"
                         r"(?:is|are|will be|是|有|就是)?\s*[:：]?\s*", re.I)
 _CHECKBOX = re.compile(r"^\s*[-*]\s*\[ \]\s*(.+)$")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)、])\s+(.+)$")
@@ -58,6 +60,8 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-/]{2,}")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 _STOP = {"the", "and", "for", "with", "that", "this", "then", "from", "into", "also", "add", "use",
          "make", "still", "need", "next", "step", "steps", "todo", "done", "to-do", "will", "should"}
+# characters of function words: a bigram holding one spans a word boundary and says little
+_FUNCTION_CHARS = frozenset("的了是在和与或及等也都就而把被让给对从向于之其这那有个着过吗呢吧啊呀么里")
 _CJK_STOP = {"下一", "一步", "接下", "下来", "还需", "需要", "还要", "还差", "还没", "没写", "没做", "没有", "尚未",
              "待办", "已经", "完成", "然后", "并且", "以及"}
 
@@ -212,7 +216,8 @@ def keywords(text: str) -> set:
     for word in list(words):
         words.update(p for p in re.split(r"[/.]", word) if len(p) >= 3 and p not in _STOP)
     for run in _CJK_RUN.findall(text or ""):
-        words.update(run[i:i + 2] for i in range(len(run) - 1) if run[i:i + 2] not in _CJK_STOP)
+        words.update(gram for gram in (run[i:i + 2] for i in range(len(run) - 1))
+                     if gram not in _CJK_STOP and not _FUNCTION_CHARS.intersection(gram))
     return words
 
 
@@ -221,14 +226,16 @@ def _identifiers(words: set) -> set:
 
 
 def _covers(words: set, other: set) -> bool:
-    """Are most of ``words`` in ``other`` — and, when ``words`` name identifiers or file names,
-    at least one of those too ("补 load_config 的测试" is not "补 parse_args 的测试")?"""
+    """Are most of ``words`` in ``other`` (identifiers and words count double, Chinese bigrams
+    once) — and, when ``words`` name identifiers or file names, at least one of those too
+    ("补 load_config 的测试" is not "补 parse_args 的测试")?"""
     if len(words) < 2:
         return False
     names = _identifiers(words)
     if names and not names & other:
         return False
-    return len(words & other) / len(words) >= DONE_SHARE
+    weight = lambda found: sum(2 if w.isascii() else 1 for w in found)  # noqa: E731 — names weigh double
+    return weight(words & other) / weight(words) >= DONE_SHARE
 
 
 def same_todo(a: str, b: str) -> bool:

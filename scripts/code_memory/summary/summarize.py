@@ -4,14 +4,19 @@
 
 Modes, decided per session:
   json           ``auto_extract`` on and the conversation over ``min_chars`` (500): the LLM answers
-                 ``{summary{topic,key_points,files,decisions,todos}, knowledge{has_knowledge,
+                 ``{summary{topic,key_points,files,decisions,todos,done_todos}, knowledge{has_knowledge,
                  project, rules[{category,rule}], avoidances[]}}``; validated; distributed to
                  sessions/<id>.md, rules.md, MEMORY.md pitfalls and the daily note
-  markdown       a short conversation (< min_chars) or extraction off: the LLM writes the Markdown
-                 summary only; nothing is extracted
+  markdown       a short conversation (< min_chars) or extraction off: the LLM writes the numbered
+                 Markdown summary (to-dos and finished to-do ids included), read back into the
+                 same fields; nothing is extracted
   deterministic  no LLM (backend none, budget spent, HTTP/rate-limit/unavailable errors): the
-                 summary is built from the transcript digest (first request, files touched,
-                 commands, errors, user corrections), so the tree fills even offline
+                 summary is built from the transcript digest (summary/extract.py: topic, files
+                 changed, decisions, to-dos, finished earlier to-dos, failed commands, errors),
+                 so the tree fills even offline
+Both LLM modes get what the deterministic path extracts (requests, files, commands, errors, lint
+findings, the final message) and the project's earlier open to-dos as ``[T<n>]``. After the note,
+the session enters the recent-work index (memory/recent.py) that SessionStart's brief reads.
 Fallbacks: invalid JSON → the answer saved as a plain-text summary (``text``); an LLM timeout →
 the raw conversation saved, redacted and capped (``raw``).
 

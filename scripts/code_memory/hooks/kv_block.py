@@ -13,7 +13,7 @@ import os
 
 def kv_block(ctx, project):
     from ..kv.layout import KVLayout, KVOptions
-    from .recall import Block
+    from .recall import Block, on_path
 
     section = ctx.cfg.get("kv") or {}
     limit = int(ctx.cfg.get_path("kv.read_token_limit"))
@@ -28,5 +28,7 @@ def kv_block(ctx, project):
                  tokens=result["token_count"], ms=result["elapsed_ms"])
     if not result["text"]:
         return None
-    return Block(layout.kv, "agent key-value memory — default read (`code-memory kv get KEY` shows a value)",
-                 result["text"])
+    title = "agent key-value memory — default read"
+    if on_path("code-memory", ctx.env):          # name the command only where it runs as written
+        title += " (`code-memory kv get KEY` shows a value)"
+    return Block(layout.kv, title, result["text"])

@@ -8,6 +8,8 @@ line boundaries and say how much was left out and where to read it.
 
 from __future__ import annotations
 
+import os
+
 from ..markdown import has_content  # noqa: F401 — re-exported for the hook modules
 from ..paths import Frozen
 
@@ -128,6 +130,19 @@ def assemble(blocks: list, cap: int, header: str) -> str:
             continue  # not even a useful fragment fits
         parts.append(render_block(block, truncate(text, share, block.source)))
     return "\n".join(parts) if len(parts) > 1 else ""
+
+
+def on_path(command: str, env) -> bool:
+    """Is ``command`` (a program name) an executable in one of the directories of ``$PATH`` — so
+    recalled text may name it and Claude's Bash tool runs it as written? (What ``shutil.which``
+    answers, without importing shutil on the hook's path.)"""
+    if "/" in command:
+        return os.access(command, os.X_OK) and os.path.isfile(command)
+    for folder in str(env.get("PATH") or os.defpath).split(os.pathsep):
+        candidate = os.path.join(folder or ".", command)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return True
+    return False
 
 
 def strip_boilerplate(text: str, boilerplate: str) -> str:

@@ -29,7 +29,7 @@ from ..fsutil import read_text
 from ..markdown import heading_level, heading_text
 from ..memory.templates import seed_rule, template, template_text
 from .flags import sweep_stale
-from .recall import Block, assemble_by_priority, has_content, record_recalled, strip_boilerplate
+from .recall import Block, assemble_by_priority, has_content, on_path, record_recalled, strip_boilerplate
 from .runtime import context_output
 
 PROVIDERS = {
@@ -126,18 +126,6 @@ def project_summary_block(ctx, project):
 
 # -- the routing table: only rows whose target exists -------------------------------------------
 
-def _on_path(command: str, env) -> bool:
-    """Is ``command`` (a program name) an executable in one of the directories of ``$PATH``?
-    (What ``shutil.which`` answers, without importing shutil on the hook's path.)"""
-    if "/" in command:
-        return os.access(command, os.X_OK) and os.path.isfile(command)
-    for folder in str(env.get("PATH") or os.defpath).split(os.pathsep):
-        candidate = os.path.join(folder or ".", command)
-        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return True
-    return False
-
-
 def _target_exists(target: str, root: str, env) -> bool:
     """A routing target — a path relative to the memory root (placeholders such as
     ``{prefix}`` or ``YYYY-MM-DD`` stand for any name: the folder before them must exist) or a
@@ -147,7 +135,7 @@ def _target_exists(target: str, root: str, env) -> bool:
     if not first:
         return False
     if " " in target or "/" not in first:                  # a command line
-        return _on_path(first, env)
+        return on_path(first, env)
     cut = min((i for i in (target.find("{"), target.find("YYYY"), target.find("*")) if i >= 0),
               default=-1)
     if cut < 0:

@@ -366,3 +366,36 @@ def test_done_needs_the_same_names_and_a_completion_word():
                     ["Added a fuzz test for parse_header; it passes."], [], []) == [("s1", "add a fuzz test for parse_header")]
     assert same_todo("在 README 里说明 pool_size 配置项", "README 的 pool_size 说明还没写")
     assert not same_todo("给 load_config 补单元测试", "给 parse_args 补单元测试")
+
+
+def test_the_weekly_cleanup_takes_deleted_notes_out_of_the_index(initialized_root, project, tmp_path):
+    paths = initialized_root
+    summarize(paths, session_one(str(tmp_path / "s1.jsonl"), project), ended_at=ago(20))
+    summarize(paths, session_two(str(tmp_path / "s2.jsonl"), project), ended_at=ago(1))
+    os.unlink(paths.session_note("s1"))
+    assert recent.forget_missing_notes(paths) == 1
+    assert [e["id"] for e in recent.load_entries(recent.index_path(paths, "project", "alpha"))] == ["s2"]
+    assert recent.forget_missing_notes(paths) == 0
+
+
+def test_a_workspace_brief_spans_its_projects(initialized_root, tmp_path):
+    """Two repositories inside one registered workspace: a session in one sees the other's recent
+    work too (a session outside the workspace does not)."""
+    paths = initialized_root
+    space = tmp_path / "space"
+    for name in ("api", "web"):
+        (space / name / ".git").mkdir(parents=True)
+    outside = tmp_path / "elsewhere" / "tool"
+    (outside / ".git").mkdir(parents=True)
+    config = {"workspaces": {"paths": [str(space)]}}
+    with open(os.path.join(paths.root, "config.json"), "w", encoding="utf-8") as fh:
+        json.dump(config, fh)
+    from code_memory.config import load_config
+    from code_memory.summary.jobs import summarize_transcript
+    cfg = load_config()
+    summarize_transcript(cfg, paths, NoLLM(), SummaryOptions(),
+                         session_one(str(tmp_path / "w1.jsonl"), str(space / "api"), sid="w1"),
+                         ended_at=ago(2), followups=False)
+    web = run_hook("session-start", payload("session-start", str(space / "web"))).context
+    assert PROMPT_1 in web and 'project "web" and workspace "space"' in web and "[api] · " in web
+    assert PROMPT_1 not in run_hook("session-start", payload("session-start", str(outside))).context

@@ -28,7 +28,8 @@ MAX_FILES_SHOWN = 6
 MAX_OLDER_TODOS = 5
 
 
-def _entries(ctx, project) -> list:
+def _entries(ctx, project) -> tuple:
+    """(entries of the project and of its workspace, newest first; the workspace id or None)."""
     paths = ctx.paths
     path = recent.index_path(paths, "project", project.name)
     entries = recent.load_entries(path)
@@ -46,7 +47,7 @@ def _entries(ctx, project) -> list:
         known = {e["id"] for e in entries}
         more = recent.load_entries(recent.index_path(paths, "workspace", workspace)) or []
         entries += [e for e in more if e["id"] not in known]
-    return recent.sort_entries(entries)
+    return recent.sort_entries(entries), workspace
 
 
 def _workspace(ctx) -> str | None:
@@ -71,15 +72,18 @@ def _files(entry: dict) -> str:
     return shown + (f" (+{len(files) - MAX_FILES_SHOWN} more)" if len(files) > MAX_FILES_SHOWN else "")
 
 
-def render(entries: list, label: str, session_id: str, source: str) -> str:
-    """The block's text for ``entries`` (already chosen, newest first)."""
+def render(entries: list, label: str, session_id: str, source: str, project: str = "") -> str:
+    """The block's text for ``entries`` (already chosen, newest first); an entry of another
+    project of the workspace is tagged with its project."""
     lines = [f"Recent sessions in {label}, newest first. Each full note is sessions/<id>.md under the "
              "memory root (Read it for details)."]
     for position, entry in enumerate(entries):
         own = entry.get("id") == session_id
         topic = str(entry.get("topic") or "(no topic)")
         tag = " (this session, before compaction)" if own and source == "compact" else ""
-        lines.append(f"## {_when(entry)} · {topic}{tag}")
+        other = entry.get("project")
+        where = f" [{other}]" if other and project and other != project else ""
+        lines.append(f"## {_when(entry)}{where} · {topic}{tag}")
         lines.append(f"- note: {entry.get('note')}")
         if entry.get("files"):
             lines.append(f"- files: {_files(entry)}")
@@ -102,7 +106,8 @@ def recent_block(ctx, project):
     now = time.time()
     session_id, source = ctx.event.session_id, ctx.event.source
     chosen, older = [], []
-    for entry in _entries(ctx, project):
+    entries, workspace = _entries(ctx, project)
+    for entry in entries:
         ts = entry.get("ts")
         if not isinstance(ts, (int, float)) or now - ts > max_age:
             continue
@@ -114,7 +119,8 @@ def recent_block(ctx, project):
             older += [(t, entry) for t in recent.open_todos(entry)]
     if not chosen:
         return None
-    text = render(chosen, f'project "{project.name}"', session_id, source)
+    label = f'project "{project.name}"' + (f' and workspace "{workspace}"' if workspace else "")
+    text = render(chosen, label, session_id, source, project.name)
     if older:
         text += "\n## Still open from earlier sessions\n" + "\n".join(
             f"- [ ] {t} ({e.get('note')}, {_when(e)[:10]})" for t, e in older[:MAX_OLDER_TODOS])

@@ -285,7 +285,7 @@ def scripted_answer(body: dict, sessions: dict) -> str | None:
 # ---------------------------------------------------------------------------------------------
 # the run
 
-def fill_root(root: str, python: str, env: dict) -> None:
+def fill_root(root: str, python: str, env: dict, checkout: str = REPO) -> None:
     """What a user's root holds besides the sessions (see the module docstring)."""
     from code_memory.memory.templates import template
 
@@ -303,22 +303,22 @@ def fill_root(root: str, python: str, env: dict) -> None:
         with open(os.path.join(folder, "summary.md"), "w", encoding="utf-8") as fh:
             fh.write(f"# {name} — summary\n\n## Overview\n\n" + f"{name} is a service of the shop platform. " * 50 + "\n")
     for i in range(12):
-        subprocess.run([python, os.path.join(REPO, "scripts", "set-memory.py"), f"/user/notes/n{i}",
+        subprocess.run([python, os.path.join(checkout, "scripts", "set-memory.py"), f"/user/notes/n{i}",
                         json.dumps({"summary": f"偏好 {i}: 提交前跑完整测试并附上命令输出", "importance": 5}), "bench"],
                        env=env, capture_output=True, check=True)
 
 
-def start_context(env: dict, project_dir: str, sid: str) -> str:
+def start_context(env: dict, project_dir: str, sid: str, checkout: str = REPO) -> str:
     data = json.dumps({"session_id": sid, "transcript_path": "/dev/null", "cwd": project_dir,
                        "hook_event_name": "SessionStart", "source": "startup"}).encode()
-    out = subprocess.run([os.path.join(REPO, "hooks", "session-start.sh")], input=data, capture_output=True,
+    out = subprocess.run([os.path.join(checkout, "hooks", "session-start.sh")], input=data, capture_output=True,
                          env=env, check=False).stdout
     if not out.strip():
         return ""
     return json.loads(out)["hookSpecificOutput"]["additionalContext"]
 
 
-def run_backend(backend: str, python: str) -> dict:
+def run_backend(backend: str, python: str, checkout: str = REPO) -> dict:
     results = {"backend": backend, "facts": 0, "found": 0, "finished": 0, "finished_absent": 0, "leaks": 0,
                "context_chars": [], "misses": [], "by_language": {}}
     sessions_by_prompt: dict = {}
@@ -330,7 +330,10 @@ def run_backend(backend: str, python: str) -> dict:
                     "CODE_MEMORY_LLM__BACKEND": "none" if backend == "none" else "anthropic",
                     "ANTHROPIC_BASE_URL": api.base_url, "ANTHROPIC_API_KEY": "bench"})
         os.makedirs(home)
-        fill_root(root, python, env)
+        fill_root(root, python, env, checkout)
+        summarizer = os.path.join(checkout, "scripts", "session-summary.py")
+        knows_end = "--ended-at" in subprocess.run([python, summarizer, "--help"], capture_output=True, text=True,
+                                                   env=env).stdout
         planted = {name: [p for sess in sessions for p in (sess["topic"], sess["decision"], *sess["todos"]) if p]
                    for name, _lang, sessions in SCENARIOS}
         clock = time.time() - 100 * 3600          # sessions an hour apart, the last ones recent
@@ -341,7 +344,7 @@ def run_backend(backend: str, python: str) -> dict:
             previous = None
             for k, session in enumerate(sessions):
                 sid = f"{name}-{k + 1}"
-                context = start_context(env, project_dir, sid)
+                context = start_context(env, project_dir, sid, checkout)
                 results["context_chars"].append(len(context))
                 for other, phrases in planted.items():
                     leaked = [p for p in phrases if other != name and len(p) >= 6 and p in context
@@ -377,9 +380,10 @@ def run_backend(backend: str, python: str) -> dict:
                 sessions_by_prompt[session["prompt"]] = session
                 clock += 3600
                 ended = now_iso(clock)
-                done = subprocess.run([python, os.path.join(REPO, "scripts", "session-summary.py"), "--transcript", path,
-                                       "--cwd", project_dir, "--session-id", sid, "--no-followups",
-                                       "--ended-at", ended], capture_output=True, env=env, text=True, check=False)
+                done = subprocess.run([python, summarizer, "--transcript", path, "--cwd", project_dir,
+                                       "--session-id", sid, "--no-followups"]
+                                      + (["--ended-at", ended] if knows_end else []),
+                                      capture_output=True, env=env, text=True, check=False)
                 if done.returncode != 0:
                     raise SystemExit(f"summary of {sid} failed: {done.stdout}{done.stderr}")
                 report = json.loads(done.stdout)
@@ -404,10 +408,14 @@ def main() -> int:
     parser.add_argument("--backend", choices=("both", "none", "llm"), default="both")
     parser.add_argument("--python", default=sys.executable, help="the interpreter the hooks and summarizer run with")
     parser.add_argument("--json", help="also write the result here")
+    parser.add_argument("--checkout", default=REPO,
+                        help="run the hooks and the summarizer of this checkout (e.g. an older revision, for comparison)")
     args = parser.parse_args()
     backends = ["none", "llm"] if args.backend == "both" else [args.backend]
     started = time.time()
-    out = {"results": [run_backend(b, args.python) for b in backends], "seconds": round(time.time() - started, 1)}
+    checkout = os.path.abspath(args.checkout)
+    out = {"checkout": checkout, "results": [run_backend(b, args.python, checkout) for b in backends],
+           "seconds": round(time.time() - started, 1)}
     text = json.dumps(out, ensure_ascii=False, indent=2)
     print(text)
     if args.json:

@@ -173,7 +173,7 @@ def test_the_llm_gets_the_same_inputs_and_marks_todos_done(initialized_root, pro
     summarize(paths, session_one(str(tmp_path / "s1.jsonl"), project), ended_at=ago(20))
     answer = {"summary": {"topic": "补 load_config 的单元测试", "key_points": ["测试放在 tests/ 下"],
                           "files": ["tests/test_load_config.py"], "decisions": [],
-                          "todos": ["README 里写 pool_size"], "done_todos": ["T1", "T9", "T1"]},
+                          "todos": ["README 里写 pool_size"], "done_todos": ["T1", "T9", 1, "x"]},
               "knowledge": {"has_knowledge": False}}
     with StandinAPI([{"text": json.dumps(answer, ensure_ascii=False)}]) as api:
         path = session_two(str(tmp_path / "s2.jsonl"), project)

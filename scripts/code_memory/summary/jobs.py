@@ -59,7 +59,12 @@ def workspace_resolver(cfg):
         registry = registry_from_config(cfg)
     except CodeMemoryError:
         return None
-    return lambda cwd: (registry.containing(cwd).id if registry.containing(cwd) else None)
+
+    def workspace_of(cwd: str):
+        found = registry.containing(cwd)
+        return found.id if found else None
+
+    return workspace_of
 
 
 def run_followups(cfg: dict, paths: MemoryPaths, session_id: str, transcript_path: str) -> dict:

@@ -223,8 +223,9 @@ def done_by_ids(ids, earlier_todos) -> list:
     out = []
     for raw in ids or []:
         token = str(raw).strip().strip("[]").upper()
-        if token.startswith("T") and token[1:].isdigit():
-            index = int(token[1:]) - 1
+        token = token[1:] if token.startswith("T") else token         # "T2", or just 2
+        if token.isdigit():
+            index = int(token) - 1
             if 0 <= index < len(earlier_todos) and earlier_todos[index] not in out:
                 out.append(earlier_todos[index])
     return out

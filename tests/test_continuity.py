@@ -399,3 +399,14 @@ def test_a_workspace_brief_spans_its_projects(initialized_root, tmp_path):
     web = run_hook("session-start", payload("session-start", str(space / "web"))).context
     assert PROMPT_1 in web and 'project "web" and workspace "space"' in web and "[api] · " in web
     assert PROMPT_1 not in run_hook("session-start", payload("session-start", str(outside))).context
+
+
+def test_an_upgraded_root_gets_its_index_from_the_notes_before_the_next_summary(initialized_root, project, tmp_path):
+    """Notes written before the index existed: the next summary builds it from them first, so it
+    sees (and can finish) their open to-dos."""
+    paths = initialized_root
+    summarize(paths, session_one(str(tmp_path / "s1.jsonl"), project), ended_at=ago(20))
+    import shutil
+    shutil.rmtree(recent.recent_dir(paths))
+    report = summarize(paths, session_two(str(tmp_path / "s2.jsonl"), project), ended_at=ago(1))
+    assert report["todos_done"] == 1 and os.path.exists(recent.built_marker(paths))

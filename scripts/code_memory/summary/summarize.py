@@ -337,6 +337,9 @@ def _summarize(paths, digest, backend, options, session, dry_run, now, report):
     now = now or dt.datetime.now().astimezone()
     project, cwd = session.project, session.cwd
     started, ended = _local(digest.started), _local(session.ended_at) or _local(digest.ended) or now
+    if not dry_run and not os.path.exists(recent.built_marker(paths)):
+        # never built (a root from before it) or .index/ deleted: from every note, once
+        recent.rebuild(paths, extract.same_todo, session.workspace_of)
     earlier = earlier_open_todos(paths, session, ended.timestamp())
     mode = choose_mode(digest, backend.name, options)
     summary = distribute.deterministic_summary(digest, cwd, earlier, extract.same_todo)
@@ -413,10 +416,7 @@ def _summarize(paths, digest, backend, options, session, dry_run, now, report):
 
 
 def record_recent(paths: MemoryPaths, session: _Session, summary: dict, mode: str, ended: dt.datetime) -> list:
-    """Put the session into the recent-work index (memory/recent.py), rebuilding the index from
-    every note first when it was never built (or was deleted). Returns the files written."""
-    if not os.path.exists(recent.built_marker(paths)):
-        recent.rebuild(paths, extract.same_todo, session.workspace_of)
+    """Put the session into the recent-work index (memory/recent.py). Returns the files written."""
     entry = {"id": session.id, "note": os.path.relpath(paths.session_note(session.id), paths.root),
              "project": session.project or "", "workspace": session.workspace,
              "ended": now_iso(ended.timestamp()), "ts": round(ended.timestamp(), 3),

@@ -6,7 +6,8 @@ payload on stdin), next to bare interpreter starts measured in the same run.
     .venv-test/bin/python bench/bench_hooks.py --compare DIR    # another checkout, same run
 
 Everything happens in a temp HOME / memory root / project (a git checkout with rules, a
-MEMORY.md, a schema index). Cases run interleaved, one of each per round, so load from other
+MEMORY.md, a schema index, and ``--notes`` session notes — 10,000 by default, the last
+three of the bench project — with the recent-work index the summarizer keeps). Cases run interleaved, one of each per round, so load from other
 processes hits all of them alike; the table gives p50 / p90 / min in milliseconds. With
 ``--compare DIR`` (e.g. ``git worktree add --detach /tmp/old <rev>``) every hook case also runs
 against that checkout's shims in the same rounds, each side in its own temp tree, and the table
@@ -37,7 +38,7 @@ def payload(event, session, cwd, **fields):
 
 
 class Bench:
-    def __init__(self, python: str, tmp: str, hooks_dir: str = HOOKS):
+    def __init__(self, python: str, tmp: str, hooks_dir: str = HOOKS, notes: int = 10_000):
         self.tmp = tmp
         self.hooks_dir = hooks_dir
         self.home = os.path.join(tmp, "home")
@@ -59,6 +60,8 @@ class Bench:
         self.sh_file = os.path.join(self.project, "deploy.sh")
         with open(self.sh_file, "w") as fh:
             fh.write("#!/bin/bash\nset -euo pipefail\n" + "".join(f'echo "step {i}"\n' for i in range(80)))
+        self.notes = notes
+        self._write_notes(notes)
         noop = os.path.join(tmp, "noop-summary.py")
         with open(noop, "w") as fh:
             fh.write("pass\n")
@@ -67,6 +70,28 @@ class Bench:
         self.env.update({"HOME": self.home, "CODE_MEMORY_ROOT": self.root, "TMPDIR": tmp,
                          "CODE_MEMORY_PYTHON": python, "CODE_MEMORY_HOOKS__SUMMARIZER": noop})
         self.n = 0
+
+    def _write_notes(self, count: int) -> None:
+        """``count`` session notes (the last three of project "shop", the others of 50 other
+        projects, a few days apart) and the recent-work index built from them, as the summarizer
+        leaves it. A checkout without the index (``--compare`` with an older one) ignores both."""
+        sessions = os.path.join(self.root, "sessions")
+        os.makedirs(sessions, exist_ok=True)
+        now = time.time()
+        for i in range(count):
+            project = "shop" if i >= count - 3 else f"p{i % 50}"
+            ended = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(now - (count - i) * 600))
+            with open(os.path.join(sessions, f"s{i:05d}.md"), "w", encoding="utf-8") as fh:
+                fh.write(f"# 会话摘要: s{i:05d}\n\n- **项目**: {project}\n- **时间**: {ended[:16].replace('T', ' ')} (最后更新)\n"
+                         f"- **会话结束**: {ended}\n\n---\n\n1. **主题**: 第 {i} 次会话：重构订单导出\n"
+                         "2. **关键知识点**:\n   - 导出改为流式\n3. **涉及文件**: src/export.py, tests/test_export.py\n"
+                         "4. **决策记录**: 用 csv.writer 而不是 pandas\n5. **待办**:\n   - [ ] 给大文件导出加进度条\n")
+        if count:
+            sys.path.insert(0, os.path.join(REPO, "scripts"))
+            from code_memory.memory import recent
+            from code_memory.paths import MemoryPaths
+            from code_memory.summary.extract import same_todo
+            recent.rebuild(MemoryPaths(self.root), same_todo)
 
     def shim(self, name: str, data: bytes) -> float:
         command = f'"{self.hooks_dir}/{name}.sh"'
@@ -126,7 +151,7 @@ class Bench:
                                                          tool_input={"file_path": self.sh_file}))),
             ("SubagentStart, schema already injected (shell fast path)",
              lambda: self.shim("schema-injector", payload("SubagentStart", warm, self.project, agent_type="Explore"))),
-            ("SessionStart (MEMORY.md + routing, 8 KB cap)",
+            (f"SessionStart ({self.notes:,} session notes: recent work + MEMORY.md + routing)",
              lambda: self.shim("session-start", payload("SessionStart", self.session(), self.project, source="startup"))),
             ("SessionEnd (pending snapshot + detached summarizer)",
              lambda: self.shim("session-summary", payload("SessionEnd", self.session(), self.project, reason="other"))),
@@ -139,6 +164,7 @@ def main() -> int:
     parser.add_argument("--python", default=os.path.join(REPO, ".venv-test", "bin", "python"),
                         help="the python the hooks run (default: .venv-test)")
     parser.add_argument("--json", help="also write the numbers here")
+    parser.add_argument("--notes", type=int, default=10_000, help="session notes in the memory root (default 10,000)")
     parser.add_argument("--compare", metavar="DIR", help="another checkout whose hooks run in the same rounds")
     args = parser.parse_args()
     if args.compare:
@@ -149,7 +175,7 @@ def main() -> int:
     compileall.compile_dir(os.path.join(REPO, "scripts", "code_memory"), quiet=1)
     tmp = tempfile.mkdtemp(prefix="bench-hooks-")
     try:
-        bench = Bench(os.path.abspath(args.python), tmp)
+        bench = Bench(os.path.abspath(args.python), tmp, notes=args.notes)
         cases = bench.cases()
         bench.shim("schema-injector", payload("SubagentStart", "bench-warm-schema", bench.project, agent_type="Explore"))
         for _name, run in cases:  # warm the page cache and .pyc files
@@ -193,7 +219,7 @@ def compare(args) -> int:
         for label, checkout in (("old", other), ("new", REPO)):
             side_tmp = os.path.join(tmp, label)
             os.makedirs(side_tmp)
-            bench = Bench(os.path.abspath(args.python), side_tmp, os.path.join(checkout, "hooks"))
+            bench = Bench(os.path.abspath(args.python), side_tmp, os.path.join(checkout, "hooks"), notes=args.notes)
             bench.shim("schema-injector", payload("SubagentStart", "bench-warm-schema", bench.project,
                                                   agent_type="Explore"))
             sides[label] = [(name, run) for name, run in bench.cases() if "python" not in name and "bash -c" not in name]

@@ -154,7 +154,8 @@ def test_full_run_and_dry_run(initialized_root, isolated_home):
     assert res["failed_steps"] == []
     assert {name: s["status"] for name, s in steps.items()} == {
         "stats": "ok", "topics": "ok", "tree": "ok", "pending": steps["pending"]["status"],
-        "facts": steps["facts"]["status"], "signals": "ok", "capabilities": "ok", "cleanup": "ok",
+        "facts": steps["facts"]["status"], "signals": "ok", "capabilities": "ok", "distill": "ok",
+        "cleanup": "ok",
         "reindex": steps["reindex"]["status"]}
     assert steps["cleanup"]["deleted"] == 3
     assert [g["name"] for g in steps["capabilities"]["generated"]] == ["auto-env-port", "auto-dep-missing-module"]

@@ -28,12 +28,12 @@ def test_session_start_injects_the_kv_default_read(initialized_root, project):
     assert '"kv-read"' in log and "KV-MARKER" not in log
 
 
-def test_kv_block_respects_the_byte_cap_and_the_block_list(initialized_root, project):
+def test_kv_block_respects_the_budget_and_the_block_list(initialized_root, project):
     for i in range(300):
         set_memory(initialized_root, f"/notes/n{i:03d}", {"summary": f"note {i} " + "记忆" * 30}, USER)
-    env = {"CODE_MEMORY_HOOKS__SESSION_START_MAX_BYTES": "1500", "CODE_MEMORY_KV__READ_TOKEN_LIMIT": "5000"}
+    env = {"CODE_MEMORY_HOOKS__SESSION_START_MAX_CHARS": "1500", "CODE_MEMORY_KV__READ_TOKEN_LIMIT": "5000"}
     context = run_hook("session-start", payload("session-start", project), env=env).context
-    assert 0 < len(context.encode("utf-8")) <= 1500 and "[Agent Memory]" in context
+    assert 0 < len(context) <= 1500 and "[Agent Memory]" in context
     without = {"CODE_MEMORY_HOOKS__SESSION_START_BLOCKS": json.dumps(["memory", "routing"])}
     assert "[Agent Memory]" not in run_hook("session-start", payload("session-start", project), env=without).context
     off = {"CODE_MEMORY_KV__READ_TOKEN_LIMIT": "0"}
@@ -44,3 +44,22 @@ def test_no_kv_store_no_block(initialized_root, project):
     context = run_hook("session-start", payload("session-start", project)).context
     assert "[Agent Memory]" not in context
     assert not os.path.exists(os.path.join(initialized_root.root, "kv", "digest.bin"))
+
+
+def test_a_kv_todo_finished_in_the_last_session_is_not_injected_again(initialized_root, project):
+    """Session 1 wrote a to-do and later marked it done; session 2's start brings the open one only
+    (the finished one stays readable with `kv get`)."""
+    from code_memory.kv.read import default_read
+    from code_memory.kv.view import get
+    set_memory(initialized_root, "/project/alpha/todo/pool-tests",
+               {"type": "todo", "summary": "KV-TODO-DONE 补 load_config 单元测试", "status": "open"}, USER)
+    set_memory(initialized_root, "/project/alpha/todo/readme",
+               {"type": "todo", "summary": "KV-TODO-OPEN README 写 pool_size", "status": "open"}, USER)
+    set_memory(initialized_root, "/project/alpha/todo/pool-tests",
+               {"type": "todo", "summary": "KV-TODO-DONE 补 load_config 单元测试", "status": "done"}, USER)
+    set_memory(initialized_root, "/project/alpha/todo/old", {"summary": "KV-TODO-OLD", "done": True}, USER)
+    context = run_hook("session-start", payload("session-start", project)).context
+    assert "KV-TODO-OPEN" in context and "KV-TODO-DONE" not in context and "KV-TODO-OLD" not in context
+    result = default_read(initialized_root, 400)
+    assert result["finished"] == 2 and result["included"] == 1
+    assert get(initialized_root, "/project/alpha/todo/pool-tests")["content"]["status"] == "done"

@@ -58,6 +58,9 @@ def test_clean_session_is_success():
 
 def test_first_prompt_is_never_a_correction():
     a = assess_lines([prompt("Undo the last migration, it is wrong"), answer("ok")])
+    assert (a.outcome, a.user_corrections) == (None, 0)      # no correction, and no work done either
+    a = assess_lines([prompt("Undo the last migration, it is wrong"), *tool("Bash", {"command": "make down"}),
+                      answer("ok")])
     assert (a.outcome, a.user_corrections) == ("success", 0)
 
 
@@ -135,7 +138,9 @@ def test_ending_on_a_correction_or_api_error_is_unresolved():
     api = answer("API Error: 529 overloaded")
     api["isApiErrorMessage"] = True
     assert assess_lines([prompt("fix it"), api]).outcome == "failed"
-    assert assess_lines([prompt("fix it"), api, answer("done after retry")]).outcome == "success"
+    retried = [prompt("fix it"), api, *tool("Edit", {"file_path": "/p/a", "old_string": "a", "new_string": "b"}),
+               answer("done after retry")]
+    assert assess_lines(retried).outcome == "success"
 
 
 def test_rejected_tool_use_is_a_user_correction():
@@ -170,7 +175,7 @@ def test_sidechain_meta_wrappers_and_junk_are_ignored(tmp_path):
         fh.write("not json\n")
         fh.write('{"type": "assistant", "message": {"content": [{"type": "te')     # torn last line
     a = assess_transcript(str(path))
-    assert (a.prompts, a.user_corrections, a.outcome) == (1, 0, "success")
+    assert (a.prompts, a.user_corrections, a.outcome) == (1, 0, None)          # a greeting: no evidence
 
 
 def test_empty_transcript_has_no_outcome(tmp_path):

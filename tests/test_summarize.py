@@ -121,7 +121,9 @@ def test_json_mode_distributes_to_every_target(api, initialized_root, tmp_path):
     assert "Reply with ONE JSON object" in body["system"]
     prompt = body["messages"][0]["content"]
     assert "<conversation>" in prompt and "Add caching" in prompt
-    assert "Files edited (from tool calls): client.py, cache.py" in prompt
+    assert "Files changed (from tool calls): client.py, cache.py" in prompt
+    assert "Final assistant message:\nFixed: only 200 responses are cached now." in prompt
+    assert "User requests, in order:\n  1. MARK-A Add caching" in prompt
     assert "User corrections: no, don't cache error responses" in prompt
 
     note = read(paths.session_note("sess-1"))

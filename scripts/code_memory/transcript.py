@@ -13,6 +13,11 @@ Conversation extraction: user and assistant lines that are not ``isMeta`` (or co
 task notifications); tool-result-only messages dropped; ``<system-reminder>`` and command wrappers
 (``<command-name>``, ``<local-command-stdout>``, …) stripped; text blocks joined; thinking dropped;
 tool calls shown as one short marker line (``[Edit a.py]``) so the model knows what was done.
+
+code-memory's own hook messages are not what happened in the session: a tool result that is one
+of our gate denials (``[code-memory] This Edit was not applied…``) is counted as ``gate_denials``,
+never as an error, a failed file or a correction; the avoidance gate's findings (hook attachment
+lines) become ``lint_findings``.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import glob
 import json
 import os
 import re
+import shlex
 from dataclasses import dataclass, field
 
 from .redact import redact
@@ -34,6 +40,10 @@ EDIT_TOOLS = {"Edit": "file_path", "Write": "file_path", "MultiEdit": "file_path
               "NotebookEdit": "notebook_path"}
 
 _TYPE_PROBE = re.compile(rb'"type"\s*:\s*"(?:user|assistant)"')
+OWN_MARKER = "[code-memory"              # every message our hooks write starts with it
+LINT_MARKER = "[code-memory avoidance-gate]"
+_LINT_PROBE = LINT_MARKER.encode()
+HOOK_ATTACHMENTS = ("hook_blocking_error", "hook_additional_context")
 _STRIP_BLOCKS = re.compile(
     r"<(system-reminder|local-command-stdout|local-command-stderr|local-command-caveat|"
     r"command-name|command-message|command-args|command-contents|user-memory-input)>"
@@ -66,6 +76,13 @@ def is_correction(text: str) -> bool:
     return bool(_INTERRUPTED.match(text.strip()) or _CORRECTION.search(text[:400]))
 
 
+def is_own_hook_message(text) -> bool:
+    """Is this tool result or hook output written by code-memory's own hooks (a gate denial
+    ``PreToolUse:Edit hook error: [code-memory] …``, a lint block, injected context)? Such text
+    is never knowledge, an error, a signal or a correction."""
+    return isinstance(text, str) and OWN_MARKER in text[:400]
+
+
 @dataclass
 class Message:
     role: str                      # "user" | "assistant"
@@ -75,6 +92,7 @@ class Message:
     timestamp: str = ""
     message_id: str = ""
     source: str = "main"           # "main" or "subagent <type>"
+    hook_text: str = ""            # role "hook": the text of one of our hooks' attachments
 
 
 @dataclass
@@ -128,7 +146,8 @@ def iter_records(path: str, stats: ReadStats | None = None,
     stats = stats if stats is not None else ReadStats()
     with open(path, "rb") as fh:
         for raw in _read_lines(fh, max_line_bytes, stats):
-            if not _TYPE_PROBE.search(raw):
+            lint = _LINT_PROBE in raw
+            if not lint and not _TYPE_PROBE.search(raw):
                 if b"compact_boundary" in raw:
                     stats.compactions += 1
                 continue
@@ -137,10 +156,30 @@ def iter_records(path: str, stats: ReadStats | None = None,
             except ValueError:
                 stats.skipped_lines += 1
                 continue
-            if not isinstance(rec, dict) or rec.get("type") not in CHAT_TYPES:
+            if not isinstance(rec, dict):
+                continue
+            if rec.get("type") == "attachment" and lint:
+                yield rec                 # the avoidance gate's findings (hook_attachment_text)
+                continue
+            if rec.get("type") not in CHAT_TYPES:
                 continue
             stats.note(rec)
             yield rec
+
+
+def hook_attachment_text(rec: dict) -> str:
+    """The text one of our hooks put into an ``attachment`` line (a PostToolUse block reason or
+    additional context), else ``""``."""
+    att = rec.get("attachment")
+    if not isinstance(att, dict) or att.get("type") not in HOOK_ATTACHMENTS:
+        return ""
+    blocking = att.get("blockingError")
+    if isinstance(blocking, dict):
+        blocking = blocking.get("blockingError")
+    content = att.get("content")
+    parts = [blocking] if isinstance(blocking, str) else []
+    parts += content if isinstance(content, list) else [content]
+    return "\n".join(p for p in parts if isinstance(p, str) and is_own_hook_message(p))
 
 
 def _block_text(content) -> str:
@@ -215,6 +254,11 @@ def iter_messages(path: str, stats: ReadStats | None = None, source: str = "main
     for rec in iter_records(path, stats, max_line_bytes):
         if rec.get("isSidechain") and source == "main":
             continue  # older builds kept subagent lines in the main file: not the main conversation
+        if rec.get("type") == "attachment":
+            text = hook_attachment_text(rec)
+            if text:
+                yield Message(role="hook", hook_text=text, source=source)
+            continue
         current = _to_message(rec, source)
         if pending is not None and current.message_id and current.message_id == pending.message_id:
             _merge(pending, current)
@@ -340,13 +384,18 @@ class SessionDigest:
     conversation: str = ""
     conversation_chars: int = 0      # spoken text before the cap (the 500-character threshold)
     conversation_truncated: bool = False
-    files_touched: list = field(default_factory=list)
+    files_touched: list = field(default_factory=list)  # changed: edit tools that worked + Bash writes
     commands: list = field(default_factory=list)     # [{"command", "failed"}]
-    errors: list = field(default_factory=list)       # ["Tool: first line"]
+    errors: list = field(default_factory=list)       # ["Tool: first line"] — real errors only
     corrections: list = field(default_factory=list)  # user messages that correct the assistant
     interruptions: int = 0
     tools: dict = field(default_factory=dict)        # name -> count
     subagents: int = 0
+    user_requests: list = field(default_factory=list)    # the person's prompts, in order (capped)
+    final_message: str = ""                              # the main agent's last text
+    assistant_notes: list = field(default_factory=list)  # the main agent's last texts (decisions)
+    lint_findings: list = field(default_factory=list)    # [{"text", "severity": block|warn}]
+    gate_denials: int = 0                                # our own gates' denials (not errors)
 
     def to_dict(self) -> dict:
         out = dict(self.__dict__)
@@ -356,55 +405,186 @@ class SessionDigest:
 
 class _DigestBuilder:
     MAX_FILES, MAX_COMMANDS, MAX_ERRORS, MAX_CORRECTIONS = 200, 60, 30, 15
+    MAX_REQUESTS, REQUEST_CHARS, FINAL_CHARS, MAX_NOTES, MAX_LINT = 40, 500, 2000, 12, 20
 
     def __init__(self, digest: SessionDigest):
         self.d = digest
         self.pending_tools: dict = {}
-        self.failed_files: set = set()
-        self.file_order: dict = {}
+        self.file_state: dict = {}       # path -> "ok" | "failed" | "open" (no result seen), first-touch order
+        self.bash_writes: list = []      # (command, tool id) of Bash calls, resolved when they succeed
+        self.requests_tail: collections.deque = collections.deque(maxlen=self.MAX_REQUESTS // 2)
+        self.notes: collections.deque = collections.deque(maxlen=self.MAX_NOTES)
+
+    def _touch(self, path: str, state: str) -> None:
+        """Record the latest state of ``path``; once a change of it worked it stays changed."""
+        if path and self.file_state.get(path) != "ok":
+            self.file_state[path] = state
 
     def add(self, msg: Message) -> None:
+        if msg.role == "hook":
+            self._lint(msg.hook_text)
+            return
         for tool in msg.tool_uses:
             self.d.tools[tool["name"]] = self.d.tools.get(tool["name"], 0) + 1
             if tool.get("id"):
                 self.pending_tools[tool["id"]] = tool
             if tool["name"] in EDIT_TOOLS:
-                target = str(tool["input"].get(EDIT_TOOLS[tool["name"]]) or "")
-                if target:
-                    self.file_order.setdefault(target, len(self.file_order))
+                self._touch(str(tool["input"].get(EDIT_TOOLS[tool["name"]]) or ""), "open")
             elif tool["name"] == "Bash" and tool["input"].get("command"):
                 if len(self.d.commands) < self.MAX_COMMANDS:
                     command = _elide(redact(str(tool["input"]["command"]).strip()), 300)
                     self.d.commands.append({"command": command, "failed": False, "id": tool.get("id")})
+                self.bash_writes.append([str(tool["input"]["command"]), tool.get("id"), None])
         for result in msg.tool_results:
-            tool = self.pending_tools.pop(result.get("tool_use_id"), None)
-            if not result["is_error"]:
-                continue
-            name = tool["name"] if tool else "tool"
-            lines = [ln.strip() for ln in result["text"].splitlines() if ln.strip()]
-            first = " … ".join(dict.fromkeys(lines[:1] + lines[-1:]))
-            feedback = _USER_FEEDBACK.search(result["text"])
-            if feedback and len(self.d.corrections) < self.MAX_CORRECTIONS:
-                self.d.corrections.append(_elide(redact(feedback.group(1).strip()), 300))
-            if len(self.d.errors) < self.MAX_ERRORS:
-                self.d.errors.append(_elide(redact(f"{name}: {first}"), 300))
-            if tool and tool["name"] in EDIT_TOOLS:
-                self.failed_files.add(str(tool["input"].get(EDIT_TOOLS[tool["name"]]) or ""))
-            for cmd in self.d.commands:
-                if tool and cmd.get("id") == tool.get("id"):
-                    cmd["failed"] = True
-        if msg.role == "user" and msg.text and msg.source == "main":
+            self._result(result)
+        if msg.source != "main":
+            return
+        if msg.role == "assistant" and msg.text:
+            self.d.final_message = msg.text
+            self.notes.append(msg.text[-self.FINAL_CHARS:])
+        if msg.role == "user" and msg.text:
             if _INTERRUPTED.match(msg.text.strip()):
                 self.d.interruptions += 1
-            elif self.d.user_messages > 1 and is_correction(msg.text) and \
+                return
+            if self.d.user_messages > 1 and is_correction(msg.text) and \
                     len(self.d.corrections) < self.MAX_CORRECTIONS:
                 self.d.corrections.append(_elide(redact(msg.text.strip()), 300))
+            request = _elide(redact(msg.text.strip()), self.REQUEST_CHARS)
+            if len(self.d.user_requests) < self.MAX_REQUESTS // 2:
+                self.d.user_requests.append(request)
+            else:
+                self.requests_tail.append(request)
 
-    def finish(self) -> None:
-        files = sorted(self.file_order, key=self.file_order.get)
-        self.d.files_touched = [redact(f) for f in files if f not in self.failed_files][: self.MAX_FILES]
+    def _result(self, result: dict) -> None:
+        tool = self.pending_tools.pop(result.get("tool_use_id"), None)
+        name = tool["name"] if tool else "tool"
+        target = str(tool["input"].get(EDIT_TOOLS[name]) or "") if tool and name in EDIT_TOOLS else ""
+        if result["is_error"] and is_own_hook_message(result["text"]):
+            self.d.gate_denials += 1        # our gate said "not yet": the retry decides the file
+            return
+        if not result["is_error"]:
+            self._touch(target, "ok")
+            for entry in self.bash_writes:
+                if tool and entry[1] == tool.get("id"):
+                    entry[2] = True
+            return
+        self._touch(target, "failed")
+        lines = [ln.strip() for ln in result["text"].splitlines() if ln.strip()]
+        first = " … ".join(dict.fromkeys(lines[:1] + lines[-1:]))
+        feedback = _USER_FEEDBACK.search(result["text"])
+        if feedback and len(self.d.corrections) < self.MAX_CORRECTIONS:
+            self.d.corrections.append(_elide(redact(feedback.group(1).strip()), 300))
+        if len(self.d.errors) < self.MAX_ERRORS:
+            self.d.errors.append(_elide(redact(f"{name}: {first}"), 300))
+        for cmd in self.d.commands:
+            if tool and cmd.get("id") == tool.get("id"):
+                cmd["failed"] = True
+
+    def _lint(self, text: str) -> None:
+        """The findings of an avoidance-gate block or warning: its ``- file:line [RULE] …`` lines."""
+        severity = "block"
+        for line in text.split("\n"):
+            if LINT_MARKER in line and "Warnings for" in line:
+                severity = "warn"
+            if line.startswith("- ") and len(self.d.lint_findings) < self.MAX_LINT:
+                finding = _elide(redact(line[2:].strip()), 300)
+                if finding and all(f["text"] != finding for f in self.d.lint_findings):
+                    self.d.lint_findings.append({"text": finding, "severity": severity})
+
+    def finish(self, cwd: str) -> None:
+        for command, _tool_id, ok in self.bash_writes:
+            if ok:
+                for path in bash_written_files(command, cwd):
+                    self._touch(path, "ok")
+        # a file counts when one change of it worked, or when its last call has no result yet
+        # (a session killed mid-write); a file whose every attempt failed does not
+        files = [f for f, state in self.file_state.items() if state != "failed"]
+        self.d.files_touched = [redact(f) for f in files][: self.MAX_FILES]
+        self.d.user_requests += list(self.requests_tail)
+        self.d.final_message = _elide(redact(self.d.final_message.strip()), self.FINAL_CHARS)
+        self.d.assistant_notes = [redact(n) for n in self.notes]
         for cmd in self.d.commands:
             cmd.pop("id", None)
+
+
+# Bash commands whose arguments name files they write (the last argument for copy/move).
+_WRITERS_ALL = {"touch", "tee"}
+_WRITERS_LAST = {"cp", "mv", "install", "ln"}
+_SEPARATORS = {";", "&&", "||", "|", "&", "(", ")", "\n"}
+_REDIRECTS = {">", ">>", ">|", "&>", "&>>"}
+_OTHER_REDIRECTS = {"<", "<<", "<<<", ">&", "<&", "<>"}
+
+
+def _segments(tokens: list):
+    segment: list = []
+    for token in tokens:
+        if token in _SEPARATORS:
+            if segment:
+                yield segment
+            segment = []
+        else:
+            segment.append(token)
+    if segment:
+        yield segment
+
+
+def _plain_path(token: str) -> bool:
+    return bool(token) and not token.startswith(("-", "/dev/", "/proc/", "&")) and \
+        not any(c in token for c in "$*?`{}<>") and token not in (".", "..")
+
+
+def bash_written_files(command: str, cwd: str) -> list:
+    """Files a shell command creates or changes, as far as its text shows: redirection targets
+    (``> f``, ``>> f``), ``tee``/``touch`` arguments, the destination of ``cp``/``mv``/
+    ``install``/``git mv``, the files of ``sed -i`` / ``perl -pi``, plain ``rm`` targets. Paths
+    are resolved against ``cwd`` (and a leading ``cd DIR``) and kept only inside ``cwd``:
+    scratch files in /tmp are not the session's work. Unparseable commands give ``[]``."""
+    if not command or not cwd:
+        return []
+    try:
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        tokens = list(lexer)
+    except ValueError:
+        return []
+    here, found = cwd, []
+    for seg in _segments(tokens):
+        targets = []
+        i = 0
+        while i < len(seg):
+            if seg[i] in _REDIRECTS or seg[i] in _OTHER_REDIRECTS:
+                if seg[i] in _REDIRECTS and i + 1 < len(seg):
+                    targets.append(seg[i + 1])
+                start = i - 1 if i and seg[i - 1].isdecimal() else i     # 2>err.log: "2" is no word
+                del seg[start:i + 2]
+                i = start
+                continue
+            i += 1
+        words = [w for w in seg if "=" not in w.split("/")[0] or w.startswith("-")]
+        while words and words[0] in ("sudo", "env", "command", "time", "nohup"):
+            words = words[1:]
+        if not words:
+            found += targets
+            continue
+        verb, args = os.path.basename(words[0]), words[1:]
+        plain = [a for a in args if not a.startswith("-")]
+        if verb == "cd" and plain:
+            here = os.path.normpath(os.path.join(here, plain[0]))
+        elif verb in _WRITERS_ALL:
+            targets += plain
+        elif verb in _WRITERS_LAST and len(plain) >= 2:
+            targets.append(plain[-1])
+        elif verb == "git" and args[:1] == ["mv"] and len(plain) >= 3:
+            targets.append(plain[-1])
+        elif verb == "sed" and any(a.startswith("-i") or a == "--in-place" for a in args) and len(plain) >= 2:
+            targets += plain[1:]
+        elif verb == "perl" and any(a.startswith("-") and "i" in a for a in args):
+            targets += [a for a in plain if a != "-e"][1:]
+        elif verb == "rm" and not any(a.startswith("-") and "r" in a.lower() for a in args):
+            targets += plain
+        found += [os.path.normpath(os.path.join(here, t)) for t in targets if _plain_path(t)]
+    root = os.path.normpath(cwd) + os.sep
+    return list(dict.fromkeys(p for p in found if p.startswith(root)))
 
 
 def read_session(path: str, *, include_subagents: bool = True, max_chars: int = DEFAULT_MAX_CHARS,
@@ -433,7 +613,7 @@ def read_session(path: str, *, include_subagents: bool = True, max_chars: int = 
             if source == "main":
                 raise
             continue  # a vanished subagent file is not worth failing the summary for
-    facts.finish()
+    facts.finish(stats.cwd)
     conversation = main_builder.text()
     digest.conversation_chars = main_builder.text_chars
     digest.conversation_truncated = bool(main_builder.omitted)

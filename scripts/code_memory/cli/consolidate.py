@@ -11,7 +11,7 @@ from ..errors import CodeMemoryError
 from ..paths import SCRIPTS_DIR
 from .common import add_common, render_text
 
-STEP_CHOICES = ("pending", "facts", "signals", "capabilities", "cleanup", "reindex")
+STEP_CHOICES = ("pending", "facts", "signals", "capabilities", "distill", "cleanup", "reindex")
 
 
 def weekly_jobs(cfg) -> dict:

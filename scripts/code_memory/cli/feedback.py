@@ -52,7 +52,8 @@ def cmd_outcome(args) -> dict:
                                        int(cfg.get_path("feedback.max_tool_errors")))
         result = {"session_id": args.session_id, "assessment": assessment.to_dict(), "dry_run": args.dry_run}
         if assessment.outcome is None:
-            return {**result, "recorded": False, "reason": "the transcript holds no conversation"}
+            return {**result, "recorded": False,
+                    "reason": "; ".join(assessment.reasons) or "the transcript holds no conversation"}
         if args.dry_run:
             return {**result, "recorded": False}
         record_assessment(paths, args.session_id, assessment, source="transcript")

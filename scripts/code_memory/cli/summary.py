@@ -22,6 +22,8 @@ def add_arguments(p) -> None:
     p.add_argument("--session-id", help="session id (default: from the transcript)")
     p.add_argument("--project", help="project name (default: detected from the session's cwd)")
     p.add_argument("--cwd", help="the session's working directory (default: from the transcript)")
+    p.add_argument("--ended-at", metavar="ISO",
+                   help="when the session ended (default: the transcript's last timestamp); orders the recent-work index")
     p.add_argument("--backend", choices=BACKENDS, help="override llm.backend for this run")
     p.add_argument("--dry-run", action="store_true",
                    help="show the note, daily entry, rules and pitfalls that would be written; write nothing")
@@ -53,7 +55,15 @@ def cmd_summary(args) -> dict:
         return run_pending(cfg, paths, backend, options, args.from_pending, max_attempts)
     return summarize_transcript(cfg, paths, backend, options, args.transcript, session_id=args.session_id,
                                 project=args.project, cwd=args.cwd, dry_run=args.dry_run,
-                                followups=not args.no_followups)
+                                followups=not args.no_followups, ended_at=_ended_at(args.ended_at))
+
+
+def _ended_at(value: str | None) -> str | None:
+    from ..timeutil import parse_ts
+
+    if value is not None and parse_ts(value) is None:
+        raise invalid(f"--ended-at must be an ISO 8601 time, got {value!r}", hint="e.g. 2026-03-01T18:00:00+08:00")
+    return value
 
 
 def render_text(result: dict) -> str:

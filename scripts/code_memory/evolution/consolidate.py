@@ -10,8 +10,12 @@ Steps, in this order (each one isolated: a failing step is reported and the othe
   facts        fact extraction (``auto-extract-facts.py``)
   signals      signal extraction + recurring patterns; writes evolution/signal_report_latest.md
   capabilities the capability generator (gated as always)
+  distill      MEMORY.md kept small: pitfalls beyond summary.max_pitfalls archived (restorable),
+               proven pitfalls, cross-project rules and recurring decisions distilled into the
+               best-practices section (evolution/distill.py)
   cleanup      sessions/*.md older than 30 days, daily/*.md older than 90 days (configurable);
-               nothing else is ever deleted — not MEMORY.md, not areas/
+               nothing else is ever deleted — not MEMORY.md, not areas/; the recent-work index
+               forgets the deleted notes
   reindex      ``code-memory index`` last, so the index matches the cleaned tree
 Then a Markdown report: ``evolution/reports/weekly-<date>.md``.
 
@@ -56,6 +60,7 @@ class Settings:
     daily_retention_days: int = _D["daily_retention_days"]
     cleanup: bool = _D["cleanup"]
     top_files: int = _D["top_files"]
+    max_best_practices: int = _D["max_best_practices"]
 
     @classmethod
     def from_config(cls, section: dict | None) -> "Settings":
@@ -276,12 +281,35 @@ def consolidate(cfg, settings: Settings, dry_run: bool = False, skip=(), now: fl
 
     step("capabilities", capability_step)
 
+    def distill_step():
+        from ..llm import LLMError, get_backend
+        from .distill import bound_pitfalls, distill
+
+        fb_settings = feedback.Settings.from_config(cfg.get("feedback"))
+        limit = int(cfg.get_path("summary.max_pitfalls"))
+        try:                             # a dry run asks no LLM: it spends nothing
+            backend = None if dry_run else get_backend(cfg, purpose="distill")
+        except LLMError:
+            backend = None
+        result = distill(paths, fb_settings, max_best_practices=settings.max_best_practices, since_ts=since,
+                         backend=backend, dry_run=dry_run, now=now)
+        bounded = bound_pitfalls(paths, fb_settings, limit, apply=not dry_run, now=now)
+        return {"best_practices": {k: v for k, v in result.items() if k != "lines"},
+                "pitfalls": {k: bounded[k] for k in ("pitfalls", "max", "archived")},
+                "would_archive" if dry_run else "archived_ids": [i["experience_id"] for i in bounded["items"]]}
+
+    step("distill", distill_step)
+
     def cleanup_step():
         if not settings.cleanup:
             return {"status": "skipped", "reason": "consolidate.cleanup is false"}
         plan = cleanup_plan(paths, now, settings)
         deleted = 0 if dry_run else apply_cleanup(paths, plan)
-        return {"planned": plan, "deleted": deleted,
+        forgotten = 0
+        if deleted:
+            from ..memory.recent import forget_missing_notes
+            forgotten = forget_missing_notes(paths)
+        return {"planned": plan, "deleted": deleted, "recent_entries_dropped": forgotten,
                 "retention_days": {"sessions": settings.sessions_retention_days,
                                    "daily": settings.daily_retention_days}}
 
@@ -361,6 +389,19 @@ def render_report(result: dict, now: float) -> str:
                   f"({g['backend']})" for g in capabilities["generated"]]
     else:
         lines.append(_status_line("capabilities", capabilities))
+    lines += ["", "## MEMORY.md", ""]
+    distilled = steps.get("distill", {})
+    if distilled.get("status") == "ok":
+        bp, pits = distilled["best_practices"], distilled["pitfalls"]
+        verb = "would add" if result["dry_run"] else "added"
+        lines.append(f"- best practices: {verb} {bp['added']} of {bp['candidates']} candidates ({bp['method']}); "
+                     f"{bp['promoted']} proven pitfalls moved there")
+        archived = distilled.get("archived_ids", distilled.get("would_archive", []))
+        lines.append(f"- pitfalls: {pits['pitfalls']} (max {pits['max']}); "
+                     f"{'would archive' if result['dry_run'] else 'archived'} {len(archived)}"
+                     + (" — `memory-feedback.py restore ID` puts one back" if archived else ""))
+    else:
+        lines.append(_status_line("distill", distilled))
     lines += ["", "## Cleanup", ""]
     cleanup = steps.get("cleanup", {})
     if cleanup.get("status") == "ok":

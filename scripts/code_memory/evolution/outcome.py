@@ -10,7 +10,9 @@ last line is tolerated; sidechain and meta lines are ignored):
   reverted_edits    an Edit that exactly undoes an earlier Edit of the same file (old/new swapped),
                     a Write that puts a file's original content back, or a Bash ``git checkout --``,
                     ``git restore``, ``git reset --hard``, ``git revert``
-  tool_errors       tool results marked ``is_error`` (failed commands, hook denials, …)
+  tool_errors       tool results marked ``is_error`` (failed commands, other tools' hook denials, …);
+                    code-memory's own gate denials ("[code-memory] This Edit was not applied…")
+                    are not errors: the gate asked for the rules first, nobody did anything wrong
 
   corrections = user_corrections + reverted_edits + tool_errors
   failed  ⟺  the session ended unresolved: after its last problem — a tool error, a correction,
@@ -19,7 +21,10 @@ last line is tolerated; sidechain and meta lines are ignored):
              does not resolve anything.
              or user_corrections + reverted_edits ≥ max_corrections (default 3)
              or tool_errors ≥ max_tool_errors (default 10)
-  otherwise success. A transcript with no human prompt and no assistant message has no outcome.
+  otherwise success — when the session did some work (an edit tool or a shell command ran).
+  A session that did none and had no problem (a question answered, a greeting) has no outcome:
+  it is no evidence that the memory handed to it helped, so feedback scores do not rise from it.
+  A transcript with no human prompt and no assistant message has no outcome either.
 """
 
 from __future__ import annotations
@@ -29,9 +34,10 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from ..errors import CodeMemoryError
-from ..transcript import clean_text, is_correction, is_system_prompt, iter_records
+from ..transcript import EDIT_TOOLS, clean_text, is_correction, is_own_hook_message, is_system_prompt, iter_records
 
 _REJECTED = re.compile(r"user doesn't want to (?:proceed|take this action)|tool use was rejected", re.I)
+WORK_TOOLS = frozenset(EDIT_TOOLS) | {"Bash"}
 _GIT_REVERT = re.compile(r"\bgit\s+(?:checkout\s+(?:[^\n;&|]*\s)?--\s|restore\b|reset\s+--hard\b|revert\b)")
 
 
@@ -44,6 +50,8 @@ class Assessment:
     tool_errors: int = 0
     prompts: int = 0
     tool_calls: int = 0
+    work_calls: int = 0                 # edit tools and shell commands that ran (not denied by us)
+    gate_denials: int = 0               # code-memory's own gate said "read the rules first"
     ended_unresolved: bool = False
     reasons: list = field(default_factory=list)
 
@@ -134,6 +142,8 @@ def assess_lines(records, max_corrections: int = 3, max_tool_errors: int = 10) -
                 a.tool_calls += 1
                 name, inp = block.get("name"), block.get("input") or {}
                 tool_names[block.get("id")] = name
+                if name in WORK_TOOLS:
+                    a.work_calls += 1
                 if name in ("Edit", "Write", "MultiEdit") and isinstance(inp, dict) and reverts.edit(name, inp):
                     a.reverted_edits += 1
                 elif name == "Bash" and isinstance(inp, dict) and _GIT_REVERT.search(str(inp.get("command", ""))):
@@ -151,7 +161,11 @@ def assess_lines(records, max_corrections: int = 3, max_tool_errors: int = 10) -
                 if not isinstance(block, dict) or block.get("type") != "tool_result":
                     continue
                 if block.get("is_error"):
-                    if _REJECTED.search(_tool_result_text(block)):
+                    if is_own_hook_message(_tool_result_text(block)):
+                        a.gate_denials += 1          # our gate's "not yet": no error, no correction
+                        if tool_names.get(block.get("tool_use_id")) in WORK_TOOLS:
+                            a.work_calls -= 1
+                    elif _REJECTED.search(_tool_result_text(block)):
                         a.user_corrections += 1      # the user stopped it: a correction, not left open
                     else:
                         a.tool_errors += 1
@@ -178,7 +192,12 @@ def assess_lines(records, max_corrections: int = 3, max_tool_errors: int = 10) -
         a.reasons.append(f"{a.user_corrections + a.reverted_edits} user corrections / reverted edits >= {max_corrections}")
     if a.tool_errors >= max_tool_errors:
         a.reasons.append(f"{a.tool_errors} tool errors >= {max_tool_errors}")
-    a.outcome = "failed" if a.reasons else "success"
+    if a.reasons:
+        a.outcome = "failed"
+    elif a.work_calls > 0 or a.corrections > 0:
+        a.outcome = "success"
+    else:
+        a.reasons.append("no work done (no edit or command ran): no evidence either way")
     return a
 
 

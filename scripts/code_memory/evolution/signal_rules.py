@@ -5,7 +5,8 @@ Pure and deterministic, no LLM (README § Self-evolution, Signals). Eight types;
 ``type:subject`` (the *pattern* recurring detection counts). Rules marked ``needs_problem`` name a
 topic (docker, venv, a lock file …) and only count when the same line also says something went
 wrong (报错, 失败, 问题, error, failed, broken, …), so routine work is not reported as an issue.
-A match right after a negation (没有, 无, 未, no, without, not) does not count ("没有报错").
+A match right after a negation (没有, 无, 未, no, without, not) does not count ("没有报错"), nor a
+count of zero on either side ("0 条失败", "0 errors", "errors: 0", "failed=0").
 Each line yields at most one signal per type: the first matching rule of that type wins.
 """
 
@@ -20,7 +21,9 @@ PROBLEM = re.compile(
     r"报错|出错|错误|失败|问题|异常|不行|无法|不能|冲突|找不到|缺少|缺失|坑|踩|修复|解决|卡住|挂了|"
     r"\berror|\bfail|\bissue|\bproblem|\bbroken|\bmissing|\bwrong|not found|\bunable|can'?t|cannot|"
     r"\bconflict|\bfix|\bbr(?:oke|eaks?|oken)\b", re.I)
-_NEGATION = re.compile(r"(?:没有|没|无|未|不再|零|\bno|\bwithout|\bnot|\bzero|\bnever)\s*$", re.I)
+_NEGATION = re.compile(r"(?:没有|没|无|未|不再|零|\bno|\bwithout|\bnot|\bzero|\bnever|"
+                       r"(?<![\d.])0\s*(?:条|个|次|项|处|例|tests?|cases?)?)\s*$", re.I)
+_ZERO_AFTER = re.compile(r"^\s*(?:[:：=]\s*)?[(（]?\s*0(?![\d.])")
 
 # Exception class names that belong to a more specific type than "error".
 _EXCEPTION_TYPES = {
@@ -135,13 +138,13 @@ def compile_rules(extra=None) -> list:
     return rules
 
 
-def _negated(line: str, start: int) -> bool:
-    return bool(_NEGATION.search(line[max(0, start - 8):start]))
+def _negated(line: str, start: int, end: int) -> bool:
+    return bool(_NEGATION.search(line[max(0, start - 8):start]) or _ZERO_AFTER.match(line[end:end + 6]))
 
 
 def _first_match(regex, line: str):
     for match in regex.finditer(line):
-        if not _negated(line, match.start()):
+        if not _negated(line, match.start(), match.end()):
             return match
     return None
 

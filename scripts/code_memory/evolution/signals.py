@@ -7,6 +7,10 @@ streaks, and keep each pattern's state (active / addressed / suppressed).
   evolution/pattern_states.jsonl  ``{"timestamp", "pattern", "state", "reason", "by"}``; latest wins
   evolution/signal_report_latest.md
 
+What is scanned: the numbered items (not the files), the extracted rules and pitfalls, the
+final message, errors and corrections — never headings, the commands' text, code-memory's own
+lint findings or any line quoting our hooks (``[code-memory] …``).
+
 A *pattern* is ``<type>:<subject>`` (``environment_issue:port``). Its count is the number of
 sessions in the window (the last ``signals.window_sessions`` summaries, 8) that show it; count ≥ 3
 is HIGH, ≥ 5 CRITICAL (2 MEDIUM, 1 LOW). Patterns with the subject ``general`` (the catch-all of a
@@ -27,6 +31,7 @@ from ..errors import CodeMemoryError, invalid
 from ..fsutil import append_events, atomic_write_text, iter_jsonl, read_text
 from ..redact import redact
 from ..timeutil import now_iso, parse_ts
+from ..transcript import OWN_MARKER
 from .signal_rules import SIGNAL_TYPES, classify_line, compile_rules
 
 STATES = ("active", "addressed", "suppressed")
@@ -39,6 +44,9 @@ _FIELD = re.compile(r"^\s*-\s*\*\*(.+?)\*\*\s*[:：]\s*(.*?)\s*$")
 _ITEM = re.compile(r"^\s*\d+\.\s*\*\*(.+?)\*\*\s*[:：]?\s*(.*)$")
 _MARKUP = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+|\*\*|`")
 _FILES_LABELS = ("涉及文件", "files", "文件")
+# note sections that are not what happened to the person: the commands' text and code-memory's own
+# lint findings (summary/distribute.py writes them)
+_SKIPPED_SECTIONS = ("执行的命令", "commands", "避坑检查", "lint findings")
 _TOPIC_LABELS = ("主题", "topic")
 _TIME_KEYS = ("时间", "time", "date")
 _PROJECT_KEYS = ("项目", "project")
@@ -136,8 +144,10 @@ def parse_summary(path: str, text: str) -> Summary:
             if skipping:
                 continue
         elif line.startswith("#"):
-            skipping = False
-        if not skipping and line.strip():
+            title = line.lstrip("#").strip().lower()
+            skipping = any(name in title for name in _SKIPPED_SECTIONS)
+            continue                       # a heading names a section; it is not a signal itself
+        if not skipping and line.strip() and OWN_MARKER not in line:
             body.append(line)
     digest = hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
     return Summary(session_id, path, ts, time_text, project, digest, body, topic)

@@ -13,19 +13,22 @@ import os
 
 def kv_block(ctx, project):
     from ..kv.layout import KVLayout, KVOptions
-    from ..kv.read import default_read
-    from .recall import Block
+    from .recall import Block, on_path
 
     section = ctx.cfg.get("kv") or {}
     limit = int(ctx.cfg.get_path("kv.read_token_limit"))
     layout = KVLayout.of(ctx.paths)
     if limit <= 0 or not (os.path.exists(layout.log) or os.path.exists(layout.state)):
         return None
+    from ..kv.read import default_read  # only with a store: it costs the hook ~7 ms of imports
+
     result = default_read(layout, limit, tags=[project.name] if project else None,
                           options=KVOptions.from_config(section))
     ctx.log.info("kv-read", lines=result["included"], candidates=result["candidates"],
                  tokens=result["token_count"], ms=result["elapsed_ms"])
     if not result["text"]:
         return None
-    return Block(layout.kv, "agent key-value memory — default read (`code-memory kv get KEY` shows a value)",
-                 result["text"])
+    title = "agent key-value memory — default read"
+    if on_path("code-memory", ctx.env):          # name the command only where it runs as written
+        title += " (`code-memory kv get KEY` shows a value)"
+    return Block(layout.kv, title, result["text"])

@@ -8,10 +8,13 @@ line boundaries and say how much was left out and where to read it.
 
 from __future__ import annotations
 
+import os
+
 from ..markdown import has_content  # noqa: F401 — re-exported for the hook modules
 from ..paths import Frozen
 
 FENCE_TAG = "recalled-memory"
+PARTIAL_LINE_MIN = 80          # characters of a long line worth showing when the rest is cut
 
 
 class Block(Frozen):
@@ -46,23 +49,36 @@ def utf8_len(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
-def truncate(text: str, limit: int, where: str = "") -> str:
-    """``text`` cut to at most ``limit`` bytes at a line boundary, with a note of what was cut."""
-    if utf8_len(text) <= limit:
+def _cut_bytes(line: str, budget: int) -> str:
+    return line.encode("utf-8")[:budget].decode("utf-8", "ignore")
+
+
+def _cut_chars(line: str, budget: int) -> str:
+    return line[:budget]
+
+
+def truncate(text: str, limit: int, where: str = "", unit: str = "bytes") -> str:
+    """``text`` cut to at most ``limit`` bytes (``unit="chars"``: characters) at a line boundary,
+    with a note of what was cut."""
+    measure, cut = (utf8_len, _cut_bytes) if unit == "bytes" else (len, _cut_chars)
+    total = measure(text)
+    if total <= limit:
         return text
-    total = utf8_len(text)
-    note_for = lambda kept: (f"[… {total - kept} more bytes not shown"
+    note_for = lambda kept: (f"[… {total - kept} more {unit} not shown"
                              + (f"; Read {where} for the rest" if where else "") + "]")
-    budget = limit - utf8_len(note_for(0)) - 1
+    budget = limit - measure(note_for(0)) - 1
     if budget <= 0:
         return note_for(0)[:max(0, limit)]
     kept_lines, used = [], 0
     for line in text.split("\n"):
-        size = utf8_len(line) + 1
+        size = measure(line) + 1
         if used + size > budget:
-            if not kept_lines:  # one long first line: cut inside it, on a character boundary
-                kept_lines.append(line.encode("utf-8")[:budget].decode("utf-8", "ignore"))
-                used = utf8_len(kept_lines[0]) + 1
+            room = budget - used - 1
+            # one long first line, or (counting characters) a long line with room left for a
+            # useful part of it: cut inside it, on a character boundary
+            if not kept_lines or (unit == "chars" and room >= PARTIAL_LINE_MIN):
+                kept_lines.append(cut(line, room if kept_lines else budget))
+                used += measure(kept_lines[-1]) + 1
             break
         kept_lines.append(line)
         used += size
@@ -114,6 +130,87 @@ def assemble(blocks: list, cap: int, header: str) -> str:
             continue  # not even a useful fragment fits
         parts.append(render_block(block, truncate(text, share, block.source)))
     return "\n".join(parts) if len(parts) > 1 else ""
+
+
+def on_path(command: str, env) -> bool:
+    """Is ``command`` (a program name) an executable in one of the directories of ``$PATH`` — so
+    recalled text may name it and Claude's Bash tool runs it as written? (What ``shutil.which``
+    answers, without importing shutil on the hook's path.)"""
+    if "/" in command:
+        return os.access(command, os.X_OK) and os.path.isfile(command)
+    for folder in str(env.get("PATH") or os.defpath).split(os.pathsep):
+        candidate = os.path.join(folder or ".", command)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return True
+    return False
+
+
+def strip_boilerplate(text: str, boilerplate: str) -> str:
+    """``text`` without the prose lines of the template it was made from and without headings
+    whose section holds nothing (what an untouched template shows is never injected)."""
+    from ..markdown import heading_level
+
+    skip = {line.strip() for line in boilerplate.split("\n") if line.strip() and not heading_level(line)}
+    lines = [line for line in text.split("\n") if line.strip() not in skip]
+    keep = [True] * len(lines)
+    for i, line in enumerate(lines):
+        level = heading_level(line)
+        if not level:
+            continue
+        j = i + 1
+        while j < len(lines) and not (0 < heading_level(lines[j]) <= level) and not lines[j].strip():
+            j += 1
+        if j >= len(lines) or 0 < heading_level(lines[j]) <= level:
+            keep[i] = False                       # nothing but blank lines before the next section
+    out, blank = [], False
+    for line, kept in zip(lines, keep):
+        if not kept:
+            continue
+        if not line.strip():
+            if blank or not out:
+                continue
+            blank = True
+        else:
+            blank = False
+        out.append(line)
+    return "\n".join(out).strip("\n")
+
+
+def assemble_by_priority(blocks: list, limit: int, header: str, shares: dict, names: list,
+                         min_chars: int = 120) -> tuple:
+    """``header`` plus the fenced ``blocks`` (highest priority first) in at most ``limit``
+    characters: each block first gets up to its share (``shares[name]``); what the total leaves
+    over goes to the cut blocks in priority order; when even the shares do not fit, the
+    lowest-priority blocks shrink first, and a block left with under ``min_chars`` is dropped.
+    Returns ``(text, names of the blocks shown)``."""
+    items = [(b, n, neutralise(b.text).rstrip()) for b, n in zip(blocks, names) if b.text.strip()]
+    while items:
+        overhead = len(header) + 1 + sum(len(render_block(b, "")) + 1 for b, _n, _t in items)
+        room = limit - overhead
+        sizes = [len(t) for _b, _n, t in items]
+        alloc = [min(size, max(0, int(shares.get(n, 0) or 0))) for size, (_b, n, _t) in zip(sizes, items)]
+        over = sum(alloc) - room
+        for i in range(len(items) - 1, -1, -1):        # shrink the lowest priority first
+            if over <= 0:
+                break
+            take = min(over, alloc[i])
+            alloc[i] -= take
+            over -= take
+        left = room - sum(alloc)
+        for i, size in enumerate(sizes):               # what is left: to the cut blocks, in order
+            if left <= 0:
+                break
+            extra = min(left, size - alloc[i])
+            alloc[i] += extra
+            left -= extra
+        starved = [i for i, (size, got) in enumerate(zip(sizes, alloc)) if got < min(size, min_chars)]
+        if room > 0 and not starved:
+            parts = [header] + [render_block(b, truncate(t, a, b.source, unit="chars"))
+                                for (b, _n, t), a in zip(items, alloc)]
+            return "\n".join(parts), [n for _b, n, _t in items]
+        drop = starved[-1] if starved else len(items) - 1
+        del items[drop]
+    return "", []
 
 
 def record_recalled(ctx, text: str, known: dict, label: str) -> int:

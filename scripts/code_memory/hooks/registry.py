@@ -14,7 +14,7 @@ EDIT_MATCHER = "Edit|Write|MultiEdit|NotebookEdit"
 # (shim name, event, matcher or None, module, timeout seconds, what it does)
 HOOKS = (
     ("session-start", "SessionStart", None, "session_start", 10,
-     "inject MEMORY.md, the project summary, the routing table and the capabilities index"),
+     "inject the recent-work brief, MEMORY.md, the project summary, kv, routing and Skills index in one budget"),
     ("rules-injector", "PreToolUse", "Read", "rules_injector", 10,
      "first Read in a project this session: allow + the project's rules as context"),
     ("rules-gate", "PreToolUse", EDIT_MATCHER, "rules_gate", 10,

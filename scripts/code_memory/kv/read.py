@@ -1,7 +1,9 @@
 """The default read (README § Agent key-value memory): a compact block of live memories that fits a token budget.
 
 Filtering: tombstoned keys are gone from the view; a key whose ``content.expired_at`` is before
-``now`` is skipped; ``/untrusted/…`` (quarantined) keys are skipped unless asked for.
+``now`` is skipped; ``/untrusted/…`` (quarantined) keys are skipped unless asked for; a finished
+to-do or task (``content.status`` done/completed/closed/resolved/cancelled, or ``content.done`` /
+``content.completed`` true) is skipped — it stays readable with ``get``.
 
 Ordering: ``score = 3·recency + 2·importance + 1·tag_match`` — the spec's priorities P0 recency,
 P1 importance, P2 tags as weights rather than a strict lexicographic sort (with strict sorting
@@ -29,7 +31,7 @@ import time
 
 from .digest import TAG_SEP
 from .layout import KVLayout, KVOptions
-from .view import describe, digest_view
+from .view import describe, digest_view, read_index_doc
 
 HEADER = "[Agent Memory]"
 W_RECENCY, W_IMPORTANCE, W_TAGS = 3.0, 2.0, 1.0
@@ -50,20 +52,39 @@ def render_line(key: str, kind: str | None, summary: str | None) -> str:
     return " ".join(["-", key] + [part for part in (kind, summary) if part])
 
 
-def _rendered(layout: KVLayout, ranked_keys: list, digest, summary_chars: int):
-    """The lines of ``ranked_keys`` in order, reading their index files a batch at a time."""
+FINISHED = frozenset(("done", "completed", "complete", "closed", "resolved", "finished", "cancelled", "canceled"))
+
+
+def is_finished(content) -> bool:
+    """A to-do or task marked finished: ``status`` (or ``state``) done/closed/…, or
+    ``done``/``completed`` true."""
+    if not isinstance(content, dict):
+        return False
+    status = content.get("status", content.get("state"))
+    return (isinstance(status, str) and status.strip().lower() in FINISHED) \
+        or content.get("done") is True or content.get("completed") is True
+
+
+def _rendered(layout: KVLayout, ranked_keys: list, digest, summary_chars: int, skipped: list):
+    """The lines of ``ranked_keys`` in order, reading their index files a batch at a time;
+    finished to-dos are left out (and appended to ``skipped``)."""
     for start in range(0, len(ranked_keys), DESCRIBE_BATCH):
         batch = ranked_keys[start:start + DESCRIBE_BATCH]
         described = describe(layout, batch, digest, summary_chars)
         for key in batch:
-            if key in described:
-                yield render_line(key, *described[key])
+            if key not in described:
+                continue
+            doc = read_index_doc(layout, key)
+            if doc is not None and is_finished(doc.get("content")):
+                skipped.append(key)
+                continue
+            yield render_line(key, *described[key])
 
 
 def default_read(root_or_paths, token_limit: int = 400, tags=None, now: dt.datetime | None = None,
                  options: KVOptions | None = None, include_untrusted: bool = False,
                  prefix: str | None = None) -> dict:
-    """``{text, lines, token_count, token_limit, included, candidates, expired, omitted}``.
+    """``{text, lines, token_count, token_limit, included, candidates, expired, finished, omitted}``.
 
     ``text`` is empty when nothing qualifies (so callers inject nothing)."""
     started = time.perf_counter()
@@ -92,9 +113,10 @@ def default_read(root_or_paths, token_limit: int = 400, tags=None, now: dt.datet
         candidates.append((-score, -written, key))
     candidates.sort()
     used = count_tokens(HEADER)
-    lines, misses = [], 0
+    lines, misses, finished = [], 0, []
     if token_limit - used >= 4:
-        for line in _rendered(layout, [key for _score, _ts, key in candidates], digest, options.summary_chars):
+        for line in _rendered(layout, [key for _score, _ts, key in candidates], digest, options.summary_chars,
+                              finished):
             cost = count_tokens(line)
             if used + cost <= token_limit:
                 lines.append(line)
@@ -106,7 +128,7 @@ def default_read(root_or_paths, token_limit: int = 400, tags=None, now: dt.datet
                 break
     text = "\n".join([HEADER, *lines]) if lines else ""
     return {"text": text, "lines": lines, "token_count": used if lines else 0, "token_limit": token_limit,
-            "included": len(lines), "candidates": len(candidates), "expired": expired,
-            "omitted": len(candidates) - len(lines), "replayed_lines": info["replayed_lines"],
+            "included": len(lines), "candidates": len(candidates), "expired": expired, "finished": len(finished),
+            "omitted": len(candidates) - len(lines) - len(finished), "replayed_lines": info["replayed_lines"],
             "rebuilt_digest": info["rebuilt_digest"],
             "elapsed_ms": round((time.perf_counter() - started) * 1000, 2)}

@@ -17,15 +17,17 @@ import os
 import re
 
 from ..memory.daily import replace_daily_block
-from ..memory.sessions import write_session_note
+from ..memory.sessions import DECISIONS, DONE, DONE_BOX, FILES, OPEN_BOX, POINTS, TODOS, TOPIC, write_session_note
 from ..memory.templates import template
 from ..memory.tree import PITFALLS_HEADING, ensure_area, update_file
 from ..paths import MemoryPaths, safe_name
 from ..redact import redact
 from ..text import similarity as dedup
+from . import extract
 
 MAX_ITEM_CHARS = 300
 DEFAULT_CATEGORY = "通用 (General)"
+LINT_HEADING = "### 避坑检查 (Lint findings)"
 
 
 def one_line(text, cap: int = MAX_ITEM_CHARS) -> str:
@@ -59,24 +61,30 @@ def _fence(text: str) -> str:
 
 
 def render_summary_body(summary: dict, cwd: str | None) -> str:
-    """The numbered body of the spec's 会话摘要 format from a validated ``summary`` object."""
-    lines = [f"1. **主题**: {one_line(summary.get('topic')) or '—'}", "2. **关键知识点**:"]
+    """The numbered body of the spec's 会话摘要 format from a validated ``summary`` object:
+    1. 主题 2. 关键知识点 3. 涉及文件 4. 决策记录, then 5. 待办 (``- [ ]``) and 6. 已完成的待办
+    (``- [x] … (sessions/<earlier id>.md)``) when there are any (memory/sessions.py reads them back)."""
+    lines = [f"1. **{TOPIC}**: {one_line(summary.get('topic')) or '—'}", f"2. **{POINTS}**:"]
     points = summary.get("key_points") or []
     lines += [f"   - {one_line(p)}" for p in points] or ["   - —"]
     files = [display_path(one_line(f), cwd) for f in summary.get("files") or []]
-    lines.append(f"3. **涉及文件**: {', '.join(files) if files else '—'}")
+    lines.append(f"3. **{FILES}**: {', '.join(files) if files else '—'}")
     decisions = summary.get("decisions") or []
     if len(decisions) == 1:
-        lines.append(f"4. **决策记录**: {one_line(decisions[0])}")
+        lines.append(f"4. **{DECISIONS}**: {one_line(decisions[0])}")
     elif decisions:
-        lines.append("4. **决策记录**:")
+        lines.append(f"4. **{DECISIONS}**:")
         lines += [f"   - {one_line(d)}" for d in decisions]
     else:
-        lines.append("4. **决策记录**: —")
+        lines.append(f"4. **{DECISIONS}**: —")
     todos = summary.get("todos") or []
     if todos:
-        lines.append("5. **待办**:")
-        lines += [f"   - {one_line(t)}" for t in todos]
+        lines.append(f"5. **{TODOS}**:")
+        lines += [f"   - {OPEN_BOX}{one_line(t)}" for t in todos]
+    done = summary.get("done") or []
+    if done:
+        lines.append(f"6. **{DONE}**:")
+        lines += [f"   - {DONE_BOX}{one_line(text)} (sessions/{safe_name(ref)}.md)" for ref, text in done]
     return "\n".join(lines)
 
 
@@ -94,10 +102,19 @@ def render_knowledge(knowledge: dict | None) -> str:
 
 
 def render_activity(digest, cwd: str | None, limit_commands: int = 15, limit_errors: int = 10) -> str:
-    """The deterministic record of what the session did (from tool calls, no LLM)."""
+    """The deterministic record of what the session did (from the transcript, no LLM): later
+    requests, the final message, commands (✗ failed), real errors, user corrections, the
+    avoidance gate's findings. code-memory's own gate denials are not in it."""
     out = []
+    later = extract.later_requests(digest.user_requests)
+    if later:
+        out.append("### 后续请求 (Later requests)\n")
+        out += [f"- {one_line(r, 240)}" for r in later]
+    if digest.final_message:
+        out.append("\n### 结果与下一步 (Final message)\n")
+        out += ["> " + line if line.strip() else ">" for line in redact(digest.final_message).split("\n")[:20]]
     if digest.commands:
-        out.append("### 执行的命令 (Commands)\n")
+        out.append("\n### 执行的命令 (Commands)\n")
         for cmd in digest.commands[:limit_commands]:
             mark = " ✗" if cmd.get("failed") else ""
             out.append(f"- `{one_line(cmd['command'], 200).replace('`', chr(39))}`{mark}")
@@ -109,34 +126,41 @@ def render_activity(digest, cwd: str | None, limit_commands: int = 15, limit_err
     if digest.corrections:
         out.append("\n### 用户纠正 (User corrections)\n")
         out += [f"- {one_line(c, 240)}" for c in digest.corrections]
+    if digest.lint_findings:
+        out.append(f"\n{LINT_HEADING}\n")
+        out += [f"- [{f['severity']}] {one_line(f['text'], 240)}" for f in digest.lint_findings]
     return "\n".join(out).strip("\n")
 
 
-def deterministic_summary(digest, cwd: str | None) -> dict:
-    """A ``summary`` object built from the digest alone: topic = the first user request."""
-    topic = ""
-    for line in digest.conversation.split("\n"):
-        if line.startswith("User: "):
-            topic = line[len("User: "):]
-            break
+def deterministic_summary(digest, cwd: str | None, open_todos=(), is_same=extract.same_todo) -> dict:
+    """A ``summary`` object built from the digest alone (summary/extract.py): a concise topic,
+    key points (failed commands, real errors, corrections, subagents), the files
+    changed, decisions and to-dos from the assistant's texts, and the earlier ``open_todos``
+    (``[(session id, text)]``) this session finished."""
+    topic = extract.topic_of(digest.user_requests)
     points = []
+    failed = [c["command"] for c in digest.commands if c.get("failed")]
+    if failed:
+        points.append(f"失败的命令 ({len(failed)}/{len(digest.commands)}): " + "; ".join(f"`{c[:80]}`" for c in failed[:3]))
+    if digest.errors:
+        points.append(f"错误: {digest.errors[0]}" + (f" (共 {len(digest.errors)} 个)" if len(digest.errors) > 1 else ""))
     if digest.corrections:
         points.append(f"用户纠正 {len(digest.corrections)} 次: {digest.corrections[0]}")
-    if digest.errors:
-        points.append(f"遇到 {len(digest.errors)} 个错误, 例如 {digest.errors[0]}")
-    failed = sum(1 for c in digest.commands if c.get("failed"))
-    if digest.commands:
-        points.append(f"执行 {len(digest.commands)} 条命令 ({failed} 条失败)")
     if digest.subagents:
         points.append(f"启动 {digest.subagents} 个子代理")
+    todos = extract.todos_from(digest.final_message)
+    texts = list(digest.assistant_notes) or [digest.final_message]
+    done = extract.finished(list(open_todos), texts, digest.files_touched, todos, is_same)
     return {"topic": topic or "(no user request recorded)", "key_points": points,
-            "files": list(digest.files_touched), "decisions": [], "todos": []}
+            "files": list(digest.files_touched), "decisions": extract.decisions_from(texts),
+            "todos": todos, "done": done}
 
 
 def render_note(*, session_id: str, project: str | None, cwd: str | None, digest, mode_line: str,
-                body: str, extra_sections: list, now: dt.datetime) -> str:
+                body: str, extra_sections: list, now: dt.datetime, ended: dt.datetime | None = None) -> str:
     header = template("session.md", session_id=one_line(session_id, 120), project=project or "—",
                       time=now.strftime("%Y-%m-%d %H:%M"), cwd=one_line(cwd or "—", 400),
+                      ended=(ended or now).isoformat(timespec="seconds"),
                       size=f"{human_size(digest.bytes)} ({digest.lines} 行)", body="{body}")
     header = header.replace("- **原始大小**:", f"- **方式**: {mode_line}\n- **原始大小**:", 1)
     sections = [body] + [s for s in extra_sections if s]

@@ -21,6 +21,7 @@ import os
 import time
 
 from .. import oplog
+from ..config import DEFAULTS
 from ..errors import CodeMemoryError
 from ..fsutil import atomic_write_json, read_text
 from ..paths import MemoryPaths
@@ -50,6 +51,22 @@ def load_pending(path: str) -> dict:
     return data
 
 
+def workspace_resolver(cfg):
+    """``cwd -> workspace id | None`` for the configured workspaces (``workspaces.paths``)."""
+    from ..workspace.registry import registry_from_config
+
+    try:
+        registry = registry_from_config(cfg)
+    except CodeMemoryError:
+        return None
+
+    def workspace_of(cwd: str):
+        found = registry.containing(cwd)
+        return found.id if found else None
+
+    return workspace_of
+
+
 def run_followups(cfg: dict, paths: MemoryPaths, session_id: str, transcript_path: str) -> dict:
     """The feedback outcome and signal extraction after a summary (README § Session summaries). A failing
     follow-up is reported, never raised."""
@@ -67,6 +84,15 @@ def run_followups(cfg: dict, paths: MemoryPaths, session_id: str, transcript_pat
             done["feedback"] = assessment.outcome
     except Exception as exc:  # a follow-up never fails the summary
         done["feedback"] = f"error {type(exc).__name__}"
+    try:
+        from ..evolution.distill import bound_pitfalls
+
+        limit = int((cfg.get("summary") or {}).get("max_pitfalls") or DEFAULTS["summary"]["max_pitfalls"])
+        bounded = bound_pitfalls(paths, feedback.Settings.from_config(cfg.get("feedback")), limit)
+        if bounded["archived"]:
+            done["pitfalls_archived"] = bounded["archived"]
+    except Exception as exc:
+        done["pitfalls_archived"] = f"error {type(exc).__name__}"
     try:
         settings = signals.Settings.from_config(cfg.get("signals"))
         result = signals.extract(paths, settings, session_id=session_id)
@@ -87,7 +113,8 @@ def summarize_transcript(cfg: dict, paths: MemoryPaths, backend, options: Summar
         report = summarize_session(paths, transcript_path, backend=backend, options=options,
                                    session_id=session_id, project=project, cwd=cwd,
                                    projects_map=cfg.get("projects") or {}, ended_at=ended_at,
-                                   dry_run=dry_run, lock_timeout=lock_timeout)
+                                   dry_run=dry_run, lock_timeout=lock_timeout,
+                                   workspace_of=workspace_resolver(cfg))
     except OSError as exc:
         raise CodeMemoryError("MEMORY_READ_FAILED", f"cannot read the transcript ({exc.strerror})") from None
     report["seconds"] = round(time.monotonic() - started, 3)

@@ -1,0 +1,273 @@
+"""The recent-work index: a small derived file per project (and per workspace) with its latest
+sessions, so SessionStart never scans ``sessions/`` (README § Session continuity).
+
+    .index/recent/project/<project>.json     {"version", "kind", "name", "entries": [...]}
+    .index/recent/workspace/<id>.json        the same for the sessions inside a workspace
+    .index/recent/.built                     written after a full rebuild from the notes
+
+An entry, newest first (by end time, then session id, so two sessions that end in the same
+second keep one stable order):
+
+    {"id", "note": "sessions/<id>.md", "project", "workspace", "ended", "ts", "topic",
+     "files": [...], "decisions": [...], "todos": [{"text", "done_by"?, "carried_to"?}], "mode"}
+
+A to-do is open until a later session finished it (``done_by``: that session's id) or listed it
+again as its own to-do (``carried_to``) — then only the newer copy is shown. The session notes
+are the truth: a note lists its to-dos and the earlier ones it finished (``6. 已完成的待办``), and
+:func:`rebuild` derives every index file from them (the summarizer runs it when ``.built`` is
+missing; SessionStart, which must stay fast, only rebuilds from the newest notes). Writers hold the file's lock and replace it atomically; readers never
+lock. Reading costs one small JSON file (``jsonlite``: no ``import json`` on the hook path).
+"""
+
+from __future__ import annotations
+
+import os
+
+from .. import jsonlite
+from ..fsutil import read_text
+from ..paths import MemoryPaths, safe_name
+
+VERSION = 1
+MAX_ENTRIES = 40                   # per index file; older sessions live on in their notes
+KINDS = ("project", "workspace")
+
+
+def recent_dir(paths: MemoryPaths) -> str:
+    return os.path.join(paths.index_dir, "recent")
+
+
+def index_path(paths: MemoryPaths, kind: str, name: str) -> str:
+    return os.path.join(recent_dir(paths), kind, safe_name(name, max_len=120) + ".json")
+
+
+def built_marker(paths: MemoryPaths) -> str:
+    return os.path.join(recent_dir(paths), ".built")
+
+
+def load_entries(path: str) -> list | None:
+    """The entries of one index file (newest first), or None when it is missing or unreadable."""
+    text = read_text(path)
+    if text is None:
+        return None
+    try:
+        data = jsonlite.loads(text)
+    except ValueError:
+        return None
+    entries = data.get("entries") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        return None
+    return [e for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str)]
+
+
+def open_todos(entry: dict) -> list:
+    """The texts of an entry's to-dos that are neither done nor carried into a later session."""
+    return [t["text"] for t in entry.get("todos") or []
+            if isinstance(t, dict) and isinstance(t.get("text"), str) and t["text"].strip()
+            and not t.get("done_by") and not t.get("carried_to")]
+
+
+def _ts(entry: dict) -> float:
+    ts = entry.get("ts")
+    return float(ts) if isinstance(ts, (int, float)) and not isinstance(ts, bool) else 0.0
+
+
+def _order_key(entry: dict) -> tuple:
+    return (-_ts(entry), entry.get("id", ""))
+
+
+def sort_entries(entries: list) -> list:
+    return sorted(entries, key=_order_key)
+
+
+# ---------------------------------------------------------------------------------------------
+# writing (the summarizer, the weekly job)
+
+def _dump(kind: str, name: str, entries: list) -> str:
+    return jsonlite.dumps({"version": VERSION, "kind": kind, "name": name, "entries": entries})
+
+
+def _update(path: str, kind: str, name: str, transform) -> list:
+    """Locked read-modify-write of one index file; ``transform(entries) -> entries``."""
+    from .tree import update_file
+
+    result: list = []
+
+    def apply(text: str) -> str:
+        entries = None
+        if text:
+            try:
+                data = jsonlite.loads(text)
+                entries = data.get("entries") if isinstance(data, dict) else None
+            except ValueError:
+                entries = None
+        entries = [e for e in entries or [] if isinstance(e, dict) and isinstance(e.get("id"), str)]
+        result[:] = sort_entries(transform(entries))[:MAX_ENTRIES]
+        return _dump(kind, name, result)
+
+    update_file(path, apply)
+    return result
+
+
+def mark_earlier(entries: list, current: dict, done: list, is_same) -> None:
+    """Mark the earlier entries' open to-dos that ``current`` finished (``done``: ``[(earlier id,
+    text)]``) or lists again as its own to-do (``is_same(a, b)``: near-duplicate text)."""
+    mine = [t["text"] for t in current.get("todos") or []]
+    now = _ts(current)
+    for entry in entries:
+        if entry["id"] == current["id"] or not _ts(entry) < now:
+            continue          # only sessions that ended before this one (not in the same second)
+        for todo in entry.get("todos") or []:
+            if todo.get("done_by") or todo.get("carried_to"):
+                continue
+            if any(ref == entry["id"] and is_same(text, todo["text"]) for ref, text in done):
+                todo["done_by"] = current["id"]
+            elif any(is_same(text, todo["text"]) for text in mine):
+                todo["carried_to"] = current["id"]
+
+
+def record_session(paths: MemoryPaths, entry: dict, done: list, is_same) -> dict:
+    """Put ``entry`` (replacing an older version of the same session) into its project's and its
+    workspace's index files and mark what it finished or carried over. Returns ``{kind: path}``."""
+    written = {}
+    for kind, name in (("project", entry.get("project")), ("workspace", entry.get("workspace"))):
+        if not name:
+            continue
+        path = index_path(paths, kind, name)
+
+        def transform(entries, kind=kind):
+            kept = [e for e in entries if e["id"] != entry["id"]] + [dict(entry)]
+            mark_earlier(kept, entry, done, is_same)
+            return kept
+
+        _update(path, kind, name, transform)
+        written[kind] = path
+    return written
+
+
+def forget_missing_notes(paths: MemoryPaths) -> int:
+    """Drop entries whose note is gone (the weekly cleanup deleted it). Returns how many."""
+    dropped = 0
+    for kind in KINDS:
+        folder = os.path.join(recent_dir(paths), kind)
+        if not os.path.isdir(folder):
+            continue
+        for name in sorted(os.listdir(folder)):
+            if not name.endswith(".json"):
+                continue
+            path = os.path.join(folder, name)
+            entries = load_entries(path) or []
+            gone = {e["id"] for e in entries if not os.path.exists(os.path.join(paths.root, str(e.get("note"))))}
+            if gone:
+                label = str((jsonlite.loads(read_text(path) or "{}") or {}).get("name") or name[:-5])
+                _update(path, kind, label, lambda es, gone=gone: [e for e in es if e["id"] not in gone])
+                dropped += len(gone)
+    return dropped
+
+
+# ---------------------------------------------------------------------------------------------
+# rebuilding from the notes
+
+def entry_from_note(paths: MemoryPaths, path: str, fields: dict, workspace_of=None) -> dict:
+    """An index entry from a parsed note (``sessions.parse_note``)."""
+    from ..timeutil import parse_ts
+
+    ts = parse_ts(fields.get("ended") or "") or parse_ts(fields.get("time") or "")
+    if ts is None:
+        try:
+            ts = os.path.getmtime(path)
+        except OSError:
+            ts = 0.0
+    sid = fields.get("session_id") or os.path.splitext(os.path.basename(path))[0]
+    workspace = workspace_of(fields.get("cwd") or "") if workspace_of and fields.get("cwd") else None
+    return {"id": sid, "note": os.path.relpath(path, paths.root), "project": fields.get("project") or "",
+            "workspace": workspace or "", "ended": fields.get("ended") or fields.get("time") or "", "ts": ts,
+            "topic": fields.get("topic") or "", "files": list(fields.get("files") or [])[:12],
+            "decisions": list(fields.get("decisions") or [])[:3],
+            "todos": [{"text": t} for t in fields.get("todos") or []][:8],
+            "done": [list(d) for d in fields.get("done") or []]}
+
+
+def build_indexes(paths: MemoryPaths, note_paths, is_same, workspace_of=None) -> dict:
+    """``{(kind, name): entries}`` from the given notes: each note applied oldest first, so its
+    finished and repeated to-dos mark the earlier entries as :func:`record_session` would."""
+    from .sessions import parse_note
+
+    entries = []
+    for path in note_paths:
+        text = read_text(path)
+        if text is None:
+            continue
+        fields = parse_note(text, path)
+        if not fields["project"] and not fields["topic"]:
+            continue
+        entries.append(entry_from_note(paths, path, fields, workspace_of))
+    groups: dict = {}
+    for entry in sorted(entries, key=_order_key, reverse=True):   # oldest first
+        done_refs = [(safe_ref, text) for text, safe_ref in entry.pop("done")]
+        for kind, name in (("project", entry["project"]), ("workspace", entry["workspace"])):
+            if not name:
+                continue
+            group = groups.setdefault((kind, name), [])
+            group.append(dict(entry, todos=[dict(t) for t in entry["todos"]]))
+            resolved = [(_resolve(group, ref), text) for ref, text in done_refs]
+            mark_earlier(group, entry, resolved, is_same)
+    return {key: sort_entries(value)[:MAX_ENTRIES] for key, value in groups.items()}
+
+
+def _resolve(group: list, safe_ref: str) -> str:
+    """A note names an earlier session by its file name (the safe id): the entry id it means."""
+    for entry in group:
+        if entry["id"] == safe_ref or safe_name(entry["id"]) == safe_ref:
+            return entry["id"]
+    return safe_ref
+
+
+def write_indexes(paths: MemoryPaths, groups: dict, replace_all: bool) -> int:
+    """Write rebuilt index files (atomically, each under its lock); with ``replace_all`` the
+    files of projects that have no sessions any more are removed. Returns the files written."""
+    from .tree import update_file
+
+    wanted = set()
+    for (kind, name), entries in groups.items():
+        path = index_path(paths, kind, name)
+        wanted.add(path)
+        update_file(path, lambda _old, kind=kind, name=name, entries=entries: _dump(kind, name, entries))
+    if replace_all:
+        for kind in KINDS:
+            folder = os.path.join(recent_dir(paths), kind)
+            for name in os.listdir(folder) if os.path.isdir(folder) else []:
+                path = os.path.join(folder, name)
+                if name.endswith(".json") and path not in wanted:
+                    os.unlink(path)
+    return len(wanted)
+
+
+def note_files(paths: MemoryPaths, newest: int | None = None) -> list:
+    """``sessions/*.md`` paths, all of them or the ``newest`` by modification time."""
+    found = []
+    try:
+        with os.scandir(paths.sessions) as it:
+            for item in it:
+                if item.name.endswith(".md") and not item.name.startswith("."):
+                    try:
+                        found.append((item.stat().st_mtime, item.path))
+                    except OSError:
+                        continue
+    except OSError:
+        return []
+    if newest is not None and len(found) > newest:
+        import heapq
+
+        found = heapq.nlargest(newest, found)
+    return [p for _m, p in sorted(found)]
+
+
+def rebuild(paths: MemoryPaths, is_same, workspace_of=None) -> dict:
+    """Rebuild every index file from all session notes and write ``.built``."""
+    from ..fsutil import atomic_write_text
+
+    notes = note_files(paths)
+    groups = build_indexes(paths, notes, is_same, workspace_of)
+    files = write_indexes(paths, groups, replace_all=True)
+    atomic_write_text(built_marker(paths), f"{len(notes)} notes\n", durable=False)
+    return {"notes": len(notes), "files": files}

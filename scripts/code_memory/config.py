@@ -132,6 +132,7 @@ DEFAULTS: dict = {
         "rules_injection": True,
         "rules_gate": "deny",
         "rules_max_bytes": 8000,
+        "readonly_agents": ["Explore", "Plan"],
         "schema_index": "projects/shared-db/schema-index.md",
         "schema_agents": ["Plan", "Explore", "architect"],
         "schema_once_per_session": True,

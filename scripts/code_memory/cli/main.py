@@ -24,6 +24,7 @@ COMMANDS = {
     "facts": _C + "facts",
     "consolidate": _C + "consolidate", "cron": _C + "consolidate",
     "hooks": _C + "hooks",
+    "links": _C + "links",
     "search": _C + "search", "index": _C + "search", "get": _C + "search", "status": _C + "search",
     "kv": _C + "kv",
     "remember": _C + "workspace", "workspace": _C + "workspace",

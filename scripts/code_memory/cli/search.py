@@ -70,7 +70,7 @@ def cmd_search(args) -> dict:
     query = " ".join(args.query) if args.query else ""
     if not query.strip():
         raise CodeMemoryError("INVALID_ARGUMENT", "the query is empty",
-                              hint='memory-search.py "what to look for" (or --batch FILE)')
+                              hint='`memory-search.py "what to look for"` (or --batch FILE)')
     from ..search.engine import search_memory
     from ..search.feedback_boost import result_ids
 

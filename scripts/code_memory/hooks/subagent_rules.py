@@ -20,8 +20,8 @@ from .recall import Block, assemble, record_recalled, utf8_len
 from .runtime import context_output
 
 BRIEF_MAX_PITFALLS = 12
-SEARCH_HINT = ('More memory: `memory-search "<question>"` from Bash (or the MCP tool memory_search), then '
-               '`memory-search get --path P --from L` for the lines.')
+SEARCH_HINT = ('More memory: `memory-search.py "<question>"` from Bash (or the MCP tool memory_search), then '
+               '`memory-search.py get --path P --from L` for the lines.')
 
 
 def readonly(agent_type: str, names) -> bool:

@@ -23,8 +23,8 @@ def _crontab() -> str:
     binary = shutil.which("crontab")
     if not binary:
         raise CodeMemoryError("CRON_UNAVAILABLE", "crontab is not installed",
-                              hint="install cron (apt install cron) or run scripts/weekly-consolidate.sh "
-                                   "from a systemd timer / launchd job once a week")
+                              hint="install cron (apt install cron) or run `code-memory consolidate` from a "
+                                   "systemd timer / launchd job once a week")
     return binary
 
 

@@ -26,11 +26,13 @@ from .index import (
     IndexCorrupted,
     IndexDB,
     Source,
+    chunk_source,
     desired_segmenter,
     open_index,
     refresh,
     remove_index_files,
     scope_filter,
+    source_filter,
 )
 
 MODES = ("auto", "bm25", "vector", "hybrid")
@@ -140,11 +142,14 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
 # ranking
 
 def bm25_ranked(db: IndexDB, terms: list, prefixes: list, opts: SearchOptions, limit: int,
-                scope: str, project: str | None, workspace: str | None) -> list:
+                scope: str, project: str | None, workspace: str | None, sources=None) -> list:
     """[(chunk_id, score)] best first; score = -bm25 (higher is better)."""
     if not terms and not prefixes:
         return []
     where, params = scope_filter(scope, project, workspace)
+    only = source_filter(sources)
+    if only:
+        where = f"{where} AND {only}"
     if db.fts:
         expr = querytext.match_expression(terms, prefixes)
         sql = (f"SELECT c.chunk_id, bm25(chunks_fts, ?, ?, 1.0) AS s FROM chunks_fts"
@@ -279,7 +284,9 @@ def hits_for(db: IndexDB, ranked: list, terms: list, opts: SearchOptions) -> lis
         if not row:
             continue
         _, path, start, end, heading, text, category, project, workspace, rel = row
+        source = chunk_source(category, workspace)
         out.append({
+            "source": source, "id": f"kv:{heading}" if source == "kv" else path,
             "path": path, "rel_path": rel, "start_line": start, "end_line": end, "heading": heading,
             "snippet": snippet_for(text, terms, opts.snippet_chars), "score": round(float(score), 6),
             "ranks": {"bm25": rank_b, "vector": rank_v}, "category": category, "project": project,
@@ -291,10 +298,23 @@ def hits_for(db: IndexDB, ranked: list, terms: list, opts: SearchOptions) -> lis
 # ---------------------------------------------------------------------------------------------
 # the entry points
 
+def _only_sources(db: IndexDB, ranked: list, sources) -> list:
+    """``ranked`` [(chunk_id, …)] without the chunks of sources not asked for (the vector list is
+    ranked over every source; BM25 filters in SQL)."""
+    only = source_filter(sources)
+    if not only or not ranked:
+        return ranked
+    ids = [r[0] for r in ranked]
+    keep = {row[0] for row in db.conn.execute(
+        f"SELECT c.chunk_id FROM chunks c WHERE c.chunk_id IN ({','.join('?' * len(ids))}) AND {only}", ids)}
+    return [r for r in ranked if r[0] in keep]
+
+
 def run_query(db: IndexDB, query: str, mode: str, opts: SearchOptions, scope: str, project: str | None,
-              workspace: str | None, vectors=None, segmenter: Segmenter | None = None) -> dict:
+              workspace: str | None, vectors=None, segmenter: Segmenter | None = None, sources=None) -> dict:
     """Rank one query against an open index. ``vectors`` ranks by embedding (or is None);
-    ``segmenter`` is the index's (``IndexHandle.segmenter``), loaded here when None."""
+    ``segmenter`` is the index's (``IndexHandle.segmenter``), loaded here when None; ``sources``
+    keeps only the chunks of those index sources (``memory``, ``workspace``, ``kv``; None = all)."""
     if not isinstance(query, str) or not query.strip():
         raise CodeMemoryError("INVALID_ARGUMENT", "the query is empty", hint="pass the text to search for")
     started = time.monotonic()
@@ -308,11 +328,12 @@ def run_query(db: IndexDB, query: str, mode: str, opts: SearchOptions, scope: st
         answer.setdefault("degraded", {})["fts"] = "FTS5 is not available in this SQLite; using LIKE"
     depth = max(opts.candidates, opts.top_k)
     bm25 = [] if mode == "vector" and vectors else bm25_ranked(db, q["terms"], q["prefixes"], opts, depth,
-                                                               scope, project, workspace)
+                                                               scope, project, workspace, sources)
     vec, cosines = [], {}
     if mode in ("vector", "hybrid") and vectors is not None:
         vec, cosines = vectors.ranked(db, query[:querytext.MAX_QUERY_CHARS], depth, scope, project, workspace,
                                       [c for c, _ in bm25] if mode == "hybrid" else ())
+        vec = _only_sources(db, vec, sources)
     if getattr(vectors, "note", None):
         answer.setdefault("degraded", {})["vector"] = vectors.note
     if mode == "hybrid":
@@ -431,7 +452,8 @@ def pick_backend(cfg, requested: str) -> tuple:
 
 
 def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None = None, scope: str = "project",
-                  project: str | None = None, workspace: str | None = None, refresh_index: bool = True) -> dict:
+                  project: str | None = None, workspace: str | None = None, refresh_index: bool = True,
+                  sources=None) -> dict:
     """Search the memory index; the answer is exactly what ``memory-search.py`` prints.
 
     ``scope="project"`` sees global memory + ``project`` (+ ``workspace``); ``scope="all"`` sees
@@ -450,7 +472,8 @@ def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None
     handle = open_for_search(cfg.paths.index_db, index_sources(cfg), opts, refresh_index)
     vectors, used, degraded = pick_backend(cfg, requested)
     try:
-        answer = run_query(handle.db, query, used, opts, scope, project, workspace, vectors, handle.segmenter)
+        answer = run_query(handle.db, query, used, opts, scope, project, workspace, vectors, handle.segmenter,
+                           sources)
     except sqlite3.DatabaseError as exc:
         raise CodeMemoryError("MEMORY_SEARCH_FAILED", f"search failed ({type(exc).__name__})",
                               hint="run: memory-search.py index --full") from None

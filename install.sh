@@ -101,8 +101,22 @@ say "commands"
 "${CM[@]}" links install --format text $(dry_flag) \
   || say "the commands were not linked (see above); run them as $REPO/bin/<command> meanwhile"
 if [ "$SETUP" = 1 ]; then
+  # the embedding model (README § Search → Vectors): fetched now when it can be; else what to do
+  say "embedding model"
+  NO_VECTORS=()
+  if [ "$DRY_RUN" = 1 ]; then
+    printf '[dry-run] %s model fetch\n' "${CM[*]}"
+  elif ! "${CM[@]}" model fetch --format text; then
+    NO_VECTORS=(--no-vectors)
+    say "search works without it (BM25); vectors come on once the model is there. To get it:"
+    say "  a hub mirror: \"embedding\": {\"endpoint\": \"https://hf-mirror.com\"} in config.json of the memory root"
+    say "  (or export HF_ENDPOINT=...), then: code-memory model fetch"
+    say "  or a local copy of the hub repo Qdrant/bge-small-zh-v1.5: \"embedding\": {\"model_path\": \"DIR\"}"
+    say "  searches also retry in the background, at most once an hour"
+  fi
   say "search index"
-  run "${CM[@]}" index --format text || say "index build failed; run '${CM[*]} index' to see why"
+  run "${CM[@]}" index ${NO_VECTORS[@]+"${NO_VECTORS[@]}"} --format text \
+    || say "index build failed; run '${CM[*]} index' to see why"
 fi
 
 if [ "$HOOKS" = 1 ]; then

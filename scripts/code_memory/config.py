@@ -50,6 +50,7 @@ DEFAULTS: dict = {
         "enabled": True,
         "model": "BAAI/bge-small-zh-v1.5",
         "model_path": None,
+        "endpoint": None,
         "dim": None,
         "pooling": "cls",
         "normalize": True,

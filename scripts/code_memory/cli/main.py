@@ -25,6 +25,7 @@ COMMANDS = {
     "consolidate": _C + "consolidate", "cron": _C + "consolidate",
     "hooks": _C + "hooks",
     "links": _C + "links",
+    "model": _C + "model",
     "search": _C + "search", "index": _C + "search", "get": _C + "search", "status": _C + "search",
     "kv": _C + "kv",
     "remember": _C + "workspace", "workspace": _C + "workspace",

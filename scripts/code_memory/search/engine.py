@@ -413,41 +413,61 @@ def resolve_mode(requested: str | None, cfg) -> str:
 
 
 def vector_backend(cfg, index_dir: str):
-    """The vector ranker for this configuration, or (None, reason) when vectors are unavailable."""
-    from .embed import EmbeddingUnavailable, quick_check, recent_failure, remember_failure, spec_from_config
+    """The vector ranker for this configuration, or (None, reason) when vectors are unavailable.
+
+    Never slow when the model is missing: a model that failed before is remembered and answered at
+    once (its background retry started at most once an hour), and a hub model that is not in the
+    cache at all is not waited for — its download starts in the background."""
+    from . import embed
 
     ecfg = cfg.get("embedding", {})
     if not ecfg.get("enabled", True):
         return None, "vectors are disabled (embedding.enabled = false)"
-    spec = spec_from_config(ecfg)
-    reason = quick_check(spec) or recent_failure(index_dir, spec)
+    spec = embed.spec_from_config(ecfg)
+    reason = embed.quick_check(spec)
     if reason:
         return None, reason
-    if ecfg.get("daemon", True):
+    endpoint = ecfg.get("endpoint")
+    daemon_on = ecfg.get("daemon", True)
+    record = embed.failure_record(index_dir, spec)
+    if record is None and not embed.model_cached(spec):
+        embed.remember_failure(index_dir, spec, f"model {spec.name} is not downloaded yet")
+        record = embed.failure_record(index_dir, spec)
+        record["at"] = 0    # not an attempt: fetch it now
+    if record is not None:
+        from .daemon import running
+        if daemon_on and running(spec):     # a retry (or `model fetch`) brought it back
+            embed.forget_failure(index_dir, spec)
+        else:
+            if embed.retry_due(record) and embed.start_background_fetch(index_dir, spec, endpoint):
+                return None, f"{record['reason']} — trying again in the background now (downloading if needed)"
+            return None, (f"{record['reason']} — vectors are off; retried in the background at most once an "
+                          f"hour, `code-memory model fetch` tries now")
+    if daemon_on:
         from .daemon import DaemonUnavailable, DaemonVectors
         try:
             return DaemonVectors.connect(spec, idle_seconds=float(ecfg.get("daemon_idle_seconds", 900)),
                                          wait_seconds=float(ecfg.get("daemon_start_wait_seconds", 5.0))), None
         except DaemonUnavailable as exc:
             if exc.model_failed:
-                remember_failure(index_dir, spec, str(exc))
+                embed.remember_failure(index_dir, spec, str(exc))
                 return None, str(exc)
     try:
         return InProcessVectors(spec), None
-    except EmbeddingUnavailable as exc:
-        remember_failure(index_dir, spec, str(exc))
+    except embed.EmbeddingUnavailable as exc:
+        embed.remember_failure(index_dir, spec, str(exc))
         return None, str(exc)
 
 
 def pick_backend(cfg, requested: str) -> tuple:
     """(vectors or None, the mode to run, the reason vectors are missing or None) for a resolved
-    mode: ``auto`` runs hybrid with vectors, else bm25 silently; ``vector``/``hybrid`` without
-    vectors run bm25 and say why."""
+    mode: ``auto`` runs hybrid with vectors; without vectors every mode but ``bm25`` runs bm25 and
+    says why (the reason is in every answer while vectors are off)."""
     if requested not in ("auto", "vector", "hybrid"):
         return None, requested, None
     vectors, reason = vector_backend(cfg, cfg.paths.index_dir)
     if vectors is None:
-        return None, "bm25", None if requested == "auto" else reason
+        return None, "bm25", reason     # auto too: every answer says why vectors are off
     return vectors, "hybrid" if requested == "auto" else requested, None
 
 

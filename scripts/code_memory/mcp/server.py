@@ -164,9 +164,12 @@ def main(argv=None) -> int:
     try:
         server, names = build_server(context)
     except ImportError as exc:
-        sys.stderr.write(f"code-memory-mcp: the mcp SDK is not installed ({exc}); "
-                         "pip install 'code-memory[mcp]'\n")
-        return 1
+        from . import setup_needed
+        text = setup_needed.message(sys.executable)
+        sys.stderr.write(f"code-memory-mcp: the mcp SDK is not installed ({exc}). {text}\n")
+        if args.list_tools:
+            return 1
+        return setup_needed.serve(text)   # the session still learns what to run
     if args.list_tools:
         sys.stdout.write(json.dumps({"ok": True, "server": SERVER_NAME, "tools": names}) + "\n")
         return 0

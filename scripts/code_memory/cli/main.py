@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-from .common import ArgumentParser, parse_or_error, run_command
+from .common import ArgumentParser, hoist_globals, parse_or_error, run_command
 
 _C = "code_memory.cli."
 COMMANDS = {
@@ -44,7 +44,7 @@ def build_parser(modules=COMMAND_MODULES) -> ArgumentParser:
 
 
 def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    argv = hoist_globals(sys.argv[1:] if argv is None else argv)
     module = COMMANDS.get(argv[0]) if argv else None
     args, status = parse_or_error(build_parser([module] if module else COMMAND_MODULES), argv)
     if args is None:

@@ -17,7 +17,7 @@ import sys
 
 from ..config import load_config
 from ..errors import CodeMemoryError
-from .common import add_common, dumps, script_main
+from .common import add_common, dumps, hoist_globals, script_main
 
 SUBCOMMANDS = ("search", "index", "get", "status")
 
@@ -294,7 +294,7 @@ def register(sub) -> None:
 
 
 def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
+    argv = hoist_globals(sys.argv[1:] if argv is None else list(argv))
     # search is the default: anything that is not a subcommand (or --help) is a query
     if not argv or (argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help")):
         argv = ["search", *argv]

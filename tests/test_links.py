@@ -101,19 +101,33 @@ def test_two_checkouts_last_install_wins_and_uninstall_takes_only_its_own(tmp_pa
     assert os.listdir(bin_dir) == []
 
 
+def unwritable_dir(tmp_path) -> str:
+    """A directory we may not write: read-only for a user; for root (who passes permission checks)
+    a directory of a file system that refuses new entries."""
+    if os.getuid() != 0:
+        locked = tmp_path / "locked"
+        locked.mkdir()
+        locked.chmod(stat.S_IRUSR | stat.S_IXUSR)
+        return str(locked)
+    if os.path.isdir("/sys"):
+        return "/sys"
+    pytest.skip("no unwritable directory for root here")
+
+
 def test_an_unusable_bin_dir_is_a_clear_error(tmp_path):
     taken = tmp_path / "file"
     taken.write_text("x")
     with pytest.raises(CodeMemoryError) as info:
         links.install(str(taken), here(), path_env="")
     assert info.value.code == "LINK_FAILED" and "not a directory" in info.value.message
-    if os.getuid() != 0:  # root writes anywhere
-        locked = tmp_path / "locked"
-        locked.mkdir()
-        locked.chmod(stat.S_IRUSR | stat.S_IXUSR)
-        with pytest.raises(CodeMemoryError) as info:
-            links.install(str(locked), here(), path_env="")
-        assert "not writable" in info.value.message and info.value.hint.startswith("set CODE_MEMORY_BIN")
+    locked = unwritable_dir(tmp_path)
+    with pytest.raises(CodeMemoryError) as info:
+        links.install(str(locked), here(), path_env="")
+    assert info.value.code == "LINK_FAILED" and "not writable" in info.value.message
+    assert info.value.hint.startswith("set CODE_MEMORY_BIN")
+    with pytest.raises(CodeMemoryError) as info:
+        links.install("/proc/no-such/bin", here(), path_env="")               # cannot be created
+    assert "cannot be created" in info.value.message
 
 
 def test_the_venv_console_scripts_are_preferred_when_the_python_has_them(tmp_path):
@@ -166,3 +180,7 @@ def test_install_sh_links_and_uninstall_removes_only_ours(tmp_path, isolated_hom
     custom = tmp_path / "custom-bin"
     assert run("--hooks-only", "--bin", str(custom)).returncode == 0
     assert os.path.islink(custom / "code-memory")
+    # an unwritable bin directory: said clearly, and the rest of the install goes on
+    done = run("--hooks-only", "--bin", unwritable_dir(tmp_path))
+    assert done.returncode == 0 and "LINK_FAILED" in done.stdout and "not writable" in done.stdout
+    assert "were not linked" in done.stdout and "[code-memory] hooks" in done.stdout

@@ -49,6 +49,7 @@ NAMES = tuple(name for name, _script in COMMANDS)
 WRAPPER_MARK = "# code-memory command wrapper"
 ENTRY_MARKS = (b"code_memory", WRAPPER_MARK.encode())
 PATH_HINT = 'export PATH="{dir}:$PATH"'
+UNUSABLE_HINT = "set CODE_MEMORY_BIN to a writable directory on your PATH and run ./install.sh again"
 
 
 def default_bin_dir(env) -> str:
@@ -195,17 +196,19 @@ def install(bin_dir: str, inst: Installation, path_env: str, dry_run: bool = Fal
     missing directory is created; one that cannot be used at all raises ``LINK_FAILED``."""
     problem = _check_dir(bin_dir, create=not dry_run)
     if problem:
-        raise CodeMemoryError("LINK_FAILED", f"commands were not linked: {problem}",
-                              hint="set CODE_MEMORY_BIN to a writable directory on your PATH and run "
-                                   "./install.sh again", bin_dir=bin_dir)
+        raise CodeMemoryError("LINK_FAILED", f"commands were not linked: {problem}", hint=UNUSABLE_HINT,
+                              bin_dir=bin_dir)
     rows = plan(bin_dir, inst)
     if not dry_run:
-        for row in rows:
-            if row["action"] in ("create", "update"):
-                try:
-                    _link(row["target"], row["path"])
-                except OSError as exc:
-                    row.update(action="failed", note=exc.strerror)
+        tried = [row for row in rows if row["action"] in ("create", "update")]
+        for row in tried:
+            try:
+                _link(row["target"], row["path"])
+            except OSError as exc:
+                row.update(action="failed", note=exc.strerror)
+        if tried and all(row["action"] == "failed" for row in tried):
+            raise CodeMemoryError("LINK_FAILED", f"commands were not linked: {bin_dir} is not writable "
+                                  f"({tried[0]['note']})", hint=UNUSABLE_HINT, bin_dir=bin_dir)
     return _answer(bin_dir, rows, path_env, dry_run)
 
 

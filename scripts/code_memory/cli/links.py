@@ -8,7 +8,7 @@ import sys
 
 from ..install import links
 from ..paths import REPO_DIR
-from .common import add_common
+from .common import add_common, register_group
 
 WRAPPER_DIR = os.path.join(REPO_DIR, "bin")
 
@@ -53,10 +53,7 @@ def render(result: dict) -> str:
     return "\n".join(lines)
 
 
-def register(sub) -> None:
-    p = sub.add_parser("links", help="our commands on PATH: links in ~/.local/bin (README § Install)")
-    actions = p.add_subparsers(dest="action", metavar="ACTION")
-    actions.required = True
+def add_actions(actions) -> None:
     for action, text in (("install", "link every command (never replaces a file that is not ours)"),
                          ("remove", "remove the links of this installation, only those"),
                          ("status", "which links exist, which are missing or taken")):
@@ -65,6 +62,8 @@ def register(sub) -> None:
         q.add_argument("--bin", help="the directory (default: $CODE_MEMORY_BIN, else ~/.local/bin)")
         if action != "status":
             q.add_argument("--dry-run", action="store_true", help="print the change, make none")
-        else:
-            q.set_defaults(dry_run=True)
-        q.set_defaults(handler=cmd_links, text_renderer=render)
+        q.set_defaults(handler=cmd_links, text_renderer=render, action=action)
+
+
+def register(sub) -> None:
+    register_group(sub, "links", "our commands on PATH: links in ~/.local/bin (README § Install)", add_actions)

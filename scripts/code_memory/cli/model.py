@@ -9,7 +9,7 @@ import time
 
 from ..config import load_config
 from ..errors import CodeMemoryError
-from .common import add_common
+from .common import add_common, register_group
 
 
 def _spec(cfg):
@@ -63,10 +63,7 @@ def render(result: dict) -> str:
     return line
 
 
-def register(sub) -> None:
-    p = sub.add_parser("model", help="the embedding model: status, fetch it now (README § Search)")
-    actions = p.add_subparsers(dest="model_action", metavar="ACTION")
-    actions.required = True
+def add_actions(actions) -> None:
     q = actions.add_parser("status", help="is the model there, why not, where it is looked for")
     add_common(q)
     q.set_defaults(handler=cmd_status, text_renderer=render)
@@ -74,3 +71,7 @@ def register(sub) -> None:
     add_common(q)
     q.add_argument("--endpoint", help="hub mirror for this download (default embedding.endpoint, $HF_ENDPOINT)")
     q.set_defaults(handler=cmd_fetch, text_renderer=render)
+
+
+def register(sub) -> None:
+    register_group(sub, "model", "the embedding model: status, fetch it now (README § Search)", add_actions)

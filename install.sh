@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
 # code-memory installer. Idempotent: run it again to update.
-#   ./install.sh                 set up everything: venv + package, memory root, index, hooks, MCP server
+#   ./install.sh                 set up everything: venv + package, memory root, index, embedding model,
+#                                command links, hooks, MCP server
 #   ./install.sh --dry-run       print the plan, change nothing
-#   ./install.sh --hooks-only    only the memory root and the hooks (no venv, no pip, no index)
+#   ./install.sh --hooks-only    only the memory root, the command links and the hooks (no venv, pip, index)
 #   ./install.sh --no-hooks      everything but the settings.json hooks and the MCP registration
 #                                (e.g. when used as a plugin, which brings hooks.json and .mcp.json)
 #   ./install.sh --cron          also run scripts/weekly-consolidate.sh weekly from your crontab
-#   ./install.sh --uninstall     remove our hooks, MCP registration and crontab line (keeps memory)
+#   ./install.sh --uninstall     remove our hooks, MCP registration, crontab line and command links
+#                                (keeps the memory root and the venv)
 #   ./install.sh --settings FILE the Claude Code settings file (default ~/.claude/settings.json)
+#   ./install.sh --bin DIR       where the command links go (default $CODE_MEMORY_BIN, else ~/.local/bin)
 # Steps: a venv with the package (+ optional extras when they can be installed), the memory root
-# from templates/, the search index, the hook entries in settings.json (tagged "# code-memory";
-# a backup is made first, everything else is kept, a malformed file is refused and left as is),
-# and the MCP server registered with Claude Code at user scope (or the command to do it printed).
+# from templates/, the search index (the embedding model is fetched when it can be; what to do when
+# it cannot is printed), links to every command (code-memory, memory-search, memtool, ... and the
+# *.py names) in ~/.local/bin — never over a file that is not ours —, the hook entries in
+# settings.json (tagged "# code-memory"; a backup is made first, everything else is kept, a malformed
+# file is refused and left as is), and the MCP server registered with Claude Code at user scope (or
+# the command to do it printed).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -30,7 +36,9 @@ while [ $# -gt 0 ]; do
     --uninstall) UNINSTALL=1 ;;
     --settings) shift; SETTINGS=${1:?--settings needs a file} ;;
     --settings=*) SETTINGS=${1#--settings=} ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    --bin) shift; export CODE_MEMORY_BIN=${1:?--bin needs a directory} ;;
+    --bin=*) export CODE_MEMORY_BIN=${1#--bin=} ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -57,6 +65,8 @@ if [ "$UNINSTALL" = 1 ]; then
     || say "the MCP server was not unregistered (claude not on PATH?); see 'code-memory mcp unregister'"
   run "$(tool_python)" "$REPO/scripts/code-memory.py" cron remove --format text \
     || say "could not check the crontab for the weekly job; see 'code-memory cron status'"
+  "$(tool_python)" "$REPO/scripts/code-memory.py" links remove --format text $(dry_flag) \
+    || say "the command links were not removed; see 'code-memory links status'"
   say "kept: your memory root (\$CODE_MEMORY_ROOT or ~/.claude/memory) and the venv ($VENV); delete them yourself if you want them gone"
   exit 0
 fi
@@ -85,9 +95,28 @@ CM=("$(tool_python)" "$REPO/scripts/code-memory.py")
 run "$(tool_python)" -m compileall -q "$REPO/scripts" >/dev/null
 say "memory root"
 run "${CM[@]}" init --format text
+# our commands on PATH (README § Install): links in $CODE_MEMORY_BIN or ~/.local/bin, never over a
+# file that is not ours; says when that directory is not on PATH
+say "commands"
+"${CM[@]}" links install --format text $(dry_flag) \
+  || say "the commands were not linked (see above); run them as $REPO/bin/<command> meanwhile"
 if [ "$SETUP" = 1 ]; then
+  # the embedding model (README § Search → Vectors): fetched now when it can be; else what to do
+  say "embedding model"
+  NO_VECTORS=()
+  if [ "$DRY_RUN" = 1 ]; then
+    printf '[dry-run] %s model fetch\n' "${CM[*]}"
+  elif ! "${CM[@]}" model fetch --format text; then
+    NO_VECTORS=(--no-vectors)
+    say "search works without it (BM25); vectors come on once the model is there. To get it:"
+    say "  a hub mirror: \"embedding\": {\"endpoint\": \"https://hf-mirror.com\"} in config.json of the memory root"
+    say "  (or export HF_ENDPOINT=...), then: code-memory model fetch"
+    say "  or a local copy of the hub repo Qdrant/bge-small-zh-v1.5: \"embedding\": {\"model_path\": \"DIR\"}"
+    say "  searches also retry in the background, at most once an hour"
+  fi
   say "search index"
-  run "${CM[@]}" index --format text || say "index build failed; run '${CM[*]} index' to see why"
+  run "${CM[@]}" index ${NO_VECTORS[@]+"${NO_VECTORS[@]}"} --format text \
+    || say "index build failed; run '${CM[*]} index' to see why"
 fi
 
 if [ "$HOOKS" = 1 ]; then

@@ -20,18 +20,26 @@ cm_python() {
   fi
 }
 
-# This session's flag directory from the payload in $CM_PAYLOAD (flags.py documents the layout).
-# Only plain session ids; anything else goes to Python, which hashes it.
+# Flag directories from the payload in $CM_PAYLOAD (flags.py documents the layout):
+# CM_SESSION_FLAGS is the session's, CM_AGENT_FLAGS the sender's — a subagent's own directory when
+# the payload carries "agent_id" (Claude Code puts it on every event inside a subagent), else the
+# session's. Only plain ids; anything else goes to Python, which hashes it.
 cm_session_flags() {
   local re='"session_id": ?"([A-Za-z0-9_-]{1,128})"'
   [[ $CM_PAYLOAD =~ $re ]] || return 1
   local base="${CODE_MEMORY_HOOKS__FLAG_DIR:-${TMPDIR:-/tmp}/code-memory-$UID}"
   [ -O "$base" ] || return 1
   CM_SESSION_FLAGS="$base/${BASH_REMATCH[1]}"
+  CM_AGENT_FLAGS=$CM_SESSION_FLAGS
+  case $CM_PAYLOAD in *'"agent_id"'*)
+    re='"agent_id": ?"([A-Za-z0-9_-]{1,128})"'
+    [[ $CM_PAYLOAD =~ $re ]] || return 1
+    CM_AGENT_FLAGS="$CM_SESSION_FLAGS/a-${BASH_REMATCH[1]}" ;;
+  esac
 }
 
-# True when the file in tool_input.file_path lies in a directory Python already marked for this
-# session (its project's rules are loaded, or it has none). Escaped paths go to Python.
+# True when the file in tool_input.file_path lies in a directory Python already marked for the
+# sending agent (its project's rules are loaded, or it has none). Escaped paths go to Python.
 cm_dir_marked() {
   cm_session_flags || return 1
   local re='"file_path": ?"(/[^"\\]*)"'
@@ -39,7 +47,7 @@ cm_dir_marked() {
   local dir=${BASH_REMATCH[1]%/*}
   dir=${dir//\%/%25}
   dir=${dir//\//%2F}
-  [ -e "$CM_SESSION_FLAGS/d$dir" ]
+  [ -e "$CM_AGENT_FLAGS/d$dir" ]
 }
 
 # Run the Python side of hook $1. The payload comes from $CM_PAYLOAD when the shim read it,

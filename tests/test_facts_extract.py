@@ -141,12 +141,19 @@ def test_facts_cli_lifecycle(memory_root):
         out = run_script("code-memory.py", "facts", *args, env=env)
         return out.returncode, json.loads(out.stdout)
 
-    code, added = cm("add", "WebSocket heartbeat every 30 s", "--project", "chat", "--category", "configuration")
+    code, err = cm("add", "WebSocket heartbeat every 30 s", "--project", "chat")
+    assert code == 3 and err["error"] == "NOT_FOUND" and "--create" in err["hint"]   # no such area yet
+    code, added = cm("add", "WebSocket heartbeat every 30 s", "--project", "chat", "--category", "configuration",
+                     "--create")
     assert code == 0 and added["fact"]["status"] == "active"
+    code, err = cm("add", "a typo", "--project", "chta")                           # never a silent new area
+    assert code == 3 and "did you mean chat?" in err["hint"]
+    assert not os.path.exists(os.path.join(memory_root, "areas", "projects", "chta"))
     first = added["fact"]["id"]
     code, newer = cm("supersede", first, "WebSocket heartbeat every 20 s", "--project", "chat")
     assert code == 0 and newer["superseded"] == first
-    code, tool = cm("add", "docker compose v2 is `docker compose`, not docker-compose", "--area", "tools/docker")
+    code, tool = cm("add", "docker compose v2 is `docker compose`, not docker-compose", "--area", "tools/docker",
+                    "--create")
     assert code == 0
     code, listing = cm("list")
     assert {f["fact"] for f in listing["facts"]} == {"WebSocket heartbeat every 20 s",

@@ -421,7 +421,7 @@ def test_hot_path_imports_stay_light(tmp_path):
     out = subprocess.run([sys.executable, "-S", "-c", probe, os.path.join(REPO, "scripts"), hot, heavy],
                          capture_output=True, text=True, check=True).stdout.strip()
     assert out == "", f"heavy imports on the per-call hook path: {out}"
-    every = hot + ",session_start,avoidance_gate"
+    every = hot + ",session_start,avoidance_gate,subagent_rules"
     out = subprocess.run([sys.executable, "-S", "-c", probe, os.path.join(REPO, "scripts"), every,
                           "dataclasses,tempfile,shutil,subprocess,copy,inspect,sqlite3"],
                          capture_output=True, text=True, check=True).stdout.strip()

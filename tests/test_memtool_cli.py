@@ -38,18 +38,40 @@ def test_full_cycle_through_the_cli(tmp_path):
                                    "hint": "Check the id, or use search to find the item", "id": item_id}
 
 
-def test_db_from_env_and_default_in_cwd(tmp_path):
+def test_db_from_env_and_default_under_the_memory_root(tmp_path, memory_root):
     env_db = str(tmp_path / "env.db")
     status, out, _ = run_memtool("put", "--type", "run", "--content", "x", env={"MEMTOOL_DB": env_db})
     assert status == 0 and os.path.exists(env_db)
     work = tmp_path / "work"
     work.mkdir()
-    status, out, _ = run_memtool("init", cwd=str(work))
-    assert status == 0 and out["db"] == str(work / "memtool.db")
+    status, out, _ = run_memtool("init", cwd=str(work))   # the database the MCP server uses
+    assert status == 0 and out["db"] == os.path.join(memory_root, "memtool.db") and "notice" not in out
+    status, out, _ = run_memtool("init", "--root", str(tmp_path / "r2"), cwd=str(work))
+    assert out["db"] == str(tmp_path / "r2" / "memtool.db")
     # --db wins over the environment, and may follow the command
     other = str(tmp_path / "other.db")
     status, out, _ = run_memtool("init", "--db", other, env={"MEMTOOL_DB": env_db})
     assert out["db"] == other
+
+
+def test_an_old_local_memtool_db_is_named_not_silently_ignored(tmp_path, memory_root):
+    """memtool's old default was ./memtool.db: such a file is not used unless named, and every
+    answer says so (JSON ``notice`` and stderr) with the commands to use or move it."""
+    work = tmp_path / "work"
+    work.mkdir()
+    local = str(work / "memtool.db")
+    status, out, _ = run_memtool("put", "--type", "run", "--content", "old local item", "--db", local)
+    assert status == 0 and "notice" not in out                        # named: used, no notice
+    status, out, err = run_memtool("list", cwd=str(work))
+    assert status == 4 and out["error"] == "DB_ERROR"                  # the shared one does not exist yet
+    status, out, err = run_memtool("put", "--type", "run", "--content", "shared item", cwd=str(work))
+    assert status == 0 and out["item"]["content"] == "shared item"
+    assert local in out["notice"] and f"--db {local}" in out["notice"] and "export | memtool import" in out["notice"]
+    assert local in err
+    export = run_memtool("export", "--db", local)[1]
+    assert export["content"] == "old local item"
+    status, out, _ = run_memtool("list", cwd=str(work), env={"MEMTOOL_DB": str(tmp_path / "x.db")})
+    assert "notice" not in out                                         # chosen by the environment: no notice
 
 
 def test_content_from_file_and_stdin(tmp_path):

@@ -108,7 +108,7 @@ def test_plain_checkout_without_site_packages(root):
     assert code == 0 and out["mode_used"] == "bm25" and "fastembed" in out["degraded"]["vector"]
     assert out["results"][0]["path"].endswith("demo/rules.md")
     code, out = _plain("参数化查询", "--project", "demo")
-    assert code == 0 and out["mode_used"] == "bm25" and "degraded" not in out   # auto: BM25 quietly
+    assert code == 0 and out["mode_used"] == "bm25" and "fastembed" in out["degraded"]["vector"]  # auto too
 
 
 def test_index_upgrades_to_jieba_when_it_becomes_available(root):

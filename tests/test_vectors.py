@@ -72,6 +72,7 @@ def test_hybrid_fuses_both_lists(vroot):
 
 def test_unloadable_model_degrades_to_bm25(vroot, tmp_path):
     cfg = json.load(open(vroot.config_json))
+    (tmp_path / "empty-model-dir").mkdir()
     cfg["embedding"]["model_path"] = str(tmp_path / "empty-model-dir")
     json.dump(cfg, open(vroot.config_json, "w"))
     code, out = search("backoff", "--mode", "hybrid", "--scope", "all", "--force")

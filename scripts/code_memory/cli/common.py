@@ -80,6 +80,9 @@ def run_command(handler, args, text_renderer=None) -> int:
         emit(result, fmt, text_renderer)
         return 0
     except CodeMemoryError as exc:
+        body = getattr(exc, "answer", None)   # an error that still carries a full answer (LINT_BLOCKED)
+        if fmt == "text" and body is not None and text_renderer:
+            sys.stdout.write(text_renderer(body).rstrip("\n") + "\n")
         emit(exc.to_dict(), fmt)
         return exc.exit_code
     except KeyboardInterrupt:
@@ -106,11 +109,33 @@ def parse_or_error(parser: argparse.ArgumentParser, argv):
         return None, exc.exit_code
 
 
+GLOBAL_OPTIONS = ("--root", "--format")
+
+
+def hoist_globals(argv: list) -> list:
+    """``--root DIR`` / ``--format F`` given before the command word move behind the command line,
+    where every command declares them: ``memory-feedback.py --root R report`` works as
+    ``memory-feedback.py report --root R`` (and ``code-memory --root R feedback report`` likewise)."""
+    argv = list(argv)
+    lead, i = [], 0
+    while i < len(argv):
+        word = argv[i]
+        if word in GLOBAL_OPTIONS and i + 1 < len(argv):
+            lead += argv[i:i + 2]
+            i += 2
+        elif word.startswith(tuple(f"{o}=" for o in GLOBAL_OPTIONS)):
+            lead.append(word)
+            i += 1
+        else:
+            break
+    return argv[i:] + lead if lead and i < len(argv) else argv
+
+
 def script_main(prog: str, description: str, add_subcommands, argv=None) -> int:
     """``main()`` of a stand-alone entry script whose commands are subcommands (memory-feedback.py
     ref|outcome|…): ``add_subcommands(subparsers)`` is the same function that ``register`` uses to
     hang them under ``code-memory <group>``."""
-    argv = sys.argv[1:] if argv is None else argv
+    argv = hoist_globals(sys.argv[1:] if argv is None else argv)
     parser = ArgumentParser(prog=prog, description=description)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True

@@ -56,17 +56,41 @@ def _render_consolidate(result: dict) -> str:
     return "\n".join(lines + [f"report: {result.get('report_path')}"])
 
 
+def env_file_path() -> str:
+    """Where the weekly job's LLM access is kept: outside the memory root, next to the venv."""
+    home = os.environ.get("CODE_MEMORY_HOME") or os.path.join(os.path.expanduser("~"), ".claude", "code-memory")
+    return os.path.join(home, "weekly.env")
+
+
 def cmd_cron(args) -> dict:
     from ..install import cron
 
     cfg = load_config(root_override=args.root)
     if args.action == "status":
-        return cron.status()
+        return cron.status(env_file_path())
     if args.action == "remove":
-        return cron.remove()
+        return cron.remove(env_file_path())
     script = os.path.join(SCRIPTS_DIR, "weekly-consolidate.sh")
     schedule = args.schedule or cfg.get_path("consolidate.cron_schedule")
-    return cron.install(schedule, script, cfg.root, sys.executable)
+    llm = cron.llm_access(dict(cfg.get("llm") or {}), os.environ)
+    return cron.install(schedule, script, cfg.root, sys.executable, env_file_path(), llm)
+
+
+def _render_cron(result: dict) -> str:
+    lines = []
+    if "installed" in result:
+        lines.append(f"weekly job {'installed' if result['installed'] else 'not installed'}")
+        lines += [f"  {line}" for line in result.get("lines", [])]
+        if result.get("line"):
+            lines.append(f"  {result['line']}")
+    if "removed" in result:
+        lines.append(f"removed {result['removed']} crontab line(s)")
+    llm = result.get("llm")
+    if llm:
+        lines.append(f"LLM: {llm.get('via') or llm.get('backend', '?')} (env file {llm['env_file']})")
+    if result.get("warning"):
+        lines.append(f"warning: {result['warning']}")
+    return "\n".join(lines)
 
 
 def register(sub) -> None:
@@ -81,4 +105,4 @@ def register(sub) -> None:
     add_common(p)
     p.add_argument("action", choices=("install", "remove", "status"))
     p.add_argument("--schedule", help="cron schedule (default consolidate.cron_schedule, '17 3 * * 0')")
-    p.set_defaults(handler=cmd_cron)
+    p.set_defaults(handler=cmd_cron, text_renderer=_render_cron)

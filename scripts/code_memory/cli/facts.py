@@ -9,7 +9,7 @@ from __future__ import annotations
 import glob
 import os
 
-from ..errors import invalid
+from ..errors import CodeMemoryError, invalid
 from ..llm import BACKENDS
 from .common import add_common, options_script_main
 
@@ -22,14 +22,39 @@ def _add_area(p, required: bool) -> None:
     group.add_argument("--area", metavar="KIND/NAME", help="any area: projects/NAME, patterns/NAME or tools/NAME")
 
 
+AREA_KINDS = ("projects", "patterns", "tools")
+
+
 def _facts_path(paths, args) -> tuple:
     if args.project:
         kind, name = "projects", args.project
     else:
         kind, _, name = args.area.partition("/")
-        if not name:
-            raise invalid(f"--area must be KIND/NAME, got {args.area!r}", hint="e.g. --area tools/docker")
+        if kind not in AREA_KINDS or not name:
+            raise invalid(f"--area must be KIND/NAME with KIND one of {', '.join(AREA_KINDS)}, got {args.area!r}",
+                          hint="e.g. --area tools/docker")
     return f"{kind}/{name}", os.path.join(paths.area_dir(kind, name), "facts.json")
+
+
+def _known_area(paths, kind: str, name: str, create: bool) -> None:
+    """A fact goes to an existing area, the current directory's project, or one asked for with
+    ``--create`` — a typo never silently starts a new area."""
+    if create or os.path.isdir(paths.area_dir(kind, name)):
+        return
+    if kind == "projects":
+        from ..config import load_config
+        from ..projects import detect_project
+        here = detect_project(None, os.getcwd(), load_config().get("projects") or {})
+        if here is not None and here.name == name:
+            return
+    import difflib
+    existing = sorted(d for d in os.listdir(os.path.join(paths.areas, kind))
+                      if os.path.isdir(os.path.join(paths.areas, kind, d))) if os.path.isdir(
+        os.path.join(paths.areas, kind)) else []
+    close = difflib.get_close_matches(name, existing, n=3)
+    raise CodeMemoryError("NOT_FOUND", f"there is no area {kind}/{name}",
+                          hint=(f"did you mean {', '.join(close)}? " if close else "")
+                          + "pass --create to start a new area", existing=existing[:20])
 
 
 def _paths(args):
@@ -69,6 +94,7 @@ def cmd_add(args) -> dict:
     paths = _paths(args)
     area, path = _facts_path(paths, args)
     kind, _, name = area.partition("/")
+    _known_area(paths, kind, name, getattr(args, "create", False))
     ensure_area(paths, kind, name)
     fact = add_fact(path, _clean_text(args.text), evidence=_clean_text(args.evidence or "added by hand"),
                     category=args.category, supersedes=getattr(args, "supersedes", None))
@@ -144,6 +170,8 @@ def register(sub) -> None:
     p.add_argument("--category", default="general")
     p.add_argument("--evidence", help="where the fact comes from")
     p.add_argument("--supersedes", metavar="FACT_ID", help="mark this older fact superseded by the new one")
+    p.add_argument("--create", action="store_true",
+                   help="start the area if it does not exist yet (else a name that matches no area is refused)")
     add_common(p)
     p.set_defaults(handler=cmd_add, text_renderer=render_list)
 

@@ -31,8 +31,8 @@ def cmd_change(args) -> dict:
                                    python=getattr(args, "python", None))
     out = {"action": args.action, "dry_run": args.dry_run, **_summary(change)}
     if args.dry_run:
-        out["would_add"] = change["added"]
-        out["would_remove"] = change["removed"]
+        out["would_add"] = change["added"] if change["changed"] else []
+        out["would_remove"] = change["removed"] if change["changed"] else []
         return out
     out.update(install_settings.apply(change))
     return out
@@ -47,7 +47,9 @@ def render(result: dict) -> str:
     if "registered" in result:
         state = "up to date" if result["up_to_date"] else "not (fully) registered"
         return f"{result['path']}: {result['registered']}/{result['expected']} code-memory hooks, {state}"
-    verb = "would change" if result.get("dry_run") else ("changed" if result.get("changed") else "unchanged")
+    if not result.get("changed"):
+        return f"{result['settings']}: up to date — nothing to change"
+    verb = "would change" if result.get("dry_run") else "changed"
     line = f"{result['settings']}: {verb} (+{result['added']} -{result['removed']} code-memory hook entries)"
     if result.get("backup"):
         line += f"; backup {result['backup']}"

@@ -17,7 +17,7 @@ from ..errors import CodeMemoryError, invalid
 from ..lint.base import parse_version
 from ..lint.gate import ENGINE_SCRIPTS, ENGINES, engine_module, lint_text, settings_from_config
 from ..projects import detect_project, group_names
-from .common import ArgumentParser, add_common, emit, parse_or_error, run_command
+from .common import ArgumentParser, add_common, parse_or_error, run_command
 
 
 def _line_set(spec: str | None):
@@ -80,8 +80,10 @@ def lint_files(args) -> dict:
         results.append(entry)
     answer = {"engine": engine or "auto", "files": results, "blocking": blocking, "warnings": warnings}
     if blocking:
-        raise CodeMemoryError("LINT_BLOCKED", f"{blocking} blocking finding(s)",
-                              hint="fix them; each finding names its rule and line", **answer)
+        error = CodeMemoryError("LINT_BLOCKED", f"{blocking} blocking finding(s)",
+                                hint="fix them; each finding names its rule and line", **answer)
+        error.answer = answer   # --format text prints the findings before the error line
+        raise error
     return answer
 
 
@@ -122,15 +124,4 @@ def main(engine: str, argv=None) -> int:
     args, status = parse_or_error(parser, sys.argv[1:] if argv is None else argv)
     if args is None:
         return status
-    if args.format == "text":  # findings as lines, also when they block
-        try:
-            result = lint_files(args)
-        except CodeMemoryError as exc:
-            if exc.code != "LINT_BLOCKED":
-                emit(exc.to_dict(), "text")
-                return exc.exit_code
-            sys.stdout.write(render(exc.extra) + "\n")
-            return exc.exit_code
-        sys.stdout.write(render(result) + "\n")
-        return 0
     return run_command(lint_files, args, render)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-from .common import ArgumentParser, parse_or_error, run_command
+from .common import ArgumentParser, hoist_globals, parse_or_error, run_command
 
 _C = "code_memory.cli."
 COMMANDS = {
@@ -24,6 +24,8 @@ COMMANDS = {
     "facts": _C + "facts",
     "consolidate": _C + "consolidate", "cron": _C + "consolidate",
     "hooks": _C + "hooks",
+    "links": _C + "links",
+    "model": _C + "model",
     "search": _C + "search", "index": _C + "search", "get": _C + "search", "status": _C + "search",
     "kv": _C + "kv",
     "remember": _C + "workspace", "workspace": _C + "workspace",
@@ -42,7 +44,7 @@ def build_parser(modules=COMMAND_MODULES) -> ArgumentParser:
 
 
 def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    argv = hoist_globals(sys.argv[1:] if argv is None else argv)
     module = COMMANDS.get(argv[0]) if argv else None
     args, status = parse_or_error(build_parser([module] if module else COMMAND_MODULES), argv)
     if args is None:

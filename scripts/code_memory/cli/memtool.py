@@ -1,10 +1,13 @@
 """``memtool`` — the command line of the structured memory store (README § memtool).
 
-Global options (before or after the command): ``--db`` (default ``$MEMTOOL_DB``, else
-``./memtool.db``) and ``--format json|text``. Every command prints one JSON object — ``{"ok": true,
-…}`` or ``{"ok": false, "error", "message", "hint", …}`` — except ``export`` without ``--output``,
-which prints JSONL. Exit statuses are memtool's own (:mod:`.errors`). ``MEMTOOL_FTS=off`` makes
-search use LIKE even when FTS5 exists.
+Global options (before or after the command): ``--db`` (default: ``$MEMTOOL_DB``, else config
+``memtool.db``, else ``<memory root>/memtool.db`` — the database the MCP server uses;
+:mod:`code_memory.memtool.location`), ``--root`` and ``--format json|text``. A ``./memtool.db``
+left in the working directory is not used unless named; every answer then carries a ``notice``
+(also on stderr) saying how to use or move it. Every command prints one JSON object — ``{"ok":
+true, …}`` or ``{"ok": false, "error", "message", "hint", …}`` — except ``export`` without
+``--output``, which prints JSONL. Exit statuses are memtool's own (:mod:`.errors`).
+``MEMTOOL_FTS=off`` makes search use LIKE even when FTS5 exists.
 """
 
 from __future__ import annotations
@@ -17,14 +20,16 @@ import sqlite3
 import sys
 import traceback
 
+from ..config import load_config
+from ..errors import CodeMemoryError
 from ..fsutil import atomic_write_text
 from ..memtool import knowledge_map, metacognition, ranking, recall, schema, transfer
 from ..memtool.context import EMOTIONAL_FILTERS
 from ..memtool.errors import MemtoolError, db_error, param_error
+from ..memtool.location import resolve_db, stray_local_db, stray_notice
 from ..memtool.store import MemoryStore
 from .common import emit, render_text
 
-DEFAULT_DB = "./memtool.db"
 WRITE_COMMANDS = {"init", "put", "import"}
 
 
@@ -36,7 +41,10 @@ class ArgumentParser(argparse.ArgumentParser):
 def _globals(parser, suppress: bool) -> None:
     default = argparse.SUPPRESS if suppress else None
     parser.add_argument("--db", default=default,
-                        help="SQLite file (default: $MEMTOOL_DB, else ./memtool.db)")
+                        help="SQLite file (default: $MEMTOOL_DB, else config memtool.db, else "
+                             "<memory root>/memtool.db — the one Claude's MCP tools use)")
+    parser.add_argument("--root", default=default,
+                        help="memory root (default: $CODE_MEMORY_ROOT or ~/.claude/memory)")
     parser.add_argument("--format", choices=("json", "text"), default=argparse.SUPPRESS if suppress else "json",
                         help="json (default) or text for people")
 
@@ -374,6 +382,21 @@ def render_map(result: dict) -> str:
 
 # --- edge -----------------------------------------------------------------------------------
 
+def _choose_db(args) -> str | None:
+    """Set ``args.db`` by the shared rule (memtool/location.py); the notice about a stray
+    ``./memtool.db`` (also written to stderr), or None."""
+    cfg = load_config(root_override=args.root, project_dir=os.getcwd())
+    args.db, how = resolve_db(cfg, args.db)
+    if how == "memory root" and args.command in WRITE_COMMANDS:
+        os.makedirs(cfg.root, exist_ok=True)
+    stray = stray_local_db(os.getcwd(), args.db) if how in ("config memtool.db", "memory root") else None
+    if stray is None:
+        return None
+    notice = stray_notice(stray, args.db)
+    sys.stderr.write(f"memtool: {notice}\n")
+    return notice
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     fmt = "text" if "--format=text" in argv or ("--format" in argv and "text" in argv) else "json"
@@ -381,14 +404,15 @@ def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
         fmt = args.format or "json"
-        args.db = args.db or os.environ.get("MEMTOOL_DB") or DEFAULT_DB
+        notice = _choose_db(args)
         store = _open(args)
         result = args.handler(store, args)
         if store is not None:
             store.close()
         store = None
         if result is not None:
-            emit({"ok": True, **result}, fmt, args.renderer or render_text)
+            emit({"ok": True, **result, **({"notice": notice} if notice else {})}, fmt,
+                 args.renderer or render_text)
         return 0
     except _WarnExit as warn:
         emit({"ok": True, **warn.result}, fmt, render_text)
@@ -396,6 +420,9 @@ def main(argv=None) -> int:
     except MemtoolError as exc:
         emit(exc.to_dict(), fmt)
         return exc.exit_code
+    except CodeMemoryError as exc:  # the configuration could not be read (after MemtoolError: a subclass)
+        emit(exc.to_dict(), fmt)
+        return 2
     except sqlite3.Error as exc:
         err = db_error(exc)
         emit(err.to_dict(), fmt)

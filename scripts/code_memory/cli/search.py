@@ -1,10 +1,11 @@
 """``memory-search.py`` (and ``code-memory search|index|get|status``): the user-facing search edge.
 
-  memory-search.py "query" [--mode bm25|vector|hybrid|auto] [--top-k N] [--project NAME]
-                   [--scope project|all --force] [--root DIR] [--format json|text] [--no-refresh]
+  memory-search.py "query" [--source memory,workspace,kv,memtool] [--mode bm25|vector|hybrid|auto]
+                   [--top-k N] [--project NAME] [--scope project|all --force] [--root DIR]
+                   [--format json|text] [--no-refresh]
   memory-search.py --batch FILE|-        one JSON {"id","query"} per line → one JSON {"id","results"} per line
   memory-search.py index [--full] [--no-vectors]
-  memory-search.py get --path P [--from L] [--lines N]
+  memory-search.py get --path P [--from L] [--lines N]  |  get --id kv:<key> | memtool:<id> | <path>
   memory-search.py status
 """
 
@@ -16,7 +17,7 @@ import sys
 
 from ..config import load_config
 from ..errors import CodeMemoryError
-from .common import add_common, dumps, script_main
+from .common import add_common, dumps, hoist_globals, script_main
 
 SUBCOMMANDS = ("search", "index", "get", "status")
 
@@ -70,18 +71,26 @@ def cmd_search(args) -> dict:
     query = " ".join(args.query) if args.query else ""
     if not query.strip():
         raise CodeMemoryError("INVALID_ARGUMENT", "the query is empty",
-                              hint='memory-search.py "what to look for" (or --batch FILE)')
-    from ..search.engine import search_memory
+                              hint='`memory-search.py "what to look for"` (or --batch FILE)')
     from ..search.feedback_boost import result_ids
+    from ..search.unified import search_all
 
     cfg = _config(args)
     scope = _scope(args)
     workspace = None if scope == "all" else _workspace(args, cfg)
-    answer = search_memory(cfg, query, mode=args.mode, top_k=args.top_k, scope=scope,
-                           project=None if scope == "all" else _project(args, cfg),
-                           workspace=workspace.id if workspace else None, refresh_index=not args.no_refresh)
+    answer = search_all(cfg, query, memtool=_memtool(cfg), sources=args.source, mode=args.mode, top_k=args.top_k,
+                        scope=scope, project=None if scope == "all" else _project(args, cfg),
+                        workspace=workspace.id if workspace else None, refresh_index=not args.no_refresh)
     _record_refs(cfg, result_ids(answer.get("results", [])), "search")
     return answer
+
+
+def _memtool(cfg):
+    """memtool's database by the shared rule (``$MEMTOOL_DB``, config, ``<root>/memtool.db``)."""
+    from ..memtool.location import resolve_db
+    from ..search.unified import MemtoolAccess
+
+    return MemtoolAccess(resolve_db(cfg)[0])
 
 
 def _record_refs(cfg, experience_ids: list, context: str) -> None:
@@ -164,8 +173,15 @@ def cmd_index(args) -> dict:
 
 def cmd_get(args) -> dict:
     from ..search.engine import get_lines
+    from ..search.unified import get_by_id, kind_of
 
     cfg = _config(args)
+    if args.id and kind_of(args.id) != "file":
+        return get_by_id(cfg, args.id, _memtool(cfg))
+    if not (args.path or args.id):
+        raise CodeMemoryError("INVALID_ARGUMENT", "get needs --path P or --id ID",
+                              hint="both come from a search hit (path, id)")
+    args.path = args.path or args.id
     roots = [cfg.root]
     if _scope(args) == "all":
         from ..workspace.registry import registry_from_config
@@ -192,16 +208,23 @@ def cmd_status(args) -> dict:
 # text renderings
 
 def render_search(result: dict) -> str:
-    lines = [f"{len(result['results'])} result(s) · mode {result.get('mode_used')} · scope {result.get('scope')}"
+    lines = [f"{len(result['results'])} result(s) · mode {result.get('mode_used', '-')} · scope {result.get('scope')}"
              + (f" ({result['project']})" if result.get("project") else "")]
     for k, v in (result.get("degraded") or {}).items():
         lines.append(f"  degraded {k}: {v}")
+    for name, report in (result.get("stores") or {}).items():
+        if not report.get("ok"):
+            lines.append(f"  store {name} failed: {report.get('error')} {report.get('message')}")
     if (result.get("index") or {}).get("rebuilt"):
         lines.append(f"  index rebuilt: {result['index']['rebuilt']}")
     for n, hit in enumerate(result["results"], 1):
         lines.append("")
-        lines.append(f"{n}. {hit['path']}:{hit['start_line']}-{hit['end_line']}  {hit['heading']}  "
-                     f"(score {hit['score']:.4f}; bm25 #{hit['ranks']['bm25'] or '-'}, vector #{hit['ranks']['vector'] or '-'})")
+        if "path" in hit:
+            where = f"{hit['path']}:{hit['start_line']}-{hit['end_line']}"
+            ranks = f"; bm25 #{hit['ranks']['bm25'] or '-'}, vector #{hit['ranks']['vector'] or '-'}"
+        else:
+            where, ranks = hit["id"], f"; {hit.get('match')} words"
+        lines.append(f"{n}. [{hit['source']}] {where}  {hit['heading']}  (score {hit['score']:.4f}{ranks})")
         for text_line in hit["snippet"].split("\n")[:8]:
             lines.append("   " + text_line)
     return "\n".join(lines)
@@ -222,7 +245,11 @@ def _search_args(p) -> None:
     p.add_argument("--top-k", type=int, help="number of hits (default search.top_k = 6)")
     _isolation_args(p, "search")
     p.add_argument("--project", help="project name (default: detected from the current directory)")
-    p.add_argument("--batch", metavar="FILE", help='answer one JSON {"id","query"} per line of FILE (- = stdin)')
+    p.add_argument("--source", action="append", metavar="NAME",
+                   help="only these stores: memory, workspace, kv, memtool (repeatable or comma-separated; "
+                        "default all)")
+    p.add_argument("--batch", metavar="FILE",
+                   help='answer one JSON {"id","query"} per line of FILE (- = stdin; the memory index only)')
     p.add_argument("--no-refresh", action="store_true", help="do not update the index before searching")
     p.set_defaults(handler=cmd_search, text_renderer=render_search)
 
@@ -247,9 +274,10 @@ def register_subcommands(sub, names=SUBCOMMANDS) -> None:
         p.add_argument("--no-vectors", action="store_true", help="skip embeddings")
         p.set_defaults(handler=cmd_index)
     if "get" in names:
-        p = sub.add_parser("get", help="read exact lines of a memory file")
+        p = sub.add_parser("get", help="read a search hit: lines of a memory file, a kv key, a memtool item")
         add_common(p)
-        p.add_argument("--path", required=True, help="a path returned by search (absolute, or relative to the root)")
+        p.add_argument("--path", help="a path returned by search (absolute, or relative to the root)")
+        p.add_argument("--id", help="a hit's id: a path, kv:<key> or memtool:<item id>")
         p.add_argument("--from", dest="from_line", type=int, default=1, help="first line, 1-based (default 1)")
         p.add_argument("--lines", type=int, default=40, help="number of lines (default 40, at most 200)")
         _isolation_args(p, "read")
@@ -266,7 +294,7 @@ def register(sub) -> None:
 
 
 def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
+    argv = hoist_globals(sys.argv[1:] if argv is None else list(argv))
     # search is the default: anything that is not a subcommand (or --help) is a query
     if not argv or (argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help")):
         argv = ["search", *argv]

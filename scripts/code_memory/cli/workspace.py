@@ -59,6 +59,12 @@ def cmd_remember(args) -> dict:
     from ..workspace.store import remember
 
     cfg, registry = _context(args)
+    if not args.workspace and registry.containing(os.getcwd()) is None:  # remember has no --all
+        hint = ("pass --workspace ID (remember writes to one workspace); `code-memory workspace list` shows them"
+                if registry.workspaces else
+                "no workspace is registered yet: `code-memory workspace add DIR --create-memory-dir` registers one")
+        raise CodeMemoryError("MEMORY_WORKSPACE_NOT_FOUND", "the current directory is not inside a registered "
+                              "workspace", hint=hint)
     [ws] = registry.select(args.workspace, False, os.getcwd())
     values = {"text": " ".join(args.text), "reason": args.reason, "followup": args.followup,
               "handling": args.handling, "note": args.note}

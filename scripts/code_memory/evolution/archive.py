@@ -134,7 +134,7 @@ def restore(paths, experience_id: str, now: float | None = None) -> dict:
             last = record
     if last is None or last["event_type"] != "archive":
         raise CodeMemoryError("NOT_FOUND", f"{experience_id} is not archived",
-                              hint="memory-feedback.py score --id ID shows its status")
+                              hint="`memory-feedback.py score --id ID` shows its status")
     kind = last.get("kind")
     target = os.path.join(paths.root, last["path"])
     if kind == "fact":

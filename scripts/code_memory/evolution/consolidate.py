@@ -242,7 +242,9 @@ def consolidate(cfg, settings: Settings, dry_run: bool = False, skip=(), now: fl
             out = {"status": "failed", "error": exc.code, "message": exc.message}
         except Exception as exc:  # one broken step must not stop the weekly job
             out = {"status": "failed", "error": "INTERNAL_ERROR", "message": f"unexpected {type(exc).__name__}"}
-        steps[name] = out if "status" in out else {"status": "ok", **out}
+        trouble = None if "status" in out else llm_trouble(out)
+        steps[name] = out if "status" in out else \
+            {"status": "degraded", "reason": trouble, **out} if trouble else {"status": "ok", **out}
 
     def stats():
         edits = edit_stats(paths, _day(since), _day(now), settings.top_files)
@@ -277,7 +279,8 @@ def consolidate(cfg, settings: Settings, dry_run: bool = False, skip=(), now: fl
         run = generate_configured(cfg, dry_run=dry_run)
         return {"open": run["open"], "gates": {g["gate"]: g["passed"] for g in run["gates"]},
                 "generated": [{k: g[k] for k in ("name", "path", "pattern", "backend")} for g in run["generated"]],
-                "skipped": run["skipped"]}
+                "skipped": run["skipped"],
+                "llm_fallbacks": [g["fallback_reason"] for g in run["generated"] if g.get("fallback_reason")]}
 
     step("capabilities", capability_step)
 
@@ -328,6 +331,24 @@ def consolidate(cfg, settings: Settings, dry_run: bool = False, skip=(), now: fl
         atomic_write_text(target, report)
         result["report_path"] = target
     return result
+
+
+LLM_FALLBACKS = ("LLM failed",)   # not "no LLM backend": playbooks are the designed path without one
+
+
+def llm_trouble(out: dict) -> str | None:
+    """Why a step did its LLM work without the LLM — the ``llm_error`` kinds in its results
+    (pending summaries, fact extraction) or Skills drafted from playbooks because the LLM call
+    failed — or None. Such a step is ``degraded``, not ``ok``: its results are there, but poorer."""
+    kinds = []
+    for item in [out, *(out.get("projects") or []), *(out.get("results") or [])]:
+        if isinstance(item, dict) and item.get("llm_error") and item["llm_error"] not in kinds:
+            kinds.append(str(item["llm_error"]))
+    kinds += [r for r in out.get("llm_fallbacks") or [] if str(r).startswith(LLM_FALLBACKS) and r not in kinds]
+    if not kinds:
+        return None
+    return (f"the LLM could not be reached ({', '.join(kinds)}); "
+            "`code-memory cron status` shows how the weekly job reaches it")
 
 
 def _status_line(name: str, s: dict) -> str:
@@ -382,11 +403,13 @@ def render_report(result: dict, now: float) -> str:
         lines.append(_status_line("signals", sig))
     lines += ["", "## Capabilities", ""]
     capabilities = steps.get("capabilities", {})
-    if capabilities.get("status") == "ok":
+    if capabilities.get("status") in ("ok", "degraded"):
         closed = [g for g, ok in capabilities["gates"].items() if not ok]
         lines.append("Gates open." if capabilities["open"] else f"Gates closed: {', '.join(closed)}.")
         lines += [f"- {'would generate' if result['dry_run'] else 'generated'} `{g['name']}` for `{g['pattern']}` "
                   f"({g['backend']})" for g in capabilities["generated"]]
+        if capabilities["status"] == "degraded":
+            lines.append(_status_line("capabilities", capabilities))
     else:
         lines.append(_status_line("capabilities", capabilities))
     lines += ["", "## MEMORY.md", ""]

@@ -1,17 +1,21 @@
-"""Per-session flags in a temp directory: which projects' rules are loaded, whether the schema was
+"""Per-agent flags in a temp directory: which projects' rules are loaded, whether the schema was
 injected, and the directory markers the shell shims check before Python starts.
 
 Layout (``<flag dir>`` = config ``hooks.flag_dir``, else ``${TMPDIR:-/tmp}/code-memory-<uid>``)::
 
     <flag dir>/                       mode 0700, must be owned by us
-      <session key>/
-        p-<project>                   that project's rules are in the session's context
+      <session key>/                  the main agent of a session
+        p-<project>                   that project's rules are in the agent's context
         d<encoded directory>          files in this directory belong to a loaded (or rule-less)
                                       project: the shims answer Read/Edit there without Python
-        schema                        the schema index was injected into a subagent
+        schema                        the schema index was injected into a subagent (per session)
+        a-<agent key>/                a subagent (its own p-… and d… flags): a subagent has its
+                                      own context, so what the main agent read does not count
 
-The session key is the session id when it is ``[A-Za-z0-9_-]{1,128}`` (what the shims check), else
-a digest. A directory is encoded by ``%`` → ``%25`` and ``/`` → ``%2F`` — the same substitution
+Flags are keyed by ``agent_id``, which Claude Code (≥ 2.1.69) puts on every hook payload inside a
+subagent; payloads without it (the main agent, older builds) use the session's flags. Session and
+agent keys are the id when it is ``[A-Za-z0-9_-]{1,128}`` (what the shims check), else a digest. A
+directory is encoded by ``%`` → ``%25`` and ``/`` → ``%2F`` — the same substitution
 ``hooks/lib.sh`` does in pure bash — so a marker is one ``stat`` for the shim.
 """
 
@@ -39,10 +43,18 @@ def encode_dir(directory: str) -> str:
     return directory.replace("%", "%25").replace("/", "%2F")
 
 
+AGENT_PREFIX = "a-"
+
+
 class SessionFlags:
-    def __init__(self, flag_dir: str, session_id: str):
+    """The flags of one session's main agent, or — with ``agent_id`` — of one of its subagents."""
+
+    def __init__(self, flag_dir: str, session_id: str, agent_id: str = ""):
         self.flag_dir = flag_dir
-        self.dir = os.path.join(flag_dir, session_key(session_id)) if session_id else ""
+        self.session_dir = os.path.join(flag_dir, session_key(session_id)) if session_id else ""
+        self.dir = self.session_dir
+        if self.dir and agent_id:
+            self.dir = os.path.join(self.dir, AGENT_PREFIX + session_key(agent_id))
         self._usable = None
 
     # -- health ------------------------------------------------------------------------------
@@ -109,25 +121,33 @@ class SessionFlags:
         return self._set("schema")
 
     def clear(self) -> int:
-        """Remove every flag of this session (PreCompact, SessionEnd). Returns how many."""
-        if not self.dir:
-            return 0
-        removed = 0
+        """Remove every flag of this agent — for the main agent, its subagents' too (PreCompact,
+        SessionEnd). Returns how many flags."""
+        return _remove_tree(self.dir) if self.dir else 0
+
+
+def _remove_tree(directory: str) -> int:
+    """Delete a flag directory: its flag files and its subagents' directories (one level). Returns
+    how many flag files went; never follows a symlink."""
+    removed = 0
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return 0
+    for entry in entries:
         try:
-            entries = os.listdir(self.dir)
-        except OSError:
-            return 0
-        for name in entries:
-            try:
-                os.unlink(os.path.join(self.dir, name))
+            if entry.name.startswith(AGENT_PREFIX) and entry.is_dir(follow_symlinks=False):
+                removed += _remove_tree(entry.path)
+            else:
+                os.unlink(entry.path)
                 removed += 1
-            except OSError:
-                pass
-        try:
-            os.rmdir(self.dir)
         except OSError:
             pass
-        return removed
+    try:
+        os.rmdir(directory)
+    except OSError:
+        pass
+    return removed
 
 
 def sweep_stale(flag_dir: str, max_age_seconds: float, now: float | None = None) -> int:
@@ -143,10 +163,8 @@ def sweep_stale(flag_dir: str, max_age_seconds: float, now: float | None = None)
         try:
             if not entry.is_dir(follow_symlinks=False) or now - entry.stat().st_mtime < max_age_seconds:
                 continue
-            for name in os.listdir(entry.path):
-                os.unlink(os.path.join(entry.path, name))
-            os.rmdir(entry.path)
-            removed += 1
         except OSError:
             continue
+        _remove_tree(entry.path)
+        removed += not os.path.exists(entry.path)
     return removed

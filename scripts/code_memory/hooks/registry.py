@@ -3,8 +3,8 @@
 One table feeds the runtime (which module handles a shim), the settings.json installer and the
 plugin's ``hooks/hooks.json`` (a test keeps that file equal to :func:`hooks_json`). Matchers are
 exact tool names (``|``-separated); SubagentStart has none on purpose — which agent types get the
-schema is config (``hooks.schema_agents``), read when the hook runs, so changing it needs no
-reinstall. Timeouts are seconds.
+schema or the rules is config (``hooks.schema_agents``, ``hooks.readonly_agents``), read when the
+hook runs, so changing it needs no reinstall. Timeouts are seconds.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ HOOKS = (
      "first Read in a project this session: allow + the project's rules as context"),
     ("rules-gate", "PreToolUse", EDIT_MATCHER, "rules_gate", 10,
      "deny an edit in a project whose rules are not loaded yet, saying what to read"),
+    ("subagent-rules", "SubagentStart", None, "subagent_rules", 10,
+     "a subagent that can edit starts with the project's rules and a memory brief"),
     ("schema-injector", "SubagentStart", None, "schema_injector", 10,
      "once per session: the schema index into a Plan/Explore/architect subagent"),
     ("pre-compact", "PreCompact", None, "pre_compact", 10,

@@ -38,6 +38,7 @@ class HookContext:
         self.paths: MemoryPaths = cfg.paths
         self.settings: dict = cfg.get("hooks") or {}
         self._flags = None
+        self._session_flags = None
 
     def setting(self, key: str, default=None):
         """``hooks.<key>``; when unset, ``default`` if given, else the built-in default."""
@@ -46,12 +47,24 @@ class HookContext:
             value = DEFAULTS["hooks"].get(key) if default is None else default
         return value
 
+    def _flag_dir(self) -> str:
+        return expand(self.settings.get("flag_dir") or default_flag_dir(self.env))
+
     @property
     def flags(self) -> SessionFlags:
+        """The flags of the agent that sent the event: a subagent's own (keyed by ``agent_id``),
+        else the session's main agent's."""
         if self._flags is None:
-            flag_dir = self.settings.get("flag_dir") or default_flag_dir(self.env)
-            self._flags = SessionFlags(expand(flag_dir), self.event.session_id)
+            self._flags = SessionFlags(self._flag_dir(), self.event.session_id, self.event.agent_id)
         return self._flags
+
+    @property
+    def session_flags(self) -> SessionFlags:
+        """The session's own flags (the main agent's), whoever sent the event."""
+        if self._session_flags is None:
+            self._session_flags = (self.flags if not self.event.agent_id
+                                   else SessionFlags(self._flag_dir(), self.event.session_id))
+        return self._session_flags
 
     def project_for(self, path: str | None, cwd: str | None = None):
         return detect_project(path or None, cwd if cwd is not None else self.event.cwd,

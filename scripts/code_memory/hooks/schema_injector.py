@@ -33,7 +33,7 @@ def handle(event, ctx):
     if not _wanted(event.agent_type, ctx.setting("schema_agents", [])):
         return None
     once = bool(ctx.setting("schema_once_per_session"))
-    flags = ctx.flags
+    flags = ctx.session_flags  # once per session, whichever subagent asks
     if once and flags.has_schema():
         return None
     path = schema_path(ctx)

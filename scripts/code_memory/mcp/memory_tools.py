@@ -1,11 +1,14 @@
-"""The Markdown memory as MCP tools: memory_search (ranked hits with path + lines) and memory_get
-(the exact lines), through the core search API (:mod:`code_memory.search.engine`).
+"""Memory as MCP tools: memory_search (every store: the Markdown tree, the agent key-value keys,
+this workspace, memtool), memory_get (what a hit's id points to), memory_list and memory_delete
+(what is stored in memtool and the key-value memory) — :mod:`code_memory.search.unified`.
 
-Both are scoped to the session, never to every project: search uses ``scope="project"`` (global
-memory + this project's area and sessions + the workspace holding the project directory, if it is a
-registered workspace); get reads files inside the memory root — except another project's area
-(``areas/projects/<other>``) and another project's session notes — and inside that workspace's
-``memory/``. Project and workspace are detected from the server's project directory.
+Search and get are scoped to the session, never to every project: the index part uses
+``scope="project"`` (global memory + this project's area and sessions + the workspace holding the
+project directory, if it is a registered workspace); get reads files inside the memory root —
+except another project's area (``areas/projects/<other>``) and another project's session notes —
+and inside that workspace's ``memory/``. Project and workspace are detected from the server's
+project directory. Quarantined key-value keys (``/untrusted/…``) are never searched, listed, read
+or deleted here.
 
 Inside a Claude Code session (``CLAUDE_CODE_SESSION_ID``, read by the server) the experiences a hit
 or a get shows — pitfalls, rules, facts — are recorded as used in that session (README
@@ -15,11 +18,15 @@ false`` turns that off.
 
 # No ``from __future__ import annotations`` (see memtool_tools): the SDK needs real annotations.
 import os
-from typing import Literal, Optional
+from typing import List, Literal, Optional
 
-from ..errors import CodeMemoryError
+from ..errors import CodeMemoryError, invalid
 
 SearchMode = Literal["auto", "bm25", "vector", "hybrid"]
+Source = Literal["memory", "workspace", "kv", "memtool"]
+Store = Literal["memtool", "kv"]
+ItemType = Literal["project", "feature", "run"]
+LIST_SNIPPET = 160
 
 
 def foreign_path_reason(root: str, real_path: str, project: Optional[str], allowed_areas) -> Optional[str]:
@@ -37,25 +44,37 @@ def foreign_path_reason(root: str, real_path: str, project: Optional[str], allow
 
 
 def tools(ctx) -> list:
-    def memory_search(query: str, top_k: Optional[int] = None, mode: Optional[SearchMode] = None) -> dict:
-        """Search the user's lasting Markdown memory (MEMORY.md, this project's rules/summary/facts,
-        patterns, tools, daily notes, session summaries, this workspace's memory/ notes) — global
-        memory plus the current project and workspace only. Chinese and English; BM25 with vectors
-        when available. Each hit has path, start_line, end_line, heading, snippet and score; read
-        more with memory_get."""
-        from ..search.engine import search_memory
-        workspace = ctx.workspace()
-        answer = search_memory(ctx.cfg, query, mode=mode, top_k=top_k, scope="project",
-                               project=ctx.project_name(), workspace=workspace.id if workspace else None)
+    from ..search.unified import MemtoolAccess
+
+    memtool = MemtoolAccess(ctx.memtool_db, runner=ctx.memtool)
+
+    def memory_search(query: str, top_k: Optional[int] = None, mode: Optional[SearchMode] = None,
+                      sources: Optional[List[Source]] = None) -> dict:
+        """Search ALL of the user's lasting memory at once: the Markdown memory (MEMORY.md, this
+        project's rules/summary/facts, patterns, tools, daily notes, session summaries), this
+        workspace's notes, the key-value memory (set_memory) and the structured memtool items
+        (memory_store) — global memory plus the current project and workspace only. Chinese and
+        English; BM25 with vectors when available. Each hit has source, id, heading, snippet and
+        score (files also path, start_line, end_line); pass a hit's id to memory_get to read it.
+        sources narrows the stores: memory, workspace, kv, memtool. stores says if one failed."""
         from ..search.feedback_boost import record_shown, result_ids
+        from ..search.unified import search_all
+        workspace = ctx.workspace()
+        answer = search_all(ctx.cfg, query, memtool=memtool, sources=sources, mode=mode, top_k=top_k,
+                            scope="project", project=ctx.project_name(),
+                            workspace=workspace.id if workspace else None)
         record_shown(ctx.cfg, ctx.session_id, result_ids(answer.get("results", [])), "mcp-search")
         return answer
 
     def memory_get(path: str, from_line: int = 1, lines: int = 40) -> dict:
-        """Read exact lines of a memory file found by memory_search (path as returned, or relative
-        to the memory root), 1-based from_line, at most 200 lines."""
+        """Read what a memory_search hit points to: pass its id (or path). A file id/path gives
+        exact lines (1-based from_line, at most 200 lines); kv:<key> gives the key's value;
+        memtool:<id> gives the whole stored item."""
         from ..paths import resolve_inside
         from ..search.engine import get_lines
+        from ..search.unified import get_by_id, kind_of
+        if kind_of(path) != "file":
+            return get_by_id(ctx.cfg, path, memtool)
         root = ctx.cfg.root
         workspace = ctx.workspace()
         roots = [root] + ([workspace.memory_dir] if workspace else [])
@@ -72,4 +91,67 @@ def tools(ctx) -> list:
                          "mcp-get")
         return answer
 
-    return [memory_search, memory_get]
+    def memory_list(store: Store, prefix: Optional[str] = None, type: Optional[ItemType] = None,
+                    limit: int = 50) -> dict:
+        """List what is stored, newest first, with the ids memory_get and memory_delete take.
+        store "memtool": the structured items saved with memory_store (type narrows to project,
+        feature or run; prefix narrows by key prefix). store "kv": the key-value memory saved with
+        set_memory (prefix: a key folder such as /user/preference). limit: 1-200."""
+        if not 1 <= int(limit) <= 200:
+            raise invalid("limit must be between 1 and 200")
+        if store == "kv":
+            return _list_kv(ctx, prefix, int(limit))
+        if not memtool.exists():
+            return {"store": "memtool", "count": 0, "items": [], "note": "no memtool database yet"}
+        found = memtool.run(lambda s: s.list(type=type, key_prefix=prefix, limit=int(limit)))
+        items = [{"id": f"memtool:{it['id']}", "type": it["type"], "key": it["key"], "task_id": it["task_id"],
+                  "step_id": it["step_id"], "tags": it["tags"], "updated_at": it["updated_at"],
+                  "snippet": _clip(it["content"])} for it in found]
+        return {"store": "memtool", "count": len(items), "items": items}
+
+    def memory_delete(id: str) -> dict:
+        """Delete one stored memory by the id memory_search or memory_list gave: memtool:<id>
+        removes that memtool item; kv:<key> deletes that key-value key (a tombstone: its history
+        stays in the log). Markdown memory files are not deleted here: they are the user's files."""
+        from ..search.unified import QUARANTINE, kind_of
+        kind = kind_of(id)
+        if kind == "memtool":
+            if not memtool.exists():
+                raise CodeMemoryError("NOT_FOUND", "there is no memtool database yet")
+            done = memtool.run(lambda s: s.delete(id[len("memtool:"):]))
+            return {"store": "memtool", **done, "id": f"memtool:{done['id']}"}
+        if kind == "kv":
+            from ..kv import edge
+            from ..kv.keys import normalize_key
+            from ..kv.view import get
+            key = normalize_key(id[len("kv:"):])
+            if key == QUARANTINE or key.startswith(QUARANTINE + "/"):
+                raise CodeMemoryError("NOT_FOUND", "quarantined keys are not served here")
+            get(ctx.cfg.root, key)  # NOT_FOUND when absent or already deleted
+            from ..timeutil import now_iso
+            source = {"kind": "agent", "name": "memory_delete (MCP)", "retrieved_at": now_iso(),
+                      "locator": {"id": f"kv:{key}"}}   # full provenance: /kb/ keys need it too
+            done = edge.set_memory(ctx.cfg, key, None, source)
+            return {"store": "kv", "id": f"kv:{key}", "deleted": True, "ts": done.get("ts")}
+        raise invalid("only memtool: and kv: ids can be deleted",
+                      hint="Markdown memory is the user's files: edit them instead")
+
+    return [memory_search, memory_get, memory_list, memory_delete]
+
+
+def _clip(text) -> str:
+    text = " ".join(str(text or "").split())
+    return text if len(text) <= LIST_SNIPPET else text[:LIST_SNIPPET - 1] + "…"
+
+
+def _list_kv(ctx, prefix, limit: int) -> dict:
+    """Live keys (quarantined ones left out), newest first."""
+    from ..kv import edge
+    from ..kv.view import ls
+    from ..search.unified import QUARANTINE
+    listing = ls(ctx.cfg.root, prefix, options=edge.options(ctx.cfg))
+    keys = [k for k in listing["keys"] if not (k["key"] == QUARANTINE or k["key"].startswith(QUARANTINE + "/"))]
+    keys.sort(key=lambda k: k["ts"], reverse=True)
+    items = [{"id": f"kv:{k['key']}", "key": k["key"], "type": k["type"], "summary": k["summary"], "ts": k["ts"]}
+             for k in keys[:limit]]
+    return {"store": "kv", "prefix": listing["prefix"], "count": len(items), "total": len(keys), "items": items}

@@ -228,7 +228,7 @@ class MemoryStore:
         self._local_clock = local_clock or (lambda: dt.datetime.now())
         if not create and not os.path.exists(db_path):
             raise MemtoolError("DB_ERROR", f"Database file not found: {db_path}",
-                               "Run 'memtool init' (or put something), or pass --db / set MEMTOOL_DB",
+                               "Run `memtool init` (or put something), or pass --db / set MEMTOOL_DB",
                                db=db_path)
         parent = os.path.dirname(os.path.abspath(db_path))
         if not os.path.isdir(parent):

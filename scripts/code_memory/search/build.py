@@ -28,7 +28,7 @@ def embed_missing(cfg, db, out: dict) -> None:
         return
     spec = spec_from_config(ecfg)
     try:
-        embedder = load_model(spec, allow_download=True)
+        embedder = load_model(spec, allow_download=True, endpoint=ecfg.get("endpoint"))
         forget_failure(cfg.paths.index_dir, spec)
         out["vectors"] = update_vectors(db, embedder, int(ecfg.get("batch_size", 16)), tty_progress("embedding"))
         out["vectors"]["removed_orphans"] = gc_vectors(db)

@@ -110,6 +110,11 @@ def _ping(path: str) -> bool:
         return False
 
 
+def running(spec: ModelSpec) -> bool:
+    """A daemon for ``spec`` answers (one socket connect; no start)."""
+    return _ping(socket_path(spec))
+
+
 def ensure_daemon(spec: ModelSpec, idle_seconds: float = 900, wait_seconds: float = 5.0) -> str:
     """The socket path of a running daemon for ``spec``, starting one if needed.
 

@@ -26,11 +26,13 @@ from .index import (
     IndexCorrupted,
     IndexDB,
     Source,
+    chunk_source,
     desired_segmenter,
     open_index,
     refresh,
     remove_index_files,
     scope_filter,
+    source_filter,
 )
 
 MODES = ("auto", "bm25", "vector", "hybrid")
@@ -140,11 +142,14 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
 # ranking
 
 def bm25_ranked(db: IndexDB, terms: list, prefixes: list, opts: SearchOptions, limit: int,
-                scope: str, project: str | None, workspace: str | None) -> list:
+                scope: str, project: str | None, workspace: str | None, sources=None) -> list:
     """[(chunk_id, score)] best first; score = -bm25 (higher is better)."""
     if not terms and not prefixes:
         return []
     where, params = scope_filter(scope, project, workspace)
+    only = source_filter(sources)
+    if only:
+        where = f"{where} AND {only}"
     if db.fts:
         expr = querytext.match_expression(terms, prefixes)
         sql = (f"SELECT c.chunk_id, bm25(chunks_fts, ?, ?, 1.0) AS s FROM chunks_fts"
@@ -279,7 +284,9 @@ def hits_for(db: IndexDB, ranked: list, terms: list, opts: SearchOptions) -> lis
         if not row:
             continue
         _, path, start, end, heading, text, category, project, workspace, rel = row
+        source = chunk_source(category, workspace)
         out.append({
+            "source": source, "id": f"kv:{heading}" if source == "kv" else path,
             "path": path, "rel_path": rel, "start_line": start, "end_line": end, "heading": heading,
             "snippet": snippet_for(text, terms, opts.snippet_chars), "score": round(float(score), 6),
             "ranks": {"bm25": rank_b, "vector": rank_v}, "category": category, "project": project,
@@ -291,10 +298,23 @@ def hits_for(db: IndexDB, ranked: list, terms: list, opts: SearchOptions) -> lis
 # ---------------------------------------------------------------------------------------------
 # the entry points
 
+def _only_sources(db: IndexDB, ranked: list, sources) -> list:
+    """``ranked`` [(chunk_id, …)] without the chunks of sources not asked for (the vector list is
+    ranked over every source; BM25 filters in SQL)."""
+    only = source_filter(sources)
+    if not only or not ranked:
+        return ranked
+    ids = [r[0] for r in ranked]
+    keep = {row[0] for row in db.conn.execute(
+        f"SELECT c.chunk_id FROM chunks c WHERE c.chunk_id IN ({','.join('?' * len(ids))}) AND {only}", ids)}
+    return [r for r in ranked if r[0] in keep]
+
+
 def run_query(db: IndexDB, query: str, mode: str, opts: SearchOptions, scope: str, project: str | None,
-              workspace: str | None, vectors=None, segmenter: Segmenter | None = None) -> dict:
+              workspace: str | None, vectors=None, segmenter: Segmenter | None = None, sources=None) -> dict:
     """Rank one query against an open index. ``vectors`` ranks by embedding (or is None);
-    ``segmenter`` is the index's (``IndexHandle.segmenter``), loaded here when None."""
+    ``segmenter`` is the index's (``IndexHandle.segmenter``), loaded here when None; ``sources``
+    keeps only the chunks of those index sources (``memory``, ``workspace``, ``kv``; None = all)."""
     if not isinstance(query, str) or not query.strip():
         raise CodeMemoryError("INVALID_ARGUMENT", "the query is empty", hint="pass the text to search for")
     started = time.monotonic()
@@ -308,11 +328,12 @@ def run_query(db: IndexDB, query: str, mode: str, opts: SearchOptions, scope: st
         answer.setdefault("degraded", {})["fts"] = "FTS5 is not available in this SQLite; using LIKE"
     depth = max(opts.candidates, opts.top_k)
     bm25 = [] if mode == "vector" and vectors else bm25_ranked(db, q["terms"], q["prefixes"], opts, depth,
-                                                               scope, project, workspace)
+                                                               scope, project, workspace, sources)
     vec, cosines = [], {}
     if mode in ("vector", "hybrid") and vectors is not None:
         vec, cosines = vectors.ranked(db, query[:querytext.MAX_QUERY_CHARS], depth, scope, project, workspace,
                                       [c for c, _ in bm25] if mode == "hybrid" else ())
+        vec = _only_sources(db, vec, sources)
     if getattr(vectors, "note", None):
         answer.setdefault("degraded", {})["vector"] = vectors.note
     if mode == "hybrid":
@@ -392,46 +413,67 @@ def resolve_mode(requested: str | None, cfg) -> str:
 
 
 def vector_backend(cfg, index_dir: str):
-    """The vector ranker for this configuration, or (None, reason) when vectors are unavailable."""
-    from .embed import EmbeddingUnavailable, quick_check, recent_failure, remember_failure, spec_from_config
+    """The vector ranker for this configuration, or (None, reason) when vectors are unavailable.
+
+    Never slow when the model is missing: a model that failed before is remembered and answered at
+    once (its background retry started at most once an hour), and a hub model that is not in the
+    cache at all is not waited for — its download starts in the background."""
+    from . import embed
 
     ecfg = cfg.get("embedding", {})
     if not ecfg.get("enabled", True):
         return None, "vectors are disabled (embedding.enabled = false)"
-    spec = spec_from_config(ecfg)
-    reason = quick_check(spec) or recent_failure(index_dir, spec)
+    spec = embed.spec_from_config(ecfg)
+    reason = embed.quick_check(spec)
     if reason:
         return None, reason
-    if ecfg.get("daemon", True):
+    endpoint = ecfg.get("endpoint")
+    daemon_on = ecfg.get("daemon", True)
+    record = embed.failure_record(index_dir, spec)
+    if record is None and not embed.model_cached(spec):
+        embed.remember_failure(index_dir, spec, f"model {spec.name} is not downloaded yet")
+        record = embed.failure_record(index_dir, spec)
+        record["at"] = 0    # not an attempt: fetch it now
+    if record is not None:
+        from .daemon import running
+        if daemon_on and running(spec):     # a retry (or `model fetch`) brought it back
+            embed.forget_failure(index_dir, spec)
+        else:
+            if embed.retry_due(record) and embed.start_background_fetch(index_dir, spec, endpoint):
+                return None, f"{record['reason']} — trying again in the background now (downloading if needed)"
+            return None, (f"{record['reason']} — vectors are off; retried in the background at most once an "
+                          f"hour, `code-memory model fetch` tries now")
+    if daemon_on:
         from .daemon import DaemonUnavailable, DaemonVectors
         try:
             return DaemonVectors.connect(spec, idle_seconds=float(ecfg.get("daemon_idle_seconds", 900)),
                                          wait_seconds=float(ecfg.get("daemon_start_wait_seconds", 5.0))), None
         except DaemonUnavailable as exc:
             if exc.model_failed:
-                remember_failure(index_dir, spec, str(exc))
+                embed.remember_failure(index_dir, spec, str(exc))
                 return None, str(exc)
     try:
         return InProcessVectors(spec), None
-    except EmbeddingUnavailable as exc:
-        remember_failure(index_dir, spec, str(exc))
+    except embed.EmbeddingUnavailable as exc:
+        embed.remember_failure(index_dir, spec, str(exc))
         return None, str(exc)
 
 
 def pick_backend(cfg, requested: str) -> tuple:
     """(vectors or None, the mode to run, the reason vectors are missing or None) for a resolved
-    mode: ``auto`` runs hybrid with vectors, else bm25 silently; ``vector``/``hybrid`` without
-    vectors run bm25 and say why."""
+    mode: ``auto`` runs hybrid with vectors; without vectors every mode but ``bm25`` runs bm25 and
+    says why (the reason is in every answer while vectors are off)."""
     if requested not in ("auto", "vector", "hybrid"):
         return None, requested, None
     vectors, reason = vector_backend(cfg, cfg.paths.index_dir)
     if vectors is None:
-        return None, "bm25", None if requested == "auto" else reason
+        return None, "bm25", reason     # auto too: every answer says why vectors are off
     return vectors, "hybrid" if requested == "auto" else requested, None
 
 
 def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None = None, scope: str = "project",
-                  project: str | None = None, workspace: str | None = None, refresh_index: bool = True) -> dict:
+                  project: str | None = None, workspace: str | None = None, refresh_index: bool = True,
+                  sources=None) -> dict:
     """Search the memory index; the answer is exactly what ``memory-search.py`` prints.
 
     ``scope="project"`` sees global memory + ``project`` (+ ``workspace``); ``scope="all"`` sees
@@ -450,7 +492,8 @@ def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None
     handle = open_for_search(cfg.paths.index_db, index_sources(cfg), opts, refresh_index)
     vectors, used, degraded = pick_backend(cfg, requested)
     try:
-        answer = run_query(handle.db, query, used, opts, scope, project, workspace, vectors, handle.segmenter)
+        answer = run_query(handle.db, query, used, opts, scope, project, workspace, vectors, handle.segmenter,
+                           sources)
     except sqlite3.DatabaseError as exc:
         raise CodeMemoryError("MEMORY_SEARCH_FAILED", f"search failed ({type(exc).__name__})",
                               hint="run: memory-search.py index --full") from None

@@ -568,6 +568,27 @@ def scope_filter(scope: str = "project", project: str | None = None, workspace: 
     return " AND ".join(conds), params
 
 
+INDEX_SOURCES = ("memory", "workspace", "kv")
+
+
+def source_filter(sources, alias: str = "c") -> str | None:
+    """SQL condition (over chunks ``alias``) keeping the chunks of the named sources — ``memory``
+    (the memory tree), ``workspace`` (the session's workspace), ``kv`` (agent key-value keys) — or
+    None when every source is wanted. Fixed SQL only: the names are checked, never interpolated."""
+    wanted = [s for s in INDEX_SOURCES if s in set(sources or INDEX_SOURCES)]
+    if len(wanted) == len(INDEX_SOURCES):
+        return None
+    parts = {"memory": f"({alias}.workspace_id IS NULL AND {alias}.category != 'kv')",
+             "workspace": f"{alias}.workspace_id IS NOT NULL",
+             "kv": f"{alias}.category = 'kv'"}
+    return "(" + " OR ".join(parts[s] for s in wanted) + ")" if wanted else "0"
+
+
+def chunk_source(category: str, workspace_id: str | None) -> str:
+    """Which of :data:`INDEX_SOURCES` a chunk belongs to."""
+    return "workspace" if workspace_id else ("kv" if category == "kv" else "memory")
+
+
 def gc_vectors(db: IndexDB) -> int:
     cur = db.conn.execute("DELETE FROM vectors WHERE digest NOT IN (SELECT digest FROM chunks)")
     return cur.rowcount

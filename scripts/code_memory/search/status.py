@@ -22,7 +22,7 @@ def probe_sqlite() -> bool:
 
 
 def index_status(cfg) -> dict:
-    from .embed import missing_count, quick_check, recent_failure, spec_from_config
+    from .embed import failure_record, missing_count, quick_check, spec_from_config
     from .engine import index_sources
 
     paths = cfg.paths
@@ -35,7 +35,7 @@ def index_status(cfg) -> dict:
     if not cfg.get_path("embedding.enabled"):
         reason = "disabled (embedding.enabled = false)"
     else:
-        reason = quick_check(spec) or recent_failure(paths.index_dir, spec)
+        reason = quick_check(spec) or (failure_record(paths.index_dir, spec) or {}).get("reason")
     # "ready" needs evidence (vectors of this model in the index); otherwise "not verified"
     out["embedding"] = {"model": spec.key, "state": "unavailable" if reason else "not verified",
                         **({"reason": reason} if reason else {})}

@@ -385,6 +385,9 @@ def render_map(result: dict) -> str:
 def _choose_db(args) -> str | None:
     """Set ``args.db`` by the shared rule (memtool/location.py); the notice about a stray
     ``./memtool.db`` (also written to stderr), or None."""
+    if args.db or os.environ.get("MEMTOOL_DB"):  # a named database needs no config (it may be unreadable)
+        args.db, how = resolve_db(None, args.db)
+        return None
     cfg = load_config(root_override=args.root, project_dir=os.getcwd())
     args.db, how = resolve_db(cfg, args.db)
     if how == "memory root" and args.command in WRITE_COMMANDS:

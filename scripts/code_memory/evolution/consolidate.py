@@ -422,7 +422,7 @@ def render_report(result: dict, now: float) -> str:
         archived = distilled.get("archived_ids", distilled.get("would_archive", []))
         lines.append(f"- pitfalls: {pits['pitfalls']} (max {pits['max']}); "
                      f"{'would archive' if result['dry_run'] else 'archived'} {len(archived)}"
-                     + (" — `memory-feedback.py restore ID` puts one back" if archived else ""))
+                     + (" — `memory-feedback.py restore --id ID` puts one back" if archived else ""))
     else:
         lines.append(_status_line("distill", distilled))
     lines += ["", "## Cleanup", ""]

@@ -5,7 +5,7 @@ injected at every session start within its share of the budget, so it must not g
                      lowest-valued beyond it — archive candidates first, then the unproven and
                      oldest, never a high-value one before a weaker one — are archived through
                      the feedback loop's archive (an ``archive`` event in evolution/audit.jsonl;
-                     ``memory-feedback.py restore ID`` puts a line back). The summarizer runs it
+                     ``memory-feedback.py restore --id ID`` puts a line back). The summarizer runs it
                      after adding pitfalls, the weekly job every week.
   distill            fills 最佳实践 (Best practices), which the spec says is "distilled from the
                      periodic consolidation":

@@ -20,12 +20,14 @@ DB_NAME = "memtool.db"
 
 def resolve_db(cfg, explicit: str | None = None, env=None) -> tuple:
     """``(absolute path, how it was chosen)`` — how: ``--db``, ``MEMTOOL_DB``, ``config memtool.db``
-    or ``memory root``."""
+    or ``memory root``. *cfg* is only read when neither ``--db`` nor ``$MEMTOOL_DB`` names the file."""
     env = os.environ if env is None else env
-    for value, how in ((explicit, "--db"), (env.get("MEMTOOL_DB"), "MEMTOOL_DB"),
-                       (cfg.get_path("memtool.db"), "config memtool.db")):
+    for value, how in ((explicit, "--db"), (env.get("MEMTOOL_DB"), "MEMTOOL_DB")):
         if value:
             return os.path.abspath(os.path.expanduser(str(value))), how
+    configured = cfg.get_path("memtool.db")
+    if configured:
+        return os.path.abspath(os.path.expanduser(str(configured))), "config memtool.db"
     return os.path.join(cfg.root, DB_NAME), "memory root"
 
 

@@ -264,7 +264,12 @@ def _migrations(use_fts: bool | None) -> list:
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('created_at', ?)", (_now(),))
 
-    return [("m001_initial", m001_initial)]
+    def m002_daily_session_projects(conn) -> None:
+        # the summarizer's session entries in daily notes now carry their project (chunking.daily_entries):
+        # re-read every daily note on the next refresh
+        conn.execute("UPDATE documents SET mtime_ns = 0, sha256 = '' WHERE kind = 'daily'")
+
+    return [("m001_initial", m001_initial), ("m002_daily_session_projects", m002_daily_session_projects)]
 
 
 def _migrate(conn: sqlite3.Connection, use_fts: bool | None) -> list:

@@ -241,7 +241,7 @@ def foreign_daily_lines(text: str, scope: Scope) -> set:
     hidden = set()
     for start, end, project in daily_entries(lines):
         if project and project not in scope.areas:
-            hidden.update(range(start, end))
+            hidden.update(i for i in range(start, end) if lines[i].strip())
     return hidden
 
 

@@ -12,6 +12,7 @@ import fcntl
 import os
 import time
 
+from .budget import lock_wait
 from .errors import CodeMemoryError
 
 
@@ -108,7 +109,9 @@ def read_text(path: str, default: str | None = None) -> str | None:
 
 
 def _flock(fd: int, op: int, timeout: float, name: str) -> None:
-    """Take ``flock`` ``op`` on ``fd``, retrying with backoff; LOCK_TIMEOUT after ``timeout``."""
+    """Take ``flock`` ``op`` on ``fd``, retrying with backoff; LOCK_TIMEOUT after ``timeout`` (cut
+    to the process's limit, budget.py: a hook never waits beyond its budget)."""
+    timeout = lock_wait(timeout)
     deadline = time.monotonic() + timeout
     delay = 0.002
     while True:

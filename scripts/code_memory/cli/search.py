@@ -168,9 +168,23 @@ def cmd_get(args) -> dict:
 
 
 def cmd_status(args) -> dict:
+    """Index health, plus ``gates``: what keeps the rules gate or the avoidance gate from working
+    (a config that does not load — then only that is reported —, an unusable flag directory) and
+    the symlinks under the memory root that lead outside it (writes refuse them)."""
+    from ..hooks.gate_health import problems, warned_sessions
     from ..search.status import index_status
 
-    return index_status(_config(args))
+    try:
+        cfg = _config(args)
+    except CodeMemoryError as exc:
+        if exc.code != "CONFIG_INVALID":
+            raise
+        return {"ok": True, "gates": {"ok": False, "problems": problems(config_error=exc.message)},
+                "config": {"ok": False, "error": exc.code, "message": exc.message}}
+    answer = index_status(cfg)
+    found = problems(cfg, os.environ)
+    answer["gates"] = {"ok": not found, "problems": found, "sessions_warned": warned_sessions(cfg.root)}
+    return answer
 
 
 # ---------------------------------------------------------------------------------------------

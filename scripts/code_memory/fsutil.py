@@ -14,10 +14,22 @@ import time
 
 from .budget import lock_wait
 from .errors import CodeMemoryError
+from .paths import write_escape
+
+
+def confined(path: str) -> str:
+    """``path`` when writing it stays inside the memory root it lies under; else
+    ``MEMORY_PATH_TRAVERSAL`` — the one check every writer here makes (paths.write_escape)."""
+    reason = write_escape(path)
+    if reason:
+        raise CodeMemoryError("MEMORY_PATH_TRAVERSAL", f"refusing to write: {reason}",
+                              hint="remove the symlink or point it inside the memory root "
+                                   "(`code-memory status` lists them under symlinks_outside)")
+    return path
 
 
 def ensure_dir(path: str, mode: int = 0o755) -> str:
-    os.makedirs(path, mode=mode, exist_ok=True)
+    os.makedirs(confined(path), mode=mode, exist_ok=True)
     return path
 
 
@@ -64,7 +76,7 @@ def atomic_write_bytes(path: str, data: bytes, mode: int = 0o644, durable: bool 
     ``durable=False`` skips the fsync (still atomic against crashes of the writer, not of the OS);
     hooks use it for metadata on the hot path.
     """
-    tmp = _write_temp(path, data, mode, durable)
+    tmp = _write_temp(confined(path), data, mode, durable)
     try:
         os.replace(tmp, path)
     except BaseException:
@@ -80,7 +92,7 @@ def create_new_text(path: str, text: str, mode: int = 0o644) -> bool:
     replace, and the replace would wipe that update. Here the complete temp file is hard-linked into
     place, which fails atomically when the name already exists.
     """
-    tmp = _write_temp(path, text.encode("utf-8"), mode, durable=True)
+    tmp = _write_temp(confined(path), text.encode("utf-8"), mode, durable=True)
     try:
         os.link(tmp, path)
         return True
@@ -150,7 +162,7 @@ class file_lock:  # noqa: N801 — used like a function: ``with file_lock(path):
 
     def __enter__(self):
         ensure_dir(os.path.dirname(os.path.abspath(self.lock_path)))
-        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(confined(self.lock_path), os.O_RDWR | os.O_CREAT, 0o600)
         try:
             _flock(fd, fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX, self.timeout,
                    os.path.basename(self.lock_path))
@@ -173,7 +185,7 @@ def locked_append(path: str, text: str, mode: int = 0o644, timeout: float = 10.0
     """
     ensure_dir(os.path.dirname(os.path.abspath(path)))
     data = text.encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, mode)
+    fd = os.open(confined(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, mode)
     try:
         _flock(fd, fcntl.LOCK_EX, timeout, os.path.basename(path))
         view = memoryview(data)
@@ -196,6 +208,23 @@ def append_events(path: str, records: list, mode: int = 0o600) -> None:
         return
     from .jsonlite import dumps
     locked_append(path, "".join(dumps(r, compact=True) + "\n" for r in records), mode)
+
+
+def symlinks_leading_outside(root: str, limit: int = 50) -> list:
+    """Symlinks under ``root`` whose target lies outside it (writes through them are refused):
+    ``[{"path", "target"}]`` relative path and resolved target, at most ``limit``."""
+    base = os.path.realpath(root)
+    found = []
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            full = os.path.join(folder, name)
+            if os.path.islink(full):
+                target = os.path.realpath(full)
+                if not (target == base or target.startswith(base.rstrip(os.sep) + os.sep)):
+                    found.append({"path": os.path.relpath(full, root), "target": target})
+                    if len(found) >= limit:
+                        return found
+    return found
 
 
 def iter_jsonl(path: str):

@@ -181,9 +181,12 @@ def cmd_status(args) -> dict:
             raise
         return {"ok": True, "gates": {"ok": False, "problems": problems(config_error=exc.message)},
                 "config": {"ok": False, "error": exc.code, "message": exc.message}}
+    from ..fsutil import symlinks_leading_outside
+
     answer = index_status(cfg)
     found = problems(cfg, os.environ)
     answer["gates"] = {"ok": not found, "problems": found, "sessions_warned": warned_sessions(cfg.root)}
+    answer["symlinks_outside"] = symlinks_leading_outside(cfg.root) if os.path.isdir(cfg.root) else []
     return answer
 
 

@@ -103,7 +103,34 @@ def create_new_text(path: str, text: str, mode: int = 0o644) -> bool:
 
 
 def atomic_write_text(path: str, text: str, mode: int = 0o644, durable: bool = True) -> None:
+    """Replace the text file ``path`` with ``text`` (UTF-8). An existing file that is not UTF-8
+    (GBK, UTF-16, Latin-1 …) is never replaced: its text was read with replacement characters, so
+    writing it back would lose it — ``MEMORY_ENCODING_UNSUPPORTED`` instead, naming the file."""
+    refuse_non_utf8(path)
     atomic_write_bytes(path, text.encode("utf-8"), mode, durable)
+
+
+def not_utf8(path: str) -> bool:
+    """``path`` exists and its bytes are not UTF-8 (a missing or unreadable file: False)."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return False
+    try:
+        data.decode("utf-8")
+        return False
+    except UnicodeDecodeError:
+        return True
+
+
+def refuse_non_utf8(path: str) -> None:
+    if not_utf8(path):
+        raise CodeMemoryError("MEMORY_ENCODING_UNSUPPORTED",
+                              f"{path} is not UTF-8 (GBK or another encoding?); it was left untouched so "
+                              "none of its text is lost", path=path,
+                              hint="convert it to UTF-8 (for example `iconv -f GBK -t UTF-8 FILE > FILE.new` and "
+                                   "move it into place); `code-memory status` lists such files")
 
 
 def atomic_write_json(path: str, obj, mode: int = 0o644) -> None:
@@ -184,6 +211,8 @@ def locked_append(path: str, text: str, mode: int = 0o644, timeout: float = 10.0
     Concurrent appenders never interleave or tear lines.
     """
     ensure_dir(os.path.dirname(os.path.abspath(path)))
+    if path.endswith(".md"):
+        refuse_non_utf8(path)       # UTF-8 lines appended to a GBK note would leave it in two encodings
     data = text.encode("utf-8")
     fd = os.open(confined(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, mode)
     try:
@@ -208,6 +237,23 @@ def append_events(path: str, records: list, mode: int = 0o600) -> None:
         return
     from .jsonlite import dumps
     locked_append(path, "".join(dumps(r, compact=True) + "\n" for r in records), mode)
+
+
+TEXT_SUFFIXES = (".md", ".json")
+
+
+def non_utf8_files(root: str, limit: int = 50) -> list:
+    """Memory text files (``*.md``, ``*.json``) under ``root`` that are not UTF-8: writers leave
+    them untouched (:func:`atomic_write_text`), so what they would have added is missing."""
+    found = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in files:
+            if name.endswith(TEXT_SUFFIXES) and not_utf8(os.path.join(folder, name)):
+                found.append(os.path.relpath(os.path.join(folder, name), root))
+                if len(found) >= limit:
+                    return found
+    return found
 
 
 def symlinks_leading_outside(root: str, limit: int = 50) -> list:

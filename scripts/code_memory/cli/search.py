@@ -170,7 +170,8 @@ def cmd_get(args) -> dict:
 def cmd_status(args) -> dict:
     """Index health, plus ``gates``: what keeps the rules gate or the avoidance gate from working
     (a config that does not load — then only that is reported —, an unusable flag directory) and
-    the symlinks under the memory root that lead outside it (writes refuse them)."""
+    the symlinks under the memory root that lead outside it and the text files that are not UTF-8
+    (writes refuse both)."""
     from ..hooks.gate_health import problems, warned_sessions
     from ..search.status import index_status
 
@@ -181,12 +182,14 @@ def cmd_status(args) -> dict:
             raise
         return {"ok": True, "gates": {"ok": False, "problems": problems(config_error=exc.message)},
                 "config": {"ok": False, "error": exc.code, "message": exc.message}}
-    from ..fsutil import symlinks_leading_outside
+    from ..fsutil import non_utf8_files, symlinks_leading_outside
 
     answer = index_status(cfg)
     found = problems(cfg, os.environ)
     answer["gates"] = {"ok": not found, "problems": found, "sessions_warned": warned_sessions(cfg.root)}
-    answer["symlinks_outside"] = symlinks_leading_outside(cfg.root) if os.path.isdir(cfg.root) else []
+    here = os.path.isdir(cfg.root)
+    answer["symlinks_outside"] = symlinks_leading_outside(cfg.root) if here else []
+    answer["not_utf8"] = non_utf8_files(cfg.root) if here else []    # writers leave these untouched
     return answer
 
 

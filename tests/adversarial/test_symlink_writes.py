@@ -91,3 +91,22 @@ def test_hooks_and_status_with_a_daily_symlink_leading_outside(initialized_root,
     code = run_script("code-memory.py", "kv", "set", "/user/x", '{"a": 1}', "--source",
                       '{"kind": "user", "name": "t", "retrieved_at": "2026-03-02T10:00:00Z", "locator": "l"}')
     assert code.returncode == 0                                       # other writes go on
+
+
+def test_secret_shapes_in_edited_file_names_never_reach_the_daily_note(initialized_root, project):
+    """The hook-written daily line: a file named after a token is redacted before it is written —
+    every shape the redactor recognises on its own (without a label such as ``password=``)."""
+    from code_memory.redact import redact
+    from support.secrets_corpus import SHAPES
+
+    values = [v for _n, _t, v, _l in SHAPES
+              if "/" not in v and " " not in v and "\n" not in v and 16 <= len(v) <= 200 and redact(v) != v]
+    for value in values:
+        target = os.path.join(project, "cfg", f"{value}.txt")
+        edit = payload("post-edit", project, tool_name="Write", tool_input={"file_path": target, "content": "x"},
+                       tool_response={"filePath": target})
+        assert run_hook("extract-memory", edit).returncode == 0
+    text = "".join(open(os.path.join(initialized_root.daily, n), encoding="utf-8").read()
+                   for n in os.listdir(initialized_root.daily) if n.endswith(".md"))
+    leaked = [v for v in values if v in text]
+    assert len(values) >= 25 and leaked == [] and "[REDACTED" in text

@@ -159,3 +159,18 @@ def test_the_session_is_recognised_without_its_variables(monkeypatch):
     with pytest.raises(Exception) as info:
         access.authorize_widening("x", ["$CLAUDECODE is set"], confirm=lambda q: True)   # never asked in a session
     assert info.value.code == "MEMORY_SCOPE_DENIED"
+
+
+def test_facts_list_keeps_to_the_scope(tree):
+    root, alpha = tree
+    for name, mark in (("alpha", ALPHA), ("beta", BETA)):
+        with open(os.path.join(root, "areas", "projects", name, "facts.json"), "w") as fh:
+            json.dump({"facts": [{"id": f"fact-{name}", "fact": f"fact {mark}", "status": "active"}]}, fh)
+    session = {"CLAUDE_CODE_SESSION_ID": "s-1"}
+    res = run_script("code-memory.py", "facts", "list", cwd=alpha, env=session)
+    out = json.loads(res.stdout)
+    assert ALPHA in json.dumps(out) and BETA not in json.dumps(out)
+    for args in (("--project", "beta"), ("--area", "projects/beta")):
+        res = run_script("code-memory.py", "facts", "list", *args, cwd=alpha, env=session, terminal="y")
+        out = json.loads(res.stdout)
+        assert out["error"] == "MEMORY_SCOPE_DENIED" and BETA not in json.dumps(out)

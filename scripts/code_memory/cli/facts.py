@@ -63,13 +63,22 @@ def _paths(args):
 
 
 def cmd_list(args) -> dict:
+    """Facts of the caller's scope (search.access): patterns, tools and its own project's; another
+    project's only with ``--project`` confirmed on the terminal — never from inside Claude Code."""
+    from ..config import load_config
     from ..memory.facts import load_facts
-    paths = _paths(args)
+    from ..search.access import resolve_scope
+    cfg = load_config(args.root)
+    paths = cfg.paths
+    named = args.project or (args.area.partition("/")[2] if (args.area or "").startswith("projects/") else None)
+    scope = resolve_scope(cfg, project=named, cwd=os.getcwd())
     if args.project or args.area:
         areas = [_facts_path(paths, args)]
     else:
         areas = [(os.path.relpath(os.path.dirname(p), paths.areas), p)
                  for p in sorted(glob.glob(os.path.join(paths.areas, "*", "*", "facts.json")))]
+        areas = [(area, p) for area, p in areas
+                 if not area.startswith("projects/") or area.split("/", 1)[1] in scope.areas]
     out = []
     for area, path in areas:
         for fact in load_facts(path):

@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import subprocess
 import sys
 
 import pytest
 
 from conftest import REPO
 from support.standin_api import main, strings_in, tool
+from support.workspaces import workspaces_with_decisions
 
 pytestmark = pytest.mark.e2e
 
@@ -54,15 +54,8 @@ def attempts(search: str, cm: str, bravo, root: str) -> dict:
 def test_a_session_cannot_widen_its_scope(claude_runner, standin, memory_root, project_dir, tmp_path):
     bravo = tmp_path / "work" / "bravo"
     bravo.mkdir(parents=True)
-    os.makedirs(memory_root, exist_ok=True)
-    with open(os.path.join(memory_root, "config.json"), "w") as fh:
-        json.dump({"workspaces": {"paths": [str(project_dir), str(bravo)]}, "embedding": {"enabled": False}}, fh)
+    workspaces_with_decisions(memory_root, {project_dir: "E2E-ISO-ALPHA", bravo: BRAVO})
     py = shlex.quote(sys.executable)
-    cli = [sys.executable, os.path.join(REPO, "scripts", "code-memory.py")]
-    for where, mark in ((project_dir, "E2E-ISO-ALPHA"), (bravo, BRAVO)):
-        done = subprocess.run(cli + ["remember", f"canary release uses {mark}", "--type", "decision"],
-                              cwd=str(where), capture_output=True, text=True)
-        assert done.returncode == 0, done.stdout + done.stderr
     other = os.path.join(memory_root, "areas", "projects", "other")
     os.makedirs(other)
     with open(os.path.join(other, "rules.md"), "w") as fh:

@@ -39,3 +39,15 @@ def register(memory_root: str, tmp_path, names=("alpha", "bravo"), **config) -> 
     with open(os.path.join(memory_root, "config.json"), "w") as fh:
         json.dump({"workspaces": {"paths": [str(p) for p in roots.values()]}, **config}, fh)
     return roots
+
+
+def workspaces_with_decisions(memory_root: str, marks: dict) -> None:
+    """Register the directories of ``marks`` ({dir: marker}) as workspaces (no vectors) and remember
+    one decision carrying each marker in it — the setup of the session isolation tests."""
+    os.makedirs(memory_root, exist_ok=True)
+    with open(os.path.join(memory_root, "config.json"), "w") as fh:
+        json.dump({"workspaces": {"paths": [str(d) for d in marks]}, "embedding": {"enabled": False}}, fh)
+    for where, mark in marks.items():
+        done = subprocess.run([sys.executable, CLI, "remember", f"canary release uses {mark}", "--type", "decision"],
+                              cwd=str(where), capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr

@@ -18,7 +18,6 @@ false`` turns that off.
 """
 
 # No ``from __future__ import annotations`` (see memtool_tools): the SDK needs real annotations.
-import os
 from typing import List, Literal, Optional
 
 from ..errors import CodeMemoryError, invalid

@@ -63,7 +63,8 @@ def cmd_remember(args) -> dict:
     # another workspace than the caller's own: a y on the user's terminal, never from inside Claude Code
     ws = resolve_scope(cfg, workspace=args.workspace, cwd=os.getcwd()).workspace
     if ws is None:  # remember has no --all
-        hint = ("pass --workspace ID (remember writes to one workspace); `code-memory workspace list` shows them"
+        hint = ("pass --workspace ID (remember writes to one workspace; you confirm it on your terminal); "
+                "`code-memory workspace list` shows them"
                 if registry.workspaces else
                 "no workspace is registered yet: `code-memory workspace add DIR --create-memory-dir` registers one")
         raise CodeMemoryError("MEMORY_WORKSPACE_NOT_FOUND", "the current directory is not inside a registered "

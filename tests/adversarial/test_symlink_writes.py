@@ -116,7 +116,7 @@ def test_secret_shapes_in_session_notes_never_reach_signals_jsonl(initialized_ro
     """signals.jsonl keeps the text of the lines that raised a signal: every shape in the corpus,
     on a line that is a signal ("build failed …"), in a session note written by hand."""
     from code_memory.evolution import signals
-    from support.secrets_corpus import SECRETS, SECRET_VALUES
+    from support.secrets_corpus import SECRET_VALUES, SECRETS
 
     os.makedirs(initialized_root.sessions, exist_ok=True)
     lines = [f"- build failed: {text}" for _name, text, _value in SECRETS]

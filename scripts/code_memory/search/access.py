@@ -147,7 +147,7 @@ class Scope:
         return [self.root] + ([self.workspace.memory_dir] if self.workspace is not None else [])
 
 
-def home_dir(cwd: str | None = None, env=None, ancestor=None) -> str:
+def home_dir(cwd: str | None = None, ancestor=None) -> str:
     """The directory whose project and workspace the caller sees: Claude Code's own working
     directory when it is an ancestor (the model's ``cd`` does not move it), else ``cwd``."""
     ancestor = claude_ancestor() if ancestor is None else ancestor
@@ -178,7 +178,7 @@ def resolve_scope(cfg, *, project: str | None = None, workspace: str | None = No
 
     ancestor = claude_ancestor() if ancestor is None else ancestor
     evidence = session_evidence(env, ancestor or ())
-    home = home_dir(cwd, env, ancestor or ())
+    home = home_dir(cwd, ancestor or ())
     found = detect_project(None, home, cfg.get("projects"))
     home_project = found.name if found else None
     registry = registry_from_config(cfg)

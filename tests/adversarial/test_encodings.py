@@ -14,13 +14,11 @@ import pytest
 from code_memory.errors import CodeMemoryError
 from code_memory.evolution import feedback as fb
 from code_memory.evolution.distill import distill
-from code_memory.llm import get_backend
 from code_memory.memory.daily import append_daily_edit
 from code_memory.summary.summarize import SummaryOptions, summarize_session
 from conftest import run_script
 from support.hook_runner import payload, run_hook
 from support.standin_api import StandinAPI
-from support.transcripts import TranscriptWriter
 
 GBK_TEXT = "# 记忆\n\n## 踩坑记录\n- 金额一律用 Decimal，不要用 float（中文内容，GBK 编码）\n"
 DAY = "2026-03-01"
@@ -62,30 +60,29 @@ def test_the_library_writer_says_which_file(initialized_root):
 
 
 def test_the_summarizer_leaves_gbk_memory_and_rules_untouched(initialized_root, tmp_path):
+    """The knowledge it would have added stays in the session note; the rest is written; the
+    report names the files it left alone."""
+    pytest.importorskip("anthropic")
+    from test_summarize import good_answer, sdk, write_session
+
     paths = initialized_root
     project = tmp_path / "work" / "shop"
     (project / ".git").mkdir(parents=True)
     memory_before = gbk(paths.memory_md)
     rules = os.path.join(paths.project_dir("shop"), "rules.md")
     rules_before = gbk(rules, "# shop — 规则\n\n## 测试\n- 旧规则 中文\n")
-    transcript = str(tmp_path / "t.jsonl")
-    with TranscriptWriter(transcript, session_id="sess-enc", cwd=str(project)) as t:
-        t.user("Add caching to the API client. " + "x" * 300)
-        t.tool("Edit", {"file_path": f"{project}/client.py", "old_string": "a", "new_string": "b"})
-        t.say("Done: only 200 responses are cached now. " * 3)
-    answer = json.dumps({"summary": {"topic": "缓存", "key_points": ["TTL 300"], "files": ["client.py"],
-                                     "decisions": [], "todos": []},
-                         "knowledge": {"has_knowledge": True, "rules": [{"category": "测试", "rule": "新规则"}],
-                                       "avoidances": ["新的坑"]}}, ensure_ascii=False)
-    with StandinAPI([{"text": answer}]) as api:
-        backend = get_backend({"backend": "anthropic", "base_url": api.base_url, "timeout_seconds": 10},
-                              paths=paths, env={"ANTHROPIC_API_KEY": "k"}, purpose="summary")
-        try:
-            summarize_session(paths, transcript, backend=backend, options=SummaryOptions(),
-                              now=dt.datetime(2026, 3, 1, 18, 0).astimezone())
-        except CodeMemoryError as exc:
-            assert exc.code == "MEMORY_ENCODING_UNSUPPORTED"
+    transcript = write_session(tmp_path, str(project))
+    with StandinAPI([{"text": good_answer()}]) as api:
+        report = summarize_session(paths, transcript, backend=sdk(api, paths), options=SummaryOptions(),
+                                   now=dt.datetime(2026, 3, 1, 18, 0).astimezone())
+    assert report["mode"] == "json" and report["rules_added"] == 0 and report["pitfalls_added"] == 0
+    assert {os.path.basename(n["path"]) for n in report["not_written"]} == {"rules.md", "MEMORY.md"}
     assert unchanged(paths.memory_md, memory_before) and unchanged(rules, rules_before)
+    with open(paths.session_note("sess-1"), encoding="utf-8") as fh:
+        note = fh.read()
+    assert "每个缓存函数都要有过期测试" in note and "lru_cache 不能用于带可变参数的函数" in note   # kept here
+    with open(paths.daily_note("2026-03-01"), encoding="utf-8") as fh:
+        assert "### 会话 sess-1" in fh.read()
 
 
 def test_distill_leaves_a_gbk_memory_md_untouched(initialized_root):

@@ -174,3 +174,14 @@ def test_facts_list_keeps_to_the_scope(tree):
         res = run_script("code-memory.py", "facts", "list", *args, cwd=alpha, env=session, terminal="y")
         out = json.loads(res.stdout)
         assert out["error"] == "MEMORY_SCOPE_DENIED" and BETA not in json.dumps(out)
+
+
+@pytest.mark.parametrize("area", ["projects/../../../outside", "tools/a/../../../x", "projects/..", "projects/a\x01b"])
+def test_area_names_never_lead_outside_the_areas(memory_root, tmp_path, area):
+    res = run_script("code-memory.py", "facts", "add", "a fact", "--area", area, "--create", cwd=str(tmp_path))
+    out = json.loads(res.stdout)
+    areas = os.path.realpath(os.path.join(memory_root, "areas"))
+    if out["ok"]:
+        written = os.path.realpath(os.path.join(areas, out["area"], "facts.json"))
+        assert written.startswith(areas + os.sep) and os.path.exists(written) and "../" not in out["area"]
+    assert not os.path.exists(tmp_path / "outside") and not os.path.exists(os.path.join(memory_root, "x"))

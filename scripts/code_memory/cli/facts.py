@@ -33,7 +33,8 @@ def _facts_path(paths, args) -> tuple:
         if kind not in AREA_KINDS or not name:
             raise invalid(f"--area must be KIND/NAME with KIND one of {', '.join(AREA_KINDS)}, got {args.area!r}",
                           hint="e.g. --area tools/docker")
-    return f"{kind}/{name}", os.path.join(paths.area_dir(kind, name), "facts.json")
+    folder = paths.area_dir(kind, name)          # the name made safe: never a path outside areas/
+    return os.path.relpath(folder, paths.areas), os.path.join(folder, "facts.json")
 
 
 def _known_area(paths, kind: str, name: str, create: bool) -> None:

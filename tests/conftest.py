@@ -73,14 +73,40 @@ def project(tmp_path):
     return str(root)
 
 
-def run_script(script: str, *args, env=None, input=None, timeout=120, cwd=None):
-    """Run one of scripts/*.py (or any command list) as a subprocess with the test environment."""
+def run_script(script: str, *args, env=None, input=None, timeout=120, cwd=None, terminal: str | None = None):
+    """Run one of scripts/*.py (or any command list) as a subprocess with the test environment.
+
+    ``terminal``: give the process a controlling terminal (a new pseudo-terminal) on which
+    ``terminal`` is already typed — how the user answers a widening confirmation
+    (search/access.py); stdin/stdout/stderr stay pipes. Without it the process has no terminal,
+    like every command Claude Code's Bash tool runs."""
     cmd = [sys.executable, os.path.join(SCRIPTS, script), *args] if script.endswith(".py") else [script, *args]
     full_env = dict(os.environ)
     if env:
         full_env.update(env)
-    return subprocess.run(cmd, input=input, capture_output=True, timeout=timeout, env=full_env,
-                          cwd=cwd, text=isinstance(input, str) or input is None)
+    kwargs = _terminal_kwargs(terminal) if terminal is not None else {}
+    to_close = kwargs.get("pass_fds", ()) + kwargs.pop("_close", ())
+    try:
+        return subprocess.run(cmd, input=input, capture_output=True, timeout=timeout, env=full_env,
+                              cwd=cwd, text=isinstance(input, str) or input is None, **kwargs)
+    finally:
+        for fd in to_close:
+            os.close(fd)
+
+
+def _terminal_kwargs(answer: str) -> dict:
+    import fcntl
+    import pty
+    import termios
+
+    master, slave = pty.openpty()
+    os.write(master, (answer + "\n").encode())
+
+    def take_terminal():
+        os.setsid()
+        fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+
+    return {"preexec_fn": take_terminal, "pass_fds": (slave,), "_close": (master,)}
 
 
 @pytest.fixture(scope="session")

@@ -230,9 +230,10 @@ def test_semantic_review_is_time_boxed_and_off_by_default(initialized_root, proj
     with StandinAPI([{"delay": 40, "text": '{"violations": [{"line": 2, "message": "late"}]}'}]) as api:
         started = time.monotonic()
         result = run_hook("avoidance-gate", post(project, "ship.py"),
-                          env=_semantic_env(api, CODE_MEMORY_LINT__SEMANTIC_TIMEOUT_SECONDS="1.5"))
+                          env=_semantic_env(api, CODE_MEMORY_LINT__SEMANTIC_TIMEOUT_SECONDS="4"))
         assert time.monotonic() - started < 25  # it did not wait for the 40 s answer
-        assert result.silent and len(api.message_requests()) == 1
+        # the limit counts loading the SDK too: on a loaded machine the request may not even be sent
+        assert result.silent and len(api.message_requests()) <= 1
     with StandinAPI() as api:
         env = _semantic_env(api)
         env.pop("CLAUDE_SEMANTIC_LINT")

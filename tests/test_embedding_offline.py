@@ -34,7 +34,7 @@ def configure(paths, **embedding):
 
 
 def cli(*args, env=None, script="code-memory.py"):
-    proc = run_script(script, *args, env=env)
+    proc = run_script(script, *args, env=env, terminal="y")     # --scope all: the user says y
     return proc.returncode, json.loads(proc.stdout.splitlines()[0]), proc.stderr
 
 

@@ -137,8 +137,12 @@ def test_extract_script_dry_run(api, sessions, memory_root):
 def test_facts_cli_lifecycle(memory_root):
     env = {"CODE_MEMORY_ROOT": memory_root}
 
-    def cm(*args):
-        out = run_script("code-memory.py", "facts", *args, env=env)
+    chat_dir = os.path.join(os.path.dirname(memory_root), "work", "chat")   # project chat's checkout
+    os.makedirs(chat_dir, exist_ok=True)
+
+    def cm(*args, cwd=None):
+        # listing another project's facts asks on the terminal: the user answers y
+        out = run_script("code-memory.py", "facts", *args, env=env, cwd=cwd, terminal="y")
         return out.returncode, json.loads(out.stdout)
 
     code, err = cm("add", "WebSocket heartbeat every 30 s", "--project", "chat")
@@ -155,7 +159,7 @@ def test_facts_cli_lifecycle(memory_root):
     code, tool = cm("add", "docker compose v2 is `docker compose`, not docker-compose", "--area", "tools/docker",
                     "--create")
     assert code == 0
-    code, listing = cm("list")
+    code, listing = cm("list", cwd=chat_dir)                 # inside project chat: its facts and the tools'
     assert {f["fact"] for f in listing["facts"]} == {"WebSocket heartbeat every 20 s",
                                                      "docker compose v2 is `docker compose`, not docker-compose"}
     code, listing = cm("list", "--project", "chat", "--status", "all")

@@ -153,6 +153,9 @@ def test_gate_fails_open_when_flags_cannot_be_kept(initialized_root, project, tm
     rules_file(initialized_root, "alpha")
     blocker = write(str(tmp_path / "not-a-dir"), "")
     env = {"CODE_MEMORY_HOOKS__FLAG_DIR": blocker}
+    warned = run_hook("rules-gate", edit_payload(project), env=env)        # fails open, and says so once
+    assert warned.decision is None and "not a plain directory" in warned.json["systemMessage"]
+    assert warned.context == warned.json["systemMessage"]
     assert run_hook("rules-gate", edit_payload(project), env=env).silent
     assert run_hook("rules-injector", read_payload(project), env=env).context  # still injects
     open_dir = tmp_path / "world-writable"
@@ -392,7 +395,8 @@ def test_guard_env_and_disabled_list_switch_hooks_off(initialized_root, project)
 def test_log_is_private_capped_and_metadata_only(initialized_root, project):
     rules_file(initialized_root, "alpha")
     write(initialized_root.config_json, "{broken json")
-    assert run_hook("rules-gate", edit_payload(project)).silent  # config error: fail open
+    warned = run_hook("rules-gate", edit_payload(project))  # config error: fail open, and say so (once)
+    assert warned.decision is None and "configuration cannot be read" in warned.json["systemMessage"]
     write(initialized_root.config_json, json.dumps({"hooks": {"log_max_bytes": 4096}}))
     for i in range(40):
         run_hook("rules-gate", edit_payload(project, session_id=f"s{i}"))

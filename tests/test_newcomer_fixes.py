@@ -33,7 +33,8 @@ def test_remember_outside_a_workspace_hints_at_options_it_has(initialized_root, 
     run_script("code-memory.py", "workspace", "add", str(ws))
     out = json.loads(run_script("code-memory.py", "remember", "a note", cwd=str(tmp_path)).stdout)
     assert "--workspace ID" in out["hint"] and "--all" not in out["hint"]
-    done = json.loads(run_script("code-memory.py", "remember", "a note", "--workspace", "ops", cwd=str(tmp_path)).stdout)
+    done = json.loads(run_script("code-memory.py", "remember", "a note", "--workspace", "ops", cwd=str(tmp_path),
+                                 terminal="y").stdout)          # another workspace: the user confirms
     assert done["ok"] is True
 
 

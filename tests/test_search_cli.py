@@ -18,6 +18,7 @@ def root(initialized_root):
 
 
 def search(*args, **kw):
+    kw.setdefault("terminal", "y")    # --project demo from elsewhere: the user confirms on the terminal
     res = run_script("memory-search.py", *args, **kw)
     return res.returncode, (json.loads(res.stdout) if res.stdout.strip().startswith("{") else res.stdout), res.stderr
 
@@ -33,7 +34,8 @@ def test_search_json_contract(root):
 
 
 def test_text_format_and_errors(root):
-    res = run_script("memory-search.py", "bind parameters", "--project", "demo", "--mode", "bm25", "--format", "text")
+    res = run_script("memory-search.py", "bind parameters", "--project", "demo", "--mode", "bm25", "--format", "text",
+                     terminal="y")
     assert res.returncode == 0 and "rules.md:3-" in res.stdout
     code, out, _ = search("")
     assert code == 2 and out["error"] == "INVALID_ARGUMENT" and "hint" in out
@@ -48,7 +50,8 @@ def test_text_format_and_errors(root):
 def test_batch(root, tmp_path):
     batch = tmp_path / "q.jsonl"
     batch.write_text('{"id": 1, "query": "bind parameters"}\nnot json\n{"id": 2, "query": ""}\n{"id": 3, "query": "参数化"}\n')
-    res = run_script("memory-search.py", "--batch", str(batch), "--project", "demo", "--mode", "bm25")
+    res = run_script("memory-search.py", "--batch", str(batch), "--project", "demo", "--mode", "bm25",
+                     terminal="y")
     assert res.returncode == 0
     lines = [json.loads(raw) for raw in res.stdout.splitlines()]
     assert [line["id"] for line in lines] == [1, None, 2, 3]
@@ -57,7 +60,11 @@ def test_batch(root, tmp_path):
 
 
 def test_get_lines_and_traversal(root, tmp_path):
-    code, out, _ = search("get", "--path", "areas/projects/demo/rules.md", "--from", "3", "--lines", "2")
+    code, out, _ = search("get", "--path", "areas/projects/demo/rules.md", "--from", "3", "--lines", "2",
+                          terminal=None)
+    assert code == 6 and out["error"] == "MEMORY_PATH_TRAVERSAL"         # another project's rules: not by default
+    code, out, _ = search("get", "--path", "areas/projects/demo/rules.md", "--from", "3", "--lines", "2",
+                          "--project", "demo")                           # named, and confirmed on the terminal
     assert code == 0 and out["text"].startswith("## Database") and out["lines"] == 2
     code, out, _ = search("get", "--path", os.path.join(root, "MEMORY.md"), "--lines", "500")
     assert code == 0 and out["clamped_to"] == 200
@@ -91,10 +98,16 @@ def _plain(*args):
     import subprocess
     import sys
 
-    from conftest import SCRIPTS
+    from conftest import SCRIPTS, _terminal_kwargs
 
-    res = subprocess.run([sys.executable, "-I", "-S", os.path.join(SCRIPTS, "memory-search.py"), *args],
-                         capture_output=True, text=True, env=dict(os.environ))
+    kwargs = _terminal_kwargs("y")
+    close = kwargs["pass_fds"] + kwargs.pop("_close")
+    try:
+        res = subprocess.run([sys.executable, "-I", "-S", os.path.join(SCRIPTS, "memory-search.py"), *args],
+                             capture_output=True, text=True, env=dict(os.environ), **kwargs)
+    finally:
+        for fd in close:
+            os.close(fd)
     assert res.stdout.startswith("{"), res.stderr
     return res.returncode, json.loads(res.stdout)
 

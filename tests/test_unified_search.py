@@ -20,7 +20,7 @@ MARK = "zebracache"
 
 
 def search(*args, cwd=None, env=None):
-    proc = run_script("memory-search.py", *args, cwd=cwd, env=env)
+    proc = run_script("memory-search.py", *args, cwd=cwd, env=env, terminal="y")   # --project alpha: the user says y
     return proc.returncode, json.loads(proc.stdout.splitlines()[0])
 
 
@@ -81,7 +81,8 @@ def test_one_search_covers_every_store_with_ids_that_get_reads(stores):
     code, got = search("get", "--id", mt_hit["id"], cwd=workdir)
     assert code == 0 and got["item"]["content"] == f"{MARK} memtool: TTL 300s"
     for hit in by_source["memory"] + by_source["workspace"]:
-        code, got = search("get", "--id", hit["id"], "--from", str(hit["start_line"]), cwd=workdir)
+        code, got = search("get", "--id", hit["id"], "--from", str(hit["start_line"]), "--project", "alpha",
+                           cwd=workdir)
         assert code == 0 and MARK in got["text"]
     # --source narrows; a quarantined key is never served by id
     code, only = search(MARK, "--source", "memtool,kv", "--mode", "bm25", cwd=workdir)

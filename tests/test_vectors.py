@@ -32,7 +32,7 @@ def vroot(initialized_root, test_model_config):
 
 
 def search(*args):
-    res = run_script("memory-search.py", *args)
+    res = run_script("memory-search.py", *args, terminal="y")   # --scope all: the user says y
     assert res.stdout.startswith("{"), res.stderr
     return res.returncode, json.loads(res.stdout)
 
@@ -89,7 +89,7 @@ def test_missing_default_model_degrades_with_one_reason_and_no_fastembed_noise(v
     cfg = json.load(open(vroot.config_json))
     cfg["embedding"] = {"model": "BAAI/bge-small-zh-v1.5", "daemon": False}
     json.dump(cfg, open(vroot.config_json, "w"))
-    res = run_script("memory-search.py", "backoff", "--mode", "hybrid", "--scope", "all", "--force",
+    res = run_script("memory-search.py", "backoff", "--mode", "hybrid", "--scope", "all", "--force", terminal="y",
                      env={"FASTEMBED_CACHE_PATH": str(tmp_path / "empty-cache")})
     out = json.loads(res.stdout)
     assert res.returncode == 0 and out["mode_used"] == "bm25" and "bge-small-zh" in out["degraded"]["vector"]

@@ -133,6 +133,9 @@ def test_remember_cli_dry_run_fields_and_redaction(spaces):
     code, out = cm("remember", "x", cwd=str(spaces["alpha"].parent))     # not inside a workspace
     assert code == 3 and out["error"] == "MEMORY_WORKSPACE_NOT_FOUND"
     code, out = cm("remember", "x", "--workspace", "bravo", "--at", "2026-02-02 11:00", cwd=alpha)
+    assert code == 6 and out["error"] == "MEMORY_SCOPE_DENIED"            # another workspace: not without the user
+    assert not os.path.exists(spaces["bravo"] / "memory" / "2026-02-02.md")
+    code, out = cm("remember", "x", "--workspace", "bravo", "--at", "2026-02-02 11:00", cwd=alpha, terminal="y")
     assert code == 0 and out["workspace"] == "bravo"
 
 

@@ -47,10 +47,17 @@ def test_scope_all_is_cli_only_read_only_and_needs_force(spaces):
     code, out = cm("search", "blue green", "--scope", "all", cwd=str(spaces["alpha"]))
     assert code == 2 and out["error"] == "INVALID_ARGUMENT" and "--force" in out["hint"]
     code, out = cm("search", "blue green", "--mode", "bm25", "--scope", "all", "--force", cwd=str(spaces["alpha"]))
+    assert code == 6 and out["error"] == "MEMORY_SCOPE_DENIED" and "terminal" in out["message"]   # no terminal
+    code, out = cm("search", "blue green", "--mode", "bm25", "--scope", "all", "--force", cwd=str(spaces["alpha"]),
+                   terminal="n")
+    assert code == 6 and out["error"] == "MEMORY_SCOPE_DENIED"                                   # the user said no
+    code, out = cm("search", "blue green", "--mode", "bm25", "--scope", "all", "--force", cwd=str(spaces["alpha"]),
+                   terminal="y")
     assert code == 0 and {h["workspace"] for h in out["results"]} == {"alpha", "bravo"}
-    for env in ({"CLAUDECODE": "1"}, {"CLAUDE_CODE_SESSION_ID": "s-1"}):
-        code, out = cm("search", "blue green", "--scope", "all", "--force", cwd=str(spaces["alpha"]), env=env)
-        assert code == 2 and "inside a Claude Code session" in out["message"]
+    for env in ({"CLAUDECODE": "1"}, {"CLAUDE_CODE_SESSION_ID": "s-1"}, {"CLAUDE_CODE_ENTRYPOINT": "cli"}):
+        code, out = cm("search", "blue green", "--scope", "all", "--force", cwd=str(spaces["alpha"]), env=env,
+                       terminal="y")
+        assert code == 6 and "inside a Claude Code session" in out["message"]
     code, out = cm("remember", "x", "--scope", "all", cwd=str(spaces["alpha"]))
     assert code == 2 and out["error"] == "INVALID_ARGUMENT"           # remember has no scope at all
 
@@ -62,7 +69,7 @@ def test_get_is_confined_to_the_session_workspace(spaces, tmp_path):
     assert code == 0 and out["text"].startswith("## 2026-02-01 09:30 — 决策") and MARK_A in out["text"]
     code, out = cm("get", "--path", b_file, cwd=str(spaces["alpha"]))
     assert code == 6 and out["error"] == "MEMORY_PATH_TRAVERSAL" and MARK_B not in json.dumps(out)
-    code, out = cm("get", "--path", b_file, "--scope", "all", "--force", cwd=str(spaces["alpha"]))
+    code, out = cm("get", "--path", b_file, "--scope", "all", "--force", cwd=str(spaces["alpha"]), terminal="y")
     assert code == 0 and MARK_B in out["text"]
     for attempt in (str(spaces["alpha"] / "memory" / ".." / ".." / "bravo" / "memory" / "2026-02-01.md"),
                     "../../../../etc/passwd", "/etc/passwd"):
@@ -105,7 +112,7 @@ def test_unregistered_workspace_leaves_the_index(spaces, memory_root):
     cm("workspace", "index", "--all", "--no-vectors")
     code, out = cm("workspace", "remove", "bravo")
     assert code == 0
-    code, out = cm("search", MARK_B, "--mode", "bm25", "--scope", "all", "--force")
+    code, out = cm("search", MARK_B, "--mode", "bm25", "--scope", "all", "--force", terminal="y")
     assert out["results"] == []
 
 

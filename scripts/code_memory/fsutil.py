@@ -12,11 +12,24 @@ import fcntl
 import os
 import time
 
+from .budget import lock_wait
 from .errors import CodeMemoryError
+from .paths import write_escape
+
+
+def confined(path: str) -> str:
+    """``path`` when writing it stays inside the memory root it lies under; else
+    ``MEMORY_PATH_TRAVERSAL`` — the one check every writer here makes (paths.write_escape)."""
+    reason = write_escape(path)
+    if reason:
+        raise CodeMemoryError("MEMORY_PATH_TRAVERSAL", f"refusing to write: {reason}",
+                              hint="remove the symlink or point it inside the memory root "
+                                   "(`code-memory status` lists them under symlinks_outside)")
+    return path
 
 
 def ensure_dir(path: str, mode: int = 0o755) -> str:
-    os.makedirs(path, mode=mode, exist_ok=True)
+    os.makedirs(confined(path), mode=mode, exist_ok=True)
     return path
 
 
@@ -63,7 +76,7 @@ def atomic_write_bytes(path: str, data: bytes, mode: int = 0o644, durable: bool 
     ``durable=False`` skips the fsync (still atomic against crashes of the writer, not of the OS);
     hooks use it for metadata on the hot path.
     """
-    tmp = _write_temp(path, data, mode, durable)
+    tmp = _write_temp(confined(path), data, mode, durable)
     try:
         os.replace(tmp, path)
     except BaseException:
@@ -79,7 +92,7 @@ def create_new_text(path: str, text: str, mode: int = 0o644) -> bool:
     replace, and the replace would wipe that update. Here the complete temp file is hard-linked into
     place, which fails atomically when the name already exists.
     """
-    tmp = _write_temp(path, text.encode("utf-8"), mode, durable=True)
+    tmp = _write_temp(confined(path), text.encode("utf-8"), mode, durable=True)
     try:
         os.link(tmp, path)
         return True
@@ -90,7 +103,34 @@ def create_new_text(path: str, text: str, mode: int = 0o644) -> bool:
 
 
 def atomic_write_text(path: str, text: str, mode: int = 0o644, durable: bool = True) -> None:
+    """Replace the text file ``path`` with ``text`` (UTF-8). An existing file that is not UTF-8
+    (GBK, UTF-16, Latin-1 …) is never replaced: its text was read with replacement characters, so
+    writing it back would lose it — ``MEMORY_ENCODING_UNSUPPORTED`` instead, naming the file."""
+    refuse_non_utf8(path)
     atomic_write_bytes(path, text.encode("utf-8"), mode, durable)
+
+
+def not_utf8(path: str) -> bool:
+    """``path`` exists and its bytes are not UTF-8 (a missing or unreadable file: False)."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return False
+    try:
+        data.decode("utf-8")
+        return False
+    except UnicodeDecodeError:
+        return True
+
+
+def refuse_non_utf8(path: str) -> None:
+    if not_utf8(path):
+        raise CodeMemoryError("MEMORY_ENCODING_UNSUPPORTED",
+                              f"{path} is not UTF-8 (GBK or another encoding?); it was left untouched so "
+                              "none of its text is lost", path=path,
+                              hint="convert it to UTF-8 (for example `iconv -f GBK -t UTF-8 FILE > FILE.new` and "
+                                   "move it into place); `code-memory status` lists such files")
 
 
 def atomic_write_json(path: str, obj, mode: int = 0o644) -> None:
@@ -108,7 +148,9 @@ def read_text(path: str, default: str | None = None) -> str | None:
 
 
 def _flock(fd: int, op: int, timeout: float, name: str) -> None:
-    """Take ``flock`` ``op`` on ``fd``, retrying with backoff; LOCK_TIMEOUT after ``timeout``."""
+    """Take ``flock`` ``op`` on ``fd``, retrying with backoff; LOCK_TIMEOUT after ``timeout`` (cut
+    to the process's limit, budget.py: a hook never waits beyond its budget)."""
+    timeout = lock_wait(timeout)
     deadline = time.monotonic() + timeout
     delay = 0.002
     while True:
@@ -147,7 +189,7 @@ class file_lock:  # noqa: N801 — used like a function: ``with file_lock(path):
 
     def __enter__(self):
         ensure_dir(os.path.dirname(os.path.abspath(self.lock_path)))
-        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(confined(self.lock_path), os.O_RDWR | os.O_CREAT, 0o600)
         try:
             _flock(fd, fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX, self.timeout,
                    os.path.basename(self.lock_path))
@@ -169,8 +211,10 @@ def locked_append(path: str, text: str, mode: int = 0o644, timeout: float = 10.0
     Concurrent appenders never interleave or tear lines.
     """
     ensure_dir(os.path.dirname(os.path.abspath(path)))
+    if path.endswith(".md"):
+        refuse_non_utf8(path)       # UTF-8 lines appended to a GBK note would leave it in two encodings
     data = text.encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, mode)
+    fd = os.open(confined(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, mode)
     try:
         _flock(fd, fcntl.LOCK_EX, timeout, os.path.basename(path))
         view = memoryview(data)
@@ -193,6 +237,40 @@ def append_events(path: str, records: list, mode: int = 0o600) -> None:
         return
     from .jsonlite import dumps
     locked_append(path, "".join(dumps(r, compact=True) + "\n" for r in records), mode)
+
+
+TEXT_SUFFIXES = (".md", ".json")
+
+
+def non_utf8_files(root: str, limit: int = 50) -> list:
+    """Memory text files (``*.md``, ``*.json``) under ``root`` that are not UTF-8: writers leave
+    them untouched (:func:`atomic_write_text`), so what they would have added is missing."""
+    found = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in files:
+            if name.endswith(TEXT_SUFFIXES) and not_utf8(os.path.join(folder, name)):
+                found.append(os.path.relpath(os.path.join(folder, name), root))
+                if len(found) >= limit:
+                    return found
+    return found
+
+
+def symlinks_leading_outside(root: str, limit: int = 50) -> list:
+    """Symlinks under ``root`` whose target lies outside it (writes through them are refused):
+    ``[{"path", "target"}]`` relative path and resolved target, at most ``limit``."""
+    base = os.path.realpath(root)
+    found = []
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            full = os.path.join(folder, name)
+            if os.path.islink(full):
+                target = os.path.realpath(full)
+                if not (target == base or target.startswith(base.rstrip(os.sep) + os.sep)):
+                    found.append({"path": os.path.relpath(full, root), "target": target})
+                    if len(found) >= limit:
+                        return found
+    return found
 
 
 def iter_jsonl(path: str):

@@ -61,9 +61,14 @@ class Frozen:
 
 
 class MemoryPaths(Frozen):
-    """The layout of one memory root (README § The memory tree). Pure path arithmetic, no I/O."""
+    """The layout of one memory root (README § The memory tree). Pure path arithmetic, no I/O.
+    Making one confines this process's writes under ``root`` (:func:`confine_writes`)."""
 
     __slots__ = ("root",)
+
+    def __init__(self, root: str):
+        super().__init__(root)
+        confine_writes(root)
 
     @property
     def memory_md(self) -> str:
@@ -191,6 +196,35 @@ def safe_name(name: str, max_len: int = 96) -> str:
     if not cleaned:
         cleaned = "unnamed"
     return cleaned[:max_len]
+
+
+# (absolute path, real path) of every memory root this process works in: fsutil's writers refuse a
+# path under one of them that resolves outside it (a symlink anywhere on the way, or the file itself)
+_WRITE_ROOTS: list = []
+
+
+def confine_writes(root: str) -> None:
+    if not root:
+        return
+    pair = (os.path.abspath(root), os.path.realpath(root))
+    if pair not in _WRITE_ROOTS:
+        _WRITE_ROOTS.append(pair)
+
+
+def write_escape(path: str) -> str | None:
+    """Why writing ``path`` would leave the memory root it lies under, or None. A root that is
+    itself a symlink is fine (its real path is the boundary); a symlink below it that leads
+    elsewhere is not."""
+    if not _WRITE_ROOTS:
+        return None
+    lexical = os.path.abspath(path)
+    for base, real_base in _WRITE_ROOTS:
+        if is_within(lexical, base) or is_within(lexical, real_base):
+            real = os.path.realpath(lexical)
+            if is_within(real, real_base):
+                return None
+            return f"{lexical} leads outside the memory root (to {real}) through a symlink"
+    return None
 
 
 def is_within(real: str, base: str) -> bool:

@@ -102,6 +102,29 @@ def detect_project(path: str | None, cwd: str | None = None, projects_map: dict 
     return Project(safe_name(os.path.basename(base) or "root"), base, "directory")
 
 
+def project_of_file(path: str, cwd: str | None = None, projects_map: dict | None = None) -> Project | None:
+    """The project a file belongs to by its own location — the config map, its git checkout, or
+    the working directory's project when the file lies inside that project's directory — or None
+    for a file outside every project (``~/scratch/x.py``, ``~/.bashrc``): the gates must not hold
+    such a file to the session's project. A directory project rooted at the home directory or at
+    ``/`` contains no files here (it is not a project, just where the session started)."""
+    if not path or not isinstance(path, str) or "\x00" in path:
+        return None
+    if not os.path.isabs(path) and cwd:
+        path = os.path.join(cwd, path)
+    real = os.path.realpath(expand(path))
+    match = _config_match(real, projects_map or {})
+    if match:
+        return match
+    found = _git_top(real if os.path.isdir(real) else os.path.dirname(real))
+    if found:
+        return Project(safe_name(found[1]), found[0], "git")
+    home = detect_project(None, cwd, projects_map) if cwd else None
+    if home is None or home.source == "git" or home.root in (os.path.realpath(os.path.expanduser("~")), os.sep):
+        return None          # a git project would have been found above; the file lies outside it
+    return home if real.startswith(home.root.rstrip(os.sep) + os.sep) else None
+
+
 def group_names(project: str, project_groups: dict | None) -> list:
     """The groups (shared rules sets) a project belongs to, in config order."""
     out = []

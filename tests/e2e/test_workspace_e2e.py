@@ -3,16 +3,15 @@ Bash tool from workspace alpha and sees alpha's memory only; --scope all is refu
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
-import subprocess
 import sys
 
 import pytest
 
 from conftest import REPO
 from support.standin_api import main, strings_in, tool
+from support.workspaces import workspaces_with_decisions
 
 pytestmark = pytest.mark.e2e
 
@@ -20,14 +19,7 @@ pytestmark = pytest.mark.e2e
 def test_session_search_sees_only_its_workspace(claude_runner, standin, memory_root, project_dir, tmp_path):
     bravo = tmp_path / "work" / "bravo"
     bravo.mkdir(parents=True)
-    os.makedirs(memory_root, exist_ok=True)
-    with open(os.path.join(memory_root, "config.json"), "w") as fh:
-        json.dump({"workspaces": {"paths": [str(project_dir), str(bravo)]}, "embedding": {"enabled": False}}, fh)
-    cli = [sys.executable, os.path.join(REPO, "scripts", "code-memory.py")]
-    for where, mark in ((project_dir, "E2E-WS-ALPHA"), (bravo, "E2E-WS-BRAVO")):
-        done = subprocess.run(cli + ["remember", f"canary release uses {mark}", "--type", "decision"],
-                              cwd=str(where), capture_output=True, text=True)
-        assert done.returncode == 0, done.stdout + done.stderr
+    workspaces_with_decisions(memory_root, {project_dir: "E2E-WS-ALPHA", bravo: "E2E-WS-BRAVO"})
     search = os.path.join(REPO, "scripts", "memory-search.py")
     ask = " ".join(shlex.quote(a) for a in (sys.executable, search, "canary release", "--mode", "bm25"))
     ask_all = ask + " --scope all --force"

@@ -11,11 +11,20 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 CLI = os.path.join(REPO, "scripts", "code-memory.py")
 
 
-def cm(*args, cwd=None, env=None):
-    """``(exit status, parsed JSON answer)`` of ``code-memory ARGS``; never a traceback."""
+def cm(*args, cwd=None, env=None, terminal=None):
+    """``(exit status, parsed JSON answer)`` of ``code-memory ARGS``; never a traceback.
+    ``terminal``: what the user types on the process's own terminal (conftest.run_script)."""
+    from conftest import _terminal_kwargs
+
     full_env = dict(os.environ, **(env or {}))
-    proc = subprocess.run([sys.executable, CLI, *args], capture_output=True, text=True, cwd=cwd, env=full_env,
-                          timeout=120)
+    kwargs = _terminal_kwargs(terminal) if terminal is not None else {}
+    close = kwargs.get("pass_fds", ()) + kwargs.pop("_close", ())
+    try:
+        proc = subprocess.run([sys.executable, CLI, *args], capture_output=True, text=True, cwd=cwd, env=full_env,
+                              timeout=120, **kwargs)
+    finally:
+        for fd in close:
+            os.close(fd)
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc.returncode, json.loads(proc.stdout)
 
@@ -30,3 +39,15 @@ def register(memory_root: str, tmp_path, names=("alpha", "bravo"), **config) -> 
     with open(os.path.join(memory_root, "config.json"), "w") as fh:
         json.dump({"workspaces": {"paths": [str(p) for p in roots.values()]}, **config}, fh)
     return roots
+
+
+def workspaces_with_decisions(memory_root: str, marks: dict) -> None:
+    """Register the directories of ``marks`` ({dir: marker}) as workspaces (no vectors) and remember
+    one decision carrying each marker in it — the setup of the session isolation tests."""
+    os.makedirs(memory_root, exist_ok=True)
+    with open(os.path.join(memory_root, "config.json"), "w") as fh:
+        json.dump({"workspaces": {"paths": [str(d) for d in marks]}, "embedding": {"enabled": False}}, fh)
+    for where, mark in marks.items():
+        done = subprocess.run([sys.executable, CLI, "remember", f"canary release uses {mark}", "--type", "decision"],
+                              cwd=str(where), capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr

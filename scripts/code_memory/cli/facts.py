@@ -33,7 +33,8 @@ def _facts_path(paths, args) -> tuple:
         if kind not in AREA_KINDS or not name:
             raise invalid(f"--area must be KIND/NAME with KIND one of {', '.join(AREA_KINDS)}, got {args.area!r}",
                           hint="e.g. --area tools/docker")
-    return f"{kind}/{name}", os.path.join(paths.area_dir(kind, name), "facts.json")
+    folder = paths.area_dir(kind, name)          # the name made safe: never a path outside areas/
+    return os.path.relpath(folder, paths.areas), os.path.join(folder, "facts.json")
 
 
 def _known_area(paths, kind: str, name: str, create: bool) -> None:
@@ -63,13 +64,22 @@ def _paths(args):
 
 
 def cmd_list(args) -> dict:
+    """Facts of the caller's scope (search.access): patterns, tools and its own project's; another
+    project's only with ``--project`` confirmed on the terminal — never from inside Claude Code."""
+    from ..config import load_config
     from ..memory.facts import load_facts
-    paths = _paths(args)
+    from ..search.access import resolve_scope
+    cfg = load_config(args.root)
+    paths = cfg.paths
+    named = args.project or (args.area.partition("/")[2] if (args.area or "").startswith("projects/") else None)
+    scope = resolve_scope(cfg, project=named, cwd=os.getcwd())
     if args.project or args.area:
         areas = [_facts_path(paths, args)]
     else:
         areas = [(os.path.relpath(os.path.dirname(p), paths.areas), p)
                  for p in sorted(glob.glob(os.path.join(paths.areas, "*", "*", "facts.json")))]
+        areas = [(area, p) for area, p in areas
+                 if not area.startswith("projects/") or area.split("/", 1)[1] in scope.areas]
     out = []
     for area, path in areas:
         for fact in load_facts(path):

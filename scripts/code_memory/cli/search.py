@@ -29,37 +29,16 @@ def _config(args):
     return cfg
 
 
-def _project(args, cfg):
-    if getattr(args, "project", None):
-        return args.project
-    from ..projects import detect_project
-    found = detect_project(None, os.getcwd(), cfg.get("projects"))
-    return found.name if found else None
+def _scope(args, cfg):
+    """What this command may read (search.access: the one policy of every door). Widening beyond
+    the caller's home scope is refused inside Claude Code and needs a y on the terminal outside."""
+    from ..search.access import resolve_scope
 
-
-SESSION_ENV = ("CLAUDECODE", "CLAUDE_CODE_SESSION_ID")
-
-
-def _scope(args) -> str:
-    if args.scope == "all":
-        if not args.force:
-            raise CodeMemoryError("INVALID_ARGUMENT", "--scope all searches every project's and workspace's memory",
-                                  hint="add --force to confirm (read-only, CLI only)")
-        if any(os.environ.get(name) for name in SESSION_ENV):
-            raise CodeMemoryError("INVALID_ARGUMENT", "--scope all is refused inside a Claude Code session",
-                                  hint="a session sees its own project and workspace; run it yourself in a terminal")
-    return args.scope
-
-
-def _workspace(args, cfg):
-    """The workspace a search/get sees: --workspace ID (must be registered), else the registered
-    workspace holding the current directory, else none (global + project memory only)."""
-    from ..workspace.registry import registry_from_config
-
-    registry = registry_from_config(cfg)
-    if getattr(args, "workspace", None):
-        return registry.get(args.workspace)
-    return registry.containing(os.getcwd())
+    if args.scope == "all" and not args.force:
+        raise CodeMemoryError("INVALID_ARGUMENT", "--scope all searches every project's and workspace's memory",
+                              hint="add --force to confirm (read-only, CLI only; it also asks on your terminal)")
+    return resolve_scope(cfg, project=getattr(args, "project", None), workspace=getattr(args, "workspace", None),
+                         scope=args.scope, cwd=os.getcwd())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -76,11 +55,10 @@ def cmd_search(args) -> dict:
     from ..search.unified import search_all
 
     cfg = _config(args)
-    scope = _scope(args)
-    workspace = None if scope == "all" else _workspace(args, cfg)
+    scope = _scope(args, cfg)
     answer = search_all(cfg, query, memtool=_memtool(cfg), sources=args.source, mode=args.mode, top_k=args.top_k,
-                        scope=scope, project=None if scope == "all" else _project(args, cfg),
-                        workspace=workspace.id if workspace else None, refresh_index=not args.no_refresh)
+                        scope="all" if scope.wide else "project", project=scope.project,
+                        workspace=scope.workspace_id, refresh_index=not args.no_refresh)
     _record_refs(cfg, result_ids(answer.get("results", [])), "search")
     return answer
 
@@ -113,10 +91,9 @@ def cmd_batch(args) -> None:
     )
 
     cfg = _config(args)
-    scope = _scope(args)
-    project = None if scope == "all" else _project(args, cfg)
-    workspace = None if scope == "all" else _workspace(args, cfg)
-    workspace = workspace.id if workspace else None
+    allowed = _scope(args, cfg)
+    scope = "all" if allowed.wide else "project"
+    project, workspace = allowed.project, allowed.workspace_id
     opts = options_from_config(cfg)
     if args.top_k:
         opts.top_k = args.top_k
@@ -146,11 +123,12 @@ def cmd_batch(args) -> None:
                 q_mode = item.get("mode") or used
                 if q_mode == "auto" or (q_mode != "bm25" and vectors is None):
                     q_mode = used
-                if scope != "all" and item.get("workspace", workspace) != workspace:
-                    raise CodeMemoryError("MEMORY_WORKSPACE_NOT_FOUND", "a batch line may not name another workspace",
-                                          hint="run the batch with --workspace ID (or --scope all --force)")
+                if scope != "all" and (item.get("workspace", workspace) != workspace
+                                       or item.get("project", project) != project):
+                    raise CodeMemoryError("MEMORY_SCOPE_DENIED", "a batch line may not name another project or "
+                                          "workspace", hint="run the batch with --project / --workspace")
                 answer = run_query(handle.db, item.get("query", ""), q_mode, opts, scope,
-                                   item.get("project", project), workspace, vectors, handle.segmenter)
+                                   project, workspace, vectors, handle.segmenter)
                 out = {"id": qid, "ok": True, "mode_used": answer["mode_used"], "results": answer["results"]}
                 if degraded or answer.get("degraded"):
                     out["degraded"] = {**({"vector": degraded} if degraded else {}), **answer.get("degraded", {})}
@@ -172,7 +150,7 @@ def cmd_index(args) -> dict:
 
 
 def cmd_get(args) -> dict:
-    from ..search.engine import get_lines
+    from ..search.access import read_memory_lines
     from ..search.unified import get_by_id, kind_of
 
     cfg = _config(args)
@@ -181,16 +159,7 @@ def cmd_get(args) -> dict:
     if not (args.path or args.id):
         raise CodeMemoryError("INVALID_ARGUMENT", "get needs --path P or --id ID",
                               hint="both come from a search hit (path, id)")
-    args.path = args.path or args.id
-    roots = [cfg.root]
-    if _scope(args) == "all":
-        from ..workspace.registry import registry_from_config
-        roots += registry_from_config(cfg).memory_dirs()
-    else:
-        workspace = _workspace(args, cfg)
-        if workspace is not None:
-            roots.append(workspace.memory_dir)
-    answer = get_lines(roots, args.path, args.from_line, args.lines, base=cfg.root)
+    answer = read_memory_lines(cfg, _scope(args, cfg), args.path or args.id, args.from_line, args.lines)
     if os.environ.get("CLAUDE_CODE_SESSION_ID"):
         from ..search.feedback_boost import ExperienceFinder
 
@@ -199,9 +168,29 @@ def cmd_get(args) -> dict:
 
 
 def cmd_status(args) -> dict:
+    """Index health, plus ``gates``: what keeps the rules gate or the avoidance gate from working
+    (a config that does not load — then only that is reported —, an unusable flag directory) and
+    the symlinks under the memory root that lead outside it and the text files that are not UTF-8
+    (writes refuse both)."""
+    from ..hooks.gate_health import problems, warned_sessions
     from ..search.status import index_status
 
-    return index_status(_config(args))
+    try:
+        cfg = _config(args)
+    except CodeMemoryError as exc:
+        if exc.code != "CONFIG_INVALID":
+            raise
+        return {"ok": True, "gates": {"ok": False, "problems": problems(config_error=exc.message)},
+                "config": {"ok": False, "error": exc.code, "message": exc.message}}
+    from ..fsutil import non_utf8_files, symlinks_leading_outside
+
+    answer = index_status(cfg)
+    found = problems(cfg, os.environ)
+    answer["gates"] = {"ok": not found, "problems": found, "sessions_warned": warned_sessions(cfg.root)}
+    here = os.path.isdir(cfg.root)
+    answer["symlinks_outside"] = symlinks_leading_outside(cfg.root) if here else []
+    answer["not_utf8"] = non_utf8_files(cfg.root) if here else []    # writers leave these untouched
+    return answer
 
 
 # ---------------------------------------------------------------------------------------------
@@ -244,7 +233,6 @@ def _search_args(p) -> None:
                    help="ranking (default: search.default_mode = auto → hybrid when a model loads)")
     p.add_argument("--top-k", type=int, help="number of hits (default search.top_k = 6)")
     _isolation_args(p, "search")
-    p.add_argument("--project", help="project name (default: detected from the current directory)")
     p.add_argument("--source", action="append", metavar="NAME",
                    help="only these stores: memory, workspace, kv, memtool (repeatable or comma-separated; "
                         "default all)")
@@ -257,9 +245,13 @@ def _search_args(p) -> None:
 def _isolation_args(p, verb: str) -> None:
     p.add_argument("--scope", choices=("project", "all"), default="project",
                    help=f"project (default): {verb} global memory + this project + this workspace; "
-                        "all: every project and workspace (read-only, needs --force, refused inside Claude Code)")
+                        "all: every project and workspace (read-only, needs --force and a y on your terminal, "
+                        "refused inside Claude Code)")
     p.add_argument("--force", action="store_true", help="confirm --scope all")
-    p.add_argument("--workspace", help="registered workspace id (default: the one holding the current directory)")
+    p.add_argument("--project", help="project name (default: detected from the current directory); another "
+                                     "project asks on your terminal and is refused inside Claude Code")
+    p.add_argument("--workspace", help="registered workspace id (default: the one holding the current directory); "
+                                       "another one asks on your terminal and is refused inside Claude Code")
 
 
 def register_subcommands(sub, names=SUBCOMMANDS) -> None:

@@ -56,16 +56,19 @@ def _when(text: str | None) -> dt.datetime:
 
 
 def cmd_remember(args) -> dict:
+    from ..search.access import resolve_scope
     from ..workspace.store import remember
 
     cfg, registry = _context(args)
-    if not args.workspace and registry.containing(os.getcwd()) is None:  # remember has no --all
-        hint = ("pass --workspace ID (remember writes to one workspace); `code-memory workspace list` shows them"
+    # another workspace than the caller's own: a y on the user's terminal, never from inside Claude Code
+    ws = resolve_scope(cfg, workspace=args.workspace, cwd=os.getcwd()).workspace
+    if ws is None:  # remember has no --all
+        hint = ("pass --workspace ID (remember writes to one workspace; you confirm it on your terminal); "
+                "`code-memory workspace list` shows them"
                 if registry.workspaces else
                 "no workspace is registered yet: `code-memory workspace add DIR --create-memory-dir` registers one")
         raise CodeMemoryError("MEMORY_WORKSPACE_NOT_FOUND", "the current directory is not inside a registered "
                               "workspace", hint=hint)
-    [ws] = registry.select(args.workspace, False, os.getcwd())
     values = {"text": " ".join(args.text), "reason": args.reason, "followup": args.followup,
               "handling": args.handling, "note": args.note}
     return remember(ws, args.type, values, _when(args.at), dry_run=args.dry_run, log_path=_log_path(cfg))

@@ -21,7 +21,10 @@ LINT_TOOLS = ("Edit", "Write", "MultiEdit")
 
 
 def _semantic(ctx, cfg, project, path, label, text, changed) -> list:
-    """Tier 2 findings; the LLM SDK lives in site-packages, which the -S hook process adds only now."""
+    """Tier 2 findings; the LLM SDK lives in site-packages, which the -S hook process adds only now.
+    The time limit counts from here: loading the SDK is part of it."""
+    import time
+    started = time.monotonic()
     import site
     site.main()
     from ..fsutil import read_text
@@ -31,14 +34,14 @@ def _semantic(ctx, cfg, project, path, label, text, changed) -> list:
     from ..memory.tree import PITFALLS_HEADING
     from .project_rules import rule_blocks
 
-    guidance = [b.text for b in rule_blocks(ctx.paths, project.name, ctx.groups_of(project.name))]
+    guidance = [b.text for b in rule_blocks(ctx.paths, project.name, ctx.groups_of(project.name))] if project else []
     pitfalls = section_lines(read_text(ctx.paths.memory_md) or "", PITFALLS_HEADING)
     if any(line.strip() for line in pitfalls):
         guidance.append("Known pitfalls (MEMORY.md):\n" + "\n".join(pitfalls)[:4000])
     section = cfg.get("lint") or {}
     backend = get_backend(cfg, paths=ctx.paths, env=ctx.env, purpose="semantic-lint")
-    return review(backend, path, label, text, changed, "\n\n".join(guidance),
-                  float(section.get("semantic_timeout_seconds") or 8.0),
+    limit = float(section.get("semantic_timeout_seconds") or 8.0)
+    return review(backend, path, label, text, changed, "\n\n".join(guidance), limit - (time.monotonic() - started),
                   int(section.get("semantic_max_bytes") or 12000))
 
 
@@ -50,16 +53,19 @@ def handle(event, ctx):
     path = event.file_path
     if not os.path.isfile(path):
         return None
-    project = ctx.project_for(path)  # never None for a file path
+    # None outside every project (~/scratch/x.py): the built-in and global rules only, never the
+    # session project's own rules or lint targets
+    project = ctx.project_of_file(path)
+    base = project.root if project else os.path.dirname(path)
     # the project's own .claude/code-memory.json may set lint targets and severities; without one
     # the configuration is the one the hook already loaded
-    has_own = os.path.isfile(os.path.join(project.root, PROJECT_CONFIG_RELPATH))
+    has_own = project is not None and os.path.isfile(os.path.join(project.root, PROJECT_CONFIG_RELPATH))
     cfg = load_config(project_dir=project.root, env=ctx.env) if has_own else ctx.cfg
     section = cfg.get("lint") or {}
     if not section.get("enabled", True):
         return None
-    names = [project.name] + ctx.groups_of(project.name)
-    settings, problems = settings_from_config(section, project.root, names, os.path.join(ctx.paths.areas, "projects"))
+    names = [project.name] + ctx.groups_of(project.name) if project else []
+    settings, problems = settings_from_config(section, base, names, os.path.join(ctx.paths.areas, "projects"))
     if problems:
         ctx.log.error("user-rules", problems=problems[:5])
     size = os.path.getsize(path)
@@ -68,7 +74,7 @@ def handle(event, ctx):
         return None
     with open(path, "rb") as fh:
         text = fh.read().decode("utf-8", errors="replace")
-    label = rel_inside(path, project.root) or path
+    label = rel_inside(path, base) or path
     changed = changed_lines(event.tool_name, event.tool_input, event.tool_response, text)
     report = lint_text(path, text, settings, rel_path=label, changed=changed)
     if section.get("semantic"):

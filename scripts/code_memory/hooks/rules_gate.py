@@ -5,7 +5,8 @@ with the rules themselves in the reason so the retried edit passes (``"inline"``
 never denies.
 
 Fails open: if the session flags cannot be kept (unwritable temp dir), nothing is ever denied —
-a gate that could never be satisfied would lock the user out of their own project.
+a gate that could never be satisfied would lock the user out of their own project — and the
+session is told once (``gate_health``: systemMessage + additionalContext).
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ def handle(event, ctx):
     mode = str(ctx.setting("rules_gate")).lower()
     if mode not in ("deny", "inline") or ctx.inside_root(event.file_path):
         return None
-    project = ctx.project_for(event.file_path)
-    if project is None:
+    project = ctx.project_of_file(event.file_path)
+    if project is None:  # outside every project (~/scratch/x.py, ~/.bashrc): no project's rules apply
         return None
     flags = ctx.flags
     own_dir = os.path.dirname(event.file_path) if is_under(event.file_path, project.root) else ""
@@ -37,9 +38,10 @@ def handle(event, ctx):
     if not blocks:  # nothing to load: nothing to gate
         flags.set_project(project.name, mark=own_dir)
         return None
-    if not flags.usable():
+    if not flags.usable():  # fail open — and tell the session once (gate_health)
+        from .gate_health import problems, warn_once
         ctx.log.error("gate-open", reason="session flags unusable", project=project.name)
-        return None
+        return warn_once(event, problems(ctx.cfg, ctx.env) or ["the session flags cannot be kept"], ctx.paths.root)
 
     if mode == "inline":
         flags.set_project(project.name)

@@ -11,16 +11,19 @@ import os
 import sys
 import time
 
+from ..budget import limit_lock_waits
 from ..config import DEFAULTS, load_config
 from ..jsonlite import dumps
 from ..paths import DEFAULT_ROOT, MemoryPaths, expand, is_under
-from ..projects import detect_project, group_names
+from ..projects import detect_project, group_names, project_of_file
 from .event import parse_event
 from .flags import SessionFlags, default_flag_dir
 from .hooklog import HookLog
 from .registry import BY_SHIM
 
 DISABLE_ENV = "CODE_MEMORY_HOOKS_DISABLED"
+# the most a hook waits for any lock (a stuck process holding daily/.lock): then it fails open
+HOOK_LOCK_WAIT_SECONDS = 0.5
 
 
 def hooks_disabled(env) -> bool:
@@ -69,6 +72,11 @@ class HookContext:
     def project_for(self, path: str | None, cwd: str | None = None):
         return detect_project(path or None, cwd if cwd is not None else self.event.cwd,
                               self.cfg.get("projects") or {})
+
+    def project_of_file(self, path: str):
+        """The project ``path`` belongs to by its own location, or None outside every project
+        (the gates then leave the session's project out of it)."""
+        return project_of_file(path, self.event.cwd, self.cfg.get("projects") or {})
 
     def groups_of(self, project_name: str) -> list:
         return group_names(project_name, self.cfg.get("project_groups") or {})
@@ -140,7 +148,11 @@ def run(hook: str, raw: bytes, env) -> dict | None:
     started = time.monotonic()
     log = None
     try:
-        cfg = load_config(env=env)
+        try:
+            cfg = load_config(env=env)
+        except Exception as exc:  # noqa: BLE001 — a broken config turns the gates off: say so once
+            (log or _fallback_log(hook, env)).error("failed", exc)
+            return _config_warning(hook, raw, env, exc)
         hooks_cfg = cfg.get("hooks") or {}
         log = HookLog(cfg.paths.logs, hook, hooks_cfg.get("log_max_bytes") or 0,
                       hooks_cfg.get("log_level") or "info", started)
@@ -158,15 +170,45 @@ def run(hook: str, raw: bytes, env) -> dict | None:
             return None
         module = __import__(f"{__package__}.{module_name}", fromlist=["handle"])
         output = module.handle(event, HookContext(cfg, env, log, event))
+        if hook == "session-start":
+            output = _with_gate_warning(output, event, cfg, env)
         return output if isinstance(output, dict) and output else None
     except Exception as exc:  # noqa: BLE001 — fail open, always
         (log or _fallback_log(hook, env)).error("failed", exc)
         return None
 
 
+def _config_warning(hook: str, raw: bytes, env, exc) -> dict | None:
+    """The once-per-session warning that the gates are off because the config does not load."""
+    from .gate_health import GATE_HOOKS, problems, warn_once
+    root = expand(env.get("CODE_MEMORY_ROOT") or DEFAULT_ROOT)
+    if hook not in GATE_HOOKS or not os.path.isdir(root):  # no memory root: no rules to gate with anyway
+        return None
+    event = parse_event(raw, BY_SHIM[hook][1])
+    if event is None:
+        return None
+    message = getattr(exc, "message", None) or type(exc).__name__
+    return warn_once(event, problems(config_error=message), root)
+
+
+def _with_gate_warning(output, event, cfg, env):
+    """SessionStart's answer plus the gate warning when a gate cannot work (once per session)."""
+    from .gate_health import problems, warn_once
+    warning = warn_once(event, problems(cfg, env), cfg.paths.root)
+    if not warning:
+        return output
+    if not output:
+        return warning
+    specific = output.setdefault("hookSpecificOutput", {"hookEventName": event.name})
+    specific["additionalContext"] = (warning["systemMessage"] + "\n\n" + specific.get("additionalContext", "")).strip()
+    output["systemMessage"] = warning["systemMessage"]
+    return output
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     hook = argv[0] if argv else ""
+    limit_lock_waits(HOOK_LOCK_WAIT_SECONDS)
     raw = _read_stdin()
     output = run(hook, raw, os.environ)
     if output:

@@ -1,7 +1,8 @@
 """Tier 2: an LLM reads the changed lines against the project's rules and known pitfalls.
 
-Off by default (``lint.semantic`` / ``CLAUDE_SEMANTIC_LINT=true``), time-boxed
-(``lint.semantic_timeout_seconds``), and advisory: its findings are warnings (rule ``SEM``), never
+Off by default (``lint.semantic`` / ``CLAUDE_SEMANTIC_LINT=true``), time-boxed by a hard
+wall-clock bound (``lint.semantic_timeout_seconds``, counted from the start of the review,
+loading the backend included), and advisory: its findings are warnings (rule ``SEM``), never
 blocks — a model's judgement should not stop an edit. Code and rules are redacted before they are
 sent. Any failure (timeout, HTTP error, budget, unparseable answer) means no findings.
 """
@@ -80,8 +81,29 @@ def review(backend, path: str, rel_path: str, text: str, changed, guidance: str,
     from ..llm import LLMError
 
     prompt = build_prompt(rel_path, excerpt(text, changed, max_bytes), changed, guidance)
-    try:
-        result = backend.complete(prompt, system=SYSTEM, max_tokens=800, timeout=timeout)
-    except LLMError:
+    if timeout <= 0:
         return []
-    return parse_answer(result.text, path, text.count("\n") + 1)
+    result = within(timeout, lambda: backend.complete(prompt, system=SYSTEM, max_tokens=800, timeout=timeout),
+                    LLMError)
+    return parse_answer(result.text, path, text.count("\n") + 1) if result is not None else []
+
+
+def within(seconds: float, work, expected=Exception):
+    """``work()``'s result if it finishes within ``seconds`` of wall-clock time, else None — a hard
+    bound whatever the backend does inside (SDK retries, a server that trickles its answer): the
+    call runs in a daemon thread that is left behind, and dies with the hook's process.
+    ``expected`` exceptions also give None."""
+    import threading
+
+    box: list = []
+
+    def run():
+        try:
+            box.append(work())
+        except expected:
+            box.append(None)
+
+    worker = threading.Thread(target=run, name="semantic-lint", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    return box[0] if box else None

@@ -4,10 +4,11 @@ this workspace, memtool), memory_get (what a hit's id points to), memory_list an
 
 Search and get are scoped to the session, never to every project: the index part uses
 ``scope="project"`` (global memory + this project's area and sessions + the workspace holding the
-project directory, if it is a registered workspace); get reads files inside the memory root —
-except another project's area (``areas/projects/<other>``) and another project's session notes —
-and inside that workspace's ``memory/``. Project and workspace are detected from the server's
-project directory. Quarantined key-value keys (``/untrusted/…``) are never searched, listed, read
+project directory, if it is a registered workspace); get reads files by the one access policy of
+every door (:mod:`code_memory.search.access`): inside the memory root and that workspace's
+``memory/``, never derived files (index, kv log/snapshot/index files, databases, logs) nor another
+project's area or session notes, other projects' daily lines hidden. Project and workspace are
+detected from the server's project directory. Quarantined key-value keys (``/untrusted/…``) are never searched, listed, read
 or deleted here.
 
 Inside a Claude Code session (``CLAUDE_CODE_SESSION_ID``, read by the server) the experiences a hit
@@ -17,7 +18,6 @@ false`` turns that off.
 """
 
 # No ``from __future__ import annotations`` (see memtool_tools): the SDK needs real annotations.
-import os
 from typing import List, Literal, Optional
 
 from ..errors import CodeMemoryError, invalid
@@ -27,20 +27,6 @@ Source = Literal["memory", "workspace", "kv", "memtool"]
 Store = Literal["memtool", "kv"]
 ItemType = Literal["project", "feature", "run"]
 LIST_SNIPPET = 160
-
-
-def foreign_path_reason(root: str, real_path: str, project: Optional[str], allowed_areas) -> Optional[str]:
-    """Why ``real_path`` (resolved, inside ``root``) belongs to another project, or None."""
-    rel = os.path.relpath(real_path, os.path.realpath(root)).split(os.sep)
-    if len(rel) >= 3 and rel[0] == "areas" and rel[1] == "projects" and rel[2] not in allowed_areas:
-        return f"areas/projects/{rel[2]} is another project's memory"
-    if len(rel) == 2 and rel[0] == "sessions" and rel[1].endswith(".md"):
-        from ..fsutil import read_text
-        from ..search.chunking import session_project
-        owner = session_project(read_text(real_path, default="") or "")
-        if owner and owner != project:
-            return "that session note belongs to another project"
-    return None
 
 
 def tools(ctx) -> list:
@@ -70,21 +56,13 @@ def tools(ctx) -> list:
         """Read what a memory_search hit points to: pass its id (or path). A file id/path gives
         exact lines (1-based from_line, at most 200 lines); kv:<key> gives the key's value;
         memtool:<id> gives the whole stored item."""
-        from ..paths import resolve_inside
-        from ..search.engine import get_lines
+        from ..search.access import Scope, read_memory_lines
         from ..search.unified import get_by_id, kind_of
         if kind_of(path) != "file":
             return get_by_id(ctx.cfg, path, memtool)
         root = ctx.cfg.root
-        workspace = ctx.workspace()
-        roots = [root] + ([workspace.memory_dir] if workspace else [])
-        real = resolve_inside(path, roots, base=root)
-        reason = foreign_path_reason(root, real, ctx.project_name(), ctx.project_areas())
-        if reason:
-            raise CodeMemoryError("MEMORY_PATH_TRAVERSAL", f"{reason}; this session sees global memory "
-                                  "and its own project's", hint="use memory_search to find readable files",
-                                  path=path)
-        answer = get_lines(roots, real, from_line, lines, base=root)
+        scope = Scope(root, ctx.project_name(), ctx.project_areas(), ctx.workspace(), in_session=True)
+        answer = read_memory_lines(ctx.cfg, scope, path, from_line, lines)
         if ctx.session_id:
             from ..search.feedback_boost import ExperienceFinder, record_shown
             record_shown(ctx.cfg, ctx.session_id, ExperienceFinder(root).ids(answer["path"], answer["text"]),

@@ -173,8 +173,10 @@ def main(argv=None) -> int:
     if args.list_tools:
         sys.stdout.write(json.dumps({"ok": True, "server": SERVER_NAME, "tools": names}) + "\n")
         return 0
+    from .wire_guard import guarded_stdio
     try:
-        server.run("stdio")
+        with guarded_stdio():        # every request is answered, malformed ones with PARAM_ERROR
+            server.run("stdio")
     finally:
         context.close()
     return 0

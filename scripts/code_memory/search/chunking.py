@@ -95,20 +95,18 @@ def chunk_markdown(text: str, window_lines: int = 40, title_hint: str = "") -> l
     return chunks
 
 
-def chunk_daily(text: str, window_lines: int = 40, title_hint: str = "") -> list:
-    """Daily notes: group entries by project tag; untagged lines go with the project-less group."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    title = title_hint
-    entries = []  # (start, end, project)
+DAILY_SESSION_PROJECT = re.compile(r"^- (?:时间|Time)\s*[:：].*\[([^\]]+)\]\s*$")
+NO_PROJECT = ("—", "-", "")
+
+
+def daily_entries(lines: list) -> list:
+    """``[(start, end, project)]`` (0-based, end exclusive) of a daily note's entries: edit lines
+    ``- HH:MM [project] …``, ``### …`` blocks (the project from the heading's ``[…]`` or, for the
+    summarizer's session entries, from their ``- 时间: … · [project]`` line), other lines untagged."""
+    entries = []
     i = 0
     while i < len(lines):
         line = lines[i]
-        if line.startswith("# ") and not title:
-            title = line[2:].strip()
-            i += 1
-            continue
         if not line.strip() or line.startswith("# "):
             i += 1
             continue
@@ -119,14 +117,28 @@ def chunk_daily(text: str, window_lines: int = 40, title_hint: str = "") -> list
             continue
         if line.startswith("### "):
             m2 = DAILY_BLOCK_PROJECT.search(line)
+            project = m2.group(1) if m2 else None
             j = i + 1
             while j < len(lines) and not lines[j].startswith(("### ", "# ", "## ")) and not DAILY_EDIT.match(lines[j]):
+                m3 = DAILY_SESSION_PROJECT.match(lines[j]) if project is None else None
+                if m3:
+                    project = m3.group(1).strip()
                 j += 1
-            entries.append((i, j, m2.group(1) if m2 else None))
+            entries.append((i, j, None if project in NO_PROJECT else project))
             i = j
             continue
         entries.append((i, i + 1, None))
         i += 1
+    return entries
+
+
+def chunk_daily(text: str, window_lines: int = 40, title_hint: str = "") -> list:
+    """Daily notes: group entries by project tag; untagged lines go with the project-less group."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    title = title_hint or next((line[2:].strip() for line in lines if line.startswith("# ")), "")
+    entries = daily_entries(lines)
     chunks = []
     group = []
     for entry in entries + [None]:

@@ -28,7 +28,9 @@ from .index import (
     Source,
     chunk_source,
     desired_segmenter,
+    index_writable,
     open_index,
+    open_read_only,
     refresh,
     remove_index_files,
     scope_filter,
@@ -90,6 +92,8 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
     ``upgrade`` (the ``index`` command) also rebuilds when a better segmenter is now available
     (jieba installed after the index was built with bigrams); searches keep the recorded one."""
     report: dict = {}
+    if not index_writable(index_path):
+        return _read_only_index(index_path, sources, opts)
     existed = os.path.exists(index_path)
     segmenter = None
     try:
@@ -136,6 +140,20 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
                 raise
             report["refresh"] = {"skipped": "the index is being updated by another process"}
     return IndexHandle(db, report, segmenter)
+
+
+def _read_only_index(index_path: str, sources: list, opts: SearchOptions) -> IndexHandle:
+    """A memory root that cannot be written still answers: the index as it is, never deleted or
+    rebuilt in place; without a usable one, an index built in memory for this search. Reported
+    as ``read_only`` in the answer."""
+    db, how = open_read_only(index_path)
+    report = {"read_only": f"the memory root is not writable: searching the index {how}"}
+    if how == "in memory":
+        db.set_meta("segmenter", desired_segmenter(opts.cache_dir))
+        db.conn.commit()
+        refresh(db, sources, full=True, window_lines=opts.window_lines, max_file_bytes=opts.max_file_bytes,
+                cache_dir=opts.cache_dir)
+    return IndexHandle(db, report, None)
 
 
 # ---------------------------------------------------------------------------------------------

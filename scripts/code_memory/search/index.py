@@ -193,8 +193,10 @@ def discover(source: Source) -> tuple:
 # ---------------------------------------------------------------------------------------------
 # the database
 
-def _connect(path: str, readonly: bool = False, busy_ms: int = 5000) -> sqlite3.Connection:
-    if readonly:
+def _connect(path: str, readonly: bool = False, busy_ms: int = 5000, immutable: bool = False) -> sqlite3.Connection:
+    if immutable:     # a read-only directory: no -shm/-wal can be made, nobody can be writing
+        conn = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, timeout=busy_ms / 1000)
+    elif readonly:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=busy_ms / 1000)
     else:
         conn = sqlite3.connect(path, timeout=busy_ms / 1000)
@@ -264,11 +266,46 @@ def _migrations(use_fts: bool | None) -> list:
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('created_at', ?)", (_now(),))
 
-    return [("m001_initial", m001_initial)]
+    def m002_daily_session_projects(conn) -> None:
+        # the summarizer's session entries in daily notes now carry their project (chunking.daily_entries):
+        # re-read every daily note on the next refresh
+        conn.execute("UPDATE documents SET mtime_ns = 0, sha256 = '' WHERE kind = 'daily'")
+
+    return [("m001_initial", m001_initial), ("m002_daily_session_projects", m002_daily_session_projects)]
 
 
 def _migrate(conn: sqlite3.Connection, use_fts: bool | None) -> list:
     return migrations.apply(conn, _migrations(use_fts))
+
+
+def index_writable(path: str) -> bool:
+    """Can the index at ``path`` be created, updated or replaced (its directory writable)?"""
+    folder = os.path.dirname(os.path.abspath(path))
+    while not os.path.isdir(folder):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        folder = parent
+    return os.access(folder, os.W_OK) and (not os.path.exists(path) or os.access(path, os.W_OK))
+
+
+def open_read_only(path: str, use_fts: bool | None = None) -> tuple:
+    """``(IndexDB, how)`` for a memory root that cannot be written: the index file as it is
+    (``how`` = "as is"), or — missing or unreadable — a fresh index in memory for this process
+    (``how`` = "in memory"), which the caller fills from the files."""
+    if os.path.exists(path):
+        try:
+            conn = _connect(path, immutable=True)
+            conn.execute("SELECT count(*) FROM chunks").fetchone()
+            version = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+            if version and version[0] == SCHEMA_VERSION:
+                return IndexDB(path, conn), "as is"
+            conn.close()
+        except sqlite3.DatabaseError:
+            pass
+    conn = _connect(":memory:")
+    _migrate(conn, use_fts)
+    return IndexDB(path, conn), "in memory"
 
 
 def remove_index_files(path: str) -> None:

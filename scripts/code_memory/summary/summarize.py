@@ -389,9 +389,10 @@ def _summarize(paths, digest, backend, options, session, dry_run, now, report):
                                        ended=ended)
     rules = (knowledge or {}).get("rules") or []
     avoidances = (knowledge or {}).get("avoidances") or []
-    added_rules = distribute.add_rules(paths, project, rules, dry_run=dry_run) if project else []
-    added_pitfalls = distribute.add_pitfalls(paths, avoidances, options.pitfall_jaccard,
-                                             options.pitfall_containment, dry_run=dry_run)
+    added_rules = _unless_not_utf8(report, lambda: distribute.add_rules(paths, project, rules, dry_run=dry_run),
+                                   []) if project else []
+    added_pitfalls = _unless_not_utf8(report, lambda: distribute.add_pitfalls(
+        paths, avoidances, options.pitfall_jaccard, options.pitfall_containment, dry_run=dry_run), [])
     flag = "—"
     if knowledge and knowledge.get("has_knowledge"):
         flag = f"✓ 规则 {len(added_rules)}/{len(rules)} · 避坑 {len(added_pitfalls)}/{len(avoidances)}"
@@ -404,8 +405,10 @@ def _summarize(paths, digest, backend, options, session, dry_run, now, report):
         report.update(note=redact(note_text), daily_entry=redact(entry), rules=added_rules,
                       pitfalls=added_pitfalls, written=[])
         return report
-    written = [distribute.write_note(paths, session.id, note_text),
-               distribute.write_daily_entry(paths, ended.strftime("%Y-%m-%d"), session.id, entry)]
+    written = [distribute.write_note(paths, session.id, note_text)]
+    daily = _unless_not_utf8(report, lambda: distribute.write_daily_entry(paths, ended.strftime("%Y-%m-%d"),
+                                                                           session.id, entry), None)
+    written += [daily] if daily else []
     if added_rules:
         written.append(os.path.join(paths.project_dir(project), "rules.md"))
     if added_pitfalls:
@@ -413,6 +416,21 @@ def _summarize(paths, digest, backend, options, session, dry_run, now, report):
     written += record_recent(paths, session, summary, mode, ended)
     report["written"] = [os.path.relpath(p, paths.root) for p in written]
     return report
+
+
+def _unless_not_utf8(report: dict, write, skipped):
+    """``write()``, or — when its file is in another encoding than UTF-8, which no writer touches —
+    ``skipped``, with the file named in ``report["not_written"]``. The session note still holds
+    the rules, pitfalls and entry, so nothing is lost; the rest of the summary is written."""
+    from ..errors import CodeMemoryError
+    try:
+        return write()
+    except CodeMemoryError as exc:
+        if exc.code != "MEMORY_ENCODING_UNSUPPORTED":
+            raise
+        report.setdefault("not_written", []).append({"path": exc.extra.get("path"), "error": exc.code,
+                                                     "message": exc.message})
+        return skipped
 
 
 def record_recent(paths: MemoryPaths, session: _Session, summary: dict, mode: str, ended: dt.datetime) -> list:

@@ -138,13 +138,30 @@ def atomic_write_json(path: str, obj, mode: int = 0o644) -> None:
     atomic_write_text(path, json.dumps(obj, ensure_ascii=False, indent=2) + "\n", mode)
 
 
+# Text files read in this process that are not UTF-8 (path → the encoding they were read as); the
+# SessionStart hook tells the user about them (code-memory never writes to such a file).
+NOT_UTF8_READ: dict = {}
+FALLBACK_ENCODING = "gb18030"   # GBK's superset: what a Chinese Windows editor saves by default
+
+
 def read_text(path: str, default: str | None = None) -> str | None:
-    """Read a UTF-8 text file; undecodable bytes are replaced, a missing file gives ``default``."""
+    """Read a text file; a missing file gives ``default``. UTF-8 first; a file that is not UTF-8 is
+    read as GB18030 (GBK's superset) when that decodes it, else with replacement characters — and
+    remembered in :data:`NOT_UTF8_READ`. Writers never replace such a file (:func:`refuse_non_utf8`)."""
     try:
         with open(path, "rb") as fh:
-            return fh.read().decode("utf-8", errors="replace")
+            data = fh.read()
     except FileNotFoundError:
         return default
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        text, NOT_UTF8_READ[path] = data.decode(FALLBACK_ENCODING), FALLBACK_ENCODING
+    except UnicodeDecodeError:
+        text, NOT_UTF8_READ[path] = data.decode("utf-8", errors="replace"), "unknown"
+    return text
 
 
 def _flock(fd: int, op: int, timeout: float, name: str) -> None:

@@ -112,3 +112,21 @@ def test_cli_writers_refuse_and_say_so(initialized_root, tmp_path):
     out = json.loads(res.stdout)
     assert out["ok"] is False and out["error"] == "MEMORY_ENCODING_UNSUPPORTED" and "2026-03-01.md" in out["message"]
     assert unchanged(str(day), day_before)
+
+
+def test_session_start_injects_a_gbk_memory_md_readably_and_says_it_is_not_written(initialized_root, project):
+    """The GBK MEMORY.md reaches the model as its Chinese text (read as GB18030, not replacement
+    characters), and the session — user and model — is told once that code-memory leaves it alone."""
+    before = gbk(initialized_root.memory_md)
+    result = run_hook("session-start", payload("session-start", project, source="startup"))
+    out = json.loads(result.stdout)
+    context = out["hookSpecificOutput"]["additionalContext"]
+    assert "金额一律用 Decimal" in context and "\ufffd" not in context
+    assert "Not UTF-8" in out["systemMessage"] and "MEMORY.md" in out["systemMessage"]
+    assert "iconv -f GB18030" in context
+    assert unchanged(initialized_root.memory_md, before)
+
+
+def test_session_start_says_nothing_about_encodings_when_everything_is_utf8(initialized_root, project):
+    result = run_hook("session-start", payload("session-start", project, source="startup"))
+    assert "Not UTF-8" not in result.stdout

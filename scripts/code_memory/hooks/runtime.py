@@ -171,7 +171,7 @@ def run(hook: str, raw: bytes, env) -> dict | None:
         module = __import__(f"{__package__}.{module_name}", fromlist=["handle"])
         output = module.handle(event, HookContext(cfg, env, log, event))
         if hook == "session-start":
-            output = _with_gate_warning(output, event, cfg, env)
+            output = _with_encoding_notice(_with_gate_warning(output, event, cfg, env), event, cfg)
         return output if isinstance(output, dict) and output else None
     except Exception as exc:  # noqa: BLE001 — fail open, always
         (log or _fallback_log(hook, env)).error("failed", exc)
@@ -202,6 +202,23 @@ def _with_gate_warning(output, event, cfg, env):
     specific = output.setdefault("hookSpecificOutput", {"hookEventName": event.name})
     specific["additionalContext"] = (warning["systemMessage"] + "\n\n" + specific.get("additionalContext", "")).strip()
     output["systemMessage"] = warning["systemMessage"]
+    return output
+
+
+def _with_encoding_notice(output, event, cfg):
+    """SessionStart's answer plus one line per memory file it read that is not UTF-8: the text was
+    injected (read as GB18030), but code-memory will not add to the file until it is converted."""
+    from ..fsutil import NOT_UTF8_READ
+    if not NOT_UTF8_READ:
+        return output
+    root = cfg.paths.root
+    names = ", ".join(sorted(os.path.relpath(p, root) if p.startswith(root + os.sep) else p for p in NOT_UTF8_READ))
+    text = (f"[code-memory] Not UTF-8, so code-memory reads but never writes them: {names}. Convert to keep them "
+            "updated: iconv -f GB18030 -t UTF-8 FILE > FILE.new && mv FILE.new FILE.")
+    output = output or {}
+    specific = output.setdefault("hookSpecificOutput", {"hookEventName": event.name})
+    specific["additionalContext"] = (specific.get("additionalContext", "") + "\n\n" + text).strip()
+    output["systemMessage"] = ((output.get("systemMessage") or "") + "\n" + text).strip()
     return output
 
 

@@ -185,3 +185,25 @@ def test_area_names_never_lead_outside_the_areas(memory_root, tmp_path, area):
         written = os.path.realpath(os.path.join(areas, out["area"], "facts.json"))
         assert written.startswith(areas + os.sep) and os.path.exists(written) and "../" not in out["area"]
     assert not os.path.exists(tmp_path / "outside") and not os.path.exists(os.path.join(memory_root, "x"))
+
+
+def test_facts_written_to_another_project_need_the_users_terminal(initialized_root, tmp_path):
+    """A fact written into a project the caller is not in is a widening, like a read: refused
+    without a terminal (every command Claude's Bash tool runs), done after a y on the terminal."""
+    facts = os.path.join(initialized_root.project_dir("chat"), "facts.json")
+    os.makedirs(os.path.dirname(facts), exist_ok=True)
+    cwd = str(tmp_path)
+    refused = run_script("code-memory.py", "facts", "add", "heartbeat every 20 s", "--project", "chat", cwd=cwd)
+    answer = json.loads(refused.stdout)
+    assert answer["error"] == "MEMORY_SCOPE_DENIED" and "writing to project 'chat'" in answer["message"]
+    assert not os.path.exists(facts)
+    refused = run_script("code-memory.py", "facts", "add", "x", "--area", "projects/chat", cwd=cwd)
+    assert json.loads(refused.stdout)["error"] == "MEMORY_SCOPE_DENIED"
+    done = run_script("code-memory.py", "facts", "add", "heartbeat every 20 s", "--project", "chat", cwd=cwd,
+                      terminal="y")
+    assert json.loads(done.stdout)["ok"] is True
+    fact_id = json.loads(done.stdout)["fact"]["id"]
+    refused = run_script("code-memory.py", "facts", "archive", fact_id, "--project", "chat", cwd=cwd)
+    assert json.loads(refused.stdout)["error"] == "MEMORY_SCOPE_DENIED"
+    with open(facts, encoding="utf-8") as fh:
+        assert json.load(fh)["facts"][0]["status"] == "active"

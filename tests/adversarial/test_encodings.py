@@ -98,7 +98,8 @@ def test_cli_writers_refuse_and_say_so(initialized_root, tmp_path):
     facts = os.path.join(initialized_root.project_dir("chat"), "facts.json")
     facts_before = gbk(facts, json.dumps({"facts": [{"id": "fact-1", "fact": "心跳 30 秒", "status": "active"}]},
                                          ensure_ascii=False))
-    res = run_script("code-memory.py", "facts", "add", "WebSocket heartbeat every 20 s", "--project", "chat")
+    res = run_script("code-memory.py", "facts", "add", "WebSocket heartbeat every 20 s", "--project", "chat",
+                     terminal="y")   # another project than the cwd's: the user confirms the write
     out = json.loads(res.stdout)
     assert out["ok"] is False and out["error"] in ("MEMORY_ENCODING_UNSUPPORTED", "INVALID_ARGUMENT")
     assert unchanged(facts, facts_before)

@@ -58,9 +58,15 @@ def _known_area(paths, kind: str, name: str, create: bool) -> None:
                           + "pass --create to start a new area", existing=existing[:20])
 
 
-def _paths(args):
+def _writable_paths(args):
+    """The memory paths for a fact write — to another project's area only as the access policy
+    allows a widening (search/access.py): confirmed on the terminal, never from inside Claude Code."""
     from ..config import load_config
-    return load_config(args.root).paths
+    from ..search.access import resolve_scope
+    cfg = load_config(args.root)
+    named = args.project or (args.area.partition("/")[2] if (args.area or "").startswith("projects/") else None)
+    resolve_scope(cfg, project=named, cwd=os.getcwd(), verb="writing to")
+    return cfg.paths
 
 
 def cmd_list(args) -> dict:
@@ -101,7 +107,7 @@ def _clean_text(text: str) -> str:
 def cmd_add(args) -> dict:
     from ..memory.facts import add_fact
     from ..memory.tree import ensure_area
-    paths = _paths(args)
+    paths = _writable_paths(args)
     area, path = _facts_path(paths, args)
     kind, _, name = area.partition("/")
     _known_area(paths, kind, name, getattr(args, "create", False))
@@ -120,7 +126,7 @@ def cmd_supersede(args) -> dict:
 
 def cmd_archive(args) -> dict:
     from ..memory.facts import set_status
-    paths = _paths(args)
+    paths = _writable_paths(args)
     area, path = _facts_path(paths, args)
     return {"area": area, "fact": set_status(path, args.fact_id, "archived")}
 

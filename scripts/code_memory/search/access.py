@@ -170,9 +170,11 @@ def authorize_widening(what: str, evidence: list, confirm=confirm_on_terminal) -
 
 
 def resolve_scope(cfg, *, project: str | None = None, workspace: str | None = None, scope: str = "project",
-                  cwd: str | None = None, env=None, confirm=confirm_on_terminal, ancestor=None) -> Scope:
-    """The scope a command may read: the caller's home scope, widened to ``project`` /
-    ``workspace`` / ``scope="all"`` only when :func:`authorize_widening` allows it."""
+                  cwd: str | None = None, env=None, confirm=confirm_on_terminal, ancestor=None,
+                  verb: str = "reading") -> Scope:
+    """The scope a command may read (or, with ``verb="writing to"``, write): the caller's home
+    scope, widened to ``project`` / ``workspace`` / ``scope="all"`` only when
+    :func:`authorize_widening` allows it."""
     from ..projects import detect_project, group_names
     from ..workspace.registry import registry_from_config
 
@@ -192,7 +194,7 @@ def resolve_scope(cfg, *, project: str | None = None, workspace: str | None = No
         out.wide, out.workspace, out.project = True, None, None
         return out
     if project and project != home_project and project not in areas:
-        authorize_widening(f"reading project {project!r}'s memory from {home_project or 'outside any project'}",
+        authorize_widening(f"{verb} project {project!r}'s memory from {home_project or 'outside any project'}",
                            evidence, confirm)
         out.project, out.areas = project, {project, *group_names(project, cfg.get("project_groups"))}
     if workspace:

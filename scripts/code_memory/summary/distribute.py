@@ -16,6 +16,7 @@ import datetime as dt
 import os
 import re
 
+from ..memory import verification
 from ..memory.daily import replace_daily_block
 from ..memory.sessions import DECISIONS, DONE, DONE_BOX, FILES, OPEN_BOX, POINTS, TODOS, TOPIC, write_session_note
 from ..memory.templates import template
@@ -213,8 +214,12 @@ def add_rules(paths: MemoryPaths, project: str, rules: list, dry_run: bool = Fal
         lines = text.rstrip("\n").split("\n") if text else []
         present = {line.strip() for line in lines}
         for item in rules:
-            rule_line = "- " + one_line(item["rule"])
-            if rule_line.strip() in present or rule_line == "- ":
+            text = one_line(item["rule"])
+            if not text or any(verification.parse(line)[0] == text for line in present if line.startswith("- ")):
+                continue
+            state = (item.get("verification") or {}).get("state")
+            rule_line = "- " + verification.mark(text, state, (item.get("verification") or {}).get("evidence") or ())
+            if rule_line.strip() in present:
                 continue
             heading = _category_heading(item.get("category") or DEFAULT_CATEGORY)
             if heading in lines:
@@ -253,8 +258,15 @@ def add_pitfalls(paths: MemoryPaths, avoidances: list, jaccard: float, containme
         if not text:
             text = template("MEMORY.md")
         existing = [ln for ln in section_lines(text, PITFALLS_HEADING) if ln.strip().startswith(("-", "*"))]
-        candidates = [line for line in map(one_line, avoidances) if line]
-        bullets = ["- " + line for line in dedup.filter_new(existing, candidates, jaccard, containment)]
+        marked = {}
+        for item in avoidances:
+            item = item if isinstance(item, dict) else {"text": item}
+            line = one_line(item.get("text") or "")
+            if line:
+                ver = item.get("verification") or {}
+                marked.setdefault(line, verification.mark(line, ver.get("state"), ver.get("evidence") or ()))
+        bare = [verification.parse(ln)[0] for ln in existing]
+        bullets = ["- " + marked[line] for line in dedup.filter_new(bare, list(marked), jaccard, containment)]
         added.extend(bullets)
         return append_to_section(text, PITFALLS_HEADING, bullets)
 

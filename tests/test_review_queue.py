@@ -1,0 +1,189 @@
+"""The review queue: proposals on disk, approve (edited) / reject through the real writers,
+revisions and CONFLICT, the rejection memory, corrupt files, bad ids, a removed project area,
+Skill generation in queue mode, and verification markers."""
+
+import json
+import os
+import threading
+
+import pytest
+
+from code_memory.config import load_config
+from code_memory.errors import CodeMemoryError
+from code_memory.evolution import capabilities as cap
+from code_memory.memory import verification
+from code_memory.memory.facts import load_facts
+from code_memory.memory.tree import ensure_area
+from code_memory.review import queue
+from code_memory.summary import review
+from evolution_support import history
+from test_capabilities import NOW, OK5, OPENING, generate, settings
+
+
+@pytest.fixture
+def cfg(initialized_root):
+    ensure_area(initialized_root, "projects", "alpha")
+    return load_config()
+
+
+def test_propose_list_get_and_count(cfg):
+    root = cfg.root
+    assert queue.pending_count(root) == 0
+    p = queue.propose(root, "rule", "Run the migrations before the tests", project="alpha", session="s1")
+    assert p["status"] == "pending" and p["revision"] == 1 and queue.valid_id(p["id"])
+    assert p["verification"] == {"state": "hypothesis", "evidence": []}
+    assert queue.pending_count(root) == 1
+    assert queue.get_proposal(root, p["id"]) == p
+    assert [x["id"] for x in queue.list_proposals(root)] == [p["id"]]
+    assert queue.list_proposals(root, kind="fact") == [] and queue.list_proposals(root, project="beta") == []
+    # the same idea again (near, not equal) is not queued twice
+    assert queue.propose(root, "rule", "run the migrations before the tests!", project="alpha") is None
+    # another project is another proposal
+    assert queue.propose(root, "rule", "Run the migrations before the tests", project="beta")
+
+
+def test_approve_rule_writes_rules_md_verified_and_audits(cfg):
+    root = cfg.root
+    p = queue.propose(root, "rule", "Run the migrations before the tests", project="alpha")
+    res = review.approve(cfg, p["id"], expected_revision=1, actor="test")
+    assert res["status"] == "approved" and res["written_to"] == "areas/projects/alpha/rules.md"
+    lines = [ln for ln in open(os.path.join(root, res["written_to"]), encoding="utf-8") if ln.startswith("- ")]
+    text, state, evidence = verification.parse(lines[-1])
+    assert text == "Run the migrations before the tests" and state == "verified"
+    assert "approved by the user (test" in evidence[0]
+    assert queue.pending_count(root) == 0 and queue.get_proposal(root, p["id"])["status"] == "approved"
+    audit = [json.loads(ln) for ln in open(review.audit_log(root), encoding="utf-8")]
+    assert audit[-1]["event_type"] == "approved" and audit[-1]["id"] == p["id"]
+    assert "migrations" not in open(review.audit_log(root), encoding="utf-8").read()  # metadata, not text
+    with pytest.raises(CodeMemoryError) as info:
+        review.approve(cfg, p["id"])
+    assert info.value.code == "CONFLICT" and "already approved" in info.value.message
+
+
+def test_approve_edited_pitfall_and_fact(cfg):
+    root = cfg.root
+    pit = queue.propose(root, "pitfall", "pip install without the venv breaks the system python")
+    res = review.approve(cfg, pit["id"], edited_text="pip install outside the venv breaks the system python")
+    memory = open(os.path.join(root, "MEMORY.md"), encoding="utf-8").read()
+    assert "- pip install outside the venv breaks the system python [verified: approved by the user" in memory
+    assert res["edited"] and queue.get_proposal(root, pit["id"])["original_text"].startswith("pip install without")
+    fact = queue.propose(root, "fact", "The API listens on port 8080", project="alpha",
+                         payload={"evidence": "seen in config.yaml", "category": "config"})
+    res = review.approve(cfg, fact["id"])
+    facts = load_facts(os.path.join(root, res["written_to"]))
+    assert facts[-1]["fact"] == "The API listens on port 8080" and facts[-1]["category"] == "config"
+    assert verification.of_fact(facts[-1])[0] == "verified"
+
+
+def test_reject_is_remembered(cfg):
+    root = cfg.root
+    p = queue.propose(root, "pitfall", "不对 the whole approach is wrong here")
+    res = review.reject(cfg, p["id"], reason="noise")
+    assert res["status"] == "rejected" and queue.get_proposal(root, p["id"])["reason"] == "noise"
+    assert queue.propose(root, "pitfall", "不对, the whole approach is wrong here") is None
+    assert not os.path.exists(os.path.join(root, "MEMORY.md")) or "approach" not in open(
+        os.path.join(root, "MEMORY.md"), encoding="utf-8").read()
+    with pytest.raises(CodeMemoryError) as info:
+        review.approve(cfg, p["id"])
+    assert info.value.code == "CONFLICT"
+
+
+def test_stale_revision_is_a_conflict_and_loses_nothing(cfg):
+    root = cfg.root
+    p = queue.propose(root, "rule", "Use ruff, not flake8", project="alpha")
+    edited = queue.edit(root, p["id"], "Use ruff for linting, not flake8", expected_revision=1, by="ui")
+    assert edited["revision"] == 2
+    with pytest.raises(CodeMemoryError) as info:
+        review.approve(cfg, p["id"], expected_revision=1)
+    assert info.value.code == "CONFLICT" and info.value.extra["revision"] == 2
+    assert queue.get_proposal(root, p["id"])["text"] == "Use ruff for linting, not flake8"
+    assert "ruff" not in (open(os.path.join(root, "areas/projects/alpha/rules.md"), encoding="utf-8").read())
+
+
+def test_concurrent_decisions_one_wins(cfg):
+    p = queue.propose(cfg.root, "rule", "Pin the node version in .nvmrc", project="alpha")
+    outcomes = []
+
+    def decide(fn):
+        try:
+            outcomes.append(fn(cfg, p["id"])["status"])
+        except CodeMemoryError as exc:
+            outcomes.append(exc.code)
+
+    threads = [threading.Thread(target=decide, args=(f,)) for f in (review.approve, review.reject, review.approve)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    assert sorted(outcomes).count("CONFLICT") == 2
+    rules = open(os.path.join(cfg.root, "areas/projects/alpha/rules.md"), encoding="utf-8").read()
+    assert rules.count("nvmrc") == (1 if "approved" in outcomes else 0)
+
+
+@pytest.mark.parametrize("bad", ["../../x", "p-../../etc", "p-ABCDEF012345", "", "p-0123456789ab/..", None, 5])
+def test_bad_ids_are_not_found(cfg, bad):
+    for call in (lambda: queue.get_proposal(cfg.root, bad), lambda: review.approve(cfg, bad),
+                 lambda: review.reject(cfg, bad)):
+        with pytest.raises(CodeMemoryError) as info:
+            call()
+        assert info.value.code == "NOT_FOUND"
+
+
+def test_corrupt_file_is_reported_and_skipped(cfg):
+    root = cfg.root
+    good = queue.propose(root, "pitfall", "a good proposal about caches")
+    bad_path = os.path.join(root, "review", "pending", "p-0000000000aa.json")
+    with open(bad_path, "w") as fh:
+        fh.write("{not json")
+    corrupt = []
+    assert [p["id"] for p in queue.list_proposals(root, corrupt=corrupt)] == [good["id"]]
+    assert corrupt == [{"id": "p-0000000000aa", "path": bad_path}]
+    with pytest.raises(CodeMemoryError) as info:
+        review.approve(cfg, "p-0000000000aa")
+    assert info.value.code == "REVIEW_CORRUPT"
+    assert review.approve(cfg, good["id"])["status"] == "approved"
+
+
+def test_approving_into_a_removed_project_keeps_the_proposal(cfg):
+    import shutil
+    p = queue.propose(cfg.root, "fact", "Builds need JDK 17", project="alpha")
+    shutil.rmtree(os.path.join(cfg.root, "areas", "projects", "alpha"))
+    with pytest.raises(CodeMemoryError) as info:
+        review.approve(cfg, p["id"])
+    assert info.value.code == "REVIEW_TARGET_GONE"
+    assert not os.path.exists(os.path.join(cfg.root, "areas", "projects", "alpha"))
+    assert queue.get_proposal(cfg.root, p["id"])["status"] == "pending"
+    assert review.reject(cfg, p["id"])["status"] == "rejected"
+
+
+def test_skills_in_queue_mode_wait_for_approval(initialized_root, tmp_path, monkeypatch):
+    paths = initialized_root
+    history(paths, NOW, OPENING, outcomes=OK5, start_days_ago=3)
+    st = settings(tmp_path)
+    res = generate(paths, st, queue_skills=True)
+    assert res["generated"] == [] and len(res["queued"]) == 2 and not os.path.exists(st.skills_path)
+    assert queue.pending_count(paths.root) == 2
+    again = generate(paths, st, queue_skills=True)       # not proposed twice
+    assert all(q["already_reviewed"] for q in again["queued"]) and queue.pending_count(paths.root) == 2
+    monkeypatch.setenv("CODE_MEMORY_ROOT", paths.root)
+    cfg = load_config()
+    cfg.setdefault("capabilities", {})["skills_dir"] = st.skills_dir
+    first = queue.list_proposals(paths.root, kind="skill")[0]
+    out = review.approve(cfg, first["id"])
+    skill = os.path.join(out["written_to"])
+    assert os.path.isfile(skill) and open(skill, encoding="utf-8").read() == first["text"]
+    assert [s["name"] for s in cap.skills(paths)] == [out["name"]]
+
+
+def test_kv_proposal_approval_writes_the_key(cfg):
+    p = queue.propose(cfg.root, "kv", json.dumps({"port": 8080}), target="/project/alpha/port")
+    out = review.approve(cfg, p["id"])
+    assert out["written_to"] == "/project/alpha/port"
+    from code_memory.kv.view import get
+    assert get(cfg.paths, "/project/alpha/port")["content"] == {"port": 8080}
+
+
+def test_verification_markers_round_trip():
+    for state, ev in (("hypothesis", []), ("verified", ["pytest passed", "commit 1a2b3c4"])):
+        line = "- " + verification.mark("Use uv, not pip [sic]", state, ev)
+        text, got_state, got_ev = verification.parse(line)
+        assert (text, got_state, got_ev) == ("Use uv, not pip [sic]", state, ev)
+    assert verification.parse("- legacy rule") == ("legacy rule", None, [])

@@ -105,6 +105,10 @@ DEFAULTS: dict = {
         "reopen_after": 3,
         "extra_rules": [],
     },
+    # the review queue: "auto" writes what extraction proposes, "queue" waits for approval
+    "review": {
+        "mode": {"rules": "auto", "pitfalls": "auto", "facts": "auto", "skills": "queue", "kv": "auto"},
+    },
     # self-evolution: Skills generated from recurring patterns (capability-generator.py)
     "capabilities": {
         "enabled": True,

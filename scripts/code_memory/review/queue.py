@@ -254,3 +254,23 @@ def edit(root: str, pid: str, text: str, expected_revision=None, by: str = "cli"
         prop["history"] = list(prop.get("history") or []) + [{"at": now, "event": "edited", "by": by}]
         atomic_write_json(os.path.join(_pending_dir(root), pid + ".json"), prop, mode=0o600)
         return prop
+
+
+CONFIG_KINDS = {"rules": "rule", "pitfalls": "pitfall", "facts": "fact", "skills": "skill", "kv": "kv"}
+MODES = ("auto", "queue")
+
+
+def queued_kinds(section) -> frozenset:
+    """The proposal kinds whose ``review.mode`` is ``queue`` (``section``: the ``review`` config
+    section as a dict; missing kinds are ``auto``). Raises CONFIG_INVALID on another mode."""
+    modes = (section or {}).get("mode") or {}
+    if not isinstance(modes, dict):
+        raise CodeMemoryError("CONFIG_INVALID", "review.mode must be an object of kind → auto|queue")
+    out = set()
+    for name, kind in CONFIG_KINDS.items():
+        mode = modes.get(name, "auto")
+        if mode not in MODES:
+            raise CodeMemoryError("CONFIG_INVALID", f"review.mode.{name} must be auto or queue, not {str(mode)[:20]!r}")
+        if mode == "queue":
+            out.add(kind)
+    return frozenset(out)

@@ -278,6 +278,27 @@ def add_pitfalls(paths: MemoryPaths, avoidances: list, jaccard: float, containme
     return added
 
 
+def propose(paths: MemoryPaths, kind: str, project: str | None, session_id: str, items: list,
+            dry_run: bool = False) -> list:
+    """Queue rules (``{"rule", "category", "verification"}``) or pitfalls (``{"text", "verification"}``)
+    for review instead of writing them (review.mode = queue). Returns the ids queued; an item
+    near a pending or rejected proposal is left out (the rejection memory)."""
+    from ..review import queue
+    out = []
+    for item in items:
+        text = one_line(redact(item.get("rule") if kind == "rule" else item.get("text") or ""))
+        if not text or dry_run:
+            continue
+        target = os.path.relpath(os.path.join(paths.project_dir(project), "rules.md"), paths.root) \
+            if kind == "rule" else "MEMORY.md"
+        prop = queue.propose(paths.root, kind, text, project=project, session=session_id, target=target,
+                             verification=item.get("verification"), source="summarizer",
+                             payload={"category": item.get("category")} if kind == "rule" else {})
+        if prop:
+            out.append(prop["id"])
+    return out
+
+
 def daily_marker(session_id: str) -> str:
     return f"### 会话 {one_line(session_id, 120)}"
 

@@ -507,7 +507,8 @@ def generate_configured(cfg, dry_run: bool = False, use_llm: bool | None = None)
     settings, analysis, outcomes = _inputs(cfg, persist=not dry_run)
     if use_llm is False:
         settings = replace(settings, use_llm=False)
-    return run(cfg.paths, settings, analysis, outcomes, backend=_backend(cfg, settings), dry_run=dry_run)
+    return run(cfg.paths, settings, analysis, outcomes, backend=_backend(cfg, settings), dry_run=dry_run,
+               queue_skills="skill" in review_queue.queued_kinds(cfg.get("review")))
 
 
 def status_configured(cfg) -> dict:

@@ -40,9 +40,9 @@ from ..memory.tree import lock_path_for
 from ..paths import MemoryPaths
 from ..projects import detect_project
 from ..redact import redact
+from ..review import queue as review_queue
 from ..timeutil import now_iso, parse_datetime
 from ..transcript import read_session
-from ..review import queue as review_queue
 from . import distribute, extract
 
 TRANSIENT_LLM_ERRORS = ("http", "rate_limit", "timeout")

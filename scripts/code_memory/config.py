@@ -400,6 +400,8 @@ def _env_layer(env) -> dict:
             continue
         section, _, key = name[len("CODE_MEMORY_"):].partition("__")
         dotted = f"{section.lower()}.{key.lower()}"
+        if _default_for(dotted) is _MISSING and _default_for(dotted.replace("__", ".")) is not _MISSING:
+            dotted = dotted.replace("__", ".")   # a nested key: CODE_MEMORY_REVIEW__MODE__SKILLS
         if _default_for(dotted) is _MISSING:
             continue
         _set_path(layer, dotted, _coerce_env(dotted, raw))

@@ -187,3 +187,74 @@ def test_verification_markers_round_trip():
         text, got_state, got_ev = verification.parse(line)
         assert (text, got_state, got_ev) == ("Use uv, not pip [sic]", state, ev)
     assert verification.parse("- legacy rule") == ("legacy rule", None, [])
+
+
+# CLI (real subprocess) ------------------------------------------------------------------------
+
+def cm(*args, env=None):
+    from conftest import run_script
+    proc = run_script("code-memory.py", "review", *args, env=env)
+    try:
+        return proc.returncode, json.loads(proc.stdout)
+    except ValueError:
+        return proc.returncode, proc.stdout + proc.stderr
+
+
+def test_cli_list_show_approve_reject(cfg, tmp_path):
+    root = cfg.root
+    a = queue.propose(root, "rule", "Always run `make lint` before pushing", project="alpha")
+    b = queue.propose(root, "pitfall", "Docker build cache hides a changed requirements.txt")
+    code, out = cm("list")
+    assert code == 0 and out["ok"] and out["count"] == 2 and out["pending"] == 2
+    assert {p["id"] for p in out["proposals"]} == {a["id"], b["id"]}
+    code, out = cm("show", a["id"])
+    assert code == 0 and out["proposal"]["text"] == a["text"]
+    proc_text = __import__("conftest").run_script("code-memory.py", "review", "list", "--format", "text")
+    assert a["id"] in proc_text.stdout and "[unverified]" in proc_text.stdout
+
+    code, out = cm("approve", a["id"], "--text", "Always run `make lint` before you push", "--revision", "1")
+    assert code == 0 and out["status"] == "approved" and out["edited"]
+    assert "- Always run `make lint` before you push [verified:" in open(
+        os.path.join(root, "areas/projects/alpha/rules.md"), encoding="utf-8").read()
+    code, out = cm("approve", a["id"])
+    assert code == 10 and out["error"] == "CONFLICT"
+    code, out = cm("reject", b["id"], "--reason", "too obvious")
+    assert code == 0 and out["status"] == "rejected"
+    code, out = cm("list", "--status", "all")
+    assert {p["status"] for p in out["proposals"]} == {"approved", "rejected"}
+
+
+@pytest.mark.parametrize("bad", ["../../x", "p-0123456789ab", "p-/../../etc/passwd"])
+def test_cli_unknown_and_traversal_ids(cfg, bad):
+    for action in ("show", "approve", "reject"):
+        code, out = cm(action, bad)
+        assert code == 3 and out["error"] == "NOT_FOUND" and "Traceback" not in json.dumps(out)
+
+
+def test_cli_edit_in_editor_and_stale_revision(cfg, tmp_path):
+    p = queue.propose(cfg.root, "fact", "The staging DB is Postgres 14", project="alpha")
+    editor = tmp_path / "ed.sh"
+    editor.write_text("#!/bin/sh\nsed -i 's/14/16/' \"$1\"\n")
+    editor.chmod(0o755)
+    code, out = cm("approve", p["id"], "--edit", env={"EDITOR": str(editor)})
+    assert code == 0 and out["edited"] and out["written_to"] == "areas/projects/alpha/facts.json"
+    assert load_facts(os.path.join(cfg.root, out["written_to"]))[-1]["fact"] == "The staging DB is Postgres 16"
+
+    q = queue.propose(cfg.root, "fact", "The cache is Redis 7 on port 6380", project="alpha")
+    queue.edit(cfg.root, q["id"], "The cache is Redis 7.2 on port 6380", by="ui")   # the UI edited it
+    code, out = cm("approve", q["id"], "--revision", "1")
+    assert code == 10 and out["error"] == "CONFLICT"
+    assert queue.get_proposal(cfg.root, q["id"])["text"] == "The cache is Redis 7.2 on port 6380"
+    code, out = cm("approve", q["id"], "--edit", env={"EDITOR": "/nonexistent/editor"})
+    assert code == 2 and out["error"] == "INVALID_ARGUMENT" and queue.pending_count(cfg.root) == 1
+
+
+def test_cli_corrupt_file_is_reported_not_fatal(cfg):
+    good = queue.propose(cfg.root, "pitfall", "a fine proposal about flaky tests")
+    with open(os.path.join(cfg.root, "review", "pending", "p-0000000000bb.json"), "w") as fh:
+        fh.write("\x00garbage")
+    code, out = cm("list")
+    assert code == 0 and [p["id"] for p in out["proposals"]] == [good["id"]]
+    assert out["corrupt"][0]["id"] == "p-0000000000bb"
+    code, out = cm("show", "p-0000000000bb")
+    assert code == 7 and out["error"] == "REVIEW_CORRUPT"

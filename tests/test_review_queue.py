@@ -258,3 +258,35 @@ def test_cli_corrupt_file_is_reported_not_fatal(cfg):
     assert out["corrupt"][0]["id"] == "p-0000000000bb"
     code, out = cm("show", "p-0000000000bb")
     assert code == 7 and out["error"] == "REVIEW_CORRUPT"
+
+
+# SessionStart (through the shim) ----------------------------------------------------------------
+
+def test_session_start_says_how_many_proposals_wait(initialized_root, project):
+    from support.hook_runner import payload, run_hook
+    context = run_hook("session-start", payload("session-start", project)).context or ""
+    assert "review" not in context.lower() or "proposal" not in context
+    root = initialized_root.root
+    queue.propose(root, "skill", "---\nname: auto-x\n---\nsteps", title="auto-x")
+    queue.propose(root, "pitfall", "git stash drops untracked files unless -u is given")
+    context = run_hook("session-start", payload("session-start", project)).context
+    assert "2 memory proposals wait for the user's review" in context and "`code-memory review list`" in context
+    assert context.count("proposals wait") == 1 and len(context) <= 6000
+    # nothing of the proposals' text is injected: only the count
+    assert "git stash" not in context
+    # a tiny budget keeps the line (highest priority)
+    context = run_hook("session-start", payload("session-start", project),
+                       env={"CODE_MEMORY_HOOKS__SESSION_START_MAX_CHARS": "600"}).context
+    assert "2 memory proposals wait" in context
+
+
+def test_pending_count_is_stdlib_light():
+    import subprocess
+    import sys
+    from support.hook_runner import REPO
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); import code_memory.review.count as c; "
+             "c.pending_count('/nonexistent'); print(','.join(sorted(n for n in sys.modules if n in "
+             "('json', 're', 'hashlib', 'datetime'))))")
+    out = subprocess.run([sys.executable, "-S", "-c", probe, os.path.join(REPO, "scripts")],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    assert out == ""

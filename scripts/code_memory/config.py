@@ -145,10 +145,10 @@ DEFAULTS: dict = {
         "schema_once_per_session": True,
         "schema_max_bytes": 8000,
         # SessionStart: blocks in priority order, one budget, each block's own share (characters)
-        "session_start_blocks": ["recent", "memory", "project_summary", "kv", "routing", "capabilities"],
+        "session_start_blocks": ["review", "recent", "memory", "project_summary", "kv", "routing", "capabilities"],
         "session_start_max_chars": 6000,
         "session_start_block_chars": {"recent": 2000, "memory": 1600, "project_summary": 900, "kv": 600,
-                                      "routing": 700, "capabilities": 600},
+                                      "routing": 700, "capabilities": 600, "review": 200},
         "recent_sessions": 3,
         "recent_max_age_days": 14,
         "auto_init": True,

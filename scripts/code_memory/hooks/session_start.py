@@ -14,6 +14,7 @@ shrink first (recall.assemble_by_priority). Built-in blocks, in the default prio
     kv               the agent key-value memory's default read (code_memory.hooks.kv_block)
     routing          the trigger → file rows of rules/memory-loader.md whose target exists
     capabilities     rules/auto-capabilities.md — the generated Skills index
+    review           one line when memory proposals wait in the review queue (review/count.py)
 
 To add a block, add ``name: "module:function"`` to :data:`PROVIDERS` (imported only when the
 block is configured) with ``function(ctx, project) -> Block | None``, and list the name in the
@@ -39,6 +40,7 @@ PROVIDERS = {
     "routing": f"{__name__}:routing_block",
     "capabilities": f"{__name__}:capabilities_block",
     "kv": "code_memory.hooks.kv_block:kv_block",
+    "review": f"{__name__}:review_block",
 }
 
 # MEMORY.md sections in the order they are worth keeping: what a cut takes first goes last
@@ -185,6 +187,18 @@ def capabilities_block(ctx, project):
     if text and has_content(text, shipped):
         return Block(path, "generated Skills index (rules/auto-capabilities.md)", strip_boilerplate(text, shipped))
     return None
+
+
+def review_block(ctx, project):
+    """One line when memory proposals wait for review (README § Review queue); a directory listing."""
+    from ..review.count import pending_count, pending_dir
+    count = pending_count(ctx.paths.root)
+    if count <= 0:
+        return None
+    noun = "memory proposal waits" if count == 1 else "memory proposals wait"
+    return Block(pending_dir(ctx.paths.root), "review queue",
+                 f"{count} {noun} for the user's review (not in memory until approved): "
+                 "`code-memory review list` shows them; the user approves or rejects.")
 
 
 def _provider(name: str):

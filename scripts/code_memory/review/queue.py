@@ -18,11 +18,14 @@ from ..errors import CodeMemoryError
 from ..fsutil import atomic_write_json, ensure_dir, file_lock, read_text
 from ..text.similarity import CONTAINMENT, JACCARD, is_near_duplicate
 from ..timeutil import now_iso
+from .count import ID_PREFIX, pending_count, pending_dir
+
+__all__ = ["pending_count", "list_proposals", "get_proposal", "propose", "edit", "decision", "finish",
+           "queued_kinds", "known_duplicate", "valid_id"]
 
 KINDS = ("rule", "pitfall", "fact", "skill", "kv")
 STATUSES = ("pending", "approved", "rejected")
 VERIFICATION_STATES = ("verified", "hypothesis")
-ID_PREFIX = "p-"
 ID_HEX = 12
 MAX_TEXT = 20000
 _HEX = frozenset("0123456789abcdef")
@@ -33,7 +36,7 @@ def review_dir(root: str) -> str:
 
 
 def _pending_dir(root: str) -> str:
-    return os.path.join(root, "review", "pending")
+    return pending_dir(root)
 
 
 def _done_dir(root: str) -> str:
@@ -42,15 +45,6 @@ def _done_dir(root: str) -> str:
 
 def _lock(root: str) -> str:
     return os.path.join(root, "review", ".lock")
-
-
-def pending_count(root: str) -> int:
-    """How many proposals wait: a directory listing, no file is read (SessionStart calls it)."""
-    try:
-        names = os.listdir(os.path.join(root, "review", "pending"))
-    except OSError:
-        return 0
-    return sum(1 for n in names if n.endswith(".json") and n.startswith(ID_PREFIX))
 
 
 def valid_id(pid) -> bool:

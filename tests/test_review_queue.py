@@ -283,6 +283,7 @@ def test_session_start_says_how_many_proposals_wait(initialized_root, project):
 def test_pending_count_is_stdlib_light():
     import subprocess
     import sys
+
     from support.hook_runner import REPO
     probe = ("import sys; sys.path.insert(0, sys.argv[1]); import code_memory.review.count as c; "
              "c.pending_count('/nonexistent'); print(','.join(sorted(n for n in sys.modules if n in "
@@ -290,3 +291,35 @@ def test_pending_count_is_stdlib_light():
     out = subprocess.run([sys.executable, "-S", "-c", probe, os.path.join(REPO, "scripts")],
                          capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""
+
+
+# kv writes from untrusted sources (real CLI) -----------------------------------------------------
+
+def test_kv_untrusted_write_is_kept_and_proposed_in_queue_mode(memory_root):
+    from conftest import run_script
+    os.makedirs(memory_root, exist_ok=True)
+
+    def kv(*args, env=None):
+        proc = run_script("code-memory.py", "kv", *args, env=env)
+        return proc.returncode, json.loads(proc.stdout)
+
+    # auto (default): refused as before, nothing queued
+    code, out = kv("set", "/kb/port", '{"summary": "port 9000"}', "https://example.com/doc")
+    assert code != 0 and queue.pending_count(memory_root) == 0
+    env = {"CODE_MEMORY_REVIEW__MODE__KV": "queue"}
+    code, out = kv("set", "/kb/port", '{"summary": "port 9000"}', "https://example.com/doc", env=env)
+    assert code == 0 and out["key"] == "/untrusted/kb/port" and out["quarantined"] and out["proposal"]
+    prop = queue.get_proposal(memory_root, out["proposal"])
+    assert prop["kind"] == "kv" and prop["target"] == "/kb/port" and json.loads(prop["text"]) == {"summary": "port 9000"}
+    # the same write again is not proposed twice; a trusted write is never queued
+    code, again = kv("set", "/kb/port", '{"summary": "port 9000"}', "https://example.com/doc", env=env)
+    assert again["proposal"] is None and queue.pending_count(memory_root) == 1
+    user = json.dumps({"kind": "user", "name": "chat", "retrieved_at": "2026-02-22T10:00:00Z", "locator": {"m": 1}})
+    code, out = kv("set", "/user/editor", '{"summary": "vim"}', user, env=env)
+    assert code == 0 and "proposal" not in out
+    code, out = cm("approve", prop["id"])
+    assert code == 0 and out["written_to"] == "/kb/port"
+    code, out = kv("get", "/kb/port")
+    assert code == 0 and out["content"] == {"summary": "port 9000"}
+    code, out = kv("get", "/untrusted/kb/port")     # the quarantined copy stays
+    assert code == 0

@@ -323,3 +323,26 @@ def test_kv_untrusted_write_is_kept_and_proposed_in_queue_mode(memory_root):
     assert code == 0 and out["content"] == {"summary": "port 9000"}
     code, out = kv("get", "/untrusted/kb/port")     # the quarantined copy stays
     assert code == 0
+
+
+def test_later_evidence_or_approval_promotes_a_hypothesis(cfg):
+    from code_memory.summary import distribute
+    paths = cfg.paths
+    hyp = {"state": "hypothesis", "evidence": []}
+    proof = {"state": "verified", "evidence": ["passed: pytest -q"]}
+    distribute.add_rules(paths, "alpha", [{"rule": "Seed the DB before e2e tests", "category": "测试",
+                                           "verification": hyp}])
+    distribute.add_pitfalls(paths, [{"text": "npm ci wipes node_modules", "verification": hyp}], 0.6, 0.8)
+    rules_md = os.path.join(paths.project_dir("alpha"), "rules.md")
+    assert "- Seed the DB before e2e tests [unverified]" in open(rules_md, encoding="utf-8").read()
+    # the same hypothesis again changes nothing; evidence later promotes it in place
+    assert distribute.add_rules(paths, "alpha", [{"rule": "Seed the DB before e2e tests", "verification": hyp}]) == []
+    assert distribute.add_rules(paths, "alpha", [{"rule": "Seed the DB before e2e tests", "verification": proof}])
+    text = open(rules_md, encoding="utf-8").read()
+    assert text.count("Seed the DB") == 1 and "- Seed the DB before e2e tests [verified: passed: pytest -q]" in text
+    # a pitfall approved from the queue promotes the hypothesis line already in MEMORY.md
+    p = queue.propose(cfg.root, "pitfall", "npm ci wipes node_modules")
+    assert review.approve(cfg, p["id"])["added"] == 1
+    memory = open(paths.memory_md, encoding="utf-8").read()
+    assert memory.count("npm ci wipes node_modules") == 1
+    assert "- npm ci wipes node_modules [verified: approved by the user" in memory

@@ -201,9 +201,26 @@ def _category_heading(category: str) -> str:
     return "## " + (one_line(category, 40).replace("#", "") or DEFAULT_CATEGORY)
 
 
+def _promote(lines: list, text: str, ver: dict, new_line: str, added: list) -> bool:
+    """True when ``text`` is already a line of ``lines``; a hypothesis line is replaced by
+    ``new_line`` (in place) when ``ver`` verifies it — later evidence promotes a hypothesis."""
+    for i, line in enumerate(lines):
+        if not line.startswith(("- ", "* ")):
+            continue
+        old_text, old_state, _ = verification.parse(line)
+        if old_text != text:
+            continue
+        if ver.get("state") == "verified" and old_state != "verified":
+            lines[i] = new_line
+            added.append(new_line)
+        return True
+    return False
+
+
 def add_rules(paths: MemoryPaths, project: str, rules: list, dry_run: bool = False) -> list:
-    """Append ``- rule`` lines under ``## <category>`` in the project's rules.md; a line already
-    present anywhere in the file is skipped. Returns the lines added."""
+    """Append ``- rule`` lines under ``## <category>`` in the project's rules.md; a rule already
+    present anywhere in the file is skipped — or, when it was a hypothesis and this one is
+    verified, its line is replaced (promoted). Returns the lines added or promoted."""
     if not rules or not project:
         return []
     directory = paths.project_dir(project) if dry_run else ensure_area(paths, "projects", project)
@@ -214,11 +231,11 @@ def add_rules(paths: MemoryPaths, project: str, rules: list, dry_run: bool = Fal
         lines = text.rstrip("\n").split("\n") if text else []
         present = {line.strip() for line in lines}
         for item in rules:
-            text = one_line(item["rule"])
-            if not text or any(verification.parse(line)[0] == text for line in present if line.startswith("- ")):
+            rule_text = one_line(item["rule"])
+            ver = item.get("verification") or {}
+            rule_line = "- " + verification.mark(rule_text, ver.get("state"), ver.get("evidence") or ())
+            if not rule_text or _promote(lines, rule_text, ver, rule_line, added):
                 continue
-            state = (item.get("verification") or {}).get("state")
-            rule_line = "- " + verification.mark(text, state, (item.get("verification") or {}).get("evidence") or ())
             if rule_line.strip() in present:
                 continue
             heading = _category_heading(item.get("category") or DEFAULT_CATEGORY)
@@ -258,6 +275,7 @@ def add_pitfalls(paths: MemoryPaths, avoidances: list, jaccard: float, containme
         if not text:
             text = template("MEMORY.md")
         existing = [ln for ln in section_lines(text, PITFALLS_HEADING) if ln.strip().startswith(("-", "*"))]
+        lines = text.split("\n")
         marked = {}
         for item in avoidances:
             item = item if isinstance(item, dict) else {"text": item}
@@ -266,6 +284,13 @@ def add_pitfalls(paths: MemoryPaths, avoidances: list, jaccard: float, containme
                 ver = item.get("verification") or {}
                 marked.setdefault(line, verification.mark(line, ver.get("state"), ver.get("evidence") or ()))
         bare = [verification.parse(ln)[0] for ln in existing]
+        promoted = []
+        for line in list(marked):
+            ver = verification.parse(marked[line])
+            if line in bare and _promote(lines, line, {"state": ver[1]}, "- " + marked[line], promoted):
+                del marked[line]
+        text = "\n".join(lines) if promoted else text
+        added.extend(promoted)
         bullets = ["- " + marked[line] for line in dedup.filter_new(bare, list(marked), jaccard, containment)]
         added.extend(bullets)
         return append_to_section(text, PITFALLS_HEADING, bullets)

@@ -346,3 +346,20 @@ def test_later_evidence_or_approval_promotes_a_hypothesis(cfg):
     memory = open(paths.memory_md, encoding="utf-8").read()
     assert memory.count("npm ci wipes node_modules") == 1
     assert "- npm ci wipes node_modules [verified: approved by the user" in memory
+
+
+def test_injected_text_labels_hypotheses(initialized_root, project):
+    from support.hook_runner import payload, run_hook
+    from code_memory.summary import distribute
+    paths = initialized_root
+    distribute.add_pitfalls(paths, [{"text": "HYP-PITFALL-1 tmpfs loses the cache on reboot",
+                                     "verification": {"state": "hypothesis"}}], 0.6, 0.8)
+    context = run_hook("session-start", payload("session-start", project)).context
+    assert "HYP-PITFALL-1 tmpfs loses the cache on reboot [unverified]" in context
+    assert "Lines marked [unverified] are hypotheses nobody has proven yet" in context
+    # the rules injector (first Read in the project) says the same for rules.md
+    distribute.add_rules(paths, "alpha", [{"rule": "HYP-RULE-2 use port 8081", "verification": {"state": "hypothesis"}}])
+    read = payload("pre-read", project, tool_input={"file_path": os.path.join(project, "src", "a.py")})
+    context = run_hook("rules-injector", read).context
+    assert "- HYP-RULE-2 use port 8081 [unverified]" in context
+    assert "Lines marked [unverified] are hypotheses" in context

@@ -349,8 +349,8 @@ def test_later_evidence_or_approval_promotes_a_hypothesis(cfg):
 
 
 def test_injected_text_labels_hypotheses(initialized_root, project):
-    from support.hook_runner import payload, run_hook
     from code_memory.summary import distribute
+    from support.hook_runner import payload, run_hook
     paths = initialized_root
     distribute.add_pitfalls(paths, [{"text": "HYP-PITFALL-1 tmpfs loses the cache on reboot",
                                      "verification": {"state": "hypothesis"}}], 0.6, 0.8)

@@ -19,7 +19,7 @@ ARCHITECTURE = os.path.join(REPO, "ARCHITECTURE.md")
 LAYERS = [
     ("core", ["core"]),
     ("text", ["text"]),
-    ("files", ["memory"]),
+    ("files", ["memory", "review"]),
     ("stores", ["kv", "memtool", "workspace"]),
     ("evolution and lint", ["evolution", "lint"]),
     ("search", ["search"]),

@@ -287,7 +287,11 @@ def test_cli_status_dry_run_and_generation(initialized_root, isolated_home):
     code, out = run("--dry-run")
     assert out["dry_run"] and len(out["generated"]) == 2
     assert not (isolated_home / ".claude" / "skills").exists()
-    code, out = run()
+    code, out = run()           # review.mode.skills defaults to queue: proposals, no files
+    assert code == 0 and out["generated"] == [] and [q["name"] for q in out["queued"]] == [
+        "auto-dep-missing-module", "auto-env-port"]
+    assert not (isolated_home / ".claude" / "skills").exists()
+    code, out = run(extra={"CODE_MEMORY_REVIEW__MODE__SKILLS": "auto"})
     assert code == 0 and [g["backend"] for g in out["generated"]] == ["template", "template"]
     assert (isolated_home / ".claude" / "skills" / "auto-env-port" / "SKILL.md").exists()
     code, out = run("--status")

@@ -158,11 +158,13 @@ def test_full_run_and_dry_run(initialized_root, isolated_home):
         "cleanup": "ok",
         "reindex": steps["reindex"]["status"]}
     assert steps["cleanup"]["deleted"] == 3
-    assert [g["name"] for g in steps["capabilities"]["generated"]] == ["auto-env-port", "auto-dep-missing-module"]
+    # review.mode.skills defaults to queue: the Skills wait for approval
+    assert steps["capabilities"]["generated"] == []
+    assert [g["name"] for g in steps["capabilities"]["queued"]] == ["auto-env-port", "auto-dep-missing-module"]
     assert os.path.exists(steps["signals"]["report"])
     report = open(res["report_path"], encoding="utf-8").read()
     assert "## Most-edited files" in report and "app.py [web]" in report
-    assert "generated `auto-env-port`" in report
+    assert "queued `auto-env-port`" in report and "code-memory review show p-" in report
     assert res["report_path"].endswith(f"evolution/reports/weekly-{cons._day(NOW)}.md")
     assert os.path.exists(paths.memory_md) and os.path.isdir(paths.project_dir("web"))
 

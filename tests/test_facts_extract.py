@@ -33,7 +33,7 @@ def sdk(api, paths):
                        paths=paths, env={"ANTHROPIC_API_KEY": "k"}, purpose="facts")
 
 
-def note_for(paths, tmp_path, project: str, sid: str, text: str, when: dt.datetime) -> None:
+def note_for(paths, tmp_path, project: str, sid: str, text: str, when: dt.datetime, commands=()) -> None:
     """A real session note written by the summarizer (deterministic mode)."""
     project_dir = tmp_path / "work" / project
     (project_dir / ".git").mkdir(parents=True, exist_ok=True)
@@ -41,6 +41,8 @@ def note_for(paths, tmp_path, project: str, sid: str, text: str, when: dt.dateti
     with TranscriptWriter(transcript, session_id=sid, cwd=str(project_dir)) as t:
         t.user(text)
         t.tool("Edit", {"file_path": f"{project_dir}/settings.py", "old_string": "a", "new_string": "b"})
+        for command, failed in commands:
+            t.tool("Bash", {"command": command}, "Exit code 1" if failed else "ok", is_error=failed)
         t.say("Done.")
     summarize_session(paths, transcript, backend=get_backend({"backend": "none"}, env={}),
                       options=SummaryOptions(), now=when.astimezone())
@@ -99,6 +101,43 @@ def test_extraction_adds_supersedes_and_dedups(api, sessions):
     assert facts["Tests use the payments sandbox key"]["category"] == "other"
     assert facts["Payments use Stripe in test mode"]["status"] == "active" and keep["id"]
     assert "auto-extract-facts" in new_port["evidence"]
+
+
+def test_facts_are_verified_by_a_passing_command_and_queued_in_queue_mode(api, initialized_root, tmp_path):
+    from code_memory.config import load_config
+    from code_memory.review import queue
+    from code_memory.summary import review
+    paths = initialized_root
+    note_for(paths, tmp_path, "shop", "v1", "SHOP-1 port 8080", NOW - dt.timedelta(days=1),
+             commands=[("curl -fsS localhost:8080/health", False), ("pytest -q tests/test_pay.py", True)])
+    note_for(paths, tmp_path, "shop", "v2", "SHOP-2 payments sandbox", NOW - dt.timedelta(days=2))
+    answer = json.dumps({"facts": [
+        {"fact": "The API listens on port 8080", "category": "configuration",
+         "evidence": "v1: curl -fsS localhost:8080/health"},
+        {"fact": "Payments tests use the sandbox key", "category": "convention",
+         "evidence": "v1: pytest -q tests/test_pay.py"},                        # that command failed
+        {"fact": "Deploys go through the staging cluster first", "category": "convention", "evidence": "v2"}]})
+    api.push({"when": "SHOP-1", "text": answer})
+    extract_facts(paths, sdk(api, paths), window_days=7, min_sessions=2, max_facts=3, now=NOW)
+    facts = {f["fact"]: f["verification"] for f in shop_facts(paths)}
+    assert facts["The API listens on port 8080"] == {
+        "state": "verified", "evidence": ["passed: curl -fsS localhost:8080/health"]}
+    assert facts["Payments tests use the sandbox key"]["state"] == "hypothesis"
+    assert facts["Deploys go through the staging cluster first"]["state"] == "hypothesis"
+
+    # queue mode: proposals, not facts; a rejected one is not proposed again
+    before = shop_facts(paths)
+    new = json.dumps({"facts": [{"fact": "Builds need JDK 17 on the CI runners", "category": "dependency"}]})
+    api.push({"when": "SHOP-1", "text": new})
+    report = extract_facts(paths, sdk(api, paths), window_days=7, min_sessions=2, max_facts=3, now=NOW, queue=True)
+    assert report["facts_queued"] == 1 and report["facts_added"] == 0 and shop_facts(paths) == before
+    (prop,) = queue.list_proposals(paths.root, kind="fact")
+    assert prop["project"] == "shop" and prop["target"] == "areas/projects/shop/facts.json"
+    review.reject(load_config(), prop["id"], reason="not true")
+    api.push({"when": "SHOP-1", "text": new})
+    report = extract_facts(paths, sdk(api, paths), window_days=7, min_sessions=2, max_facts=3, now=NOW, queue=True)
+    assert report["facts_queued"] == 0 and queue.pending_count(paths.root) == 0
+    assert report["projects"][0]["skipped"][0]["reason"] == "already proposed or rejected"
 
 
 def test_dry_run_and_failures_write_nothing(api, sessions):

@@ -142,13 +142,70 @@ def test_json_mode_distributes_to_every_target(api, initialized_root, tmp_path):
 
     memory = read(paths.memory_md)
     pitfalls = markdown.section_lines(memory, tree.PITFALLS_HEADING)
-    assert "- lru_cache 不能用于带可变参数的函数，否则 TypeError: unhashable type" in pitfalls
+    # no evidence given: stored as a hypothesis, labelled for the model
+    assert "- lru_cache 不能用于带可变参数的函数，否则 TypeError: unhashable type [unverified]" in pitfalls
     assert memory.index("lru_cache 不能") < memory.index(tree.BEST_PRACTICES_HEADING)
 
     daily = read(paths.daily_note("2026-03-01"))
     assert "### 会话 sess-1\n" in daily
     assert "- 主题: 实现缓存层 A" in daily and "- 要点: 缓存 TTL 设为 300 秒 A；失败响应不缓存" in daily
     assert "- 知识提取: ✓ 规则 2/2 · 避坑 1/1" in daily
+
+
+def _proved_session(tmp_path, project_dir: str) -> str:
+    path = str(tmp_path / "transcripts" / "sess-v.jsonl")
+    with TranscriptWriter(path, session_id="sess-v", cwd=project_dir) as t:
+        t.user("MARK-V Fix the cache in client.py. " + "Context: " + "x" * 600)
+        t.tool("Edit", {"file_path": f"{project_dir}/client.py", "old_string": "a", "new_string": "b"})
+        t.tool("Bash", {"command": "pytest -q"}, "Exit code 1\nTypeError: unhashable type: 'list'", is_error=True)
+        t.tool("Edit", {"file_path": f"{project_dir}/client.py", "old_string": "b", "new_string": "c"})
+        t.tool("Bash", {"command": "pytest -q tests/test_cache.py"}, "3 passed")
+        t.say("Fixed: the cache key is a tuple now. " * 3)
+    return path
+
+
+def test_rules_and_pitfalls_are_verified_only_by_a_command_that_passed(api, initialized_root, tmp_path):
+    paths = initialized_root
+    project = make_project(tmp_path)
+    transcript = _proved_session(tmp_path, project)
+    answer = good_answer("V", rules=[
+        {"category": "测试", "rule": "缓存键必须是元组", "evidence": "pytest -q tests/test_cache.py"},
+        {"category": "测试", "rule": "失败的测试不能证明规则", "evidence": "pytest -q"},   # failed: no proof
+        {"category": "测试", "rule": "编造的证据不算", "evidence": "make verify-everything"}],
+        avoidances=[{"text": "list 作为 lru_cache 参数会 TypeError", "evidence": "pytest -q tests/test_cache.py"}])
+    api.push({"when": "MARK-V", "text": answer})
+    report = summarize_session(paths, transcript, backend=sdk(api, paths), options=SummaryOptions(), now=NOW)
+    assert report["rules_added"] == 3, repr(report)
+    (request,) = api.message_requests()
+    assert "Never invent evidence" in request["body"]["system"]
+    rules = read(os.path.join(paths.project_dir("shop"), "rules.md"))
+    assert "- 缓存键必须是元组 [verified: passed: pytest -q tests/test_cache.py]" in rules
+    assert "- 失败的测试不能证明规则 [unverified]" in rules and "- 编造的证据不算 [unverified]" in rules
+    assert "- list 作为 lru_cache 参数会 TypeError [verified: passed: pytest -q tests/test_cache.py]" in read(
+        paths.memory_md)
+
+
+def test_queue_mode_keeps_rules_and_pitfalls_out_of_the_files(api, initialized_root, tmp_path):
+    from code_memory.review import queue
+    paths = initialized_root
+    project = make_project(tmp_path)
+    transcript = write_session(tmp_path, project)
+    api.push({"when": "MARK-A", "text": good_answer()})
+    options = SummaryOptions(queued=frozenset({"rule", "pitfall"}))
+    report = summarize_session(paths, transcript, backend=sdk(api, paths), options=options, now=NOW)
+    assert report["rules_added"] == 0 and report["pitfalls_added"] == 0
+    assert len(report["rules_queued"]) == 2 and len(report["pitfalls_queued"]) == 1
+    assert not os.path.exists(os.path.join(paths.project_dir("shop"), "rules.md")) or "缓存" not in read(
+        os.path.join(paths.project_dir("shop"), "rules.md"))
+    assert "lru_cache" not in read(paths.memory_md)
+    props = queue.list_proposals(paths.root)
+    assert {(p["kind"], p["project"], p["session"]) for p in props} == {
+        ("rule", "shop", "sess-1"), ("pitfall", None, "sess-1")}
+    assert all(p["verification"]["state"] == "hypothesis" for p in props)
+    # the same session summarized again queues nothing new
+    api.push({"when": "MARK-A", "text": good_answer()})
+    summarize_session(paths, transcript, backend=sdk(api, paths), options=options, now=NOW)
+    assert queue.pending_count(paths.root) == 3
 
 
 def test_same_session_again_updates_in_place(api, initialized_root, tmp_path):
@@ -309,7 +366,8 @@ def test_extract_and_validate_json():
                               "knowledge": {"has_knowledge": "true", "rules": ["bare rule", {"rule": ""}],
                                             "avoidances": ["a"]}})
     assert clean["summary"]["key_points"] == ["one point"] and clean["summary"]["files"] == []
-    assert clean["knowledge"]["rules"] == [{"category": "通用 (General)", "rule": "bare rule"}]
+    assert clean["knowledge"]["rules"] == [{"category": "通用 (General)", "rule": "bare rule", "evidence": ""}]
+    assert clean["knowledge"]["avoidances"] == [{"text": "a", "evidence": ""}]
     off = validate_summary({"summary": {"topic": "t"}, "knowledge": {"has_knowledge": False, "rules": ["r"]}})
     assert off["knowledge"]["rules"] == [] and off["knowledge"]["avoidances"] == []
 
@@ -482,7 +540,7 @@ def test_parallel_workers_never_corrupt_shared_files(api, initialized_root, memo
         assert rules.count(f"- 规则编号 {i} 必须保留") == 1
     assert rules.count("- 不缓存非 200 的响应") == 1 and rules.count("## 并发") == 1
     pitfalls = markdown.section_lines(read(paths.memory_md), tree.PITFALLS_HEADING)
-    assert sorted(ln for ln in pitfalls if ln.startswith("- pitfall:")) == sorted("- " + p for p in DISTINCT_PITFALLS[:n])
+    assert sorted(ln for ln in pitfalls if ln.startswith("- pitfall:")) == sorted("- " + p + " [unverified]" for p in DISTINCT_PITFALLS[:n])
     daily = read(paths.daily_note("2026-03-01"))
     assert all(daily.count(f"### 会话 par-{i}") == 1 for i in range(n))
     assert len(glob.glob(os.path.join(paths.sessions, "par-*.md"))) == n

@@ -105,6 +105,10 @@ DEFAULTS: dict = {
         "reopen_after": 3,
         "extra_rules": [],
     },
+    # the review queue: "auto" writes what extraction proposes, "queue" waits for approval
+    "review": {
+        "mode": {"rules": "auto", "pitfalls": "auto", "facts": "auto", "skills": "queue", "kv": "auto"},
+    },
     # self-evolution: Skills generated from recurring patterns (capability-generator.py)
     "capabilities": {
         "enabled": True,
@@ -141,10 +145,10 @@ DEFAULTS: dict = {
         "schema_once_per_session": True,
         "schema_max_bytes": 8000,
         # SessionStart: blocks in priority order, one budget, each block's own share (characters)
-        "session_start_blocks": ["recent", "memory", "project_summary", "kv", "routing", "capabilities"],
+        "session_start_blocks": ["review", "recent", "memory", "project_summary", "kv", "routing", "capabilities"],
         "session_start_max_chars": 6000,
         "session_start_block_chars": {"recent": 2000, "memory": 1600, "project_summary": 900, "kv": 600,
-                                      "routing": 700, "capabilities": 600},
+                                      "routing": 700, "capabilities": 600, "review": 200},
         "recent_sessions": 3,
         "recent_max_age_days": 14,
         "auto_init": True,
@@ -396,6 +400,8 @@ def _env_layer(env) -> dict:
             continue
         section, _, key = name[len("CODE_MEMORY_"):].partition("__")
         dotted = f"{section.lower()}.{key.lower()}"
+        if _default_for(dotted) is _MISSING and _default_for(dotted.replace("__", ".")) is not _MISSING:
+            dotted = dotted.replace("__", ".")   # a nested key: CODE_MEMORY_REVIEW__MODE__SKILLS
         if _default_for(dotted) is _MISSING:
             continue
         _set_path(layer, dotted, _coerce_env(dotted, raw))

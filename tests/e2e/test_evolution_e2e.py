@@ -15,7 +15,7 @@ import pytest
 from code_memory.evolution import feedback as fb
 from code_memory.evolution.capabilities import front_matter
 from code_memory.evolution.outcome import assess_transcript
-from conftest import run_script
+from conftest import REPO, run_script
 from evolution_support import MODULE, PORT, ROUTINE, history
 from support.standin_api import main, strings_in, tool
 
@@ -32,19 +32,25 @@ def test_generated_skill_is_listed_in_the_next_session(claude_runner, standin, i
     proc = run_script("capability-generator.py", "--no-llm")
     out = json.loads(proc.stdout)
     assert out["open"], out
-    generated = {g["pattern"]: g for g in out["generated"]}
-    port = generated["environment_issue:port"]
-    assert port["name"] == "auto-env-port-2"                 # the user's skill keeps its name and text
+    # review.mode.skills defaults to queue: nothing is written until the user approves
+    assert out["generated"] == [] and len(out["queued"]) == 2
+    queued = {q["pattern"]: q for q in out["queued"]}
+    approved = json.loads(run_script("code-memory.py", "review", "approve",
+                                     queued["environment_issue:port"]["proposal"]).stdout)
+    assert approved["ok"] and approved["name"] == "auto-env-port-2"   # the user's skill keeps its name and text
     assert user_skill.read_text().endswith("mine\n")
+    waiting = next(q for p, q in queued.items() if p != "environment_issue:port")
 
     standin.push(main({"text": "hello"}))
-    result = claude_runner.run("hi")
+    result = claude_runner.run("hi", plugin_dirs=[REPO])          # with our hooks: SessionStart speaks
     assert result.ok, result.describe()
-    for item in generated.values():
-        description = front_matter(open(item["path"], encoding="utf-8").read())["description"]
-        listed = standin.requests_containing(item["name"], role="main")
-        assert listed, f"{item['name']} is not in the skill listing"
-        assert standin.requests_containing(description[:60], role="main"), "the description is not listed"
+    description = front_matter(open(approved["written_to"], encoding="utf-8").read())["description"]
+    assert standin.requests_containing(approved["name"], role="main"), "the approved Skill is not listed"
+    assert standin.requests_containing(description[:60], role="main"), "the description is not listed"
+    # the one still waiting is not a Skill yet, and the model is told that a proposal waits
+    assert not standin.requests_containing(f"{waiting['name']}:", role="main")
+    assert standin.requests_containing("1 memory proposal waits for the user's review", role="main")
+    assert standin.requests_containing("code-memory review list", role="main")
     assert standin.requests_containing("USER-OWNED-SKILL-77", role="main")
 
 

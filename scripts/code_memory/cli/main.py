@@ -22,6 +22,7 @@ COMMANDS = {
     "summary": _C + "summary",
     "lint": _C + "lint",
     "facts": _C + "facts",
+    "review": _C + "review",
     "consolidate": _C + "consolidate", "cron": _C + "consolidate",
     "hooks": _C + "hooks",
     "links": _C + "links",

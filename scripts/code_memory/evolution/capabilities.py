@@ -32,6 +32,7 @@ from ..memory.templates import seed_rule, template
 from ..memory.tree import update_file
 from ..paths import expand
 from ..redact import redact
+from ..review import queue as review_queue
 from ..timeutil import now_iso, parse_ts
 from .playbooks import TYPE_LABEL, TYPE_SHORT, playbook
 from .signals import set_state
@@ -353,7 +354,7 @@ def _draft_for(candidate: dict, window: int, settings: Settings, backend) -> Dra
 
 
 def run(paths, settings: Settings, analysis: dict, outcomes: list, backend=None, dry_run: bool = False,
-        now: float | None = None) -> dict:
+        now: float | None = None, queue_skills: bool = False) -> dict:
     """Check the gates and, when they are all open, generate Skills for the top candidates."""
     now = time.time() if now is None else now
     status = evaluate_gates(paths, settings, analysis, outcomes, now)
@@ -380,22 +381,53 @@ def run(paths, settings: Settings, analysis: dict, outcomes: list, backend=None,
         if dry_run:
             result["generated"].append({**item, "content": text})
             continue
-        atomic_write_text(path, text)
-        owned[path] = hashlib.sha256(text.encode("utf-8")).hexdigest()
-        append_events(paths.capabilities_log, [{
-            "timestamp": stamp, "event_type": "generation", "capability_name": name, "type": "Skill",
-            "trigger": cand["type"], "pattern": cand["pattern"], "pattern_count": cand["count"], "path": path,
-            "digest": owned[path], "backend": draft.backend, "triggers": draft.triggers,
-            "description": draft.description, **({"fallback_reason": draft.fallback_reason}
-                                                 if draft.fallback_reason else {}), **draft.extra}])
-        set_state(paths, cand["pattern"], "addressed", reason=f"skill {name} generated",
-                  by="capability-generator", now=now, capability=name)
+        record = {"name": name, "trigger": cand["type"], "pattern": cand["pattern"], "pattern_count": cand["count"],
+                  "backend": draft.backend, "triggers": draft.triggers, "description": draft.description,
+                  **({"fallback_reason": draft.fallback_reason} if draft.fallback_reason else {}), **draft.extra}
+        if queue_skills:
+            prop = review_queue.propose(paths.root, "skill", text, title=name, target=os.path.relpath(path, skills_dir),
+                                        payload=record, source="capability-generator",
+                                        verification={"state": "hypothesis"})
+            result.setdefault("queued", []).append({**item, "proposal": prop["id"] if prop else None,
+                                                    "already_reviewed": prop is None})
+            continue
+        item = commit_skill(paths, settings, text, record, now=now, owned=owned)
         result["generated"].append(item)
     if result["generated"] and not dry_run:
-        atomic_write_json(paths.generator_state, {
-            "last_generation_at": stamp, "generated": [g["name"] for g in result["generated"]]})
-        result["index"] = rebuild_index(paths)
+        result["index"] = record_generation(paths, [g["name"] for g in result["generated"]], stamp)
     return result
+
+
+def record_generation(paths, names: list, stamp: str) -> str:
+    """After Skills were written: the generator's state (cooldown) and the index of Skills."""
+    atomic_write_json(paths.generator_state, {"last_generation_at": stamp, "generated": names})
+    return rebuild_index(paths)
+
+
+def commit_skill(paths, settings: Settings, text: str, record: dict, now: float | None = None,
+                 owned: dict | None = None) -> dict:
+    """Write a Skill's SKILL.md (the name taken again if it became busy), record the generation
+    and mark its pattern addressed. Used by the generator in ``auto`` mode and by review approval."""
+    now = time.time() if now is None else now
+    stamp = now_iso(now)
+    owned = _owned(paths) if owned is None else owned
+    name, path, replaces = choose_target(settings.skills_path, record.get("name") or "skill", owned)
+    if name != record.get("name"):
+        text = text.replace(f"name: {record.get('name')}\n", f"name: {name}\n", 1)
+    atomic_write_text(path, text)
+    owned[path] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    fields = {k: v for k, v in record.items() if k not in ("name", "trigger")}
+    append_events(paths.capabilities_log, [{
+        "timestamp": stamp, "event_type": "generation", "capability_name": name, "type": "Skill",
+        "trigger": record.get("trigger"), **fields, "path": path, "digest": owned[path]}])
+    if record.get("pattern"):
+        set_state(paths, record["pattern"], "addressed", reason=f"skill {name} generated",
+                  by="capability-generator", now=now, capability=name)
+    item = {"name": name, "path": path, "pattern": record.get("pattern"), "pattern_count": record.get("pattern_count"),
+            "backend": record.get("backend"), "replaces_own_file": replaces, "description": record.get("description")}
+    if record.get("fallback_reason"):
+        item["fallback_reason"] = record["fallback_reason"]
+    return item
 
 
 # ---------------------------------------------------------------------------------------------
@@ -475,7 +507,8 @@ def generate_configured(cfg, dry_run: bool = False, use_llm: bool | None = None)
     settings, analysis, outcomes = _inputs(cfg, persist=not dry_run)
     if use_llm is False:
         settings = replace(settings, use_llm=False)
-    return run(cfg.paths, settings, analysis, outcomes, backend=_backend(cfg, settings), dry_run=dry_run)
+    return run(cfg.paths, settings, analysis, outcomes, backend=_backend(cfg, settings), dry_run=dry_run,
+               queue_skills="skill" in review_queue.queued_kinds(cfg.get("review")))
 
 
 def status_configured(cfg) -> dict:

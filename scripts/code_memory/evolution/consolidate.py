@@ -279,6 +279,7 @@ def consolidate(cfg, settings: Settings, dry_run: bool = False, skip=(), now: fl
         run = generate_configured(cfg, dry_run=dry_run)
         return {"open": run["open"], "gates": {g["gate"]: g["passed"] for g in run["gates"]},
                 "generated": [{k: g[k] for k in ("name", "path", "pattern", "backend")} for g in run["generated"]],
+                "queued": [{k: g.get(k) for k in ("name", "pattern", "backend", "proposal")} for g in run.get("queued", [])],
                 "skipped": run["skipped"],
                 "llm_fallbacks": [g["fallback_reason"] for g in run["generated"] if g.get("fallback_reason")]}
 
@@ -408,6 +409,9 @@ def render_report(result: dict, now: float) -> str:
         lines.append("Gates open." if capabilities["open"] else f"Gates closed: {', '.join(closed)}.")
         lines += [f"- {'would generate' if result['dry_run'] else 'generated'} `{g['name']}` for `{g['pattern']}` "
                   f"({g['backend']})" for g in capabilities["generated"]]
+        lines += [f"- queued `{g['name']}` for `{g['pattern']}` for review"
+                  + (f" (`code-memory review show {g['proposal']}`)" if g.get("proposal") else " (already reviewed)")
+                  for g in capabilities.get("queued", [])]
         if capabilities["status"] == "degraded":
             lines.append(_status_line("capabilities", capabilities))
     else:

@@ -17,6 +17,15 @@ FENCE_TAG = "recalled-memory"
 PARTIAL_LINE_MIN = 80          # characters of a long line worth showing when the rest is cut
 
 
+def unverified_note(blocks) -> str:
+    """A sentence for the header when any block holds a hypothesis (README § Verified vs hypothesis)."""
+    from ..memory.verification import HYPOTHESIS_MARK
+    if any(HYPOTHESIS_MARK in b.text for b in blocks):
+        return (f" Lines marked {HYPOTHESIS_MARK} are hypotheses nobody has proven yet: check them before "
+                "relying on them.")
+    return ""
+
+
 class Block(Frozen):
     """One source of recalled text: ``source`` (path shown to Claude), ``title``, ``text``."""
 

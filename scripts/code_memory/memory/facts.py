@@ -67,19 +67,26 @@ def update_facts(path: str, transform) -> list:
 
 
 def add_fact(path: str, text: str, evidence: str = "", category: str = "general",
-             supersedes: str | None = None, timestamp: str | None = None) -> dict:
+             supersedes: str | None = None, timestamp: str | None = None,
+             verification: dict | None = None) -> dict:
     """Add an active fact; an exact duplicate of an active fact is returned instead of added.
 
     ``supersedes`` marks that older fact ``superseded`` with ``supersededBy`` = the new id.
+    ``verification`` (``{"state", "evidence"}``, memory/verification.py) is stored with the fact;
+    a verified duplicate promotes an active hypothesis it repeats.
     """
     text = text.strip()
     new_fact = {"id": fact_id(text), "fact": text, "evidence": evidence,
                 "timestamp": timestamp or _today(), "status": "active", "category": category}
+    if verification:
+        new_fact["verification"] = verification
     result = {}
 
     def transform(facts):
         for f in facts:
             if f.get("fact", "").strip() == text and f.get("status", "active") == "active":
+                if verification and verification.get("state") == "verified":
+                    f["verification"] = verification
                 result["fact"] = f
                 return facts
         ids = {f.get("id") for f in facts}

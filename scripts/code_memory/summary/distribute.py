@@ -16,6 +16,7 @@ import datetime as dt
 import os
 import re
 
+from ..memory import verification
 from ..memory.daily import replace_daily_block
 from ..memory.sessions import DECISIONS, DONE, DONE_BOX, FILES, OPEN_BOX, POINTS, TODOS, TOPIC, write_session_note
 from ..memory.templates import template
@@ -200,9 +201,26 @@ def _category_heading(category: str) -> str:
     return "## " + (one_line(category, 40).replace("#", "") or DEFAULT_CATEGORY)
 
 
+def _promote(lines: list, text: str, ver: dict, new_line: str, added: list) -> bool:
+    """True when ``text`` is already a line of ``lines``; a hypothesis line is replaced by
+    ``new_line`` (in place) when ``ver`` verifies it — later evidence promotes a hypothesis."""
+    for i, line in enumerate(lines):
+        if not line.startswith(("- ", "* ")):
+            continue
+        old_text, old_state, _ = verification.parse(line)
+        if old_text != text:
+            continue
+        if ver.get("state") == "verified" and old_state != "verified":
+            lines[i] = new_line
+            added.append(new_line)
+        return True
+    return False
+
+
 def add_rules(paths: MemoryPaths, project: str, rules: list, dry_run: bool = False) -> list:
-    """Append ``- rule`` lines under ``## <category>`` in the project's rules.md; a line already
-    present anywhere in the file is skipped. Returns the lines added."""
+    """Append ``- rule`` lines under ``## <category>`` in the project's rules.md; a rule already
+    present anywhere in the file is skipped — or, when it was a hypothesis and this one is
+    verified, its line is replaced (promoted). Returns the lines added or promoted."""
     if not rules or not project:
         return []
     directory = paths.project_dir(project) if dry_run else ensure_area(paths, "projects", project)
@@ -213,8 +231,12 @@ def add_rules(paths: MemoryPaths, project: str, rules: list, dry_run: bool = Fal
         lines = text.rstrip("\n").split("\n") if text else []
         present = {line.strip() for line in lines}
         for item in rules:
-            rule_line = "- " + one_line(item["rule"])
-            if rule_line.strip() in present or rule_line == "- ":
+            rule_text = one_line(item["rule"])
+            ver = item.get("verification") or {}
+            rule_line = "- " + verification.mark(rule_text, ver.get("state"), ver.get("evidence") or ())
+            if not rule_text or _promote(lines, rule_text, ver, rule_line, added):
+                continue
+            if rule_line.strip() in present:
                 continue
             heading = _category_heading(item.get("category") or DEFAULT_CATEGORY)
             if heading in lines:
@@ -253,8 +275,23 @@ def add_pitfalls(paths: MemoryPaths, avoidances: list, jaccard: float, containme
         if not text:
             text = template("MEMORY.md")
         existing = [ln for ln in section_lines(text, PITFALLS_HEADING) if ln.strip().startswith(("-", "*"))]
-        candidates = [line for line in map(one_line, avoidances) if line]
-        bullets = ["- " + line for line in dedup.filter_new(existing, candidates, jaccard, containment)]
+        lines = text.split("\n")
+        marked = {}
+        for item in avoidances:
+            item = item if isinstance(item, dict) else {"text": item}
+            line = one_line(item.get("text") or "")
+            if line:
+                ver = item.get("verification") or {}
+                marked.setdefault(line, verification.mark(line, ver.get("state"), ver.get("evidence") or ()))
+        bare = [verification.parse(ln)[0] for ln in existing]
+        promoted = []
+        for line in list(marked):
+            ver = verification.parse(marked[line])
+            if line in bare and _promote(lines, line, {"state": ver[1]}, "- " + marked[line], promoted):
+                del marked[line]
+        text = "\n".join(lines) if promoted else text
+        added.extend(promoted)
+        bullets = ["- " + marked[line] for line in dedup.filter_new(bare, list(marked), jaccard, containment)]
         added.extend(bullets)
         return append_to_section(text, PITFALLS_HEADING, bullets)
 
@@ -264,6 +301,27 @@ def add_pitfalls(paths: MemoryPaths, avoidances: list, jaccard: float, containme
     else:
         update_file(paths.memory_md, transform)
     return added
+
+
+def propose(paths: MemoryPaths, kind: str, project: str | None, session_id: str, items: list,
+            dry_run: bool = False) -> list:
+    """Queue rules (``{"rule", "category", "verification"}``) or pitfalls (``{"text", "verification"}``)
+    for review instead of writing them (review.mode = queue). Returns the ids queued; an item
+    near a pending or rejected proposal is left out (the rejection memory)."""
+    from ..review import queue
+    out = []
+    for item in items:
+        text = one_line(redact(item.get("rule") if kind == "rule" else item.get("text") or ""))
+        if not text or dry_run:
+            continue
+        target = os.path.relpath(os.path.join(paths.project_dir(project), "rules.md"), paths.root) \
+            if kind == "rule" else "MEMORY.md"
+        prop = queue.propose(paths.root, kind, text, project=project, session=session_id, target=target,
+                             verification=item.get("verification"), source="summarizer",
+                             payload={"category": item.get("category")} if kind == "rule" else {})
+        if prop:
+            out.append(prop["id"])
+    return out
 
 
 def daily_marker(session_id: str) -> str:

@@ -271,3 +271,25 @@ def finished(open_todos: list, texts: list, files: list, still_open: list, is_sa
         if _covers(keywords(todo), evidence):
             out.append((ref, todo))
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# verification: a claim is verified only by a command of this session that passed
+
+
+def verification_of(claimed: str | None, digest) -> dict:
+    """``{"state", "evidence"}`` for a rule or pitfall whose extractor cited ``claimed`` as proof:
+    ``verified`` when it names a command the session ran and that did not fail (a test run, a
+    build, a commit) — the transcript decides, not the LLM's word — else ``hypothesis``. The
+    command must appear whole in the claim, and its last run counts (a later failure undoes it)."""
+    claimed = one_line(claimed or "")
+    if len(claimed) >= 4:
+        for cmd in reversed(getattr(digest, "commands", None) or []):
+            text = one_line(cmd.get("command") or "")
+            if len(text) < 6 or text not in claimed:
+                continue
+            if cmd.get("failed"):
+                break
+            label = "commit" if "git commit" in text else "passed"
+            return {"state": "verified", "evidence": [f"{label}: {cut(text, 160)}"]}
+    return {"state": "hypothesis", "evidence": []}

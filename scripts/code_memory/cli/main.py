@@ -31,6 +31,7 @@ COMMANDS = {
     "kv": _C + "kv",
     "remember": _C + "workspace", "workspace": _C + "workspace",
     "mcp": _C + "mcp",
+    "ui": _C + "ui",
 }
 COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 

@@ -60,9 +60,15 @@ def _edit_in_editor(text: str) -> str:
         os.unlink(path)
 
 
+def _only_the_user(action: str) -> None:
+    from ..search.access import refuse_in_session
+    refuse_in_session(f"{action} a memory proposal")
+
+
 def cmd_approve(args) -> dict:
     from ..review import queue
     from ..summary import review
+    _only_the_user("approving")
     cfg = _cfg(args)
     edited = args.text
     revision = args.revision
@@ -80,6 +86,7 @@ def cmd_approve(args) -> dict:
 
 def cmd_reject(args) -> dict:
     from ..summary import review
+    _only_the_user("rejecting")
     return review.reject(_cfg(args), args.id, reason=args.reason, expected_revision=args.revision, actor="cli")
 
 

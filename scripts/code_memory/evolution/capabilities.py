@@ -511,11 +511,15 @@ def generate_configured(cfg, dry_run: bool = False, use_llm: bool | None = None)
                queue_skills="skill" in review_queue.queued_kinds(cfg.get("review")))
 
 
-def status_configured(cfg) -> dict:
-    """Each gate with its current value, the candidates and the generated skills; changes nothing."""
+def status_configured(cfg, with_analysis: bool = False) -> dict:
+    """Each gate with its current value, the candidates and the generated skills; changes nothing.
+    ``with_analysis``: also the signal analysis the gates were computed from (``analysis``)."""
     settings, analysis, outcomes = _inputs(cfg, persist=False)
     gates = evaluate_gates(cfg.paths, settings, analysis, outcomes)
-    return {"open": gates["open"], "gates": gates["gates"],
-            "candidates": [{k: p[k] for k in ("pattern", "count", "level", "streak", "examples")}
-                           for p in gates["candidates"]],
-            "skills_dir": settings.skills_path, "skills": skills(cfg.paths)}
+    out = {"open": gates["open"], "gates": gates["gates"],
+           "candidates": [{k: p[k] for k in ("pattern", "count", "level", "streak", "examples")}
+                          for p in gates["candidates"]],
+           "skills_dir": settings.skills_path, "skills": skills(cfg.paths)}
+    if with_analysis:
+        out["analysis"] = analysis
+    return out

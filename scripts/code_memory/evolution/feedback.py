@@ -340,6 +340,12 @@ def session_outcomes(paths) -> list:
                          " ORDER BY ts, id")
 
 
+def session_refs(paths, session_id: str) -> list:
+    """The experiences handed to one session, in order: ``[{experience_id, context, timestamp}]``."""
+    return _query(paths, "SELECT experience_id, context, MIN(timestamp) AS timestamp FROM experience_refs"
+                         " WHERE session_id = ? GROUP BY experience_id, context ORDER BY MIN(id)", (session_id,))
+
+
 def refresh_score_cache(paths, settings: Settings, now: float | None = None) -> dict:
     """Write ``.index/experience_scores.json`` — ``{id: [laplace, last_ref_ts, archived]}`` — for
     readers on the hot path (SessionStart ordering) that must not open SQLite."""

@@ -153,13 +153,33 @@ def parse_summary(path: str, text: str) -> Summary:
     return Summary(session_id, path, ts, time_text, project, digest, body, topic)
 
 
+_PARSED: dict = {}      # path -> ((mtime_ns, size), Summary): a long-lived process (the memory browser)
+#                         re-reads only the notes that changed
+
+
 def list_summaries(paths) -> list:
     """Every readable ``sessions/*.md``, oldest first (by the summary's time, else mtime)."""
     out = []
+    seen = set()
     for path in glob.glob(os.path.join(paths.sessions, "*.md")):
-        text = read_text(path)
-        if text is not None:
-            out.append(parse_summary(path, text))
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        key = (st.st_mtime_ns, st.st_size)
+        cached = _PARSED.get(path)
+        if cached is not None and cached[0] == key:
+            summary = cached[1]
+        else:
+            text = read_text(path)
+            if text is None:
+                continue
+            summary = parse_summary(path, text)
+            _PARSED[path] = (key, summary)
+        seen.add(path)
+        out.append(summary)
+    for gone in [p for p in _PARSED if p not in seen and os.path.dirname(p) == paths.sessions]:
+        _PARSED.pop(gone, None)
     out.sort(key=lambda s: (s.ts, s.session_id))
     return out
 

@@ -63,6 +63,23 @@ def build(store, topic: str, *, depth=2, min_score=0.3, type=None) -> dict:
             "total_nodes": len(nodes)}
 
 
+def overview(store, *, limit: int = 60) -> dict:
+    """The map without a topic: the ``limit`` most recently updated items and the links among them
+    (the same shape as :func:`build`; every node at depth 1)."""
+    items = store.list(sort_by="updated", limit=limit)
+    ids = {it["id"] for it in items}
+    nodes = {it["id"]: _node(it, 1) for it in items}
+    edges, seen = [], set()
+    for it in items:
+        for other in it.get("related_ids") or []:
+            pair = tuple(sorted((it["id"], other)))
+            if other in ids and pair not in seen:
+                seen.add(pair)
+                edges.append({"from": it["id"], "to": other, "type": "related"})
+    return {"center_topic": "", "depth": 1, "nodes": list(nodes.values()), "edges": edges,
+            "clusters": _clusters(nodes, edges), "total_nodes": len(nodes), "total_items": store.info()["items"]}
+
+
 def _node(item: dict, level: int) -> dict:
     first_line = (item["content"] or "").strip().splitlines()[0] if (item["content"] or "").strip() else ""
     return {"id": item["id"], "key": item["key"], "type": item["type"], "label": _label(item),

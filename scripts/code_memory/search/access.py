@@ -169,6 +169,16 @@ def authorize_widening(what: str, evidence: list, confirm=confirm_on_terminal) -
                                    "or the answer was not y)")
 
 
+def refuse_in_session(what: str, evidence: list | None = None) -> None:
+    """Raise ``MEMORY_SCOPE_DENIED`` when the caller is part of a Claude Code session: deciding what
+    Claude remembers (approving or rejecting a proposal, opening the memory browser) is the user's."""
+    evidence = session_evidence() if evidence is None else evidence
+    if evidence:
+        raise CodeMemoryError(DENIED, f"{what} is refused inside a Claude Code session ({'; '.join(evidence)})",
+                              hint="what Claude remembers is your decision: run it yourself in a terminal "
+                                   "outside Claude Code")
+
+
 def resolve_scope(cfg, *, project: str | None = None, workspace: str | None = None, scope: str = "project",
                   cwd: str | None = None, env=None, confirm=confirm_on_terminal, ancestor=None,
                   verb: str = "reading") -> Scope:

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""README screenshots of the memory browser, made by the same tooling as its browser tests: a root
+populated by the real writers (tests/support/ui_data.py), the real `code-memory ui`, Debian's
+chromium through Playwright.
+
+    python bench/ui_screenshots.py [--out docs/screenshots]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "tests"))
+
+from support import browser  # noqa: E402
+from support.ui_server import UiServer, build_root, environment  # noqa: E402
+
+SHOTS = [("search", "/search?q=连接池 pool"), ("timeline", "/timeline"), ("session", "/session/s-zh-1"),
+         ("project", "/area/projects/alpha"), ("effectiveness", "/effectiveness"), ("map", "/map"),
+         ("review", "/review")]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default=os.path.join(REPO, "docs", "screenshots"))
+    args = ap.parse_args(argv)
+    reason = browser.unavailable()
+    if reason:
+        print(f"cannot take screenshots: {reason}", file=sys.stderr)
+        return 1
+    from playwright.sync_api import sync_playwright
+
+    home = tempfile.mkdtemp(prefix="ui-shots-")
+    build_root(home, memtool_items=80, extra_notes=40)
+    os.makedirs(args.out, exist_ok=True)
+    with UiServer(environment(home)) as ui, sync_playwright() as pw:
+        chromium = browser.launch(pw)
+        page = chromium.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(ui.url)
+        for name, path in SHOTS:
+            page.goto(ui.base + path)
+            page.screenshot(path=os.path.join(args.out, f"{name}.png"))
+            print(os.path.join(args.out, f"{name}.png"))
+        chromium.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

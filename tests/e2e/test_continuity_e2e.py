@@ -112,6 +112,22 @@ def test_the_next_session_knows_what_the_last_one_did(continuity, standin, proje
     assert "给 load_config 补单元测试" not in brief                      # finished in session 2
     assert "README 的 pool_size 说明还没写" in brief and "在 README 里说明" not in brief   # shown once
 
+    # the same three sessions in the memory browser, as the user sees them afterwards
+    pytest.importorskip("jinja2")
+    httpx = pytest.importorskip("httpx")
+    from support.ui_server import UiServer, environment
+
+    with UiServer(environment(os.environ["HOME"])) as ui, \
+            httpx.Client(base_url=ui.base, cookies=ui.cookie, timeout=60) as client:
+        listed = [s["id"] for d in client.get("/api/timeline").json()["days"] for s in d["sessions"]]
+        assert {sid1, sid2, _sid3} <= set(listed)
+        page_1 = client.get(f"/api/session/{sid1}").json()
+        assert page_1["fields"]["topic"].startswith(PROMPT_1)
+        assert "给 load_config 补单元测试" in page_1["fields"]["todos"]
+        injected = {r["context"]: r["text"] for r in page_1["injected"]}         # the rule it was given on Read
+        assert injected.get("rules-injector") == "配置放在 config/ 下的 YAML 里", page_1["injected"]
+        assert client.get("/session/" + sid1).status_code == 200
+
 
 def test_with_the_llm_summary(continuity, standin, project_dir, memory_root):
     """The summarizer's LLM (anthropic SDK → the stand-in) gets the files, errors, lint findings,

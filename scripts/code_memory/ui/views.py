@@ -151,8 +151,12 @@ def _resolve_refs(state: State, refs: list) -> list:
     out = []
     for ref in refs[:200]:
         loc = locate(state.paths, ref["experience_id"])
-        text, ver = (parse(loc.line)[0], parse(loc.line)[1]) if loc and loc.kind != "fact" else (
-            (loc.line, None) if loc else ("(no longer in memory: edited, archived or removed)", None))
+        if loc is None:
+            text, ver = "(no longer in memory: edited, archived or removed)", None
+        elif loc.kind == "fact":
+            text, ver = loc.line, None
+        else:
+            text, ver, _evidence = parse(loc.line)
         out.append({**ref, "text": text, "verification": ver, "path": loc.path if loc else None})
     return out
 

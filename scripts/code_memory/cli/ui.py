@@ -52,7 +52,8 @@ def cmd_ui(args) -> None:
     if not os.path.isdir(cfg.root):
         raise CodeMemoryError("NOT_FOUND", f"there is no memory root at {cfg.root}",
                               hint="run `code-memory init` (or ./install.sh) first, or pass --root")
-    scope = resolve_scope(cfg, scope="all")          # a y on the user's terminal
+    scope = resolve_scope(cfg, scope="all",          # a y on the user's terminal
+                          widest="opening the memory browser on every project's and workspace's memory")
     sock = _bind(args.port)
     port = sock.getsockname()[1]
     token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)

@@ -181,10 +181,11 @@ def refuse_in_session(what: str, evidence: list | None = None) -> None:
 
 def resolve_scope(cfg, *, project: str | None = None, workspace: str | None = None, scope: str = "project",
                   cwd: str | None = None, env=None, confirm=confirm_on_terminal, ancestor=None,
-                  verb: str = "reading") -> Scope:
+                  verb: str = "reading",
+                  widest: str = "reading every project's and workspace's memory (--scope all)") -> Scope:
     """The scope a command may read (or, with ``verb="writing to"``, write): the caller's home
     scope, widened to ``project`` / ``workspace`` / ``scope="all"`` only when
-    :func:`authorize_widening` allows it."""
+    :func:`authorize_widening` allows it (``widest``: how the question names ``scope="all"``)."""
     from ..projects import detect_project, group_names
     from ..workspace.registry import registry_from_config
 
@@ -200,7 +201,7 @@ def resolve_scope(cfg, *, project: str | None = None, workspace: str | None = No
     if scope not in ("project", "all"):
         raise CodeMemoryError("INVALID_ARGUMENT", f"unknown scope {scope!r}", hint="project or all")
     if scope == "all":
-        authorize_widening("reading every project's and workspace's memory (--scope all)", evidence, confirm)
+        authorize_widening(widest, evidence, confirm)
         out.wide, out.workspace, out.project = True, None, None
         return out
     if project and project != home_project and project not in areas:

@@ -22,7 +22,6 @@ from .catalog import Catalog
 PAGE_SIZE = 100
 SEARCH_TOP_K = 20
 MAP_OVERVIEW_NODES = 60
-REVIEW_KINDS = ("rule", "pitfall", "fact", "skill", "kv")
 
 
 @dataclass
@@ -375,8 +374,8 @@ def review_list(state: State, status: str = "pending", kind: str = "") -> dict:
     check_root(state)
     if status not in ("pending", "approved", "rejected", "all"):
         raise invalid("status is pending, approved, rejected or all")
-    if kind and kind not in REVIEW_KINDS:
-        raise invalid(f"kind is one of {', '.join(REVIEW_KINDS)}")
+    if kind and kind not in queue.KINDS:
+        raise invalid(f"kind is one of {', '.join(queue.KINDS)}")
     corrupt: list = []
     items = queue.list_proposals(state.cfg.root, None if status == "all" else status, kind=kind or None,
                                  corrupt=corrupt)

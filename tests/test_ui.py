@@ -240,8 +240,12 @@ def test_edit_archive_and_restore_write_the_files_and_are_audited(world):
                       data={"csrf": token, "id": edited["new_id"], "next": "/area/projects/alpha"})
         assert form.status_code == 303 and form.headers["location"].startswith("/area/projects/alpha?msg=")
         assert "连接池大小必须" not in open(rules_path, encoding="utf-8").read()
+        shelf = c.get("/api/area/projects/alpha").json()["archived"]
+        assert [a["id"] for a in shelf] == [edited["new_id"]] and shelf[0]["text"].startswith("- 连接池大小必须")
+        assert "restore · 恢复" in c.get("/area/projects/alpha").text
         restored = c.post("/api/restore", headers={"X-CSRF-Token": token}, json={"id": edited["new_id"]}).json()
         assert restored["restored"] and "连接池大小必须" in open(rules_path, encoding="utf-8").read()
+        assert c.get("/api/area/projects/alpha").json()["archived"] == []
         fact = next(f for f in page["facts"] if f["status"] == "active" and f["verification"] == "hypothesis")
         new_fact = c.post("/api/area/projects/alpha/edit", headers={"X-CSRF-Token": token},
                           json={"id": fact["experience_id"], "text": "缓存失效时间是 60 秒", "expected": fact["fact"]}).json()

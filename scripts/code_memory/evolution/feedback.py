@@ -346,6 +346,16 @@ def session_refs(paths, session_id: str) -> list:
                          " WHERE session_id = ? GROUP BY experience_id, context ORDER BY MIN(id)", (session_id,))
 
 
+def archived(paths) -> list:
+    """What is archived now (its last archive/restore event is an archive), newest first: the
+    archive records — ``{experience_id, kind, path, line, section, timestamp, …}``."""
+    import json
+
+    rows = _query(paths, "SELECT record FROM archive_events WHERE event_type = 'archive' AND id IN"
+                         " (SELECT MAX(id) FROM archive_events GROUP BY experience_id) ORDER BY id DESC")
+    return [json.loads(row["record"]) for row in rows]
+
+
 def refresh_score_cache(paths, settings: Settings, now: float | None = None) -> dict:
     """Write ``.index/experience_scores.json`` — ``{id: [laplace, last_ref_ts, archived]}`` — for
     readers on the hot path (SessionStart ordering) that must not open SQLite."""

@@ -271,7 +271,15 @@ def area(state: State, kind: str, name: str, verification: str = "") -> dict:
         return (not verification or (verification == "none" and state_value is None)
                 or state_value == verification)
 
+    from ..evolution.feedback import archived as archived_now
+    from ..memory.experience import parse_id
+
+    archived = [{"id": r["experience_id"], "kind": r.get("kind"), "text": r.get("line", "").strip(),
+                 "path": r.get("path"), "timestamp": r.get("timestamp")} for r in archived_now(state.paths)
+                if r.get("kind") == "pitfall" or (r.get("kind") == "rule" and kind == "projects"
+                                                  and parse_id(r["experience_id"])[1] == name)]
     return {"kind": kind, "name": name, "summary": read_text(os.path.join(directory, "summary.md"), default="") or "",
+            "archived": archived[:50],
             "rules_text": rules_text if kind != "projects" else "",
             "rules": [r for r in rules if keep(r["verification"])],
             "facts": [f for f in facts if "error" in f or keep(f["verification"])],

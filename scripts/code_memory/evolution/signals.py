@@ -204,9 +204,20 @@ def signals_in(summary: Summary, rules: list) -> list:
 # ---------------------------------------------------------------------------------------------
 # the signals log
 
+_EXTRACTIONS: dict = {}  # signals log path -> ((mtime_ns, size), extractions): read again only when it grew
+
+
 def load_extractions(paths) -> dict:
     """``{session_id: {"digest", "session_time", "ts", "project", "signals": [...]}}`` — the latest
     extraction of every session ever extracted (also those whose summary was cleaned up)."""
+    try:
+        st = os.stat(paths.signals_log)
+        key = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        key = None
+    cached = _EXTRACTIONS.get(paths.signals_log)
+    if key is not None and cached is not None and cached[0] == key:
+        return dict(cached[1])
     out: dict = {}
     for rec in iter_jsonl(paths.signals_log):
         sid = rec.get("session_id")
@@ -217,7 +228,9 @@ def load_extractions(paths) -> dict:
                         "ts": rec.get("session_ts"), "project": rec.get("project"), "signals": []}
         elif rec.get("event_type") == "signal" and sid in out and rec.get("digest") == out[sid]["digest"]:
             out[sid]["signals"].append({k: rec.get(k) for k in ("type", "subject", "pattern", "text")})
-    return out
+    if key is not None:
+        _EXTRACTIONS[paths.signals_log] = (key, out)
+    return dict(out)
 
 
 def extract(paths, settings: Settings, session_id: str | None = None, force: bool = False,

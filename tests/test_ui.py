@@ -311,6 +311,22 @@ def test_a_memory_root_that_changes_while_the_page_is_open(world):
         assert c.get("/api/timeline").json()["ok"] is True
 
 
+def test_effectiveness_follows_a_rewritten_note(world):
+    note = os.path.join(world["root"], "sessions", "s-en-1.md")
+
+    def count(c):
+        patterns = c.get("/api/effectiveness").json()["signals"]["patterns"]
+        return next((p["count"] for p in patterns if p["pattern"] == "performance_issue:memory"), 0)
+
+    with client(world["ui"]) as c:
+        before = count(c)
+        text = open(note, encoding="utf-8").read()
+        assert "2. **关键知识点**:\n" in text
+        with open(note, "w", encoding="utf-8") as fh:       # the same session, its note rewritten
+            fh.write(text.replace("2. **关键知识点**:\n", "2. **关键知识点**:\n   - 排查发现内存泄漏\n", 1))
+        assert count(c) == before + 1
+
+
 def test_the_log_holds_metadata_not_memory_text(world):
     log = os.path.join(world["root"], "logs", "ui.log")
     text = open(log, encoding="utf-8").read()

@@ -34,6 +34,7 @@ class Catalog:
     def __init__(self, root: str):
         self.paths = MemoryPaths(root)
         self._notes: dict = {}        # file name -> ((mtime_ns, size), fields)
+        self.fingerprint = None       # changes whenever a note is added, removed or rewritten
         self._lock = threading.Lock()
 
     def refresh(self) -> list:
@@ -59,6 +60,7 @@ class Catalog:
                     cached = (key, _fields(entry.path, stat))
                 seen[entry.name] = cached
             self._notes = seen
+            self.fingerprint = (len(seen), sum(hash((name, key)) for name, (key, _f) in seen.items()))
             notes = [fields for _key, fields in seen.values()]
         notes.sort(key=lambda n: (-n["ts"], n["id"]))
         return notes

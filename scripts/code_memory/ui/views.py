@@ -290,9 +290,9 @@ def area(state: State, kind: str, name: str, verification: str = "") -> dict:
 # effectiveness
 
 def _evolution_signature(state: State) -> tuple:
-    notes = state.catalog.refresh()
+    state.catalog.refresh()
     p = state.paths
-    return (len(notes), sum(hash((n["id"], n["ts"])) for n in notes), _stat_key(p.audit_log),
+    return (state.catalog.fingerprint, _stat_key(p.audit_log),
             _stat_key(p.signals_log), _stat_key(p.pattern_states_log), _stat_key(p.capabilities_log))
 
 

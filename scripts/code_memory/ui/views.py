@@ -1,6 +1,6 @@
 """What each page of the memory browser shows, as plain data: the HTML pages render it and the
-``/api/`` endpoints return it as JSON (README § Memory browser). Reads only; the writes are in
-:mod:`.actions`.
+``/api/`` endpoints return it as JSON (README § Memory browser). Reads only; the writes are the
+POST handlers of :mod:`.app`, which call ``evolution/curate.py`` and ``summary/review.py``.
 
 Every file read goes through the access policy (``search/access.py``): the browser's scope was
 decided when it started (every project, after a ``y`` on the user's terminal), derived files are

@@ -95,13 +95,13 @@ CM=("$(tool_python)" "$REPO/scripts/code-memory.py")
 run "$(tool_python)" -m compileall -q "$REPO/scripts" >/dev/null
 say "memory root"
 run "${CM[@]}" init --format text
-# our commands on PATH (README § Install): links in $CODE_MEMORY_BIN or ~/.local/bin, never over a
+# our commands on PATH (docs/install.md): links in $CODE_MEMORY_BIN or ~/.local/bin, never over a
 # file that is not ours; says when that directory is not on PATH
 say "commands"
 "${CM[@]}" links install --format text $(dry_flag) \
   || say "the commands were not linked (see above); run them as $REPO/bin/<command> meanwhile"
 if [ "$SETUP" = 1 ]; then
-  # the embedding model (README § Search → Vectors): fetched now when it can be; else what to do
+  # the embedding model (docs/search.md → Vectors): fetched now when it can be; else what to do
   say "embedding model"
   NO_VECTORS=()
   if [ "$DRY_RUN" = 1 ]; then
@@ -132,7 +132,7 @@ if [ "$HOOKS" = 1 ]; then
   fi
 fi
 if [ "$SETUP" = 1 ] && [ "$HOOKS" = 1 ]; then
-  # the MCP server (README § MCP server): `claude mcp add code-memory --scope user -- …`, idempotent;
+  # the MCP server (docs/mcp.md): `claude mcp add code-memory --scope user -- …`, idempotent;
   # without claude on PATH the exact command is printed instead
   say "MCP server"
   if [ "$DRY_RUN" = 1 ]; then
@@ -148,7 +148,7 @@ if [ "$SETUP" = 1 ] && [ "$HOOKS" = 1 ]; then
   fi
 fi
 if [ "$CRON" = 1 ]; then
-  # the weekly job (README § Self-evolution): a tagged crontab line, replaced on every run
+  # the weekly job (docs/evolution.md): a tagged crontab line, replaced on every run
   say "weekly job (crontab)"
   run "${CM[@]}" cron install --format text || say "could not register the weekly job; see '${CM[*]} cron install'"
 fi

@@ -1,4 +1,4 @@
-# code-memory hook shims: shared shell helpers (sourced, never run). README § Hooks.
+# code-memory hook shims: shared shell helpers (sourced, never run). docs/hooks.md.
 # Pure bash builtins on the fast path: no jq, no subprocess before Python is really needed.
 
 CM_HOOKS_DIR=${CM_HERE:-.}

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """auto-extract-facts.py: atomic facts from the last week's session summaries into facts.json
-(README § Facts). Run weekly by weekly-consolidate, or by hand (--dry-run to preview)."""
+(docs/stores.md § Facts). Run weekly by weekly-consolidate, or by hand (--dry-run to preview)."""
 import os
 import sys
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""capability-generator.py: gated generation of Claude Code Skills from recurring problems (README § Self-evolution)."""
+"""capability-generator.py: gated generation of Claude Code Skills from recurring problems (docs/evolution.md)."""
 import os
 import sys
 

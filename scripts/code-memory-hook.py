@@ -2,7 +2,7 @@
 """Entry point of the hook shims in hooks/: ``code-memory-hook.py HOOK-NAME < payload``.
 
 Run with ``-S`` by the shims (standard library only, fast start). Always exits 0 (fail open);
-see README § Hooks.
+see docs/hooks.md.
 """
 import os
 import sys

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""code-memory-mcp: code-memory as an MCP server over stdio (see README § MCP server)."""
+"""code-memory-mcp: code-memory as an MCP server over stdio (see docs/mcp.md)."""
 import os
 import sys
 

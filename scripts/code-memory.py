@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""code-memory: one entry point for every command (see README § Commands)."""
+"""code-memory: one entry point for every command (see docs/cli.md § Commands)."""
 import os
 import sys
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""lint-python-rules.py: the python rules of the avoidance gate on the files you name (README § Lint rules)."""
+"""lint-python-rules.py: the python rules of the avoidance gate on the files you name (docs/hooks.md § Lint rules)."""
 import os
 import sys
 

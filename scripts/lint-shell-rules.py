@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""lint-shell-rules.py: the shell rules of the avoidance gate on the files you name (README § Lint rules)."""
+"""lint-shell-rules.py: the shell rules of the avoidance gate on the files you name (docs/hooks.md § Lint rules)."""
 import os
 import sys
 

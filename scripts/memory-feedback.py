@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""memory-feedback.py: experience refs, session outcomes, scores, report, archive (README § Self-evolution)."""
+"""memory-feedback.py: experience refs, session outcomes, scores, report, archive (docs/evolution.md)."""
 import os
 import sys
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""memtool: the structured memory store's command line (see README § memtool)."""
+"""memtool: the structured memory store's command line (see docs/stores.md § memtool)."""
 import os
 import sys
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""set-memory: the one write verb of the agent key-value memory (README § Agent key-value memory).
+"""set-memory: the one write verb of the agent key-value memory (docs/stores.md § Agent key-value memory).
 
   set-memory.py /user/preference/style '{"summary": "prefers short answers"}' '{"kind": "user", ...}'
   set-memory.py /user/calendar/x null --source agent          # tombstone

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""signal-analyzer.py: signals from session summaries, recurring patterns, report (README § Self-evolution)."""
+"""signal-analyzer.py: signals from session summaries, recurring patterns, report (docs/evolution.md)."""
 import os
 import sys
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# weekly-consolidate.sh — the weekly job (README § Self-evolution → Weekly consolidation):
+# weekly-consolidate.sh — the weekly job (docs/evolution.md → Weekly consolidation):
 # stats, most-edited files, session topics, knowledge-tree check, pending summaries, fact
 # extraction, signals, capability generation, cleanup, reindex, and a Markdown report in
 # <memory root>/evolution/reports/. Options go to `code-memory consolidate`:

@@ -15,7 +15,7 @@ import pytest
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MEMTOOL = os.path.join(REPO, "scripts", "memtool.py")
 
-# Same columns, indexes, FTS table and triggers as the MVP design (README § memtool): what a database
+# Same columns, indexes, FTS table and triggers as the MVP design (docs/stores.md § memtool): what a database
 # created by the first memtool looks like.
 MVP_SCHEMA_SQL = """
 PRAGMA journal_mode=WAL;

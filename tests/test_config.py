@@ -40,11 +40,11 @@ def test_example_config_matches_defaults_and_documents_every_key():
     assert not undocumented, f"keys without a _doc line in config.example.json: {sorted(undocumented)}"
 
 
-def test_readme_configuration_reference_names_every_key():
-    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as fh:
-        readme = fh.read()
-    missing = [k for k in _keys(DEFAULTS) if f"`{k}`" not in readme]
-    assert not missing, f"README configuration reference lacks: {missing}"
+def test_configuration_reference_names_every_key():
+    from docs_text import read_doc
+    reference = read_doc("configuration.md")
+    missing = [k for k in _keys(DEFAULTS) if f"`{k}`" not in reference]
+    assert not missing, f"docs/configuration.md lacks: {missing}"
 
 
 def test_example_config_loads_as_a_user_config(memory_root):
@@ -119,13 +119,13 @@ def test_command_table_matches_what_modules_register():
 
 
 def _readme():
-    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as fh:
-        return fh.read()
+    from docs_text import all_docs
+    return all_docs()
 
 
-def test_readme_names_every_command_script_and_error_code():
-    """Docs that cannot drift (README § Development): every code-memory command and subcommand, every entry
-    script and every error code is in the README."""
+def test_docs_name_every_command_script_and_error_code():
+    """Docs that cannot drift (docs/development.md): every code-memory command and subcommand, every entry
+    script and every error code is in the documentation."""
     import argparse
     import importlib
 
@@ -153,4 +153,4 @@ def test_readme_names_every_command_script_and_error_code():
     for code in EXIT_CODES:
         if f"`{code}`" not in readme:
             missing.append(code)
-    assert not missing, f"README lacks: {missing}"
+    assert not missing, f"the docs lack: {missing}"

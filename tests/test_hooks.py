@@ -432,16 +432,16 @@ def test_hot_path_imports_stay_light(tmp_path):
     assert out == "", f"heavy imports in a hook: {out}"
 
 
-def test_every_hook_has_a_shim_and_a_readme_row():
+def test_every_hook_has_a_shim_and_a_docs_row():
     from code_memory.hooks.registry import HOOKS
-    from support.hook_runner import HOOKS_DIR, REPO
-    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as fh:
-        readme = fh.read()
+    from docs_text import read_doc
+    from support.hook_runner import HOOKS_DIR
+    readme = read_doc("hooks.md")
     shims = {f[:-3] for f in os.listdir(HOOKS_DIR) if f.endswith(".sh") and f != "lib.sh"}
     assert shims == {row[0] for row in HOOKS}
     for shim, event, *_ in HOOKS:
         assert os.access(os.path.join(HOOKS_DIR, f"{shim}.sh"), os.X_OK)
-        assert f"`{shim}.sh` | {event}" in readme, f"README § Hooks lacks {shim}"
+        assert f"`{shim}.sh` | {event}" in readme, f"docs/hooks.md lacks {shim}"
 
 
 def test_recorded_transcript_fixture_shows_the_hooks_at_work():

@@ -1,5 +1,5 @@
 """The memtool command line: global options, content sources, output and error contract, exit
-codes 0–5 (README § memtool)."""
+codes 0–5 (docs/stores.md § memtool)."""
 
 from __future__ import annotations
 

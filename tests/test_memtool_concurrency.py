@@ -1,4 +1,4 @@
-"""Concurrency as designed (README § memtool): WAL, IMMEDIATE write transactions, busy_timeout 5000.
+"""Concurrency as designed (docs/stores.md § memtool): WAL, IMMEDIATE write transactions, busy_timeout 5000.
 Many processes writing different items never lose a write; writers of one id are serialized (last
 writer wins, every write counts in the version); a lock held past the timeout is DB_ERROR, exit 4."""
 

@@ -1,4 +1,4 @@
-"""memtool Phase 2 (README § memtool): access tracking + consolidation, context extraction, related-id
+"""memtool Phase 2 (docs/stores.md § memtool): access tracking + consolidation, context extraction, related-id
 linking, contextual search, assess-knowledge, knowledge map, review-due, and the migration of a
 database created by the MVP schema."""
 

@@ -1,4 +1,4 @@
-"""Ranking, recommend and lifecycle (README § memtool): confidence, forgetting-curve recency with per-type
+"""Ranking, recommend and lifecycle (docs/stores.md § memtool): confidence, forgetting-curve recency with per-type
 half-lives, mixed score, --sort-by, recommend with reasons, is_stale, cleanup."""
 
 from __future__ import annotations

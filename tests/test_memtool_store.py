@@ -1,5 +1,5 @@
 """memtool MVP: schema, the three put modes, get, list, search (FTS5 and LIKE), delete,
-export/import, tags (README § memtool)."""
+export/import, tags (docs/stores.md § memtool)."""
 
 from __future__ import annotations
 

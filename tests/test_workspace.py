@@ -1,4 +1,4 @@
-"""Workspace memory: registry, remember templates, validate, compact, status (README § Workspace memory)."""
+"""Workspace memory: registry, remember templates, validate, compact, status (docs/stores.md § Workspace memory)."""
 
 import datetime as dt
 import json

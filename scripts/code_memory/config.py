@@ -131,7 +131,7 @@ DEFAULTS: dict = {
         "max_best_practices": 12,
         "cron_schedule": "17 3 * * 0",
     },
-    # the hooks (README § Hooks); the shell shims also honour CODE_MEMORY_HOOKS__FLAG_DIR
+    # the hooks (docs/hooks.md); the shell shims also honour CODE_MEMORY_HOOKS__FLAG_DIR
     "hooks": {
         "disabled": [],
         "flag_dir": None,
@@ -158,7 +158,7 @@ DEFAULTS: dict = {
         "log_level": "info",
         "log_max_bytes": 1000000,
     },
-    # avoidance-gate rule engines (README § Lint rules)
+    # avoidance-gate rule engines (docs/hooks.md § Lint rules)
     "lint": {
         "enabled": True,
         "scope": "changed",
@@ -173,13 +173,13 @@ DEFAULTS: dict = {
         "semantic_timeout_seconds": 8.0,
         "semantic_max_bytes": 12000,
     },
-    # workspace memory (README § Workspace memory): registered directories with memory/YYYY-MM-DD.md
+    # workspace memory (docs/stores.md § Workspace memory): registered directories with memory/YYYY-MM-DD.md
     "workspaces": {
         "paths": [],
         "id_strategy": "name",
         "compact_after_days": 30,
     },
-    # agent key-value memory (set_memory; README § Agent key-value memory)
+    # agent key-value memory (set_memory; docs/stores.md § Agent key-value memory)
     "kv": {
         "read_token_limit": 400,
         "history_policy": "A",
@@ -194,7 +194,7 @@ DEFAULTS: dict = {
         "recency_half_life_days": 7.0,
         "lock_timeout": 10.0,
     },
-    # memtool and the MCP server (README § memtool, § MCP server)
+    # memtool and the MCP server (docs/stores.md § memtool, § MCP server)
     "memtool": {
         "db": None,
     },
@@ -211,7 +211,7 @@ PROJECT_ALLOWED = {
     "lint.severity",
 }
 
-# The design's environment switches (README § Configuration) and the keys they set.
+# The design's environment switches (docs/configuration.md) and the keys they set.
 ENV_ALIASES = {
     "CODE_MEMORY_ROOT": "memory_root",
     "CLAUDE_SEMANTIC_LINT": "lint.semantic",

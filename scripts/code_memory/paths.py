@@ -61,7 +61,7 @@ class Frozen:
 
 
 class MemoryPaths(Frozen):
-    """The layout of one memory root (README § The memory tree). Pure path arithmetic, no I/O.
+    """The layout of one memory root (docs/stores.md § The memory tree). Pure path arithmetic, no I/O.
     Making one confines this process's writes under ``root`` (:func:`confine_writes`)."""
 
     __slots__ = ("root",)
@@ -115,7 +115,7 @@ class MemoryPaths(Frozen):
     def logs(self) -> str:
         return os.path.join(self.root, "logs")
 
-    # the evolution/ logs (README § Self-evolution) and their derived database
+    # the evolution/ logs (docs/evolution.md) and their derived database
     @property
     def audit_log(self) -> str:
         """ref / outcome / archive / restore / llm_usage events (append-only)."""

@@ -1,4 +1,4 @@
-"""Project identity (README § The memory tree): config ``projects`` map → git top-level name → directory name.
+"""Project identity (docs/stores.md § The memory tree): config ``projects`` map → git top-level name → directory name.
 
 Pure file-system inspection, no subprocesses, so hooks can call it on the hot path. Worktrees of
 one repository share the main checkout's name.

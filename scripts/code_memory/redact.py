@@ -1,5 +1,5 @@
 """Secret redaction: applied to every text before it is written to memory, indexed, logged or sent
-to an LLM (README § Design notes, Privacy).
+to an LLM (docs/design.md § Design notes, Privacy).
 
 A match becomes ``[REDACTED:<kind>]``; ``<private>…</private>`` spans (any case, with attributes such
 as ``<private reason="…">``) are dropped entirely. Four passes, in this order:

@@ -1,4 +1,4 @@
-"""Claude Code transcripts (README § Session summaries): a streaming reader, the
+"""Claude Code transcripts (docs/summaries.md § Session summaries): a streaming reader, the
 conversation a summarizer reads, and a structured digest for the deterministic path.
 
 The reader never holds the file in memory: it reads one line at a time (lines longer than

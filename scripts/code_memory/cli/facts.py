@@ -1,6 +1,6 @@
 """``code-memory facts list|add|supersede|archive|extract`` and ``auto-extract-facts.py``.
 
-Facts live in ``areas/<kind>/<name>/facts.json`` (README § Facts) with a lifecycle
+Facts live in ``areas/<kind>/<name>/facts.json`` (docs/stores.md § Facts) with a lifecycle
 active → superseded (``supersededBy``) | archived; nothing is ever deleted.
 """
 

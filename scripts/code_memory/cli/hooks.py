@@ -61,7 +61,7 @@ def render(result: dict) -> str:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("hooks", help="register the hooks in Claude Code's settings.json (README § Install)")
+    p = sub.add_parser("hooks", help="register the hooks in Claude Code's settings.json (docs/install.md)")
     actions = p.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
     for action, text in (("install", "add (or update) our hook entries; keeps everything else"),

@@ -66,4 +66,4 @@ def add_actions(actions) -> None:
 
 
 def register(sub) -> None:
-    register_group(sub, "links", "our commands on PATH: links in ~/.local/bin (README § Install)", add_actions)
+    register_group(sub, "links", "our commands on PATH: links in ~/.local/bin (docs/install.md)", add_actions)

@@ -110,7 +110,7 @@ def _add_arguments(parser, engine_choice: bool) -> None:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("lint", help="check files with the avoidance-gate rule engines (README § Lint rules)")
+    p = sub.add_parser("lint", help="check files with the avoidance-gate rule engines (docs/hooks.md § Lint rules)")
     _add_arguments(p, engine_choice=True)
     p.set_defaults(handler=lint_files, text_renderer=render)
 

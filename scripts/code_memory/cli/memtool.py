@@ -1,4 +1,4 @@
-"""``memtool`` — the command line of the structured memory store (README § memtool).
+"""``memtool`` — the command line of the structured memory store (docs/stores.md § memtool).
 
 Global options (before or after the command): ``--db`` (default: ``$MEMTOOL_DB``, else config
 ``memtool.db``, else ``<memory root>/memtool.db`` — the database the MCP server uses;

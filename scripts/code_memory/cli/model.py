@@ -1,6 +1,6 @@
 """``code-memory model status|fetch``: the embedding model — is it there, fetch it now (through
 ``embedding.endpoint`` / ``$HF_ENDPOINT`` when set). install.sh runs ``fetch``; the work is in
-:mod:`code_memory.search.embed` (README § Search → Vectors)."""
+:mod:`code_memory.search.embed` (docs/search.md → Vectors)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def cmd_fetch(args) -> dict:
         done = embed.fetch(cfg.paths.index_dir, spec, endpoint)
     except embed.EmbeddingUnavailable as exc:
         raise CodeMemoryError("MODEL_UNAVAILABLE", str(exc),
-                              hint="search works meanwhile with BM25 only; see README § Search → Vectors") from None
+                              hint="search works meanwhile with BM25 only; see docs/search.md → Vectors") from None
     return {"ready": True, **done, "endpoint": endpoint or os.environ.get("HF_ENDPOINT")}
 
 
@@ -74,4 +74,4 @@ def add_actions(actions) -> None:
 
 
 def register(sub) -> None:
-    register_group(sub, "model", "the embedding model: status, fetch it now (README § Search)", add_actions)
+    register_group(sub, "model", "the embedding model: status, fetch it now (docs/search.md)", add_actions)

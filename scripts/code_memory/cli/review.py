@@ -1,4 +1,4 @@
-"""``code-memory review list|show|approve|reject`` — the review queue (README § Review queue).
+"""``code-memory review list|show|approve|reject`` — the review queue (docs/browser.md § Review queue).
 
 Thin: parse, call :mod:`code_memory.review.queue` (read) or :mod:`code_memory.summary.review`
 (decide), print. ``approve --edit`` opens ``$EDITOR`` (then ``$VISUAL``, then ``vi``) on a temp file

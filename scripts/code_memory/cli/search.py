@@ -73,7 +73,7 @@ def _memtool(cfg):
 
 def _record_refs(cfg, experience_ids: list, context: str) -> None:
     """Claude ran this search (or get) from its Bash tool, which sets CLAUDE_CODE_SESSION_ID: the
-    experiences it was shown count as used in that session (README § Self-evolution)."""
+    experiences it was shown count as used in that session (docs/evolution.md)."""
     from ..search.feedback_boost import record_shown
 
     record_shown(cfg, os.environ.get("CLAUDE_CODE_SESSION_ID"), experience_ids, context)

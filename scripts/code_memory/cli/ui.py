@@ -1,4 +1,4 @@
-"""``code-memory ui`` — the memory browser on 127.0.0.1 (README § Memory browser).
+"""``code-memory ui`` — the memory browser on 127.0.0.1 (docs/browser.md § Memory browser).
 
 Thin: check who is asking (never from inside a Claude Code session; every project is shown, so
 the user confirms with a ``y`` on the terminal — the same rule as ``--scope all``), bind the port,

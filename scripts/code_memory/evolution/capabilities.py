@@ -1,4 +1,4 @@
-"""Capability generation (README § Self-evolution, Capabilities): recurring patterns become Claude Code Skills.
+"""Capability generation (docs/evolution.md, Capabilities): recurring patterns become Claude Code Skills.
 
 Four gates, all required:
   1. enabled    ``capabilities.enabled`` (env ``CAPABILITY_GENERATION``) is not false

@@ -1,4 +1,4 @@
-"""The weekly consolidation (README § Self-evolution, Weekly consolidation; ``scripts/weekly-consolidate.sh``).
+"""The weekly consolidation (docs/evolution.md, Weekly consolidation; ``scripts/weekly-consolidate.sh``).
 
 Steps, in this order (each one isolated: a failing step is reported and the others still run):
   stats        the week's edits (daily notes), sessions, outcomes and experience references

@@ -1,4 +1,4 @@
-"""A person correcting memory by hand (the memory browser, README § Memory browser): edit a rule,
+"""A person correcting memory by hand (the memory browser, docs/browser.md § Memory browser): edit a rule,
 pitfall or fact in place, archive it, restore it.
 
 * A rule line (``rules.md``) or pitfall line (MEMORY.md) is replaced where it stands, under the

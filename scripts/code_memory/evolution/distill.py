@@ -1,4 +1,4 @@
-"""Keeping MEMORY.md small and worth reading (README § Weekly consolidation, distill): it is
+"""Keeping MEMORY.md small and worth reading (docs/evolution.md § Weekly consolidation, distill): it is
 injected at every session start within its share of the budget, so it must not grow without bound.
 
   bound_pitfalls     at most ``summary.max_pitfalls`` lines under 避坑经验 (Pitfalls): the

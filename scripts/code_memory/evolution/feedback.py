@@ -1,4 +1,4 @@
-"""Experience feedback (README § Self-evolution): which memories help.
+"""Experience feedback (docs/evolution.md): which memories help.
 
 Events, appended to ``evolution/audit.jsonl`` (append-only, one locked write per call):
   {"timestamp", "event_type": "ref", "experience_id", "session_id", "context"}

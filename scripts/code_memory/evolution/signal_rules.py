@@ -1,6 +1,6 @@
 """The signal rules: which lines of a session summary are signals, of which type and subject.
 
-Pure and deterministic, no LLM (README § Self-evolution, Signals). Eight types; each rule is
+Pure and deterministic, no LLM (docs/evolution.md, Signals). Eight types; each rule is
 ``(type, subject, regex, needs_problem)``: a line matching ``regex`` yields the signal
 ``type:subject`` (the *pattern* recurring detection counts). Rules marked ``needs_problem`` name a
 topic (docker, venv, a lock file …) and only count when the same line also says something went

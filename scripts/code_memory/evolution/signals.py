@@ -1,4 +1,4 @@
-"""Cross-session signal analysis (README § Self-evolution, Signals): find the eight signal types in
+"""Cross-session signal analysis (docs/evolution.md, Signals): find the eight signal types in
 session summaries (sessions/*.md), count recurring patterns over the last sessions, track failure
 streaks, and keep each pattern's state (active / addressed / suppressed).
 

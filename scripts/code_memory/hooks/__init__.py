@@ -1,4 +1,4 @@
-"""The hook layer (README § Hooks): one module per hook, all behind ``runtime.main``.
+"""The hook layer (docs/hooks.md): one module per hook, all behind ``runtime.main``.
 
 ``hooks/<name>.sh`` (a thin shim with shell fast paths) runs ``scripts/code-memory-hook.py <name>``
 with the venv's python and ``-S``; ``runtime`` reads the payload once, normalises it into a frozen

@@ -1,6 +1,6 @@
 """The hook payload, normalised once into a frozen :class:`HookEvent`.
 
-Claude Code's stdin JSON (README § Hooks; verified against the real binary in tests/e2e) changes between versions: unknown fields are
+Claude Code's stdin JSON (docs/hooks.md; verified against the real binary in tests/e2e) changes between versions: unknown fields are
 ignored, missing ones become empty values, wrong types are dropped. Nothing here raises on bad
 input — :func:`parse_event` returns ``None`` for anything that is not a JSON object.
 """

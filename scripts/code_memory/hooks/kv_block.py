@@ -1,6 +1,6 @@
 """The ``kv`` block of the SessionStart context (``hooks.session_start_blocks``): the default read.
 
-Budget: ``kv.read_token_limit`` tokens (README § Agent key-value memory: how tokens are counted);
+Budget: ``kv.read_token_limit`` tokens (docs/stores.md § Agent key-value memory: how tokens are counted);
 the session's project name is passed as a context tag. The SessionStart assembly then fits every
 block into ``hooks.session_start_max_bytes`` (cutting at line boundaries). No kv store → no block
 and no work beyond two ``stat`` calls.

@@ -1,4 +1,4 @@
-"""The SessionEnd/PreCompact → summarizer hand-off (README § Session summaries).
+"""The SessionEnd/PreCompact → summarizer hand-off (docs/summaries.md § Session summaries).
 
 The hook writes ``<root>/sessions/.pending/<safe session id>.json`` =
 ``{session_id, transcript_path, cwd, project, reason, event, ended_at}`` atomically and starts

@@ -1,6 +1,6 @@
 """Turning memory files into injected context: fenced, labelled as recalled memory, capped.
 
-Recalled memory is data (README § Design notes): every block sits inside a ``<recalled-memory>`` fence that
+Recalled memory is data (docs/design.md § Design notes): every block sits inside a ``<recalled-memory>`` fence that
 names its source file, under a header that says it is stored memory and not a message from the
 user. Text that would close the fence early is neutralised. Sizes are in UTF-8 bytes; cuts fall on
 line boundaries and say how much was left out and where to read it.
@@ -18,7 +18,7 @@ PARTIAL_LINE_MIN = 80          # characters of a long line worth showing when th
 
 
 def unverified_note(blocks) -> str:
-    """A sentence for the header when any block holds a hypothesis (README § Verified vs hypothesis)."""
+    """A sentence for the header when any block holds a hypothesis (docs/browser.md § Verified vs hypothesis)."""
     from ..memory.verification import HYPOTHESIS_MARK
     if any(HYPOTHESIS_MARK in b.text for b in blocks):
         return (f" Lines marked {HYPOTHESIS_MARK} are hypotheses nobody has proven yet: check them before "

@@ -1,6 +1,6 @@
 """The ``recent`` block of the SessionStart context: what the last sessions of this project (and
 of its workspace) did — date, topic, files changed, decisions and the to-dos still open — newest
-first, with the note to read for the rest (README § Session continuity).
+first, with the note to read for the rest (docs/summaries.md § Session continuity).
 
 It reads one small derived file per project (code_memory.memory.recent, written by the
 summarizer), never the notes themselves, so it costs the same with 10 or 10,000 notes on disk. When

@@ -53,5 +53,5 @@ def hook_entries(command_for, tag: bool) -> dict:
 
 def hooks_json() -> dict:
     """The plugin's hooks/hooks.json: commands under ``${CLAUDE_PLUGIN_ROOT}``, expanded by sh."""
-    return {"description": "code-memory: a lasting memory for Claude Code (see README § Hooks)",
+    return {"description": "code-memory: a lasting memory for Claude Code (see docs/hooks.md)",
             "hooks": hook_entries(lambda shim: f'"${{CLAUDE_PLUGIN_ROOT}}/hooks/{shim}.sh"', tag=False)}

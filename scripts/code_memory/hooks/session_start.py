@@ -198,7 +198,7 @@ def capabilities_block(ctx, project):
 
 
 def review_block(ctx, project):
-    """One line when memory proposals wait for review (README § Review queue); a directory listing."""
+    """One line when memory proposals wait for review (docs/browser.md § Review queue); a directory listing."""
     from ..review.count import pending_count, pending_dir
     count = pending_count(ctx.paths.root)
     if count <= 0:

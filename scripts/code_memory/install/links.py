@@ -1,4 +1,4 @@
-"""Our commands on PATH: symlinks in ``~/.local/bin`` (or ``$CODE_MEMORY_BIN``) — README § Install.
+"""Our commands on PATH: symlinks in ``~/.local/bin`` (or ``$CODE_MEMORY_BIN``) — docs/install.md.
 
 Every command a user or Claude types (``code-memory``, ``memory-search``, ``memtool``, … and the
 ``*.py`` names the README and the seeded routing table use) gets one link:

@@ -1,4 +1,4 @@
-"""Agent key-value memory: ``set_memory(key, json_content | None, source)`` (README § Agent key-value memory).
+"""Agent key-value memory: ``set_memory(key, json_content | None, source)`` (docs/stores.md § Agent key-value memory).
 
 Files under ``<root>/kv/``: ``log.jsonl`` (every write, append-only), ``state.jsonl`` (compacted
 snapshot), ``digest.bin`` (read cache), ``index/`` (one small JSON file per live key, browsable with

@@ -57,7 +57,7 @@ def set_memory(cfg, key: str, json_content, source, opts: KVOptions | None = Non
 
 
 def _propose(cfg, result: dict, json_content) -> str | None:
-    """Queue the quarantined write for its real key (README § Review queue); the proposal's id, or
+    """Queue the quarantined write for its real key (docs/browser.md § Review queue); the proposal's id, or
     None when a near-identical one is pending or was rejected."""
     import json
 

@@ -1,4 +1,4 @@
-"""Logical keys and their physical index paths (README § Agent key-value memory). Pure: no I/O.
+"""Logical keys and their physical index paths (docs/stores.md § Agent key-value memory). Pure: no I/O.
 
 A key is a logical path such as ``/user/calendar/2026-02-23_10-00_牙科复诊``. :func:`normalize_key`
 validates and canonicalises it; :func:`index_relpath` maps it to a file below ``kv/index/``:

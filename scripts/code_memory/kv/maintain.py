@@ -1,4 +1,4 @@
-"""Keeping the kv store tidy (README § Agent key-value memory): consistency check/repair and compaction.
+"""Keeping the kv store tidy (docs/stores.md § Agent key-value memory): consistency check/repair and compaction.
 
 :func:`check` rebuilds the live view from the whole history (archives + log, the later line wins),
 merges what the snapshot and the index files alone still hold, and reports drift — missing,

@@ -1,4 +1,4 @@
-"""The ``source`` argument of set_memory (README § Agent key-value memory, provenance): validation
+"""The ``source`` argument of set_memory (docs/stores.md § Agent key-value memory, provenance): validation
 against a declared schema, and how far a source is trusted. Pure.
 
 :data:`SCHEMA` is the contract of a source object:

@@ -1,4 +1,4 @@
-"""The default read (README § Agent key-value memory): a compact block of live memories that fits a token budget.
+"""The default read (docs/stores.md § Agent key-value memory): a compact block of live memories that fits a token budget.
 
 Filtering: tombstoned keys are gone from the view; a key whose ``content.expired_at`` is before
 ``now`` is skipped; ``/untrusted/…`` (quarantined) keys are skipped unless asked for; a finished

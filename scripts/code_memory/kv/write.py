@@ -1,4 +1,4 @@
-"""``set_memory(key, json_content | None, source)`` — the one write verb of the kv store (README § Agent key-value memory).
+"""``set_memory(key, json_content | None, source)`` — the one write verb of the kv store (docs/stores.md § Agent key-value memory).
 
 Under the writer lock (``kv/.lock``) a write appends one envelope line ``{key, ts, valid, source,
 content}`` to ``log.jsonl`` with a single ``write(2)`` on an ``O_APPEND`` descriptor, then makes the

@@ -1,4 +1,4 @@
-"""Tier 1 rule engines of the avoidance gate (README § Lint rules), plus user rules and
+"""Tier 1 rule engines of the avoidance gate (docs/hooks.md § Lint rules), plus user rules and
 the tier 2 LLM check.
 
 Each engine module (``python_rules``, ``shell_rules``, ``java_sql_rules``, ``antd_v3_rules``) has a

@@ -1,4 +1,4 @@
-"""The agent key-value memory as MCP tools: ``set_memory`` (the one write verb; README § Agent key-value memory) and
+"""The agent key-value memory as MCP tools: ``set_memory`` (the one write verb; docs/stores.md § Agent key-value memory) and
 ``memory_default_read`` (the ranked ``[Agent Memory]`` block within a token budget).
 
 Options come from the config's ``kv`` section (read once by the server). A write that reports

@@ -1,4 +1,4 @@
-"""``code-memory-mcp`` — code-memory as an MCP server over stdio (README § MCP server).
+"""``code-memory-mcp`` — code-memory as an MCP server over stdio (docs/mcp.md).
 
 Built on the official ``mcp`` SDK: ``MCPServer`` from ``mcp.server.mcpserver`` (SDK 2.x) or, on 1.x,
 the same API under its old name ``FastMCP`` (``mcp.server.fastmcp``). Tools come from the modules in
@@ -89,7 +89,7 @@ class ServerContext:
         return self._project
 
     def workspace(self):
-        """The registered workspace holding the project directory (README § Workspace memory), or None."""
+        """The registered workspace holding the project directory (docs/stores.md § Workspace memory), or None."""
         if not hasattr(self, "_workspace"):
             from ..workspace.registry import session_workspace
             self._workspace = session_workspace(self.cfg, self.project_dir)

@@ -1,6 +1,6 @@
 """When the ``mcp`` SDK is missing (a plugin run with the system ``python3``): a tiny MCP server of
 the standard library that says what to run, so the session gets one clear message instead of a
-server that silently fails to start (README § MCP server → plugin mode).
+server that silently fails to start (docs/mcp.md → plugin mode).
 
 It speaks just enough of the protocol (JSON-RPC 2.0, one message per line on stdio): ``initialize``
 (the message as the server's ``instructions``), ``tools/list`` (one tool, ``code_memory_setup``,

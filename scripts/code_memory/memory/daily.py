@@ -1,4 +1,4 @@
-"""Daily notes ``daily/YYYY-MM-DD.md`` (README § The memory tree): the edit lines the PostToolUse
+"""Daily notes ``daily/YYYY-MM-DD.md`` (docs/stores.md § The memory tree): the edit lines the PostToolUse
 hook appends (``- HH:MM [project] file, file``) and the session entries the summarizer writes,
 each under the note's lock. Standard library only: the daily-note hook imports this on every edit.
 """

@@ -1,4 +1,4 @@
-"""Experience ids: the unit the feedback loop scores (README § Self-evolution).
+"""Experience ids: the unit the feedback loop scores (docs/evolution.md).
 
 An experience is one piece of memory that code-memory hands to Claude:
   a rule line in a project's rules.md   ``rule:<project>:<sha1(line.strip())[:10]>``

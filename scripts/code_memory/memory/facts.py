@@ -1,5 +1,5 @@
 """facts.json: atomic facts with a lifecycle (active → superseded | archived). New facts never
-delete old ones (README § Facts)."""
+delete old ones (docs/stores.md § Facts)."""
 
 from __future__ import annotations
 

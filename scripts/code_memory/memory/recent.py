@@ -1,5 +1,5 @@
 """The recent-work index: a small derived file per project (and per workspace) with its latest
-sessions, so SessionStart never scans ``sessions/`` (README § Session continuity).
+sessions, so SessionStart never scans ``sessions/`` (docs/summaries.md § Session continuity).
 
     .index/recent/project/<project>.json     {"version", "kind", "name", "entries": [...]}
     .index/recent/workspace/<id>.json        the same for the sessions inside a workspace

@@ -1,4 +1,4 @@
-"""Session notes ``sessions/<id>.md`` (README § Session summaries): one summary per session,
+"""Session notes ``sessions/<id>.md`` (docs/summaries.md § Session summaries): one summary per session,
 written whole (temp file + rename) by the summarizer, and read back into fields.
 
 A note is the spec's 会话摘要 format: a ``# 会话摘要: <id>`` title, ``- **项目**: …`` header

@@ -1,4 +1,4 @@
-"""The memory tree (README § The memory tree): creating a root from the templates, the area
+"""The memory tree (docs/stores.md § The memory tree): creating a root from the templates, the area
 files (``areas/<kind>/<name>/``), and the locked read-modify-write every writer of a shared file
 uses. Daily notes are :mod:`.daily`, session notes :mod:`.sessions`.
 

@@ -1,4 +1,4 @@
-"""memtool: a structured SQLite memory store for agents (README § memtool).
+"""memtool: a structured SQLite memory store for agents (docs/stores.md § memtool).
 
 Items have a layer (project / feature / run), an optional task_id / step_id / key, Markdown or JSON
 content, tags, a source, a weight and a confidence; they are versioned, searchable with FTS5

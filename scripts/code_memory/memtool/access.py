@@ -1,4 +1,4 @@
-"""Access tracking (README § memtool): get, search and recommend record which items were read; the
+"""Access tracking (docs/stores.md § memtool): get, search and recommend record which items were read; the
 counts, last-access times and consolidation scores are written in one batch.
 
 Reads never wait on this: accesses are buffered in memory and flushed in a single short transaction

@@ -1,4 +1,4 @@
-"""Context extraction for episodic memory (README § memtool): when, in what mood, how urgent, what kind
+"""Context extraction for episodic memory (docs/stores.md § memtool): when, in what mood, how urgent, what kind
 of work. Pure: the caller passes the local time of the write.
 
 Tags:

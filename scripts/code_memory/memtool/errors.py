@@ -1,4 +1,4 @@
-"""memtool's error codes: its own contract (README § memtool, exit codes), separate from code-memory's.
+"""memtool's error codes: its own contract (docs/stores.md § memtool, exit codes), separate from code-memory's.
 
 | exit | code            | when                                                    |
 |------|-----------------|---------------------------------------------------------|

@@ -1,4 +1,4 @@
-"""Knowledge map (README § memtool): a graph around a topic, grown breadth-first over related ids.
+"""Knowledge map (docs/stores.md § memtool): a graph around a topic, grown breadth-first over related ids.
 
 The centers are the top :data:`CENTER_LIMIT` search hits for the topic (depth 0). Each node's related
 ids are followed to depth ``depth - 1`` (``depth`` = number of node layers, so 2 = centers and their

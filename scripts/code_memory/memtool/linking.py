@@ -1,4 +1,4 @@
-"""Related-memory linking (README § memtool): a new or rewritten memory is linked to existing memories
+"""Related-memory linking (docs/stores.md § memtool): a new or rewritten memory is linked to existing memories
 of the same type that are similar but not duplicates.
 
 Terms are the item's index terms (:func:`tokens.terms` of ``content_search``). ``memory_terms``

@@ -1,5 +1,5 @@
 """Which memtool database a command uses — the same rule for the ``memtool`` CLI, the MCP server and
-the search over every store (README § memtool):
+the search over every store (docs/stores.md § memtool):
 
 1. ``--db PATH`` (the CLI, the MCP server's ``--db``);
 2. ``$MEMTOOL_DB``;

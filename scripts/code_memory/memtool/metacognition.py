@@ -1,4 +1,4 @@
-"""Metacognition (README § memtool): how well do I know a topic, and what should be reviewed.
+"""Metacognition (docs/stores.md § memtool): how well do I know a topic, and what should be reviewed.
 
 assess_knowledge(topic) takes the topic's content words (stop words dropped, English and Chinese),
 searches up to 50 memories and keeps those holding at least half of them (one for a one-word

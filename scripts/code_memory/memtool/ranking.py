@@ -1,4 +1,4 @@
-"""Ranking and lifecycle formulas (README § memtool). Pure functions of an item dict.
+"""Ranking and lifecycle formulas (docs/stores.md § memtool). Pure functions of an item dict.
 
 * confidence_score: high 1.0, medium 0.6, low 0.3 (unknown → medium).
 * decay (the forgetting curve): ``exp(-ln2 · age_days / half_life)``, age from ``updated_at``;

@@ -1,4 +1,4 @@
-"""Recall services over the store: recommend and contextual search (README § memtool).
+"""Recall services over the store: recommend and contextual search (docs/stores.md § memtool).
 
 recommend — candidates are the newest items matching task_id / tags / key prefix / type (up to
 :data:`RECOMMEND_CANDIDATES`), plus, when a context text is given, the best full-text matches for it.

@@ -1,6 +1,6 @@
 """The memtool database: connection settings and the schema as named, idempotent migrations.
 
-Tables (README § memtool):
+Tables (docs/stores.md § memtool):
 
 * ``memory_items`` — one row per memory: id (UUID4 hex), type (project|feature|run), task_id,
   step_id, key, content, content_search, tags_json, source, weight, version, created_at, updated_at

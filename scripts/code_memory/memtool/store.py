@@ -355,7 +355,7 @@ class MemoryStore:
     def put(self, *, content=None, item_id=None, type=None, key=None, task_id=None, step_id=None,
             tags=None, source=None, weight=None, confidence=None, context_tags=None,
             emotional_weight=None, auto_link: bool = True) -> dict:
-        """Create or update one item (README § memtool):
+        """Create or update one item (docs/stores.md § memtool):
 
         1. ``item_id`` given: update that item (NOT_FOUND if it does not exist), version + 1;
         2. else ``key`` given: upsert on the logical key (type, key, task_id, step_id) — update the

@@ -1,6 +1,6 @@
 """Text → tokens for memtool: the FTS5 search column, FTS/LIKE queries and keyword sets.
 
-* ``content_search`` = content + the tokens (length ≥ 2) of its Chinese runs (README § memtool):
+* ``content_search`` = content + the tokens (length ≥ 2) of its Chinese runs (docs/stores.md § memtool):
   jieba's search-mode words (via :mod:`code_memory.text.segment`, which reads jieba's dictionary without
   importing jieba) and the runs' character bigrams. SQLite's ``unicode61`` tokenizer splits English
   by itself but keeps a run of Han characters as one token, so the appended tokens are what makes

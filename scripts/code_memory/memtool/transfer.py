@@ -1,4 +1,4 @@
-"""Export and import: JSONL, one complete item object per line (README § memtool).
+"""Export and import: JSONL, one complete item object per line (docs/stores.md § memtool).
 
 Export writes every stored field of every item (oldest first). Import validates every line first,
 then upserts by id in batches of short transactions: an existing id is overwritten with the line's fields, a new id is inserted, a line

@@ -63,7 +63,7 @@ class SearchOptions:
     auto_rebuild: bool = _INDEX["auto_rebuild"]
     cache_dir: str | None = None
     memory_root: str | None = None      # set: hits are annotated with the experiences they show
-    feedback_boost: float = 0.0         # feedback.search_boost (README § Self-evolution); 0 = off
+    feedback_boost: float = 0.0         # feedback.search_boost (docs/evolution.md); 0 = off
 
 
 def options_from_config(cfg) -> SearchOptions:

@@ -1,4 +1,4 @@
-"""One search over every store, and one get for what it returns (README § Search).
+"""One search over every store, and one get for what it returns (docs/search.md).
 
 :func:`search_all` asks the memory index — the Markdown tree, the agent key-value keys and the
 session's workspace (:func:`code_memory.search.engine.search_memory`, with its isolation: global

@@ -1,4 +1,4 @@
-"""Writing a session summary into the memory tree (README § Session summaries, Distribution):
+"""Writing a session summary into the memory tree (docs/summaries.md § Session summaries, Distribution):
 
   sessions/<id>.md   the formatted summary (replaced on every run of the same session)
   rules.md           the project's rules by ``## category`` (exact-line dedup, like ``grep -qF``)

@@ -1,4 +1,4 @@
-"""Automatic fact extraction (README § Facts; run by auto-extract-facts.py and weekly-consolidate):
+"""Automatic fact extraction (docs/stores.md § Facts; run by auto-extract-facts.py and weekly-consolidate):
 
   sessions of the last ``window_days`` (7) → grouped by project → projects with ≥ ``min_sessions`` (2)
   → the key points of their summaries → the LLM proposes 1–``max_facts`` (3) atomic facts

@@ -68,7 +68,7 @@ def workspace_resolver(cfg):
 
 
 def run_followups(cfg: dict, paths: MemoryPaths, session_id: str, transcript_path: str) -> dict:
-    """The feedback outcome and signal extraction after a summary (README § Session summaries). A failing
+    """The feedback outcome and signal extraction after a summary (docs/summaries.md § Session summaries). A failing
     follow-up is reported, never raised."""
     from ..evolution import feedback, outcome, signals
 

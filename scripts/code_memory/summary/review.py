@@ -1,4 +1,4 @@
-"""Approving and rejecting review-queue proposals (README § Review queue).
+"""Approving and rejecting review-queue proposals (docs/browser.md § Review queue).
 
 Approval writes the item where it belongs through the same writers extraction uses (rules.md,
 MEMORY.md pitfalls, facts.json, a Skill directory, a kv key), promotes its verification to

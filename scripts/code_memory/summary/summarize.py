@@ -1,4 +1,4 @@
-"""Session summaries (README § Session summaries).
+"""Session summaries (docs/summaries.md § Session summaries).
 
     summarize_session(paths, transcript_path, backend=get_backend(cfg), options=SummaryOptions(...))
 

@@ -4,7 +4,7 @@ Each page is a view (:mod:`.views`, plain data) rendered by a Jinja template; ``
 returns the same data as JSON. Writes (edit, archive, restore, approve, reject) are POSTs to
 ``/api/…`` with the CSRF token; a form post is answered with a redirect back to the page and a
 message, a JSON post with JSON. Errors are a stable code and a message (JSON, or an error page),
-never a traceback. README § Memory browser lists every endpoint.
+never a traceback. docs/browser.md § Memory browser lists every endpoint.
 """
 
 from __future__ import annotations

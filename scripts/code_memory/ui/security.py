@@ -1,4 +1,4 @@
-"""The memory browser's gate, in front of every request (README § Memory browser, Security):
+"""The memory browser's gate, in front of every request (docs/browser.md § Memory browser, Security):
 
 * **Host**: only ``127.0.0.1:PORT`` and ``localhost:PORT`` — a page on another site that rebinds
   its DNS name to 127.0.0.1 sends its own name and is refused (``HOST_REFUSED``).

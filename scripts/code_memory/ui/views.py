@@ -1,5 +1,5 @@
 """What each page of the memory browser shows, as plain data: the HTML pages render it and the
-``/api/`` endpoints return it as JSON (README § Memory browser). Reads only; the writes are the
+``/api/`` endpoints return it as JSON (docs/browser.md § Memory browser). Reads only; the writes are the
 POST handlers of :mod:`.app`, which call ``evolution/curate.py`` and ``summary/review.py``.
 
 Every file read goes through the access policy (``search/access.py``): the browser's scope was

@@ -1,4 +1,4 @@
-"""Workspace day files (README § Workspace memory): entry templates, the day header, format checks. Pure.
+"""Workspace day files (docs/stores.md § Workspace memory): entry templates, the day header, format checks. Pure.
 
 A day file ``memory/YYYY-MM-DD.md`` starts with ``## YYYY-MM-DD`` (written once, when the file is
 created) and holds entries ``## YYYY-MM-DD HH:MM — <type>`` with ``- label：value`` lines:

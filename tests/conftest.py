@@ -42,6 +42,8 @@ def isolated_home(tmp_path, monkeypatch, shared_cache):
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     # keep test runs offline and quiet
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    # no warm search server per test root (tests/test_search_server.py turns it on where it is tested)
+    monkeypatch.setenv("CODE_MEMORY_SEARCH__SERVER", "0")
     return home
 
 

@@ -4,7 +4,8 @@ import os
 import pytest
 
 from code_memory.search.engine import SearchOptions, ensure_index, run_query
-from code_memory.search.index import Plan, Source, _LazySegmenter, apply_plan, discover, open_index, refresh
+from code_memory.search.freshness import refresh
+from code_memory.search.index import Plan, Source, _LazySegmenter, apply_plan, discover, open_index
 
 
 def _write(root, rel, text, mode="w"):

@@ -1,9 +1,15 @@
 """Search over the memory index: BM25 (FTS5), vectors (fastembed), and their fusion.
 
 ``search_memory(cfg, query, …)`` is the one entry point the CLI, the MCP server and the hooks use.
-It opens the index (rebuilding a missing or corrupted one and saying so), refreshes it
-incrementally, ranks, and returns hits with path + line range + snippet. Degradations (no model,
-no FTS5) are reported in the answer, never raised.
+It opens the index (rebuilding a missing or corrupted one and saying so), brings it up to date
+cheaply (search/freshness.py: the change journal and directory mtimes, a full sweep only when one
+is due), ranks, and returns hits with path + line range + snippet. Degradations (no model, no FTS5)
+are reported in the answer, never raised. A long-lived process (the warm search server) passes
+``warm=``: an index it keeps open and up to date itself.
+
+With ``signals=True`` every hit also carries the raw evidence a relevance gate needs
+(:func:`hit_signals`): the raw BM25 score, that score as a share of the query's ideal score, which
+query terms the chunk matches, and the cosine when vectors ranked.
 
 Fusion (hybrid mode): see :func:`fuse` — the BM25 list leads, the vector list contributes through
 weighted reciprocal rank fusion plus a bonus for agreement, because on real data (LoCoMo) plain
@@ -22,6 +28,7 @@ from ..errors import CodeMemoryError
 from ..paths import resolve_inside
 from ..text import query as querytext
 from ..text.segment import Segmenter, get_segmenter
+from .freshness import freshen, refresh
 from .index import (
     IndexCorrupted,
     IndexDB,
@@ -31,7 +38,6 @@ from .index import (
     index_writable,
     open_index,
     open_read_only,
-    refresh,
     remove_index_files,
     scope_filter,
     source_filter,
@@ -61,6 +67,7 @@ class SearchOptions:
     window_lines: int = _INDEX["window_lines"]
     max_file_bytes: int = _INDEX["max_file_bytes"]
     auto_rebuild: bool = _INDEX["auto_rebuild"]
+    sweep_seconds: float = _INDEX["sweep_seconds"]
     cache_dir: str | None = None
     memory_root: str | None = None      # set: hits are annotated with the experiences they show
     feedback_boost: float = 0.0         # feedback.search_boost (docs/evolution.md); 0 = off
@@ -85,9 +92,12 @@ class IndexHandle:
 
 
 def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: bool = False,
-                 refresh_now: bool = True, busy_ms: int | None = None, upgrade: bool = False) -> IndexHandle:
+                 refresh_now: bool = True, busy_ms: int | None = None, upgrade: bool = False,
+                 sweep: bool = False) -> IndexHandle:
     """Open the index, rebuilding it when missing, corrupted or built with an unavailable
-    segmenter, then refresh it. ``report`` says what happened (``rebuilt`` with a reason).
+    segmenter, then bring it up to date: a sweep of every file when ``sweep`` or ``full`` (the
+    ``index`` command) or when one is due, else the cheap catch-up (``refresh_now``; see
+    search/freshness.py). ``report`` says what happened (``rebuilt`` with a reason).
 
     ``upgrade`` (the ``index`` command) also rebuilds when a better segmenter is now available
     (jieba installed after the index was built with bigrams); searches keep the recorded one."""
@@ -99,6 +109,9 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
     try:
         db = open_index(index_path)
     except IndexCorrupted as exc:
+        if existed and _cannot_write(str(exc)):     # a full disk is not a corrupt index: never delete it
+            return _read_only_index(index_path, sources, opts,
+                                    f"the index cannot be written ({str(exc)[:80]}): searching it as it is")
         if not opts.auto_rebuild:
             raise CodeMemoryError("MEMORY_INDEX_CORRUPTED", f"the index is unusable ({exc})",
                                   hint="run: memory-search.py index --full") from None
@@ -130,24 +143,46 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
             db.set_meta("segmenter", new)
             db.conn.commit()
             full = True
-    if refresh_now or full or report.get("rebuilt"):
+    if refresh_now or full or sweep or report.get("rebuilt"):
         try:
-            stats = refresh(db, sources, full=full, window_lines=opts.window_lines,
-                            max_file_bytes=opts.max_file_bytes, cache_dir=opts.cache_dir, busy_ms=busy_ms)
+            if full or sweep or report.get("rebuilt"):
+                stats = refresh(db, sources, full=full, window_lines=opts.window_lines,
+                                max_file_bytes=opts.max_file_bytes, cache_dir=opts.cache_dir, busy_ms=busy_ms)
+            else:
+                stats = freshen(db, sources, sweep_seconds=opts.sweep_seconds, window_lines=opts.window_lines,
+                                max_file_bytes=opts.max_file_bytes, cache_dir=opts.cache_dir, busy_ms=busy_ms)
             report["refresh"] = {k: v for k, v in stats.items() if v or k == "elapsed_ms"}
         except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) and "busy" not in str(exc):
-                raise
-            report["refresh"] = {"skipped": "the index is being updated by another process"}
+            report["refresh"] = {"skipped": refresh_failure(exc)}
     return IndexHandle(db, report, segmenter)
 
 
-def _read_only_index(index_path: str, sources: list, opts: SearchOptions) -> IndexHandle:
-    """A memory root that cannot be written still answers: the index as it is, never deleted or
-    rebuilt in place; without a usable one, an index built in memory for this search. Reported
-    as ``read_only`` in the answer."""
+def refresh_failure(exc: sqlite3.OperationalError) -> str:
+    """Why the index could not be brought up to date — a search then answers from the index as it
+    is — or re-raise what is not a passing condition (locked by a writer, a full disk)."""
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return "the index is being updated by another process"
+    if "full" in text or "readonly" in text:
+        return f"the index could not be updated ({text}); searching it as it is"
+    raise exc
+
+
+# what SQLite says when it cannot write (a full disk, no room for the WAL's shared memory), as
+# opposed to a file that is not a usable index
+_WRITE_FAILURES = ("disk i/o error", "database or disk is full", "unable to open database file", "readonly")
+
+
+def _cannot_write(message: str) -> bool:
+    return any(text in message.lower() for text in _WRITE_FAILURES)
+
+
+def _read_only_index(index_path: str, sources: list, opts: SearchOptions, why: str | None = None) -> IndexHandle:
+    """A memory root that cannot be written (or an index that cannot be, ``why``: a full disk)
+    still answers: the index as it is, never deleted or rebuilt in place; without a usable one, an
+    index built in memory for this search. Reported as ``read_only`` in the answer."""
     db, how = open_read_only(index_path)
-    report = {"read_only": f"the memory root is not writable: searching the index {how}"}
+    report = {"read_only": why if why and how == "as is" else f"the memory root is not writable: searching the index {how}"}
     if how == "in memory":
         db.set_meta("segmenter", desired_segmenter(opts.cache_dir))
         db.conn.commit()
@@ -286,8 +321,9 @@ def snippet_for(text: str, terms: list, limit: int) -> str:
     return piece
 
 
-def hits_for(db: IndexDB, ranked: list, terms: list, opts: SearchOptions) -> list:
-    """``ranked`` = [(chunk_id, score, bm25_rank, vector_rank)] → result dicts in that order."""
+def hits_for(db: IndexDB, ranked: list, terms: list, opts: SearchOptions, signals=None) -> list:
+    """``ranked`` = [(chunk_id, score, bm25_rank, vector_rank)] → result dicts in that order
+    (``signals``: the query's :class:`QuerySignals`, whose evidence is added to each hit)."""
     if not ranked:
         return []
     ids = [r[0] for r in ranked]
@@ -310,7 +346,86 @@ def hits_for(db: IndexDB, ranked: list, terms: list, opts: SearchOptions) -> lis
             "ranks": {"bm25": rank_b, "vector": rank_v}, "category": category, "project": project,
             "workspace": workspace,
         })
+        if signals is not None:
+            out[-1]["signals"] = signals.per_chunk[cid]
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# signals for a relevance gate
+
+BM25_K1 = 1.2       # FTS5's bm25() constant: a term's contribution approaches idf × (k1 + 1)
+
+
+class QuerySignals:
+    """The raw evidence of one query, for :func:`hit_signals`: the BM25 scores and cosines of the
+    candidates, the query's terms and (lazily) their document frequencies."""
+
+    def __init__(self, db: IndexDB, terms: list, prefixes: list, bm25: list, vector: list, cosines: dict):
+        self.db = db
+        self.terms = list(terms) + [p + "*" for p in prefixes]
+        self._match = [querytext.match_expression([t], []) for t in terms] + \
+                      [querytext.match_expression([], [p]) for p in prefixes]
+        self._like = querytext.like_patterns(terms, prefixes)
+        self.bm25 = dict(bm25)
+        self.cosine = {**cosines, **dict(vector)} if (vector or cosines) else None
+        self.per_chunk: dict = {}
+
+    def ideal_bm25(self) -> float | None:
+        """Σ over the query's terms of idf × (k1 + 1): what a chunk matching every term very often
+        would score (FTS5's idf, over the whole index)."""
+        if not self.db.fts:
+            return None
+        import math
+
+        total = self.db.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        ideal = 0.0
+        for expr in self._match:
+            n = self.db.conn.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (expr,)).fetchone()[0]
+            ideal += max(math.log((total - n + 0.5) / (n + 0.5)), 1e-6) * (BM25_K1 + 1)
+        return ideal
+
+    def compute(self, chunk_ids: list) -> None:
+        """``per_chunk`` for ``chunk_ids``: which terms each matches (FTS5 MATCH per term, the same
+        tokenizer as the ranking; LIKE without FTS5), its raw and normalised BM25, its cosine."""
+        if not chunk_ids:
+            return
+        ids = list(dict.fromkeys(chunk_ids))
+        marks = ",".join("?" * len(ids))
+        matched = {cid: [] for cid in ids}
+        for term, expr, like in zip(self.terms, self._match, self._like):
+            if self.db.fts:
+                rows = self.db.conn.execute(
+                    f"SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN ({marks})", (expr, *ids))
+            else:
+                rows = self.db.conn.execute(
+                    f"SELECT chunk_id FROM chunks WHERE chunk_id IN ({marks}) AND (text LIKE ? ESCAPE '\\'"
+                    f" OR heading LIKE ? ESCAPE '\\')", (*ids, like, like))
+            for (cid,) in rows:
+                matched[cid].append(term)
+        ideal = self.ideal_bm25() if self.bm25 else None
+        for cid in ids:
+            raw = self.bm25.get(cid)
+            self.per_chunk[cid] = hit_signals(raw, ideal, matched[cid], len(self.terms),
+                                              None if self.cosine is None else self.cosine.get(cid))
+
+
+def hit_signals(bm25: float | None, ideal: float | None, matched: list, total_terms: int,
+                cosine: float | None) -> dict:
+    """One hit's raw evidence (``signals: true``):
+
+    * ``bm25`` — the raw BM25 score (higher is better; None when BM25 did not rank the hit);
+    * ``bm25_norm`` — ``bm25`` as a share of the query's ideal score (:meth:`QuerySignals.ideal_bm25`),
+      0–1 and comparable across queries (None without BM25 or FTS5);
+    * ``terms_matched`` / ``terms_total`` / ``coverage`` — which of the query's terms the hit
+      contains, of how many (Chinese words as segmented; a prefix term ends in ``*``);
+    * ``cosine`` — the vector similarity when vectors ranked (None otherwise).
+    """
+    return {"bm25": None if bm25 is None else round(float(bm25), 6),
+            "bm25_norm": None if bm25 is None or not ideal else round(min(1.0, float(bm25) / ideal), 6),
+            "terms_matched": matched, "terms_total": total_terms,
+            "coverage": round(len(matched) / total_terms, 6) if total_terms else 0.0,
+            "cosine": None if cosine is None else round(float(cosine), 6)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -329,10 +444,12 @@ def _only_sources(db: IndexDB, ranked: list, sources) -> list:
 
 
 def run_query(db: IndexDB, query: str, mode: str, opts: SearchOptions, scope: str, project: str | None,
-              workspace: str | None, vectors=None, segmenter: Segmenter | None = None, sources=None) -> dict:
+              workspace: str | None, vectors=None, segmenter: Segmenter | None = None, sources=None,
+              signals: bool = False) -> dict:
     """Rank one query against an open index. ``vectors`` ranks by embedding (or is None);
     ``segmenter`` is the index's (``IndexHandle.segmenter``), loaded here when None; ``sources``
-    keeps only the chunks of those index sources (``memory``, ``workspace``, ``kv``; None = all)."""
+    keeps only the chunks of those index sources (``memory``, ``workspace``, ``kv``; None = all);
+    ``signals`` adds each hit's raw evidence (:func:`hit_signals`) and the query's terms."""
     if not isinstance(query, str) or not query.strip():
         raise CodeMemoryError("INVALID_ARGUMENT", "the query is empty", hint="pass the text to search for")
     started = time.monotonic()
@@ -361,25 +478,34 @@ def run_query(db: IndexDB, query: str, mode: str, opts: SearchOptions, scope: st
     else:
         ranked = [(cid, s, r, None) for r, (cid, s) in enumerate(bm25, 1)]
     answer["mode_used"] = mode
-    answer["results"] = _with_feedback(db, ranked, q["terms"] + q["prefixes"], opts)
+    evidence = QuerySignals(db, q["terms"], q["prefixes"], bm25, vec, cosines) if signals else None
+    answer["results"] = _with_feedback(db, ranked, q["terms"] + q["prefixes"], opts, evidence)
+    if evidence is not None:
+        answer["query_terms_list"] = evidence.terms
     if not q["terms"] and not q["prefixes"]:
         answer["note"] = "the query has no searchable words"
     answer["elapsed_ms"] = round((time.monotonic() - started) * 1000, 1)
     return answer
 
 
-def _with_feedback(db: IndexDB, ranked: list, terms: list, opts: SearchOptions) -> list:
+def _with_feedback(db: IndexDB, ranked: list, terms: list, opts: SearchOptions,
+                   evidence: QuerySignals | None = None) -> list:
     """The top hits, annotated with the experiences they show and re-ranked by their feedback
-    scores (search_feedback); exactly ``hits_for(ranked[:top_k])`` when nothing is scored."""
+    scores (search_feedback); exactly ``hits_for(ranked[:top_k])`` when nothing is scored.
+    ``evidence``: add each hit's signals."""
     if not opts.memory_root:
-        return hits_for(db, ranked[:opts.top_k], terms, opts)
+        if evidence is not None:
+            evidence.compute([r[0] for r in ranked[:opts.top_k]])
+        return hits_for(db, ranked[:opts.top_k], terms, opts, evidence)
     from ..evolution.feedback import load_score_cache
     from ..paths import MemoryPaths
     from .feedback_boost import annotate_and_rerank
 
     cache = load_score_cache(MemoryPaths(opts.memory_root)) if opts.feedback_boost else {}
     pool = opts.top_k + (max(opts.top_k, 10) if cache.get("experiences") else 0)
-    hits = hits_for(db, ranked[:pool], terms, opts)
+    if evidence is not None:
+        evidence.compute([r[0] for r in ranked[:pool]])
+    hits = hits_for(db, ranked[:pool], terms, opts, evidence)
     return annotate_and_rerank(hits, opts.memory_root, cache, opts.feedback_boost)[:opts.top_k]
 
 
@@ -491,11 +617,14 @@ def pick_backend(cfg, requested: str) -> tuple:
 
 def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None = None, scope: str = "project",
                   project: str | None = None, workspace: str | None = None, refresh_index: bool = True,
-                  sources=None) -> dict:
+                  sources=None, signals: bool = False, warm=None) -> dict:
     """Search the memory index; the answer is exactly what ``memory-search.py`` prints.
 
     ``scope="project"`` sees global memory + ``project`` (+ ``workspace``); ``scope="all"`` sees
-    everything and is for the CLI's explicit ``--scope all --force`` only.
+    everything and is for the CLI's explicit ``--scope all --force`` only. ``signals``: each hit's
+    raw evidence (:func:`hit_signals`). ``warm``: an object whose ``handle`` (:class:`IndexHandle`)
+    is an index kept open and up to date by a long-lived process (search/server.py) — used as it
+    is, neither refreshed nor closed here.
     """
     if not isinstance(query, str) or not query.strip():
         raise CodeMemoryError("INVALID_ARGUMENT", "the query is empty", hint="pass the text to search for")
@@ -507,16 +636,25 @@ def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None
             raise CodeMemoryError("INVALID_ARGUMENT", "top_k must be between 1 and 100")
         opts.top_k = top_k
     requested = resolve_mode(mode, cfg)
-    handle = open_for_search(cfg.paths.index_db, index_sources(cfg), opts, refresh_index)
+    handle = warm.handle if warm is not None else open_for_search(cfg.paths.index_db, index_sources(cfg), opts,
+                                                                   refresh_index)
     vectors, used, degraded = pick_backend(cfg, requested)
     try:
-        answer = run_query(handle.db, query, used, opts, scope, project, workspace, vectors, handle.segmenter,
-                           sources)
+        try:
+            answer = run_query(handle.db, query, used, opts, scope, project, workspace, vectors, handle.segmenter,
+                               sources, signals)
+        except _vector_failures() as exc:      # the embedding daemon went away mid-search: BM25 now
+            degraded = f"vectors failed during the search ({exc}); BM25 only"
+            answer = run_query(handle.db, query, "bm25", opts, scope, project, workspace, None, handle.segmenter,
+                               sources, signals)
     except sqlite3.DatabaseError as exc:
+        if warm is not None:
+            raise       # the warm server reopens (or rebuilds) its index and asks again
         raise CodeMemoryError("MEMORY_SEARCH_FAILED", f"search failed ({type(exc).__name__})",
                               hint="run: memory-search.py index --full") from None
     finally:
-        handle.db.close()
+        if warm is None:
+            handle.db.close()
     if degraded is not None:
         answer.setdefault("degraded", {})["vector"] = degraded
     answer["mode_requested"] = requested
@@ -524,9 +662,15 @@ def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None
     answer["project"] = project
     if workspace:
         answer["workspace"] = workspace
-    if handle.report:
-        answer["index"] = handle.report
+    report = warm.report if warm is not None else handle.report
+    if report:
+        answer["index"] = report
     return {"ok": True, **{k: v for k, v in answer.items() if k != "ok"}}
+
+
+def _vector_failures() -> tuple:
+    from .daemon import DaemonUnavailable
+    return (DaemonUnavailable,)
 
 
 def open_for_search(index_path: str, sources: list, opts: SearchOptions, refresh_index: bool) -> IndexHandle:

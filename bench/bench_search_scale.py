@@ -57,6 +57,9 @@ ZH_QUERIES = ["数据库连接池怎么配置", "范廷颂是什么时候被任�
               "升庵桂湖的地址", "重试策略和超时"]
 EN_QUERIES = ["When did Caroline go to the LGBTQ support group?", "camping trip with the kids",
               "retry with exponential backoff", "What books does Tim like?", "pottery class", "adoption agencies"]
+# a whole prompt, as a recall hook sends it (~270 characters, ~50 terms)
+LONG_PROMPT = ("我们上次决定把数据库连接池的超时改成可配置，并且用指数退避重试，最多三次；另外 pottery class 和 camping trip "
+               "的笔记在哪里？请帮我看看 config/db.yaml 里的 pool_size 应该设多少，以及 README 里怎么说明这个配置项。") * 2
 GEN_ZH = ("连接池 配置 超时 重试 缓存 索引 数据库 接口 部署 日志 测试 权限 队列 事务 迁移 监控 告警 编码 依赖 版本"
           " 主教 湖泊 公司 总部 地址 河流 发源").split()
 GEN_EN = ("pool config timeout retry cache index database api deploy log test permission queue transaction"
@@ -258,7 +261,8 @@ def latency(case: Case, runs: int, hybrid: bool) -> dict:
     out = {}
     warm_env, cold_env = env_for(case.root), env_for(case.root, server=False)
     out["server_start_s"] = round(case.wait_warm(), 2)
-    series = {"python -c pass": [], "hook as registered, bm25": [], "client call, bm25 (warm process)": [],
+    series = {"python -c pass": [], "hook as registered, bm25": [], "hook as registered, bm25, a 270-character prompt": [],
+              "client call, bm25 (warm process)": [],
               "memory-search.py, warm server": [], "memory-search.py, no server (catch-up)": [],
               "memory-search.py, every search walks (baseline)": []}
     answered = {"hook": 0, "cli_warm": 0}
@@ -268,6 +272,7 @@ def latency(case: Case, runs: int, hybrid: bool) -> dict:
         ms, res = case.hook(q)
         series["hook as registered, bm25"].append(ms)
         answered["hook"] += bool(res.stdout.strip())
+        series["hook as registered, bm25, a 270-character prompt"].append(case.hook(LONG_PROMPT)[0])
         started = time.perf_counter()
         client.call(case.root, "search", {"query": q, "mode": "bm25", "project": "proj0", "signals": True}, 5)
         series["client call, bm25 (warm process)"].append((time.perf_counter() - started) * 1000)

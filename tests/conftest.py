@@ -75,6 +75,16 @@ def project(tmp_path):
     return str(root)
 
 
+def write_file(root: str, rel: str, text: str, mode: str = "w") -> str:
+    """Write (or with ``mode="a"`` append to) ``root/rel`` by hand — not through code-memory's
+    writers — creating its directories. Returns the path."""
+    path = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, mode, encoding="utf-8") as fh:
+        fh.write(text)
+    return path
+
+
 def run_script(script: str, *args, env=None, input=None, timeout=120, cwd=None, terminal: str | None = None):
     """Run one of scripts/*.py (or any command list) as a subprocess with the test environment.
 

@@ -15,15 +15,7 @@ from code_memory.fsutil import atomic_write_text, locked_append
 from code_memory.search.engine import SearchOptions, ensure_index, run_query
 from code_memory.search.freshness import catch_up, refresh, sweep_due
 from code_memory.search.index import Source
-from conftest import SCRIPTS
-
-
-def _write(root, rel, text, mode="w"):
-    path = os.path.join(root, rel)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, mode, encoding="utf-8") as fh:
-        fh.write(text)
-    return path
+from conftest import SCRIPTS, write_file
 
 
 def _found(db, word) -> list:
@@ -58,9 +50,9 @@ def test_the_journal_notes_what_code_memory_writes(initialized_root):
 
 def test_catch_up_finds_changes_without_a_walk(initialized_root):
     root = initialized_root.root
-    _write(root, "areas/projects/alpha/rules.md", "# alpha\n\n## SQL\n- bind parameters\n")
-    _write(root, "sessions/old.md", "# old\n\n## gone\nobsoletenote content\n")
-    _write(root, "areas/projects/beta/rules.md", "# beta\n\n## ORM\n- betaonly rule\n")
+    write_file(root, "areas/projects/alpha/rules.md", "# alpha\n\n## SQL\n- bind parameters\n")
+    write_file(root, "sessions/old.md", "# old\n\n## gone\nobsoletenote content\n")
+    write_file(root, "areas/projects/beta/rules.md", "# beta\n\n## ORM\n- betaonly rule\n")
     handle = ensure_index(initialized_root.index_db, [Source(root)], SearchOptions())
     db, sources = handle.db, [Source(root)]
     assert sweep_due(db, sources, 300) is None and sweep_due(db, sources, 0)
@@ -69,9 +61,9 @@ def test_catch_up_finds_changes_without_a_walk(initialized_root):
     assert catch_up(db, sources)["changed"] == 0                         # nothing to do, no write lock
 
     locked_append(os.path.join(root, "areas/projects/alpha/rules.md"), "- journalword appended\n")   # in place
-    _write(root, "sessions/new.md", "# new\n\n## made by hand\nhandmadeword\n")                  # created by hand
+    write_file(root, "sessions/new.md", "# new\n\n## made by hand\nhandmadeword\n")                  # created by hand
     os.unlink(os.path.join(root, "sessions/old.md"))                                             # deleted by hand
-    _write(root, "areas/projects/gamma/rules.md", "# gamma\n\n## new dir\ngammaword\n")          # a new directory
+    write_file(root, "areas/projects/gamma/rules.md", "# gamma\n\n## new dir\ngammaword\n")          # a new directory
     os.unlink(os.path.join(root, "areas/projects/beta/rules.md"))
     os.rmdir(os.path.join(root, "areas/projects/beta"))                                          # a gone directory
     stats = catch_up(db, sources)
@@ -84,12 +76,12 @@ def test_catch_up_finds_changes_without_a_walk(initialized_root):
 
     _age_dirs(db)
     tmp = os.path.join(root, "sessions/.new.md.swp")                  # saved by rename, as vim does
-    _write(root, "sessions/.new.md.swp", "# new\n\n## made by hand\nrenamedword\n")
+    write_file(root, "sessions/.new.md.swp", "# new\n\n## made by hand\nrenamedword\n")
     os.replace(tmp, os.path.join(root, "sessions/new.md"))
-    _write(root, "sessions/new.md", "# new\n\n## made by hand\nrenamedword\ninplaceword\n")   # then in place
+    write_file(root, "sessions/new.md", "# new\n\n## made by hand\nrenamedword\ninplaceword\n")   # then in place
     assert catch_up(db, sources)["updated"] == 1 and _found(db, "renamedword") == ["sessions/new.md"]
     _age_dirs(db)
-    _write(root, "sessions/new.md", "# new\n\n## made by hand\nsecondinplace\n")
+    write_file(root, "sessions/new.md", "# new\n\n## made by hand\nsecondinplace\n")
     catch_up(db, sources)
     assert _found(db, "secondinplace") == []          # an edit in place by another program: the limit
     refresh(db, sources)                              # … which the sweep closes
@@ -99,11 +91,11 @@ def test_catch_up_finds_changes_without_a_walk(initialized_root):
 
 def test_searches_catch_up_and_sweep_when_due(initialized_root):
     root = initialized_root.root
-    _write(root, "sessions/a.md", "# a\n\n## x\nfirstword\n")
+    write_file(root, "sessions/a.md", "# a\n\n## x\nfirstword\n")
     handle = ensure_index(initialized_root.index_db, [Source(root)], SearchOptions())
     assert handle.report["rebuilt"] == "index was missing"
     handle.db.close()
-    _write(root, "sessions/a.md", "# a\n\n## x\nsecondword\n")          # in place, by hand
+    write_file(root, "sessions/a.md", "# a\n\n## x\nsecondword\n")          # in place, by hand
     handle = ensure_index(initialized_root.index_db, [Source(root)], SearchOptions())
     assert "sweep" not in handle.report.get("refresh", {}) and _found(handle.db, "secondword") == []
     handle.db.close()
@@ -139,7 +131,7 @@ def test_the_watcher_sees_edits_in_place_and_new_directories(tmp_path):
 def test_a_full_disk_never_fails_a_write_or_a_search(initialized_root):
     """Real limits, no mocks: RLIMIT_FSIZE makes writes past a size fail with EFBIG, as ENOSPC does."""
     root = initialized_root.root
-    _write(root, "sessions/a.md", "# a\n\n## x\ndiskword\n")
+    write_file(root, "sessions/a.md", "# a\n\n## x\ndiskword\n")
     ensure_index(initialized_root.index_db, [Source(root)], SearchOptions()).db.close()
     with open(journal.journal_path(root), "a") as fh:       # a journal already past the limit
         fh.write("/x\n" * 3000)

@@ -18,7 +18,7 @@ import time
 import pytest
 
 from code_memory.search import client
-from conftest import SCRIPTS, run_script
+from conftest import SCRIPTS, run_script, write_file
 
 
 @pytest.fixture
@@ -38,20 +38,12 @@ def sockets(monkeypatch):
     shutil.rmtree(directory, ignore_errors=True)
 
 
-def _write(root, rel, text):
-    path = os.path.join(root, rel)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    return path
-
-
 @pytest.fixture
 def root(initialized_root):
     r = initialized_root.root
-    _write(r, "areas/projects/alpha/rules.md", "# alpha rules\n\n## Retry\n- retry with exponential backoff\n")
-    _write(r, "areas/projects/beta/rules.md", "# beta rules\n\n## Retry\n- beta retries twice\n")
-    _write(r, "sessions/s1.md", "# 会话摘要: s1\n\n- **项目**: alpha\n\n---\n\n1. **主题**: 数据库连接池调优\n")
+    write_file(r, "areas/projects/alpha/rules.md", "# alpha rules\n\n## Retry\n- retry with exponential backoff\n")
+    write_file(r, "areas/projects/beta/rules.md", "# beta rules\n\n## Retry\n- beta retries twice\n")
+    write_file(r, "sessions/s1.md", "# 会话摘要: s1\n\n- **项目**: alpha\n\n---\n\n1. **主题**: 数据库连接池调优\n")
     return r
 
 
@@ -212,7 +204,7 @@ def test_a_corrupt_index_concurrent_writers_and_a_full_disk(root, sockets, proje
     warm_root.open()
     pages = warm_root.handle.db.conn.execute("PRAGMA page_count").fetchone()[0]
     warm_root.handle.db.conn.execute(f"PRAGMA max_page_count = {pages}")
-    _write(root, "sessions/big.md", "# big\n\n## y\n" + "fullword filler text\n" * 2000)
+    write_file(root, "sessions/big.md", "# big\n\n## y\n" + "fullword filler text\n" * 2000)
     warm_root.dirty.add(os.path.join(os.path.realpath(root), "sessions", "big.md"))
     warm_root.prepare()                                   # what the server does before every op
     answer = op_search(warm_root, {"query": "retry fullword", "mode": "bm25", "project": "alpha"})

@@ -206,21 +206,13 @@ def _listening(path: str) -> bool:
 
 
 def _spawn(argv: list) -> None:
-    """Run ``argv`` in a new session with stdio on /dev/null: nothing of the caller's (a hook's
-    stdout pipe, its terminal) is kept, and the caller never waits for it."""
+    """Run ``argv`` in a new session with stdio on /dev/null and no other inherited descriptor:
+    nothing of the caller's (a hook's stdout pipe, anything Claude Code left open) is kept, and
+    the caller never waits for it. (``subprocess`` is imported here only: spawning is rare.)"""
+    import subprocess
+
     env = {k: v for k, v in os.environ.items() if not k.startswith(_DROPPED_ENV)}
     scripts = os.path.dirname(PACKAGE_DIR)
     env["PYTHONPATH"] = scripts + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    actions = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
-    try:
-        os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
-    except (AttributeError, NotImplementedError, TypeError):   # no posix_spawn with setsid here
-        if os.fork() == 0:
-            try:
-                os.setsid()
-                null = os.open(os.devnull, os.O_RDWR)
-                for fd in (0, 1, 2):
-                    os.dup2(null, fd)
-                os.execve(argv[0], argv, env)
-            finally:
-                os._exit(127)
+    subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     start_new_session=True, close_fds=True, cwd="/", env=env)

@@ -359,55 +359,110 @@ BM25_K1 = 1.2       # FTS5's bm25() constant: a term's contribution approaches i
 
 class QuerySignals:
     """The raw evidence of one query, for :func:`hit_signals`: the BM25 scores and cosines of the
-    candidates, the query's terms and (lazily) their document frequencies."""
+    candidates, the query's terms, which of them each hit contains, their document frequencies.
+
+    Exact, and a few queries whatever the index's size or the query's length: the query's terms
+    and the hits' indexed text go into scratch FTS5 tables of this connection (``temp``, the
+    index's tokenizer), whose vocabularies (``fts5vocab``) say how the tokenizer stems each term and
+    which stems each hit holds; document frequencies come from the index's own vocabulary.
+    Without FTS5: LIKE over the hits' text, no frequencies."""
 
     def __init__(self, db: IndexDB, terms: list, prefixes: list, bm25: list, vector: list, cosines: dict):
         self.db = db
-        self.terms = list(terms) + [p + "*" for p in prefixes]
-        self._match = [querytext.match_expression([t], []) for t in terms] + \
-                      [querytext.match_expression([], [p]) for p in prefixes]
-        self._like = querytext.like_patterns(terms, prefixes)
+        self.plain = list(terms)
+        self.prefixes = list(prefixes)
+        self.terms = self.plain + [p + "*" for p in prefixes]
         self.bm25 = dict(bm25)
         self.cosine = {**cosines, **dict(vector)} if (vector or cosines) else None
         self.per_chunk: dict = {}
 
-    def ideal_bm25(self) -> float | None:
-        """Σ over the query's terms of idf × (k1 + 1): what a chunk matching every term very often
-        would score (FTS5's idf, over the whole index)."""
-        if not self.db.fts:
-            return None
-        import math
-
-        total = self.db.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
-        ideal = 0.0
-        for expr in self._match:
-            n = self.db.conn.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (expr,)).fetchone()[0]
-            ideal += max(math.log((total - n + 0.5) / (n + 0.5)), 1e-6) * (BM25_K1 + 1)
-        return ideal
-
     def compute(self, chunk_ids: list) -> None:
-        """``per_chunk`` for ``chunk_ids``: which terms each matches (FTS5 MATCH per term, the same
-        tokenizer as the ranking; LIKE without FTS5), its raw and normalised BM25, its cosine."""
+        """``per_chunk`` for ``chunk_ids``: which terms each matches, its raw and normalised BM25,
+        its cosine."""
         if not chunk_ids:
             return
         ids = list(dict.fromkeys(chunk_ids))
-        marks = ",".join("?" * len(ids))
-        matched = {cid: [] for cid in ids}
-        for term, expr, like in zip(self.terms, self._match, self._like):
+        conn = self.db.conn
+        started_here = not conn.in_transaction
+        try:
             if self.db.fts:
-                rows = self.db.conn.execute(
-                    f"SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN ({marks})", (expr, *ids))
+                _scratch_tables(conn)
+                tokens = self._tokens()
+                matched = self._matched(ids, tokens)
+                ideal = self.ideal_bm25(tokens) if self.bm25 else None
             else:
-                rows = self.db.conn.execute(
-                    f"SELECT chunk_id FROM chunks WHERE chunk_id IN ({marks}) AND (text LIKE ? ESCAPE '\\'"
-                    f" OR heading LIKE ? ESCAPE '\\')", (*ids, like, like))
-            for (cid,) in rows:
-                matched[cid].append(term)
-        ideal = self.ideal_bm25() if self.bm25 else None
+                matched, ideal = self._matched_like(ids), None
+        finally:
+            if started_here and conn.in_transaction:
+                conn.rollback()         # the scratch rows were this query's only: leave nothing open
         for cid in ids:
             raw = self.bm25.get(cid)
             self.per_chunk[cid] = hit_signals(raw, ideal, matched[cid], len(self.terms),
                                               None if self.cosine is None else self.cosine.get(cid))
+
+    def _tokens(self) -> dict:
+        """{term index: the term as the index's tokenizer stores it} for the plain terms."""
+        conn = self.db.conn
+        conn.execute("DELETE FROM temp.signal_terms")
+        conn.executemany("INSERT INTO temp.signal_terms(rowid, t) VALUES (?, ?)", enumerate(self.plain))
+        return {doc: term for term, doc in conn.execute("SELECT term, doc FROM temp.signal_terms_vocab")}
+
+    def _matched(self, ids: list, tokens: dict) -> dict:
+        conn = self.db.conn
+        conn.execute("DELETE FROM temp.signal_docs")
+        conn.execute(f"INSERT INTO temp.signal_docs(rowid, heading, title, body) SELECT rowid, heading, title, body"
+                     f" FROM chunks_fts WHERE rowid IN ({','.join('?' * len(ids))})", ids)
+        wanted = sorted(set(tokens.values()))
+        found: dict = {}
+        if wanted:
+            for token, doc in conn.execute(f"SELECT term, doc FROM temp.signal_docs_vocab WHERE term IN"
+                                           f" ({','.join('?' * len(wanted))})", wanted):
+                found.setdefault(doc, set()).add(token)
+        for prefix in self.prefixes:
+            for (doc,) in conn.execute("SELECT doc FROM temp.signal_docs_vocab WHERE term >= ? AND term < ?",
+                                       (prefix.lower(), prefix.lower() + "\U0010ffff")):
+                found.setdefault(doc, set()).add("*" + prefix)
+        matched = {}
+        for cid in ids:
+            have = found.get(cid, set())
+            matched[cid] = [t for n, t in enumerate(self.plain) if tokens.get(n) in have] + \
+                           [p + "*" for p in self.prefixes if "*" + p in have]
+        return matched
+
+    def _matched_like(self, ids: list) -> dict:
+        marks = ",".join("?" * len(ids))
+        rows = self.db.conn.execute(f"SELECT chunk_id, heading || ' ' || text FROM chunks WHERE chunk_id IN ({marks})",
+                                    ids)
+        texts = {cid: text.lower() for cid, text in rows}
+        return {cid: [t for t in self.terms if t.rstrip("*").lower() in texts.get(cid, "")] for cid in ids}
+
+    def ideal_bm25(self, tokens: dict) -> float:
+        """Σ over the query's terms of idf × (k1 + 1): what a chunk matching every term very often
+        would score (FTS5's idf over the whole index; ``tokens`` from :meth:`_tokens`)."""
+        import math
+
+        conn = self.db.conn
+        total = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        wanted = sorted(set(tokens.values()))
+        df = dict(conn.execute(f"SELECT term, doc FROM temp.index_vocab WHERE term IN ({','.join('?' * len(wanted))})",
+                               wanted)) if wanted else {}
+        frequencies = [df.get(tokens.get(n), 0) for n in range(len(self.plain))]
+        for prefix in self.prefixes:
+            frequencies.append(conn.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?",
+                                            (querytext.match_expression([], [prefix]),)).fetchone()[0])
+        return sum(max(math.log((total - n + 0.5) / (n + 0.5)), 1e-6) * (BM25_K1 + 1) for n in frequencies)
+
+
+def _scratch_tables(conn) -> None:
+    """This connection's scratch tables for :class:`QuerySignals` (``temp``: never in the index)."""
+    from .index import FTS_TOKENIZE
+
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.signal_docs USING fts5(heading, title, body, "
+                 f"tokenize='{FTS_TOKENIZE}')")
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.signal_terms USING fts5(t, tokenize='{FTS_TOKENIZE}')")
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.signal_docs_vocab USING fts5vocab(temp, signal_docs, instance)")
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.signal_terms_vocab USING fts5vocab(temp, signal_terms, instance)")
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.index_vocab USING fts5vocab(main, chunks_fts, row)")
 
 
 def hit_signals(bm25: float | None, ideal: float | None, matched: list, total_terms: int,

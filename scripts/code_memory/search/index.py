@@ -63,8 +63,8 @@ TABLES = [
         PRIMARY KEY (digest, model)) WITHOUT ROWID""",
 ]
 
-FTS_DDL = ("CREATE VIRTUAL TABLE chunks_fts USING fts5(heading, title, body, "
-           "tokenize='porter unicode61 remove_diacritics 2')")
+FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"
+FTS_DDL = f"CREATE VIRTUAL TABLE chunks_fts USING fts5(heading, title, body, tokenize='{FTS_TOKENIZE}')"
 
 # memory-root directories that are never indexed (derived data, logs, audit trails)
 EXCLUDED_TOP = {"logs", "evolution", "kv", ".index"}

@@ -24,7 +24,6 @@ so a search costs a socket round trip instead of a new process's imports and a w
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import select
 import signal
@@ -36,6 +35,7 @@ import time
 from .. import journal, oplog
 from ..errors import CodeMemoryError
 from .client import PROTOCOL, code_version, private_dir, socket_dir, socket_path
+from .daemon import listen_private, recv_json, send_json
 
 MAX_REQUEST_BYTES = 1024 * 1024
 READ_SECONDS = 2.0            # a connection must deliver its request within this
@@ -361,7 +361,7 @@ class Server:
         if uid != os.getuid():
             return
         try:
-            message = _read_line(conn)
+            message = recv_json(conn, MAX_REQUEST_BYTES)
         except (OSError, ValueError):
             return
         if message is None:             # a caller that only checked the server is there
@@ -369,8 +369,8 @@ class Server:
         reply, leave = self.dispatch(message)
         if reply is not None:
             try:
-                conn.sendall(json.dumps(reply, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
-            except (OSError, UnicodeEncodeError):
+                send_json(conn, reply)
+            except OSError:
                 pass
         if leave:
             raise _Exit(leave)
@@ -419,18 +419,6 @@ class Server:
         return {"ok": False, "error": "MEMORY_SEARCH_FAILED", "message": "unreachable"}
 
 
-def _read_line(conn: socket.socket):
-    buf = bytearray()
-    while not buf.endswith(b"\n"):
-        part = conn.recv(65536)
-        if not part:
-            break
-        buf += part
-        if len(buf) > MAX_REQUEST_BYTES:
-            raise ValueError("request too large")
-    return json.loads(buf.decode("utf-8")) if buf else None
-
-
 def _lock(path: str):
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
     deadline = time.monotonic() + LOCK_WAIT_SECONDS
@@ -466,17 +454,7 @@ def serve(root: str, ops: dict, load_config) -> int:
     listener = None
     try:
         os.chdir("/")
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            pass
-        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        old_umask = os.umask(0o177)
-        try:
-            listener.bind(path)
-        finally:
-            os.umask(old_umask)
-        listener.listen(64)
+        listener = listen_private(path, 64)
         try:
             os.unlink(path + ".starting")
         except FileNotFoundError:

@@ -20,7 +20,7 @@ The contract
   ``project`` / ``workspace``; the server serves project-scoped requests only (``--scope all``
   stays in the caller's process). ``request`` keys for ``search``: ``query`` (required), ``mode``,
   ``top_k``, ``project``, ``workspace``, ``sources``, ``signals`` (each hit then carries its raw
-  evidence, :func:`code_memory.search.engine.hit_signals`), ``memtool_db``.
+  evidence, :func:`code_memory.search.signals.hit_signals`), ``memtool_db``.
 * ``start(root)`` only starts a server (SessionStart uses it so the first prompt finds one warm).
 
 The ops a server performs are ONE allow-list table, ``OPS`` in ``code_memory/cli/search_server.py``

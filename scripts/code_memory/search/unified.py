@@ -15,7 +15,7 @@ Stores fail on their own: a corrupt memtool database leaves the Markdown results
 ``stores`` says which store failed and why; only when every asked store fails is the search an error.
 
 With ``signals=True`` every hit carries ``signals`` — its raw evidence for a relevance gate
-(:func:`code_memory.search.engine.hit_signals`). For memtool hits ``bm25`` is memtool's own BM25
+(:func:`code_memory.search.signals.hit_signals`). For memtool hits ``bm25`` is memtool's own BM25
 score (not comparable with the index's), ``bm25_norm`` and ``cosine`` are None, and the terms are
 matched as lower-cased substrings of the item's key and content.
 """
@@ -92,7 +92,7 @@ def _query_terms(cfg, query: str, warm) -> list:
 
 
 def _memtool_signals(hits: list, items: list, terms: list) -> None:
-    from .engine import hit_signals
+    from .signals import hit_signals
 
     for hit, item in zip(hits, items):
         text = f"{item.get('key') or ''}\n{item.get('content') or ''}".lower()

@@ -121,12 +121,9 @@ fi
 
 if [ "$HOOKS" = 1 ]; then
   say "hooks → $SETTINGS"
-  pin=()
-  if [ "$VENV" != "$HOME/.claude/code-memory/venv" ] && [ -x "$VENV/bin/python" ]; then
-    pin=(--python "$VENV/bin/python")  # the shims look in ~/.claude/code-memory/venv by themselves
-  fi
-  if ! "${CM[@]}" hooks install --settings "$SETTINGS" \
-      --format text ${pin[@]+"${pin[@]}"} $(dry_flag); then
+  # the commands pin the Python running this (a venv outside ~/.claude/code-memory/venv, which the
+  # shims find by themselves) — docs/install.md
+  if ! "${CM[@]}" hooks install --settings "$SETTINGS" --format text $(dry_flag); then
     echo "install.sh: the hooks were not registered (see above); $SETTINGS is unchanged" >&2
     exit 1
   fi

@@ -163,8 +163,8 @@ def generate() -> str:
     for names, on_path, runs, note in ENTRY_POINTS:
         what = "; ".join(filter(None, [f"the same as `{runs}`" if runs else "", note]))
         out.append(f"| {', '.join(f'`{n}`' for n in names)} | {'yes' if on_path else 'no (checkout)'} | {what} |")
-    out += ["", f"Every command of code-memory also takes `--root DIR` (the memory root; default "
-            f"`$CODE_MEMORY_ROOT`, else `~/.claude/memory`) and `--format json|text` (default json); the tables "
+    out += ["", "Every command of code-memory also takes `--root DIR` (the memory root; default "
+            "`$CODE_MEMORY_ROOT`, else `~/.claude/memory`) and `--format json|text` (default json); the tables "
             "below leave them out.", ""]
     main = build_parser()
     out += _command(main, "code-memory", main.description or "", 2, skip_common=True)

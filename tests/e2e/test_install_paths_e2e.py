@@ -1,10 +1,11 @@
 """Every install path the README gives, each on a fresh environment and followed by one short real
 Claude Code session whose hooks run:
 
-* ``pip install .`` + ``code-memory init|hooks install|mcp register|cron install`` (no checkout left
-  behind: the hooks and the weekly job run the copies the wheel ships),
+* ``pip install .`` + ``code-memory init|hooks install|mcp register|links install|cron install`` (no
+  checkout left behind: the hooks and the weekly job run the copies the wheel ships),
 * ``uv tool install .`` + ``code-memory hooks install``,
-* ``./install.sh`` on a machine with nothing installed (its own venv, found by the shims themselves),
+* ``./install.sh`` on a machine with nothing installed (its own venv, found by the shims themselves;
+  ``--extras none``: the hooks need none, and downloading them would cost CI a minute),
 * the plugin (``claude --plugin-dir``) with nothing installed: the system ``python3`` runs the hooks.
 
 Each session asserts on what reached the model: SessionStart injected MEMORY.md (the session-start
@@ -139,6 +140,10 @@ def test_pip_install_then_init_hooks_mcp_and_cron(wheel, claude_runner, claude_b
     with open(isolated_home / ".claude.json", encoding="utf-8") as fh:
         server = json.load(fh)["mcpServers"]["code-memory"]
     assert run([server["command"], *server["args"], "--version"]).startswith("code-memory-mcp 0.1.0")
+    run([cli, "links", "install"], env)     # the PATH step: the venv's console scripts, linked
+    linked = isolated_home / ".local" / "bin"
+    assert {name: os.readlink(linked / name) for name in os.listdir(linked)} == \
+        {name: str(venv / "bin" / name) for name in links.NAMES}
     run([cli, "cron", "install"], env)
     mine, line = (crontab_dir / "crontab.txt").read_text().splitlines()
     assert mine == "0 1 * * * backup.sh"

@@ -37,6 +37,7 @@ ENTRY_POINTS = (
     (("capability-generator.py",), True, "code-memory capabilities", ""),
     (("memtool",), True, "", "the structured memory store: [memtool](#memtool)"),
     (("code-memory-mcp",), True, "", "the MCP server over stdio: [code-memory-mcp](#code-memory-mcp)"),
+    (("scripts/code-memory.py",), False, "code-memory", "what the bin/ wrappers run in a checkout"),
     (("scripts/session-summary.py",), False, "code-memory summary", "what the SessionEnd hook starts"),
     (("scripts/auto-extract-facts.py",), False, "code-memory facts extract", ""),
     (("scripts/set-memory.py",), False, "code-memory kv set", ""),

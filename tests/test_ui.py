@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+from html import unescape
 
 import pytest
 
@@ -125,6 +126,34 @@ def test_search_covers_every_store_in_chinese_and_english(world):
     with client(world["ui"]) as c:
         lines = c.get("/api/file", params={"path": hit["path"], "from": hit["start_line"], "lines": 5}).json()
     assert lines["from_line"] == hit["start_line"] and lines["text"]
+
+
+def test_the_file_view_pages_from_to_and_previous_next(world):
+    rel = "daily/2020-01-01.md"                                 # 402 lines: more than one read's 200
+    lines = [f"- paging line {i:03d}" for i in range(1, 403)]
+    with open(os.path.join(world["root"], rel), "w", encoding="utf-8") as fh:
+        fh.write("\n".join(lines) + "\n")
+    with client(world["ui"]) as c:
+        first = c.get("/api/file", params={"path": rel}).json()
+        assert (first["from_line"], first["to_line"], first["total_lines"]) == (1, 80, 402)
+        assert first["previous"] is None and first["next"] == {"from": 81, "to": 160}
+        seen, page = first["text"].split("\n"), first
+        while page["next"]:
+            page = c.get("/api/file", params={"path": rel, **page["next"]}).json()
+            assert page["previous"]["to"] == page["from_line"] - 1
+            seen += page["text"].split("\n")
+        assert seen == lines and page["to_line"] == 402 and page["next"] is None
+        tail = c.get("/api/file", params={"path": rel, "from": 395, "to": 402}).json()
+        assert tail["text"].split("\n") == lines[394:] and tail["previous"] == {"from": 315, "to": 394}
+        assert c.get("/api/file", params={"path": rel, "lines": 1000}).json()["to_line"] == 200   # one read's cap
+        for bad in ({"from": 50, "to": 49}, {"from": 403}, {"from": 0}, {"from": "x"}, {"to": "1e3"}):
+            r = c.get("/api/file", params={"path": rel, **bad})
+            assert r.status_code == 400 and r.json()["error"] == "INVALID_ARGUMENT", bad
+        html = unescape(c.get("/file", params={"path": rel, "from": 81}).text)
+        assert "lines 81–160 of 402" in html and 'id="L160"' in html and 'id="L161"' not in html
+        assert "from=1&to=80" in html and "from=161&to=240" in html                   # previous, next
+        assert "paging line 402" in c.get("/daily/2020-01-01").text                    # a note is shown whole
+    os.remove(os.path.join(world["root"], rel))
 
 
 def test_a_session_page_shows_its_todos_files_and_what_was_injected(world):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -187,6 +188,40 @@ def test_html_in_memory_text_is_shown_escaped_never_run(world):
             assert "<script>" not in html and "onerror=alert" not in html.replace("onerror=alert(1)&gt;", ""), path
             assert "<img" not in html, path
         assert "&lt;script&gt;" in c.get("/session/s-xss").text
+
+
+HOSTILE_NOTE = """# 恶意笔记 hostile note
+<script>alert(1)</script> <img src=x onerror=alert(1)>
+- [plain](javascript:alert(1)) [entity](jav&#x61;script:alert(1)) <javascript:alert(2)>
+- ![pixel](https://tracker.example/p.png) ![svg](data:image/svg+xml,<svg onload=alert(1)>)
+- [fine](https://example.com/docs)
+
+| 列 | html |
+|---|---|
+| 中文 | <b onclick=alert(1)>x</b> |
+
+```"><script>alert(3)</script>
+<iframe src=https://evil.example></iframe>
+```
+"""
+
+
+def test_markdown_notes_render_through_markdown_it_and_stay_inert(world):
+    path = os.path.join(world["root"], "daily", "2020-01-02.md")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(HOSTILE_NOTE)
+    try:
+        with client(world["ui"]) as c:
+            html = c.get("/daily/2020-01-02").text
+    finally:
+        os.remove(path)
+    note = html[html.index('<section class="note">'):]
+    assert "<h2>恶意笔记 hostile note</h2>" in note and "<td>中文</td>" in note and "<table>" in note
+    for bad in ("<script", "<img", "<iframe", "<svg", 'href="javascript', 'href="data'):
+        assert bad not in note, bad
+    assert not re.search(r"<[^>]*\son\w+=", note)                                # no event handler in a tag
+    assert '<a href="https://example.com/docs" rel="nofollow noopener noreferrer">fine</a>' in note
+    assert "[image: pixel]" in note and "&lt;script&gt;alert(1)&lt;/script&gt;" in note
 
 
 # -- bad input -----------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..errors import CodeMemoryError, invalid
 from ..fsutil import read_text
 from ..paths import AREA_KINDS, safe_name
-from ..search.engine import MAX_GET_LINES as MAX_PAGE_LINES     # what one read may return
+from ..search.engine import MAX_GET_LINES as MAX_PAGE_LINES  # what one read may return
 from .catalog import Catalog
 
 PAGE_SIZE = 100

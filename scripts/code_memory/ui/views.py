@@ -420,12 +420,100 @@ def review_list(state: State, status: str = "pending", kind: str = "") -> dict:
     corrupt: list = []
     items = queue.list_proposals(state.cfg.root, None if status == "all" else status, kind=kind or None,
                                  corrupt=corrupt)
+    for prop in items:
+        prop["origin"] = _origin(state, prop, (prop.get("payload") or {}).get("source"))
     return {"status": status, "kind": kind, "pending": queue.pending_count(state.cfg.root),
             "proposals": items[::-1], "corrupt": corrupt}
 
 
 def review_item(state: State, pid: str) -> dict:
+    """One proposal, where it came from (``provenance``) and — while it waits — what approving it
+    would change (``change``: the target's text before and after, and their diff)."""
     from ..review import queue
+    from ..summary.review import preview
 
     check_root(state)
-    return {"proposal": queue.get_proposal(state.cfg.root, pid)}
+    prop = queue.get_proposal(state.cfg.root, pid)
+    provenance = _provenance(state, prop)
+    prop["origin"] = _origin(state, prop, provenance.get("source"))
+    change = _change(prop["kind"], preview(state.cfg, prop)) if prop.get("status") == "pending" else None
+    return {"proposal": prop, "provenance": provenance, "change": change}
+
+
+def _session_link(state: State, sid) -> dict | None:
+    """A proposal's session, and whether the browser has its note (then /session/<id> opens it)."""
+    if not isinstance(sid, str) or not sid:
+        return None
+    return {"id": sid, "note": sid == safe_name(sid) and os.path.isfile(state.paths.session_note(sid))}
+
+
+def _quarantined_source(state: State, prop: dict):
+    """The source of a kv proposal written before proposals carried it: the quarantined copy's,
+    while that copy still holds the proposed value."""
+    import json
+
+    from ..kv.view import get
+
+    key = (prop.get("payload") or {}).get("quarantined_as")
+    if not key:
+        return None
+    try:
+        entry = get(state.cfg.root, key)
+        same_value = entry.get("content") == json.loads(prop["text"])
+    except (CodeMemoryError, ValueError):
+        return None
+    return entry.get("source") if same_value else None
+
+
+def _provenance(state: State, prop: dict) -> dict:
+    """Where a proposal came from — whatever it carries: the extractor that proposed it, the
+    session, and per kind the kv write's source (URL, tool, …), a fact's evidence, a Skill's pattern."""
+    payload = prop.get("payload") or {}
+    history = prop.get("history") or [{}]
+    out = {"proposed_by": prop.get("source") or history[0].get("by"), "created": prop.get("created"),
+           "session": _session_link(state, prop.get("session"))}
+    kind = prop["kind"]
+    if kind == "kv":
+        out.update(source=payload.get("source") or _quarantined_source(state, prop),
+                   quarantined_as=payload.get("quarantined_as"), reason=payload.get("reason"))
+    elif kind == "fact":
+        out.update(evidence=payload.get("evidence"), category=payload.get("category"))
+    elif kind == "rule":
+        out.update(category=payload.get("category"))
+    elif kind == "skill":
+        out.update({k: payload.get(k) for k in ("trigger", "pattern", "pattern_count", "backend")})
+    return {k: v for k, v in out.items() if v not in (None, "", [], {})}
+
+
+def _origin(state: State, prop: dict, source) -> dict:
+    """One line for the list: the session (linked when its note exists) or the kv write's source."""
+    if isinstance(source, dict):
+        where = source.get("locator") or source.get("name") or ""
+        label = f"{source.get('kind') or 'source'}: {where if isinstance(where, str) else _json_text(where)}"
+    elif isinstance(source, str):
+        label = source
+    else:
+        label = prop.get("source") or ""
+    return {"label": label[:200], "session": _session_link(state, prop.get("session"))}
+
+
+def _json_text(value) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _change(kind: str, found: dict) -> dict:
+    """The preview with its unified diff (``[{op: "+"|"-"|" "|"@", text}]``): three lines of context
+    in a file (rules.md, MEMORY.md), the whole value for a kv key or a fact. ``unchanged``: approving
+    would write nothing new (the line, or a near-duplicate, is there already)."""
+    import difflib
+
+    if "error" in found or found.get("before") is None:
+        return {**found, "diff": None, "unchanged": False}
+    context = 3 if kind in ("rule", "pitfall") else 10 ** 6
+    lines = list(difflib.unified_diff(found["before"].splitlines(), found["after"].splitlines(), lineterm="",
+                                      n=context))[2:]
+    diff = [{"op": "@", "text": line} if line.startswith("@@") else {"op": line[:1], "text": line[1:]}
+            for line in lines]
+    return {**found, "diff": diff, "unchanged": not diff}

@@ -18,6 +18,7 @@ from ..errors import CodeMemoryError, invalid
 from ..fsutil import read_text
 from ..paths import AREA_KINDS, safe_name
 from ..search.engine import MAX_GET_LINES as MAX_PAGE_LINES  # what one read may return
+from . import proposals
 from .catalog import Catalog
 
 PAGE_SIZE = 100
@@ -136,14 +137,14 @@ def read_lines(state: State, path: str, from_line: int = 1, lines: int = PAGE_LI
     return answer
 
 
-def whole_file(state: State, path: str) -> dict:
+def whole_text(state: State, path: str) -> str:
     """Every line of one memory file (a note shown whole), read page by page through :func:`read_lines`."""
     answer = read_lines(state, path, 1, MAX_PAGE_LINES)
     parts = [answer["text"]]
     while answer["next"]:
         answer = read_lines(state, path, answer["next"]["from"], MAX_PAGE_LINES)
         parts.append(answer["text"])
-    return {"path": answer["path"], "total_lines": answer["total_lines"], "text": "\n".join(parts)}
+    return "\n".join(parts)
 
 
 def get_item(state: State, item_id: str) -> dict:
@@ -218,7 +219,7 @@ def daily(state: State, date: str) -> dict:
     path = state.paths.daily_note(date)
     if not os.path.isfile(path):
         raise CodeMemoryError("NOT_FOUND", f"no daily note for {date}")
-    return {"date": date, "path": os.path.relpath(path, state.cfg.root), "text": whole_file(state, path)["text"]}
+    return {"date": date, "path": os.path.relpath(path, state.cfg.root), "text": whole_text(state, path)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -421,7 +422,7 @@ def review_list(state: State, status: str = "pending", kind: str = "") -> dict:
     items = queue.list_proposals(state.cfg.root, None if status == "all" else status, kind=kind or None,
                                  corrupt=corrupt)
     for prop in items:
-        prop["origin"] = _origin(state, prop, (prop.get("payload") or {}).get("source"))
+        prop["origin"] = proposals.origin(state.paths, prop, (prop.get("payload") or {}).get("source"))
     return {"status": status, "kind": kind, "pending": queue.pending_count(state.cfg.root),
             "proposals": items[::-1], "corrupt": corrupt}
 
@@ -434,86 +435,7 @@ def review_item(state: State, pid: str) -> dict:
 
     check_root(state)
     prop = queue.get_proposal(state.cfg.root, pid)
-    provenance = _provenance(state, prop)
-    prop["origin"] = _origin(state, prop, provenance.get("source"))
-    change = _change(prop["kind"], preview(state.cfg, prop)) if prop.get("status") == "pending" else None
+    provenance = proposals.provenance(state.paths, prop)
+    prop["origin"] = proposals.origin(state.paths, prop, provenance.get("source"))
+    change = proposals.change(prop["kind"], preview(state.cfg, prop)) if prop.get("status") == "pending" else None
     return {"proposal": prop, "provenance": provenance, "change": change}
-
-
-def _session_link(state: State, sid) -> dict | None:
-    """A proposal's session, and whether the browser has its note (then /session/<id> opens it)."""
-    if not isinstance(sid, str) or not sid:
-        return None
-    return {"id": sid, "note": sid == safe_name(sid) and os.path.isfile(state.paths.session_note(sid))}
-
-
-def _quarantined_source(state: State, prop: dict):
-    """The source of a kv proposal written before proposals carried it: the quarantined copy's,
-    while that copy still holds the proposed value."""
-    import json
-
-    from ..kv.view import get
-
-    key = (prop.get("payload") or {}).get("quarantined_as")
-    if not key:
-        return None
-    try:
-        entry = get(state.cfg.root, key)
-        same_value = entry.get("content") == json.loads(prop["text"])
-    except (CodeMemoryError, ValueError):
-        return None
-    return entry.get("source") if same_value else None
-
-
-def _provenance(state: State, prop: dict) -> dict:
-    """Where a proposal came from — whatever it carries: the extractor that proposed it, the
-    session, and per kind the kv write's source (URL, tool, …), a fact's evidence, a Skill's pattern."""
-    payload = prop.get("payload") or {}
-    history = prop.get("history") or [{}]
-    out = {"proposed_by": prop.get("source") or history[0].get("by"), "created": prop.get("created"),
-           "session": _session_link(state, prop.get("session"))}
-    kind = prop["kind"]
-    if kind == "kv":
-        out.update(source=payload.get("source") or _quarantined_source(state, prop),
-                   quarantined_as=payload.get("quarantined_as"), reason=payload.get("reason"))
-    elif kind == "fact":
-        out.update(evidence=payload.get("evidence"), category=payload.get("category"))
-    elif kind == "rule":
-        out.update(category=payload.get("category"))
-    elif kind == "skill":
-        out.update({k: payload.get(k) for k in ("trigger", "pattern", "pattern_count", "backend")})
-    return {k: v for k, v in out.items() if v not in (None, "", [], {})}
-
-
-def _origin(state: State, prop: dict, source) -> dict:
-    """One line for the list: the session (linked when its note exists) or the kv write's source."""
-    if isinstance(source, dict):
-        where = source.get("locator") or source.get("name") or ""
-        label = f"{source.get('kind') or 'source'}: {where if isinstance(where, str) else _json_text(where)}"
-    elif isinstance(source, str):
-        label = source
-    else:
-        label = prop.get("source") or ""
-    return {"label": label[:200], "session": _session_link(state, prop.get("session"))}
-
-
-def _json_text(value) -> str:
-    import json
-
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
-
-
-def _change(kind: str, found: dict) -> dict:
-    """The preview with its unified diff (``[{op: "+"|"-"|" "|"@", text}]``): three lines of context
-    in a file (rules.md, MEMORY.md), the whole value for a kv key or a fact. ``unchanged``: approving
-    would write nothing new (the line, or a near-duplicate, is there already)."""
-    import difflib
-
-    if "error" in found or found.get("before") is None:
-        return {**found, "diff": None, "unchanged": False}
-    context = 3 if kind in ("rule", "pitfall") else 10 ** 6
-    lines = list(difflib.unified_diff(found["before"].splitlines(), found["after"].splitlines(), lineterm="",
-                                      n=context))[2:]
-    diff = [{"op": "@", "text": line} if line.startswith("@@") else {"op": line[:1], "text": line[1:]}
-            for line in lines]
-    return {**found, "diff": diff, "unchanged": not diff}

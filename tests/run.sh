@@ -41,7 +41,7 @@ fi
 
 # Debian's chromium for the memory browser's browser tests (tests/test_ui_browser.py): Playwright
 # drives it through executable_path (Playwright's own browser download is not used), with a
-# Chinese font (fonts-wqy-microhei: 1.6 MB, ~2 s; chromium brings none, and without one every
+# Chinese font (fonts-wqy-microhei: 1.6 MB, ~4 s; chromium brings none, and without one every
 # Chinese label is a box). A failed install is reported and those tests skip with the reason;
 # everything else still runs.
 SUDO=""

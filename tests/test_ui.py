@@ -2,7 +2,7 @@
 by the real writers, and the bad input of issue 15 — no or a wrong token, a forged Host, missing
 CSRF, path traversal in every parameter, HTML in memory text, a proposal decided concurrently from
 the CLI and the UI, a memory root that changes while the page is open, the port already taken.
-The same flows in a real browser are in tests/e2e/test_ui_browser.py."""
+The same flows in a real browser are in tests/test_ui_browser.py; hostile Markdown in tests/test_ui_render.py."""
 
 from __future__ import annotations
 

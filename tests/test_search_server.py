@@ -106,6 +106,7 @@ def test_the_warm_server_answers_the_one_search(root, sockets, project):
     assert refused["error"] == "INVALID_ARGUMENT" and "project-scoped" in refused["message"]
     assert client.call(root, "search", {"query": "retry", "path": "/etc"}, 5.0)["error"] == "INVALID_ARGUMENT"
     assert client.call(root, "search", {"query": " "}, 5.0)["error"] == "INVALID_ARGUMENT"
+    assert client.call(root, "search", {"query": "x", "sources": 3}, 5.0)["error"] == "INVALID_ARGUMENT"
     assert client.call(root, "read_file", {"path": "/etc/passwd"}, 5.0) is None
 
     # fresh without a walk: code-memory's writes, an edit in place by hand, a deletion

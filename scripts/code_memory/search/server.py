@@ -263,6 +263,9 @@ def op_search(warm: WarmRoot, request: dict) -> dict:
     for key in ("query", "mode", "project", "workspace", "memtool_db"):
         if request.get(key) is not None and not isinstance(request[key], str):
             raise CodeMemoryError("INVALID_ARGUMENT", f"{key} must be a string")
+    sources = request.get("sources")
+    if sources is not None and not (isinstance(sources, list) and all(isinstance(x, str) for x in sources)):
+        raise CodeMemoryError("INVALID_ARGUMENT", "sources must be a list of store names")
     top_k = request.get("top_k")
     if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int)):
         raise CodeMemoryError("INVALID_ARGUMENT", "top_k must be an integer")

@@ -101,11 +101,24 @@ def session_note(sid: str, project: str, day: str, parts: list) -> str:
 
 
 def build_root(root: str, files: int, units: list, vectors_model: str | None) -> dict:
-    """Write the corpus (skipped when it is there) and index it. Returns its description."""
+    """Write the corpus (skipped when it is there) and index it (and embed it, with a model).
+    Returns its description; a build that was interrupted resumes."""
     stamp = os.path.join(root, ".bench-built")
     if os.path.exists(stamp):
         with open(stamp, encoding="utf-8") as fh:
             return json.load(fh)
+    if not os.path.exists(os.path.join(root, ".bench-files")):
+        write_corpus(root, files, units, vectors_model)
+    started = time.monotonic()          # indexing is incremental: an interrupted build resumes here
+    out = run([sys.executable, os.path.join(SCRIPTS, "memory-search.py"), "index"], env_for(root, server=False))
+    info = {"files": files, "indexed": json.loads(out.stdout).get("counts"),
+            "index_seconds": round(time.monotonic() - started, 1), "vectors": bool(vectors_model)}
+    with open(stamp, "w", encoding="utf-8") as fh:
+        json.dump(info, fh)
+    return info
+
+
+def write_corpus(root: str, files: int, units: list, vectors_model: str | None) -> None:
     if os.path.isdir(root):
         shutil.rmtree(root)
     rng = random.Random(files)
@@ -143,13 +156,7 @@ def build_root(root: str, files: int, units: list, vectors_model: str | None) ->
                              "daemon_start_wait_seconds": 120}}
     with open(os.path.join(root, "config.json"), "w", encoding="utf-8") as fh:
         json.dump(cfg, fh)
-    started = time.monotonic()
-    out = run([sys.executable, os.path.join(SCRIPTS, "memory-search.py"), "index"], env_for(root, server=False))
-    info = {"files": files, "indexed": json.loads(out.stdout).get("counts"),
-            "index_seconds": round(time.monotonic() - started, 1), "vectors": bool(vectors_model)}
-    with open(stamp, "w", encoding="utf-8") as fh:
-        json.dump(info, fh)
-    return info
+    open(os.path.join(root, ".bench-files"), "w").close()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -285,8 +285,9 @@ def scripted_answer(body: dict, sessions: dict) -> str | None:
 # ---------------------------------------------------------------------------------------------
 # the run
 
-def fill_root(root: str, python: str, env: dict, checkout: str = REPO) -> None:
-    """What a user's root holds besides the sessions (see the module docstring)."""
+def fill_root(root: str, python: str, env: dict, checkout: str = REPO, projects=None) -> None:
+    """What a user's root holds besides the sessions (see the module docstring); ``projects``:
+    the project names that get a summary.md (default: this benchmark's scenarios)."""
     from code_memory.memory.templates import template
 
     os.makedirs(root, exist_ok=True)
@@ -297,7 +298,7 @@ def fill_root(root: str, python: str, env: dict, checkout: str = REPO) -> None:
     text = text.replace("## 避坑经验 (Pitfalls)\n", "## 避坑经验 (Pitfalls)\n\n" + pitfalls, 1)
     with open(os.path.join(root, "MEMORY.md"), "w", encoding="utf-8") as fh:
         fh.write(text)
-    for name, _lang, _sessions in SCENARIOS:
+    for name in projects or [name for name, _lang, _sessions in SCENARIOS]:
         folder = os.path.join(root, "areas", "projects", name)
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, "summary.md"), "w", encoding="utf-8") as fh:

@@ -189,7 +189,7 @@ def check(score: Score, context: str, name: str, lang: str, sessions: list, k: i
             score.misses.append(f"{sids[k]} leak: {phrase}")
 
 
-def run(python: str, checkout: str, scenarios) -> dict:
+def run(python: str, checkout: str, scenarios, show=()) -> dict:
     score = Score()
     chars, start_seconds = [], []
     with tempfile.TemporaryDirectory() as tmp:
@@ -211,6 +211,8 @@ def run(python: str, checkout: str, scenarios) -> dict:
             os.makedirs(os.path.join(project_dir, ".git"), exist_ok=True)
             sids = [f"{name}-{n + 1}" for n in range(len(sessions))]
             context, seconds = start(env, project_dir, sids[k], checkout)
+            if show and name in show:
+                print(f"===== start of {sids[k]} =====\n{brief_of(context)}", file=sys.stderr)
             chars.append(len(context))
             start_seconds.append(seconds)
             if k:
@@ -239,12 +241,14 @@ def main() -> int:
     parser.add_argument("--checkout", default=REPO, help="run the hooks and the summarizer of this checkout")
     parser.add_argument("--json", help="also write the result here")
     parser.add_argument("--smoke", action="store_true", help="two scenarios only (a few seconds)")
+    parser.add_argument("--show", action="append", default=[], metavar="PROJECT",
+                        help="print the brief each session of this project starts with (stderr)")
     args = parser.parse_args()
     began = time.time()
     scenarios = SCENARIOS[:2] if args.smoke else SCENARIOS
     checkout = os.path.abspath(args.checkout)
     out = {"set": "tuning (upper bound: the extractor was developed against it)", "checkout": checkout,
-           "uptime": os.getloadavg()[0], **run(args.python, checkout, scenarios),
+           "uptime": os.getloadavg()[0], **run(args.python, checkout, scenarios, args.show),
            "seconds": round(time.time() - began, 1)}
     text = json.dumps(out, ensure_ascii=False, indent=2)
     print(text)

@@ -415,6 +415,11 @@ class SessionDigest:
     assistant_notes: list = field(default_factory=list)  # the main agent's last texts (decisions)
     lint_findings: list = field(default_factory=list)    # [{"text", "severity": block|warn}]
     gate_denials: int = 0                                # our own gates' denials (not errors)
+    exchanges: list = field(default_factory=list)        # [[assistant text, the person's answer]], the last 20
+    checked_files: list = field(default_factory=list)    # changed files a later command that passed ran after
+    reverted_files: list = field(default_factory=list)   # changed, then put back (git checkout/restore/reset/stash)
+    reverts: list = field(default_factory=list)          # the commands that put changes back
+    last_command_failed: bool | None = None              # the session's last Bash command (None: it ran none)
 
     def to_dict(self) -> dict:
         out = dict(self.__dict__)
@@ -425,6 +430,7 @@ class SessionDigest:
 class _DigestBuilder:
     MAX_FILES, MAX_COMMANDS, MAX_ERRORS, MAX_CORRECTIONS = 200, 60, 30, 15
     MAX_REQUESTS, REQUEST_CHARS, FINAL_CHARS, MAX_NOTES, MAX_LINT = 40, 500, 2000, 12, 20
+    MAX_EXCHANGES, EXCHANGE_CHARS = 20, 3000
 
     def __init__(self, digest: SessionDigest):
         self.d = digest
@@ -434,6 +440,12 @@ class _DigestBuilder:
         self.command_of: dict = {}       # tool id -> its entry in digest.commands (the first MAX_COMMANDS)
         self.requests_tail: collections.deque = collections.deque(maxlen=self.MAX_REQUESTS // 2)
         self.notes: collections.deque = collections.deque(maxlen=self.MAX_NOTES)
+        self.exchanges: collections.deque = collections.deque(maxlen=self.MAX_EXCHANGES)
+        self.said = ""                   # the main agent's text since the person last spoke
+        self.step = 0                    # tool results seen: orders edits, passing commands, reverts
+        self.edited_at: dict = {}        # path -> step of its last change that worked (edit tools)
+        self.passed_at = -1              # step of the last Bash command that passed
+        self.put_back: list = []         # (step, paths — "." the whole tree —, command) of reverts
 
     def _touch(self, path: str, state: str) -> None:
         """Record the latest state of ``path``; once a change of it worked it stays changed."""
@@ -464,10 +476,14 @@ class _DigestBuilder:
         if msg.role == "assistant" and msg.text:
             self.d.final_message = msg.text
             self.notes.append(msg.text[-self.FINAL_CHARS:])
+            self.said = (self.said + "\n" + msg.text)[-self.EXCHANGE_CHARS:]
         if msg.role == "user" and msg.text:
             if _INTERRUPTED.match(msg.text.strip()):
                 self.d.interruptions += 1
                 return
+            if self.said:                 # the person answers what the assistant said last
+                self.exchanges.append((self.said.strip(), msg.text.strip()[:self.REQUEST_CHARS]))
+            self.said = ""
             if self.d.user_messages > 1 and is_correction(msg.text) and \
                     len(self.d.corrections) < self.MAX_CORRECTIONS:
                 self.d.corrections.append(_elide(redact(msg.text.strip()), 300))
@@ -485,10 +501,19 @@ class _DigestBuilder:
             self.d.gate_denials += 1        # our gate said "not yet": the retry decides the file
             return
         tool_id = (tool.get("id") if tool else None) or "-"
+        self.step += 1
+        if name == "Bash" and tool_id in self.bash_calls:
+            self.d.last_command_failed = bool(result["is_error"])
         if not result["is_error"]:
             self._touch(target, "ok")
+            if target:
+                self.edited_at[target] = self.step
             if tool_id in self.bash_calls:
                 self.bash_calls[tool_id][1] = True
+                self.passed_at = self.step
+                undone = reverted_paths(self.bash_calls[tool_id][0])
+                if undone is not None:
+                    self.put_back.append((self.step, undone, self.bash_calls[tool_id][0]))
             return
         self._touch(target, "failed")
         lines = [ln.strip() for ln in result["text"].splitlines() if ln.strip()]
@@ -500,6 +525,14 @@ class _DigestBuilder:
             self.d.errors.append(_elide(redact(f"{name}: {first}"), 300))
         if tool_id in self.command_of:
             self.command_of[tool_id]["failed"] = True
+
+    def _put_back(self, path: str, cwd: str) -> bool:
+        """Was the last change of ``path`` undone by a later revert command?"""
+        changed = self.edited_at.get(path, 0)
+        for step, paths, _command in self.put_back:
+            if step > changed and any(_same_path(path, p, cwd) for p in paths):
+                return True
+        return False
 
     def _lint(self, text: str) -> None:
         """The findings of an avoidance-gate block or warning: its ``- file:line [RULE] …`` lines."""
@@ -520,9 +553,16 @@ class _DigestBuilder:
                 for path in bash_written_files(command, cwd):
                     self._touch(path, "ok")
         # a file counts when one change of it worked, or when its last call has no result yet
-        # (a session killed mid-write); a file whose every attempt failed does not
+        # (a session killed mid-write); a file whose every attempt failed does not; a change put
+        # back afterwards (git checkout -- f, git restore, git reset --hard, git stash) does not
         files = [f for f, state in self.file_state.items() if state != "failed"]
+        reverted = [f for f in files if self._put_back(f, cwd)]
+        files = [f for f in files if f not in reverted]
         self.d.files_touched = [redact(f) for f in files][: self.MAX_FILES]
+        self.d.reverted_files = [redact(f) for f in reverted][: self.MAX_FILES]
+        self.d.reverts = [_elide(redact(command.strip()), 300) for _s, _p, command in self.put_back][:10]
+        self.d.checked_files = [redact(f) for f in files if self.edited_at.get(f, self.passed_at) < self.passed_at]
+        self.d.exchanges = [[redact(a), redact(b)] for a, b in self.exchanges]
         self.d.user_requests += list(self.requests_tail)
         self.d.final_message = _elide(redact(self.d.final_message.strip()), self.FINAL_CHARS)
         self.d.assistant_notes = [redact(n) for n in self.notes]
@@ -621,6 +661,40 @@ def bash_written_files(command: str, cwd: str) -> list:
         found += [os.path.normpath(os.path.join(here, t)) for t in targets if _plain_path(t)]
     root = os.path.normpath(cwd) + os.sep
     return list(dict.fromkeys(p for p in found if p.startswith(root)))
+
+
+def reverted_paths(command: str) -> list | None:
+    """What a shell command puts back: ``None`` when it is no revert; the paths of
+    ``git checkout [REV] -- paths`` / ``git restore paths``; ``["."]`` (the whole tree) for
+    ``git checkout .``, ``git reset --hard``, ``git stash`` (push) and ``git revert``."""
+    if "git" not in (command or ""):
+        return None
+    tokens = _shell_tokens(command)
+    if not tokens:
+        return None
+    for seg in _segments(tokens):
+        words = [w for w in seg if w not in ("sudo",)]
+        if len(words) < 2 or os.path.basename(words[0]) != "git":
+            continue
+        verb, args = words[1], [w for w in words[2:] if not w.startswith("-") or w == "--"]
+        flags = [w for w in words[2:] if w.startswith("-") and w != "--"]
+        if verb == "checkout" and "--" in args:
+            return args[args.index("--") + 1:] or ["."]
+        if verb == "checkout" and args == ["."]:
+            return ["."]
+        if verb == "restore" and "--staged" not in flags and args:
+            return [a for a in args if a != "--"] or ["."]
+        if (verb == "reset" and "--hard" in flags) or verb == "revert" or \
+                (verb == "stash" and (not args or args[0] in ("push", "save"))):
+            return ["."]
+    return None
+
+
+def _same_path(path: str, named: str, cwd: str) -> bool:
+    if named == ".":
+        return True
+    full = os.path.normpath(os.path.join(cwd or "/", named))
+    return path == full or path.startswith(full.rstrip("/") + "/") or os.path.basename(path) == named
 
 
 def read_session(path: str, *, include_subagents: bool = True, max_chars: int = DEFAULT_MAX_CHARS,

@@ -18,13 +18,27 @@ import re
 
 from ..memory import verification
 from ..memory.daily import replace_daily_block
-from ..memory.sessions import DECISIONS, DONE, DONE_BOX, FILES, OPEN_BOX, POINTS, TODOS, TOPIC, write_session_note
+from ..memory.sessions import (
+    DECISIONS,
+    DONE,
+    DONE_BOX,
+    FILES,
+    LATER_HEADING,
+    OPEN_BOX,
+    OUTCOME,
+    POINTS,
+    REVERTED,
+    TODOS,
+    TOPIC,
+    write_session_note,
+)
 from ..memory.templates import template
 from ..memory.tree import PITFALLS_HEADING, ensure_area, update_file
 from ..paths import MemoryPaths, safe_name
 from ..redact import redact
 from ..text import similarity as dedup
 from . import extract
+from .todos import same_todo
 
 MAX_ITEM_CHARS = 300
 DEFAULT_CATEGORY = "通用 (General)"
@@ -63,8 +77,9 @@ def _fence(text: str) -> str:
 
 def render_summary_body(summary: dict, cwd: str | None) -> str:
     """The numbered body of the spec's 会话摘要 format from a validated ``summary`` object:
-    1. 主题 2. 关键知识点 3. 涉及文件 4. 决策记录, then 5. 待办 (``- [ ]``) and 6. 已完成的待办
-    (``- [x] … (sessions/<earlier id>.md)``) when there are any (memory/sessions.py reads them back)."""
+    1. 主题 2. 关键知识点 3. 涉及文件 4. 决策记录, then 5. 待办 (``- [ ]``), 6. 已完成的待办
+    (``- [x] … (sessions/<earlier id>.md)``), 7. 结果 (the outcome as said) and 8. 已回滚 (the
+    change was put back) when there are any (memory/sessions.py reads them back)."""
     lines = [f"1. **{TOPIC}**: {one_line(summary.get('topic')) or '—'}", f"2. **{POINTS}**:"]
     points = summary.get("key_points") or []
     lines += [f"   - {one_line(p)}" for p in points] or ["   - —"]
@@ -86,6 +101,10 @@ def render_summary_body(summary: dict, cwd: str | None) -> str:
     if done:
         lines.append(f"6. **{DONE}**:")
         lines += [f"   - {DONE_BOX}{one_line(text)} (sessions/{safe_name(ref)}.md)" for ref, text in done]
+    if summary.get("outcome"):
+        lines.append(f"7. **{OUTCOME}**: {one_line(summary['outcome'], extract.OUTCOME_CHARS + 20)}")
+    if summary.get("reverted"):
+        lines.append(f"8. **{REVERTED}**: {one_line(summary['reverted'])}")
     return "\n".join(lines)
 
 
@@ -109,7 +128,7 @@ def render_activity(digest, cwd: str | None, limit_commands: int = 15, limit_err
     out = []
     later = extract.later_requests(digest.user_requests)
     if later:
-        out.append("### 后续请求 (Later requests)\n")
+        out.append(LATER_HEADING + "\n")
         out += [f"- {one_line(r, 240)}" for r in later]
     if digest.final_message:
         out.append("\n### 结果与下一步 (Final message)\n")
@@ -133,12 +152,12 @@ def render_activity(digest, cwd: str | None, limit_commands: int = 15, limit_err
     return "\n".join(out).strip("\n")
 
 
-def deterministic_summary(digest, cwd: str | None, open_todos=(), is_same=extract.same_todo) -> dict:
+def deterministic_summary(digest, cwd: str | None, open_todos=(), is_same=same_todo, previous=None) -> dict:
     """A ``summary`` object built from the digest alone (summary/extract.py): a concise topic,
-    key points (failed commands, real errors, corrections, subagents), the files
-    changed, decisions and to-dos from the assistant's texts, and the earlier ``open_todos``
-    (``[(session id, text)]``) this session finished."""
-    topic = extract.topic_of(digest.user_requests)
+    key points (failed commands, real errors, corrections, subagents), the files changed,
+    decisions, to-dos, the earlier ``open_todos`` (``[(session id, text)]``) this session
+    finished, its outcome as said, the later requests and whether its change was put back."""
+    fields = extract.read(digest, open_todos, previous, is_same)
     points = []
     failed = [c["command"] for c in digest.commands if c.get("failed")]
     if failed:
@@ -149,12 +168,8 @@ def deterministic_summary(digest, cwd: str | None, open_todos=(), is_same=extrac
         points.append(f"用户纠正 {len(digest.corrections)} 次: {digest.corrections[0]}")
     if digest.subagents:
         points.append(f"启动 {digest.subagents} 个子代理")
-    todos = extract.todos_from(digest.final_message)
-    texts = list(digest.assistant_notes) or [digest.final_message]
-    done = extract.finished(list(open_todos), texts, digest.files_touched, todos, is_same)
-    return {"topic": topic or "(no user request recorded)", "key_points": points,
-            "files": list(digest.files_touched), "decisions": extract.decisions_from(texts),
-            "todos": todos, "done": done}
+    return {**fields, "topic": fields["topic"] or "(no user request recorded)", "key_points": points,
+            "files": list(digest.files_touched)}
 
 
 def render_note(*, session_id: str, project: str | None, cwd: str | None, digest, mode_line: str,

@@ -44,6 +44,7 @@ from ..review import queue as review_queue
 from ..timeutil import now_iso, parse_datetime
 from ..transcript import read_session
 from . import distribute, extract
+from .todos import same_todo
 
 TRANSIENT_LLM_ERRORS = ("http", "rate_limit", "timeout")
 
@@ -334,23 +335,37 @@ def _ask(backend, mode: str, prompt: str, options: SummaryOptions):
 MAX_EARLIER_TODOS = 12
 
 
-def earlier_open_todos(paths: MemoryPaths, session: _Session, ended_ts: float) -> list:
-    """``[(session id, text)]`` of the open to-dos of the sessions of this project (and workspace)
-    that ended before this one, newest first, at most MAX_EARLIER_TODOS."""
+def _earlier_entries(paths: MemoryPaths, session: _Session, ended_ts: float) -> list:
+    """The index entries of this project's (and workspace's) sessions that ended before this one,
+    newest first."""
     out, seen = [], set()
     for kind, name in (("project", session.project), ("workspace", session.workspace)):
         if not name:
             continue
         for entry in recent.load_entries(recent.index_path(paths, kind, name)) or []:
             ts = entry.get("ts")
-            if entry["id"] == session.id or not isinstance(ts, (int, float)) or ts >= ended_ts:
+            if entry["id"] == session.id or entry["id"] in seen or not isinstance(ts, (int, float)) or ts >= ended_ts:
                 continue
-            for text in recent.open_todos(entry):
-                if (entry["id"], text) not in seen:
-                    seen.add((entry["id"], text))
-                    out.append((entry["id"], ts, text))
-    out.sort(key=lambda item: -item[1])
-    return [(ref, text) for ref, _ts, text in out[:MAX_EARLIER_TODOS]]
+            seen.add(entry["id"])
+            out.append(entry)
+    return recent.sort_entries(out)
+
+
+def earlier_open_todos(paths: MemoryPaths, session: _Session, ended_ts: float) -> list:
+    """``[(session id, text)]`` of the open to-dos of the sessions of this project (and workspace)
+    that ended before this one, newest first, at most MAX_EARLIER_TODOS."""
+    out = [(entry["id"], text) for entry in _earlier_entries(paths, session, ended_ts)
+           for text in recent.open_todos(entry)]
+    return list(dict.fromkeys(out))[:MAX_EARLIER_TODOS]
+
+
+def previous_session(paths: MemoryPaths, session: _Session, ended_ts: float) -> str | None:
+    """The id of the session of this project that ended last before this one (what a bare
+    "continue" resumes)."""
+    for entry in _earlier_entries(paths, session, ended_ts):
+        if entry.get("project") == (session.project or ""):
+            return entry["id"]
+    return None
 
 
 def _summarize(paths, digest, backend, options, session, dry_run, now, report):
@@ -359,10 +374,12 @@ def _summarize(paths, digest, backend, options, session, dry_run, now, report):
     started, ended = _local(digest.started), _local(session.ended_at) or _local(digest.ended) or now
     if not dry_run and not os.path.exists(recent.built_marker(paths)):
         # never built (a root from before it) or .index/ deleted: from every note, once
-        recent.rebuild(paths, extract.same_todo, session.workspace_of)
+        recent.rebuild(paths, same_todo, session.workspace_of)
     earlier = earlier_open_todos(paths, session, ended.timestamp())
     mode = choose_mode(digest, backend.name, options)
-    summary = distribute.deterministic_summary(digest, cwd, earlier, extract.same_todo)
+    summary = distribute.deterministic_summary(digest, cwd, earlier, same_todo,
+                                               previous_session(paths, session, ended.timestamp()))
+    said = {key: summary[key] for key in ("outcome", "asked", "reverted")}   # as said, in every mode
     knowledge = None
     body = None                     # None: the numbered body rendered from ``summary``
     extra: list = []
@@ -389,13 +406,13 @@ def _summarize(paths, digest, backend, options, session, dry_run, now, report):
                 if parsed is None:        # no numbered items: keep the answer as it is
                     body = distribute.plain_markdown(result.text)
                 else:
-                    summary = parsed
+                    summary = {**parsed, **said}
             else:
                 try:
                     parsed = validate_summary(extract_json_object(result.text))
                     knowledge = parsed["knowledge"]
                     summary = {**parsed["summary"], "files": summary["files"] or parsed["summary"]["files"],
-                               "done": done_by_ids(parsed["summary"].pop("done_todos"), earlier)}
+                               "done": done_by_ids(parsed["summary"].pop("done_todos"), earlier), **said}
                 except InvalidSummary as exc:
                     mode, report["invalid_json"] = "text", str(exc)
                     mode_line = f"text (the answer was not valid JSON) · {result.backend}/{result.model}"
@@ -470,8 +487,12 @@ def record_recent(paths: MemoryPaths, session: _Session, summary: dict, mode: st
              "topic": distribute.one_line(summary.get("topic"), 160),
              "files": [distribute.display_path(distribute.one_line(f), session.cwd)
                        for f in summary.get("files") or []][:12],
-             "decisions": [distribute.one_line(d, 200) for d in summary.get("decisions") or []][:3],
+             "decisions": [distribute.one_line(d, 260) for d in summary.get("decisions") or []][:3],
              "todos": [{"text": distribute.one_line(t, 200)} for t in summary.get("todos") or []][:8],
+             "outcome": distribute.one_line(summary.get("outcome"), extract.OUTCOME_CHARS + 20),
+             "asked": [distribute.one_line(r, extract.ASKED_CHARS) for r in summary.get("asked") or []][:3],
+             "reverted": distribute.one_line(summary.get("reverted"), 200),
+             "finished": [distribute.one_line(text, 200) for _ref, text in summary.get("done") or []][:8],
              "mode": mode}
     done = [(ref, text) for ref, text in summary.get("done") or []]
-    return list(recent.record_session(paths, entry, done, extract.same_todo).values())
+    return list(recent.record_session(paths, entry, done, same_todo).values())

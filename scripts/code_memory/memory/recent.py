@@ -32,6 +32,7 @@ from ..paths import MemoryPaths, safe_name
 VERSION = 1
 MAX_ENTRIES = 40                   # per index file; older sessions live on in their notes
 KINDS = ("project", "workspace")
+TODO_MARKS = ("done_by", "carried_to", "closed_at", "reopened_at")
 
 
 def recent_dir(paths: MemoryPaths) -> str:
@@ -144,6 +145,11 @@ def record_session(paths: MemoryPaths, entry: dict, done: list, is_same) -> dict
 
         def transform(entries, kind=kind):
             mine = dict(entry, todos=[dict(t) for t in entry.get("todos") or []])
+            before = {t.get("text"): t for e in entries if e["id"] == entry["id"] for t in e.get("todos") or []
+                      if isinstance(t, dict)}
+            for todo in mine["todos"]:       # what later sessions marked on the version it replaces
+                old = before.get(todo.get("text")) or {}
+                todo.update({k: old[k] for k in TODO_MARKS if old.get(k) and k not in todo})
             for mark in marks:
                 apply_mark([mine], mark)
             kept = [e for e in entries if e["id"] != entry["id"]] + [mine]
@@ -204,7 +210,7 @@ def apply_mark(entries: list, mark: dict) -> bool:
             if mark["action"] == "done":
                 todo.update(done_by="user", closed_at=mark["ts"])
             else:
-                for key in ("done_by", "carried_to", "closed_at"):
+                for key in TODO_MARKS:
                     todo.pop(key, None)
                 todo["reopened_at"] = mark["ts"]
     return hit

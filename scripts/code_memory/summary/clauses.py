@@ -56,10 +56,12 @@ _NOT_YET_EN = re.compile(
     r"\b(?:is|are) not (?:\w+ly )?\w+ed\b|\bnot (?:done|finished|handled|supported|implemented|covered|wired|"
     r"connected|migrated|tested|documented|fixed)\b", re.I)
 _NEG_EN = re.compile(r"\b(?:not|no|never|nothing|without|none)\b|n't\b", re.I)
+# "before <an event>, …": 上线前要…, 发版前得…, 合并之前记得…
+BEFORE_EVENT_ZH = r"[\u4e00-\u9fff]{2}之?前(?=\s*(?:要|得|需要|先|记得|务必|一定|必须))"
 # deferral and obligation: work that is (still) to be done
 _OPEN_ZH = re.compile(
     r"下一步|接下来|后续|待办|待做|还差|还缺|还需要?|还要|还得|仍需|有待|遗留|TODO|记得|别忘了?|不要忘了?|回头|改天|下次|下回|"
-    r"有空|得空|抽空|找时间|等有空|(?:上线|发布|部署|合并|提测|发版)(?:之?前)(?:要|得|需要|记得)?|"
+    rf"有空|得空|抽空|找时间|等有空|{BEFORE_EVENT_ZH}|"
     r"(?:之后|以后|后面|随后|晚点)(?=\s*(?:要|得|再|需要|还|可以|记得|补|加|做|改|把|给|跟|去|处理|看))|"
     r"(?:要|得|需要)先|需要补|要补|得补|补上(?=[。.！!]?$)|可以(?:再)?考虑")
 _OPEN_EN = re.compile(

@@ -139,7 +139,10 @@ def _chosen(reply: str, choices: list, recommended: str) -> int | None:
     scores = [coverage(weights(o), said) for o in choices]
     if scores and max(scores) > 0:
         return scores.index(max(scores))
-    if recommended and choices:
+    if recommended and choices:              # agreement to what the assistant recommended
+        for pattern, index in _ORDINAL:
+            if index < len(choices) and pattern.search(recommended):
+                return index
         scores = [coverage(weights(o), weights(recommended)) for o in choices]
         if max(scores) > 0:
             return scores.index(max(scores))

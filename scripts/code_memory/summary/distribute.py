@@ -45,9 +45,40 @@ DEFAULT_CATEGORY = "通用 (General)"
 LINT_HEADING = "### 避坑检查 (Lint findings)"
 
 
+# what an item's text is called when an LLM answers with objects instead of strings
+TEXT_KEYS = ("text", "rule", "decision", "todo", "point", "item", "title", "topic", "summary", "content",
+             "description", "value", "name")
+REASON_KEYS = ("reason", "why", "because", "rationale")
+NOT_TEXT_KEYS = ("evidence", "category", "id", "verification", "confidence", "source")
+
+
+def item_text(value) -> str:
+    """The text of one item of an LLM's answer, in either shape: a plain string (the spec's
+    ``"avoidances": ["…"]``) or an object (the prompt's ``{"text": …, "evidence": …}``, or
+    ``{"decision": …, "reason": …}``), its reason appended. Never a Python repr of a dict."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool) or value is None:
+        return ""
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return "; ".join(t for t in (item_text(v) for v in value) if t.strip())
+    if not isinstance(value, dict):
+        return ""
+    strings = {k: v.strip() for k, v in value.items() if isinstance(k, str) and isinstance(v, str) and v.strip()}
+    text = next((strings[k] for k in TEXT_KEYS if k in strings), "") or next(
+        (v for k, v in strings.items() if k not in NOT_TEXT_KEYS + REASON_KEYS), "")
+    reason = next((strings[k] for k in REASON_KEYS if k in strings), "")
+    if reason and reason not in text:
+        return f"{text} — {reason}" if text else reason
+    return text
+
+
 def one_line(text, cap: int = MAX_ITEM_CHARS) -> str:
-    """A single redacted line: newlines folded, Markdown headings defused, length capped."""
-    text = redact(re.sub(r"\s+", " ", str(text or "")).strip())
+    """A single redacted line: newlines folded, Markdown headings defused, length capped. An
+    object (an LLM's ``{"text": …}``) gives its text (:func:`item_text`)."""
+    text = redact(re.sub(r"\s+", " ", item_text(text)).strip())
     text = text.lstrip("#").strip()
     return text if len(text) <= cap else text[: cap - 1].rstrip() + "…"
 

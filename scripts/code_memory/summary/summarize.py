@@ -146,10 +146,12 @@ def _str_list(value, field_name: str, limit: int = 10) -> list:
         raise InvalidSummary(f"{field_name} must be a list")
     out = []
     for item in value:
-        if isinstance(item, (int, float)) and not isinstance(item, bool):
+        if isinstance(item, dict):
+            item = distribute.item_text(item) or None  # {"decision": …, "reason": …} and the like
+        elif isinstance(item, (int, float)) and not isinstance(item, bool):
             item = str(item)
         if not isinstance(item, str):
-            raise InvalidSummary(f"{field_name} must hold strings")
+            raise InvalidSummary(f"{field_name} must hold strings or objects with a text")
         if item.strip():
             out.append(item.strip())
     return out[:limit]
@@ -160,8 +162,8 @@ def validate_summary(obj: dict) -> dict:
     summary = obj.get("summary")
     if not isinstance(summary, dict):
         raise InvalidSummary("summary is missing")
-    topic = summary.get("topic")
-    if not isinstance(topic, str) or not topic.strip():
+    topic = distribute.item_text(summary.get("topic"))
+    if not topic.strip():
         raise InvalidSummary("summary.topic is missing")
     clean = {"summary": {"topic": topic.strip(),
                          "key_points": _str_list(summary.get("key_points"), "key_points"),
@@ -178,21 +180,21 @@ def validate_summary(obj: dict) -> dict:
     if isinstance(has, str):
         has = has.strip().lower() in ("true", "yes", "1")
     rules = []
-    for item in knowledge.get("rules") or []:
+    for item in knowledge.get("rules") or []:              # the spec's {category, rule}, the prompt's + evidence
         if isinstance(item, str):
             item = {"category": "", "rule": item}
-        if isinstance(item, dict) and isinstance(item.get("rule"), str) and item["rule"].strip():
+        text = distribute.item_text(item).strip() if isinstance(item, dict) else ""
+        if text:
             category = item.get("category") if isinstance(item.get("category"), str) else ""
             rules.append({"category": category.strip() or distribute.DEFAULT_CATEGORY,
-                          "rule": item["rule"].strip(), "evidence": _evidence(item)})
+                          "rule": text, "evidence": _evidence(item)})
     avoidances = []
-    for item in knowledge.get("avoidances") or []:
+    for item in knowledge.get("avoidances") or []:         # the spec's strings, the prompt's {text, evidence}
         if isinstance(item, (str, int, float)) and not isinstance(item, bool):
             item = {"text": str(item)}
-        if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+        if not isinstance(item, dict) or not distribute.item_text(item).strip():
             raise InvalidSummary("avoidances must hold strings or {text, evidence} objects")
-        if item["text"].strip():
-            avoidances.append({"text": item["text"].strip(), "evidence": _evidence(item)})
+        avoidances.append({"text": distribute.item_text(item).strip(), "evidence": _evidence(item)})
     clean["knowledge"] = {"has_knowledge": bool(has),
                           "project": str(knowledge.get("project") or "").strip(),
                           "rules": rules[:10] if has else [],

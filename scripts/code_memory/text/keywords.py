@@ -105,10 +105,16 @@ def _weights(text: str) -> tuple:
         if _NAME.search(bare) and len(bare) >= 3:
             key = bare.lower()
             out[key] = max(out.get(key, 0.0), NAME_WEIGHT)
-            for part in re.split(r"[/._\-]+", bare):
-                if len(part) >= 3 and part.lower() not in STOP_WORDS and not part.isdigit():
-                    key = stem(part)
-                    out.setdefault(key, PART_WEIGHT)
+            for part in re.split(r"[/.\-]+", bare):
+                pieces = part.split("_")
+                for i in range(len(pieces)):          # test_load_config names load_config too
+                    for j in range(i + 2, len(pieces) + 1):
+                        joined = "_".join(pieces[i:j]).lower()
+                        if joined != key and len(joined) >= 3:
+                            out.setdefault(joined, PART_WEIGHT)
+                for piece in pieces:
+                    if len(piece) >= 3 and piece.lower() not in STOP_WORDS and not piece.isdigit():
+                        out.setdefault(stem(piece), PART_WEIGHT)
         elif bare.isupper() and bare.isalpha():
             out[bare.lower()] = max(out.get(bare.lower(), 0.0), ACRONYM_WEIGHT)
         elif bare.isdigit() or bare[:1].isdigit():

@@ -126,3 +126,18 @@ def test_outcome_revert_and_short_sessions(tmp_path):
     long = "First the headline. " + " ".join(f"Middle sentence {i} says little." for i in range(30)) + " The end."
     outcome = extract.outcome_of(long)
     assert outcome.startswith("First the headline.") and outcome.endswith("The end.") and len(outcome) <= 320
+
+
+def test_cautions_said_in_the_session_are_kept_and_a_short_final_reaches_back():
+    d = digest("Looked at the retry loop. Note that the Redis client retries on its own, so a second retry "
+               "layer doubles the load during an outage.", "Done.", files=["/p/retry.py"], failed=False)
+    fields = extract.read(d)
+    assert fields["outcome"].startswith("Looked at the retry loop.")
+    assert fields["noted"] == []                           # carried by the outcome already
+    d = digest("注意：批量导入时不要开事务自动提交，否则会导致一半数据写进去。" * 1, "导入脚本改好了，测试通过，速度提升了三倍，"
+               "现在每批 5000 行，整个导入从 40 分钟降到 13 分钟，日志里会打印每一批的耗时和失败行号，方便排查问题。"
+               "失败的行会写进 failed_rows.csv，可以单独重跑。",
+               files=["/p/import.py"], failed=False)
+    fields = extract.read(d)
+    assert fields["noted"] == ["注意：批量导入时不要开事务自动提交，否则会导致一半数据写进去。"]
+    assert "Redis" not in fields["outcome"] and fields["outcome"].startswith("导入脚本改好了")

@@ -4,8 +4,8 @@ of its workspace) did, in their own words — newest first, with the note to rea
 
 Each work session's entry: date and topic (``· reverted`` when its change was put back), the note,
 the files changed, its decisions with their reasons, its outcome as said (the final message's
-first and closing sentences) and the person's later requests, the earlier to-dos it finished, the
-to-dos it left open (``[ ]``). Sessions that changed nothing, decided nothing and left nothing
+first and closing sentences), cautions said in it, the person's later requests, the earlier to-dos
+it finished, the to-dos it left open (``[ ]``). Sessions that changed nothing, decided nothing and left nothing
 open ("thanks", a question, "ok") do not take a slot: they fold into one line. Open to-dos of
 older sessions follow in one list; a to-do left open longer than ``hooks.todo_expire_days``
 expires — named once more in an "expired" line for a week, then only in ``code-memory todo
@@ -104,7 +104,7 @@ def _files(entry: dict, limit: int) -> str:
 
 def is_light(entry: dict) -> bool:
     """A session that changed nothing, decided nothing, finished and left nothing open."""
-    return not any(_texts(entry.get(key)) for key in ("files", "decisions", "finished")) and \
+    return not any(_texts(entry.get(key)) for key in ("files", "decisions", "finished", "noted")) and \
         not entry.get("todos") and not _text(entry.get("reverted"))
 
 
@@ -129,6 +129,8 @@ def _entry_lines(entry: dict, newest: bool, level: tuple, session_id: str, sourc
     size = outcome_new if newest else outcome_old
     if size and _text(entry.get("outcome")):
         lines.append(f"- outcome: {_cut(entry['outcome'].replace('[ ]', '[]'), size)}")
+    if newest or asked_old:
+        lines += [f"- noted: {_cut(n, 160)}" for n in _texts(entry.get("noted"))[:2]]
     asked = _texts(entry.get("asked"))
     if asked and (newest or asked_old):
         lines.append(f"- then asked: {_cut(' · '.join(asked), 200)}")

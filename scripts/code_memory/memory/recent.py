@@ -11,6 +11,7 @@ second keep one stable order):
     {"id", "note": "sessions/<id>.md", "project", "workspace", "ended", "ts", "topic",
      "files": [...], "decisions": [...], "todos": [{"text", "done_by"?, "carried_to"?}],
      "outcome": the final message as said, "asked": [later requests], "reverted": "" | why,
+     "noted": [cautions said],
      "finished": [earlier to-dos it finished], "mode"}
 
 A to-do is open until a later session finished it (``done_by``: that session's id) or listed it
@@ -257,7 +258,7 @@ def entry_from_note(paths: MemoryPaths, path: str, fields: dict, workspace_of=No
             "decisions": list(fields.get("decisions") or [])[:3],
             "todos": [{"text": t} for t in fields.get("todos") or []][:8],
             "outcome": fields.get("outcome") or "", "asked": list(fields.get("asked") or [])[:3],
-            "reverted": fields.get("reverted") or "",
+            "reverted": fields.get("reverted") or "", "noted": list(fields.get("noted") or [])[:2],
             "finished": [text for text, _ref in fields.get("done") or []][:8],
             "done": [list(d) for d in fields.get("done") or []]}
 

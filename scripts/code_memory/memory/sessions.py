@@ -6,7 +6,7 @@ fields, ``---``, then numbered items ``1. **主题**: …`` with indented ``- �
 
     1. 主题   2. 关键知识点   3. 涉及文件 (comma separated)   4. 决策记录 (one line or bullets)
     5. 待办 (``- [ ] …``)   6. 已完成的待办 (``- [x] … (sessions/<earlier id>.md)``)
-    7. 结果 (the outcome as said)   8. 已回滚 (the change was put back)
+    7. 结果 (the outcome as said)   8. 已回滚 (the change was put back)   9. 注意事项 (cautions said)
 
 and the later requests under ``### 后续请求 (Later requests)``.
 
@@ -24,7 +24,7 @@ from ..markdown import section_lines
 from ..paths import MemoryPaths
 
 TOPIC, POINTS, FILES, DECISIONS, TODOS, DONE = "主题", "关键知识点", "涉及文件", "决策记录", "待办", "已完成的待办"
-OUTCOME, REVERTED = "结果", "已回滚"
+OUTCOME, REVERTED, NOTED = "结果", "已回滚", "注意事项"
 LATER_HEADING = "### 后续请求 (Later requests)"
 OPEN_BOX, DONE_BOX = "[ ] ", "[x] "
 EMPTY = ("—", "-", "none", "无", "(none)")
@@ -139,7 +139,7 @@ def _header_fields(lines: list) -> dict:
 def parse_note(text: str, path: str = "") -> dict:
     """The fields of a session note: ``{session_id, project, time (last update), ended (when the
     session ended), cwd, topic, files, decisions, todos, done: [(text, earlier session id)],
-    outcome, reverted, asked (the later requests)}``; missing parts are empty."""
+    outcome, reverted, noted, asked (the later requests)}``; missing parts are empty."""
     lines = (text or "").split("\n")
     session_id = os.path.splitext(os.path.basename(path))[0] if path else ""
     for line in lines[:3]:
@@ -163,4 +163,5 @@ def parse_note(text: str, path: str = "") -> dict:
             "todos": [unbox(t) for t in item_list(items, TODOS)],
             "done": [done_reference(t) for t in item_list(items, DONE)],
             "outcome": _value(items, OUTCOME)[0], "reverted": _value(items, REVERTED)[0],
+            "noted": item_list(items, NOTED),
             "asked": [b for b in (_bullet(line) for line in later) if b]}

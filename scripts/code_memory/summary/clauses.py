@@ -58,28 +58,33 @@ _NOT_YET_EN = re.compile(
 _NEG_EN = re.compile(r"\b(?:not|no|never|nothing|without|none)\b|n't\b", re.I)
 # "before <an event>, …": 上线前要…, 发版前得…, 合并之前记得…
 BEFORE_EVENT_ZH = r"[\u4e00-\u9fff]{2}之?前(?=\s*(?:要|得|需要|先|记得|务必|一定|必须))"
-# deferral and obligation: work that is (still) to be done
-_OPEN_ZH = re.compile(
-    r"下一步|接下来|后续|待办|待做|还差|还缺|还需要?|还要|还得|仍需|有待|遗留|TODO|记得|别忘了?|不要忘了?|回头|改天|下次|下回|"
+# deferral: work put off or still left (下一步, 回头, 下次, 上线前要…, next time, later, remaining …)
+_DEFER_ZH = re.compile(
+    r"下一步|接下来|后续|待办|待做|还差|还缺|遗留|TODO|记得|别忘了?|不要忘了?|回头|改天|下次|下回|"
     rf"有空|得空|抽空|找时间|等有空|{BEFORE_EVENT_ZH}|"
-    r"(?:之后|以后|后面|随后|晚点)(?=\s*(?:要|得|再|需要|还|可以|记得|补|加|做|改|把|给|跟|去|处理|看))|"
-    r"(?:要|得|需要)先|需要补|要补|得补|补上(?=[。.！!]?$)|可以(?:再)?考虑")
-_OPEN_EN = re.compile(
+    r"(?:之后|以后|后面|随后|晚点)(?=\s*(?:要|得|再|需要|还|可以|记得|补|加|做|改|把|给|跟|去|处理|看))")
+_DEFER_EN = re.compile(
     r"\bnext steps?\b|\bup next\b|\bnext up\b|\bto-?dos?\b|\bremaining\b|\bleft to do\b|\bfollow[- ]?ups?\b|"
     r"\boutstanding\b|\bpending\b|\bnext time\b|\bremember to\b|\bdon't forget\b|\bdo not forget\b|"
-    r"\bshould(?! (?:now |also )?(?:work|pass|be fine|be ok|help|fix it|do it)\b)|\bought to\b|\bneeds? to\b|"
-    r"\bwill need\b|\bhave to\b|\bhas to\b|\bat some point\b|\beventually\b|\blater\b|\bwhen (?:we|you) (?:have|get) "
-    r"(?:time|a chance)\b|\bnice to have\b|\bwould be (?:nice|good|worth)\b|\bworth (?:\w+ing)\b|"
+    r"\bat some point\b|\beventually\b|\blater\b|\bwhen (?:we|you) (?:have|get) (?:time|a chance)\b|"
+    r"\bnice to have\b|\bwould be (?:nice|good|worth)\b|\bworth (?:\w+ing)\b|"
     r"\bbefore (?:we|you|it|this) (?:deploy|release|ship|merge|go live|run|roll out)|\bbefore (?:deploying|releasing|"
-    r"shipping|merging|rolling out|going live)\b|\bplease (?:check|make sure|verify|remember|update|add|run|confirm)\b|"
-    r"\bmake sure\b|\bworth adding\b", re.I)
+    r"shipping|merging|rolling out|going live)\b", re.I)
+# obligation: work that must still be done (还需要, 要先, should, needs to, please check …) — in a
+# session that changed nothing this is advice in an answer, not a to-do
+_OBLIGE_ZH = re.compile(r"还需要?|还要|还得|仍需|有待|(?:要|得|需要)先|需要补|要补|得补|补上(?=[。.！!]?$)|可以(?:再)?考虑")
+_OBLIGE_EN = re.compile(
+    r"\bshould(?! (?:now |also )?(?:work|pass|be fine|be ok|help|fix it|do it)\b)|\bought to\b|\bneeds? to\b|"
+    r"\bwill need\b|\bhave to\b|\bhas to\b|\bplease (?:check|make sure|verify|remember|update|add|run|confirm)\b|"
+    r"\bmake sure\b", re.I)
 _INTENDED = re.compile(r"故意|有意|特意|刻意|按设计|是预期|不需要|无需|不用改|没必要|on purpose|intentional|deliberate|"
                        r"by design|as intended|no need|not needed|not necessary|doesn't need", re.I)
 NOTHING_LEFT = re.compile(r"nothing (?:left|remaining|else)|no (?:remaining|open|further) |没有(?:待办|遗留|剩下)|无待办|"
                           r"都(?:已经?)?(?:完成|做完|搞定)", re.I)
 # marker words, removed before two lines are compared for the work they name
 _MARKER_WORDS = re.compile(
-    rf"{_OPEN_ZH.pattern}|{_NOT_YET_ZH.pattern}|{_OPEN_EN.pattern}|{_NOT_YET_EN.pattern}|"
+    rf"{_DEFER_ZH.pattern}|{_OBLIGE_ZH.pattern}|{_NOT_YET_ZH.pattern}|{_DEFER_EN.pattern}|{_OBLIGE_EN.pattern}|"
+    rf"{_NOT_YET_EN.pattern}|"
     r"\b(?:we|i|you|it|that|this|is|are|the|a|an|so|also|still|just)\b|吧|呢|了|一下|那个|这个|顺手|顺便", re.I)
 
 
@@ -150,13 +155,16 @@ def not_yet(clause: str) -> bool:
     return bool(_NOT_YET_ZH.search(clause) or _NOT_YET_EN.search(clause)) and not _INTENDED.search(clause)
 
 
-def deferred(clause: str) -> bool:
-    """A clause that defers or asks for work (回头…, 上线前要先…, next time, should, remember to …)."""
-    return bool(_OPEN_ZH.search(clause) or _OPEN_EN.search(clause)) and not _INTENDED.search(clause)
+def deferred(clause: str, obligations: bool = True) -> bool:
+    """A clause that defers work (回头…, 上线前要先…, next time, remember to …) or, with
+    ``obligations``, says it must still be done (还需要…, should, please check …)."""
+    found = _DEFER_ZH.search(clause) or _DEFER_EN.search(clause) or \
+        (obligations and (_OBLIGE_ZH.search(clause) or _OBLIGE_EN.search(clause)))
+    return bool(found) and not _INTENDED.search(clause)
 
 
-def is_open(clause: str) -> bool:
-    return not_yet(clause) or deferred(clause)
+def is_open(clause: str, obligations: bool = True) -> bool:
+    return not_yet(clause) or deferred(clause, obligations)
 
 
 def negated(clause: str) -> bool:
@@ -176,11 +184,12 @@ def completed(clause: str) -> bool:
     return not _NEG_EN.search(clause[max(0, found.start() - 12):found.start()])
 
 
-def open_sentence(sentence: str) -> bool:
-    """Does a sentence leave work open (one of its clauses is not yet done or deferred)?"""
+def open_sentence(sentence: str, obligations: bool = True) -> bool:
+    """Does a sentence leave work open (one of its clauses is not yet done, deferred — or, with
+    ``obligations``, still required)?"""
     if is_question(sentence) or is_condition(sentence) or NOTHING_LEFT.search(sentence):
         return False
-    return any(is_open(c) for c in clauses(sentence))
+    return any(is_open(c, obligations) for c in clauses(sentence))
 
 
 def done_sentence(sentence: str) -> bool:

@@ -24,6 +24,7 @@ from ..memory.sessions import (
     DONE_BOX,
     FILES,
     LATER_HEADING,
+    NOTED,
     OPEN_BOX,
     OUTCOME,
     POINTS,
@@ -109,8 +110,9 @@ def _fence(text: str) -> str:
 def render_summary_body(summary: dict, cwd: str | None) -> str:
     """The numbered body of the spec's 会话摘要 format from a validated ``summary`` object:
     1. 主题 2. 关键知识点 3. 涉及文件 4. 决策记录, then 5. 待办 (``- [ ]``), 6. 已完成的待办
-    (``- [x] … (sessions/<earlier id>.md)``), 7. 结果 (the outcome as said) and 8. 已回滚 (the
-    change was put back) when there are any (memory/sessions.py reads them back)."""
+    (``- [x] … (sessions/<earlier id>.md)``), 7. 结果 (the outcome as said), 8. 已回滚 (the
+    change was put back) and 9. 注意事项 (cautions said) when there are any (memory/sessions.py
+    reads them back)."""
     lines = [f"1. **{TOPIC}**: {one_line(summary.get('topic')) or '—'}", f"2. **{POINTS}**:"]
     points = summary.get("key_points") or []
     lines += [f"   - {one_line(p)}" for p in points] or ["   - —"]
@@ -136,6 +138,9 @@ def render_summary_body(summary: dict, cwd: str | None) -> str:
         lines.append(f"7. **{OUTCOME}**: {one_line(summary['outcome'], extract.OUTCOME_CHARS + 20)}")
     if summary.get("reverted"):
         lines.append(f"8. **{REVERTED}**: {one_line(summary['reverted'])}")
+    if summary.get("noted"):
+        lines.append(f"9. **{NOTED}**:")
+        lines += [f"   - {one_line(n)}" for n in summary["noted"]]
     return "\n".join(lines)
 
 

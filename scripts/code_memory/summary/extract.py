@@ -11,6 +11,7 @@ digest without an LLM (the deterministic summary, docs/summaries.md § The deter
              OUTCOME_CHARS, without the sentences the to-dos and decisions already carry
   asked      the person's later requests, concise
   reverted   the sentence (or the command) saying the session's change was put back
+  noted      cautions said in the session (注意…, 会导致…, note that …, watch out …) not carried above
 
 Pure functions over strings and the digest; Chinese and English.
 """
@@ -34,10 +35,22 @@ cut, one_line = cl.cut, cl.one_line
 _GENERIC = re.compile(r"^\s*(?:继续|接着|好的?|好|行|嗯|ok(?:ay)?|yes|go on|continue|next|thanks?|谢谢|hi|hello|你好)"
                       r"[\s。.!！,，~]*$", re.I)
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 _CODE_BLOCK = re.compile(r"```.*?(?:```|\Z)", re.S)
 _TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$", re.M)
-_REVERT = re.compile(r"回滚|撤销|撤回|还原|恢复原样|恢复原状|退回|改回|\brevert(?:ed)?\b|\brolled back\b|\brolling back\b|"
-                     r"\bbacked out\b|\bundid\b|\bundone\b|\bput (?:it|them|everything) back\b|\brestored\b", re.I)
+_REVERT = re.compile(
+    r"(?:回滚|撤销|撤回|还原|回退|退回|改回|换回|切回|用回|恢复(?:到|成)?(?:原|之前|以前|旧))(?!方案|脚本|计划|步骤|流程)|"
+    r"\brevert(?:ed)?\b(?! (?:plan|script|strategy|procedure))|\brolled back\b|\brolling back\b|\bbacked out\b|"
+    r"\bundid\b|\bundone\b|\bput (?:it|them|everything) back\b|\bswitched back\b|\bwent back to\b|"
+    r"\brestored the (?:old|previous|original)\b", re.I)
+# a caution said in the session: a pitfall, a warning, what breaks if …
+_CAUTION = re.compile(r"注意|小心|切记|务必|千万|坑|陷阱|会导致|否则会|不然会|\bnote that\b|\bcareful\b|\bbeware\b|"
+                      r"\bwatch out\b|\bgotcha\b|\bpitfall\b|\bcaveat\b|\bheads[- ]up\b|\bwarning\b|"
+                      r"\bwill break\b|\bbreaks (?:when|if)\b|\botherwise (?:it|the|you)\b", re.I)
+CAUTION_CHARS = 160
+MAX_CAUTIONS = 2
+SHORT_FINAL = 150              # a final message this short (a Chinese character counts twice) says
+                               # little: the outcome reaches back one text
 
 
 def dedupe_repeats(text: str) -> str:
@@ -118,6 +131,20 @@ def outcome_of(final_message: str, shown=()) -> str:
     return joiner.join([head] + (["…"] if skipped and tail else []) + tail)
 
 
+def cautions_of(texts: list, shown=()) -> list:
+    """Cautions said in the session (注意…, 会导致…, note that …, watch out …) that the entry does
+    not already carry, the latest last, at most MAX_CAUTIONS."""
+    out: list = []
+    carried = {word for line in shown for word in weights(line)}
+    for text in texts:
+        for sentence in cl.sentences(_plain(text), clauses=False):
+            sentence = one_line(sentence)
+            if _CAUTION.search(sentence) and not cl.is_question(sentence) and \
+                    not _shown(sentence, list(shown), carried) and sentence not in out:
+                out.append(sentence)
+    return [cut(s, CAUTION_CHARS) for s in out[-MAX_CAUTIONS:]]
+
+
 def revert_of(digest) -> str:
     """The words that say this session's change was put back (a sentence of the final message,
     or the command), else ``""``."""
@@ -136,7 +163,8 @@ def read(digest, open_todos=(), previous: str | None = None, is_same=todo_rules.
     ``open_todos``: ``[(session id, text)]`` of earlier sessions; ``previous``: the id of the
     session before this one in its project (what a bare "continue" resumes)."""
     evidence = todo_rules.Evidence.from_digest(digest, previous)
-    todos = todo_rules.capture(digest.final_message, digest.user_requests[1:], evidence.done_words)
+    todos = todo_rules.capture(digest.final_message, digest.user_requests[1:], evidence.done_words,
+                               worked=bool(digest.files_touched or getattr(digest, "reverted_files", None)))
     texts = list(digest.assistant_notes) or [digest.final_message]
     decisions = decide.decisions_from(texts, getattr(digest, "exchanges", None) or ())
     done = todo_rules.finished(list(open_todos), evidence, todos, is_same)
@@ -144,8 +172,14 @@ def read(digest, open_todos=(), previous: str | None = None, is_same=todo_rules.
     shown = todos + decisions + ([reverted] if reverted else [])
     asked = [cut(r, ASKED_CHARS) for r in later_requests(digest.user_requests)
              if not any(one_line(r) in line for line in decisions)][:MAX_ASKED]   # an answer a decision quotes
+    final = digest.final_message or ""
+    width = len(one_line(final)) + len(_CJK_CHAR.findall(final))          # a Chinese character says more
+    if width < SHORT_FINAL and len(texts) > 1 and texts[-1].strip() == final.strip():
+        final = texts[-2] + "\n" + final          # "Done." alone: what the text before it said counts too
+    outcome = outcome_of(final, shown)
+    noted = cautions_of(texts, shown + [outcome])
     return {"topic": topic_of(digest.user_requests), "todos": todos, "decisions": decisions, "done": done,
-            "outcome": outcome_of(digest.final_message, shown), "asked": asked, "reverted": reverted}
+            "outcome": outcome, "asked": asked, "reverted": reverted, "noted": noted}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -381,7 +381,7 @@ def _summarize(paths, digest, backend, options, session, dry_run, now, report):
     mode = choose_mode(digest, backend.name, options)
     summary = distribute.deterministic_summary(digest, cwd, earlier, same_todo,
                                                previous_session(paths, session, ended.timestamp()))
-    said = {key: summary[key] for key in ("outcome", "asked", "reverted")}   # as said, in every mode
+    said = {key: summary[key] for key in ("outcome", "asked", "reverted", "noted")}   # as said, in every mode
     knowledge = None
     body = None                     # None: the numbered body rendered from ``summary``
     extra: list = []
@@ -494,6 +494,7 @@ def record_recent(paths: MemoryPaths, session: _Session, summary: dict, mode: st
              "outcome": distribute.one_line(summary.get("outcome"), extract.OUTCOME_CHARS + 20),
              "asked": [distribute.one_line(r, extract.ASKED_CHARS) for r in summary.get("asked") or []][:3],
              "reverted": distribute.one_line(summary.get("reverted"), 200),
+             "noted": [distribute.one_line(n, extract.CAUTION_CHARS) for n in summary.get("noted") or []][:2],
              "finished": [distribute.one_line(text, 200) for _ref, text in summary.get("done") or []][:8],
              "mode": mode}
     done = [(ref, text) for ref, text in summary.get("done") or []]

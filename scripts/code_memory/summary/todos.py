@@ -91,12 +91,12 @@ def _items(rest: str) -> list:
     return [p.strip(" ，,。.、") for p in _ITEMS.split(rest) if p and p.strip(" ，,。.、")]
 
 
-def _open_parts(sentence: str) -> list:
+def _open_parts(sentence: str, obligations: bool) -> list:
     """The to-do lines of one full sentence (its ``；``-parts that leave work open)."""
     parts = cl.sentences(sentence, clauses=True)
     out = []
     for i, part in enumerate(parts):
-        if not cl.open_sentence(part):
+        if not cl.open_sentence(part, obligations):
             continue
         if i and _PRONOUN_START.match(cl.strip_connective(part)):
             part = parts[i - 1].rstrip("；;") + "; " + part          # "they ought to …": keep what "they" is
@@ -104,8 +104,10 @@ def _open_parts(sentence: str) -> list:
     return out
 
 
-def from_message(message: str) -> list:
-    """The to-dos a message leaves (see the module docstring), in order."""
+def from_message(message: str, worked: bool = True) -> list:
+    """The to-dos a message leaves (see the module docstring), in order. After a session that
+    changed nothing (``worked`` false) "you should …" is advice, not a to-do: only what is not done
+    yet or deferred counts."""
     todos: list = []
     collecting = False
     for line in (message or "").split("\n"):
@@ -125,7 +127,7 @@ def from_message(message: str) -> list:
                 todos += _items(rest)
                 collecting = not rest
                 continue
-            todos += _open_parts(sentence)
+            todos += _open_parts(sentence, worked)
     return _keep(todos)
 
 
@@ -143,15 +145,16 @@ def deferrals(request: str) -> list:
     """Work the person puts off for later in a request (下次…, 上线前要先…, remember to …)."""
     out = []
     for sentence in cl.sentences(request):
-        if _DEFERRAL.search(sentence) and cl.open_sentence(sentence):
+        if _DEFERRAL.search(sentence) and cl.open_sentence(sentence, obligations=False):
             out.append(_shorten(sentence))
     return out
 
 
-def capture(final_message: str, requests=(), done_words=frozenset()) -> list:
+def capture(final_message: str, requests=(), done_words=frozenset(), worked: bool = True) -> list:
     """A session's open to-dos: the final message's, then the person's deferrals that the session
-    did not report done (``done_words``: keywords of what it reports done)."""
-    todos = from_message(final_message)
+    did not report done (``done_words``: keywords of what it reports done; ``worked``: it changed
+    files)."""
+    todos = from_message(final_message, worked)
     for request in requests:
         for todo in deferrals(request):
             if not covers(content(todo), done_words, DONE_SHARE):

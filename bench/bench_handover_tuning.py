@@ -45,6 +45,7 @@ sys.path.insert(0, os.path.join(REPO, "bench"))
 from bench_continuity import DENIAL, fill_root  # noqa: E402
 from code_memory.timeutil import now_iso  # noqa: E402
 from handover_tuning_set import SCENARIOS  # noqa: E402
+from report import emit  # noqa: E402
 from support.transcripts import TranscriptWriter  # noqa: E402
 
 KINDS = ("topic", "file", "decision", "reason", "note", "todo", "reverted")
@@ -191,7 +192,7 @@ def check(score: Score, context: str, name: str, lang: str, sessions: list, k: i
 
 def run(python: str, checkout: str, scenarios, show=()) -> dict:
     score = Score()
-    chars, start_seconds = [], []
+    chars, brief_chars, start_seconds = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         home = os.path.join(tmp, "home")
         root = os.path.join(home, ".claude", "memory")
@@ -214,6 +215,7 @@ def run(python: str, checkout: str, scenarios, show=()) -> dict:
             if show and name in show:
                 print(f"===== start of {sids[k]} =====\n{brief_of(context)}", file=sys.stderr)
             chars.append(len(context))
+            brief_chars.append(len(brief_of(context)))
             start_seconds.append(seconds)
             if k:
                 elsewhere = [p for other, ps in phrases.items() if other != name for p in ps]
@@ -230,6 +232,7 @@ def run(python: str, checkout: str, scenarios, show=()) -> dict:
                 raise SystemExit(f"summary of {sids[k]} failed: {done.stdout}{done.stderr}")
     out = score.result()
     out.update(context_chars_p50=statistics.median(chars), context_chars_max=max(chars),
+               brief_chars_p50=statistics.median(brief_chars), brief_chars_max=max(brief_chars),
                session_start_ms_p50=round(statistics.median(start_seconds) * 1000, 1),
                scenarios=len(scenarios), sessions=sum(len(s) for _n, _l, s in scenarios))
     return out
@@ -250,11 +253,7 @@ def main() -> int:
     out = {"set": "tuning (upper bound: the extractor was developed against it)", "checkout": checkout,
            "uptime": os.getloadavg()[0], **run(args.python, checkout, scenarios, args.show),
            "seconds": round(time.time() - began, 1)}
-    text = json.dumps(out, ensure_ascii=False, indent=2)
-    print(text)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
+    emit(out, args.json)
     return 0
 
 

@@ -141,3 +141,15 @@ def test_cautions_said_in_the_session_are_kept_and_a_short_final_reaches_back():
     fields = extract.read(d)
     assert fields["noted"] == ["注意：批量导入时不要开事务自动提交，否则会导致一半数据写进去。"]
     assert "Redis" not in fields["outcome"] and fields["outcome"].startswith("导入脚本改好了")
+
+
+def test_a_first_request_answers_the_last_sessions_proposal_and_defers_work():
+    proposal = ("查清楚了：慢在全表扫描。两个办法：一是给 orders.created_at 加索引，二是按月分表。"
+                "我倾向加索引，改动小，分表要改所有查询。明天你决定一下？")
+    d = digest("索引加好了，查询从 3 秒降到 40 毫秒。", files=["/p/migrations/0009_idx.sql"], failed=False,
+               requests=["就用第一个吧，分表以后再说", "顺便看下慢查询日志"])
+    fields = extract.read(d, previous_final=proposal)
+    assert fields["decisions"] and "给 orders.created_at 加索引" in fields["decisions"][0]
+    assert "改动小" in fields["decisions"][0] and "按月分表" not in fields["decisions"][0].split("(")[0]
+    assert fields["todos"] == ["分表以后再说"]
+    assert extract.read(d)["decisions"] == []                          # no proposal to answer

@@ -26,6 +26,7 @@ from ..paths import MemoryPaths
 TOPIC, POINTS, FILES, DECISIONS, TODOS, DONE = "主题", "关键知识点", "涉及文件", "决策记录", "待办", "已完成的待办"
 OUTCOME, REVERTED, NOTED = "结果", "已回滚", "注意事项"
 LATER_HEADING = "### 后续请求 (Later requests)"
+FINAL_HEADING = "### 结果与下一步 (Final message)"
 OPEN_BOX, DONE_BOX = "[ ] ", "[x] "
 EMPTY = ("—", "-", "none", "无", "(none)")
 
@@ -121,6 +122,13 @@ def done_reference(text: str) -> tuple:
         start = s.rfind("(sessions/")
         return s[:start].strip(), s[start + len("(sessions/"):-len(".md)")]
     return s, ""
+
+
+def final_message(text: str) -> str:
+    """The final assistant message a note quotes under ``### 结果与下一步 (Final message)``."""
+    quoted = [line[1:].lstrip() if line.startswith(">") else line
+              for line in section_lines(text or "", FINAL_HEADING) if line.startswith(">")]
+    return "\n".join(quoted).strip()
 
 
 def _header_fields(lines: list) -> dict:

@@ -25,8 +25,8 @@ _LIST_NUMBER = re.compile(r"(?:^|[:：,，;；(（\n])\s*\(?\d{1,2}$")
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|Mr|Dr|No)|\.\.)$", re.I)
 _CLAUSE_SPLIT = re.compile(r"\s*(?:[，；;（）]|,\s|:\s|：|\s[—–-]{1,2}\s|——|—|\s\(|\)(?=[\s,.;:]|$))\s*")
 _BULLET = re.compile(r"^\s*(?:[-*+•]\s+|\d+[.)、]\s+|\[[ xX]\]\s*)+")
-_CONNECTIVE = re.compile(r"^(?:另外|此外|还有|对了|顺便(?:说一下)?|最后|而且|同时|然后|also|and|plus|oh,? and|one more thing|"
-                         r"btw|by the way|finally|then)[,，:：\s]*", re.I)
+_CONNECTIVE = re.compile(r"^(?:另外|此外|还有|对了|顺便(?:说一下)?|最后|而且|同时|然后|但是|但|不过|只是|可是|also|and|plus|"
+                         r"oh,? and|one more thing|btw|by the way|finally|then|but|however|though)(?![a-z])[,，:：\s]*", re.I)
 
 # a clause that gives a reason, a purpose or a consequence (not the work itself)
 _RATIONALE = re.compile(

@@ -36,10 +36,11 @@ _WEAK = re.compile(r"改用|改为|改成|换成|换用|\bswitched to\b|\bmoved 
 _CONTRAST = re.compile(r"而不是|而非|不用.{1,20}而|\binstead of\b|\brather than\b|\bover\b|\bin favou?r of\b", re.I)
 _PROPOSING = re.compile(r"建议|倾向|推荐|可以考虑|不如|要不要|我觉得|我会选|\bi'?d\b|\bi would\b|\bwe could\b|\byou could\b|"
                         r"\bi suggest\b|\bi recommend\b|\bmy recommendation\b|\bshall (?:i|we)\b|\bhow about\b", re.I)
-_RECOMMEND = re.compile(r"倾向|建议|推荐|我觉得.{0,20}(?:更好|比较好|合适)|最好|更好|更合适|好处是|优点是|我会选|"
-                        r"\bi'?d (?:pick|go with|choose|use|suggest|recommend|lean)|\bi would\b|\bi suggest\b|"
-                        r"\bi recommend\b|\bmy recommendation\b|\bprefer\b|\bbetter\b|\bthe (?:upside|advantage|benefit)\b",
-                        re.I)
+_RECOMMEND = re.compile(r"倾向|建议|推荐|我觉得.{0,20}(?:更好|比较好|合适)|最好|更好|更合适|好处是|优点是|我会选|打算|准备用|"
+                        r"想用|计划用|\bi'?d (?:pick|go with|choose|use|suggest|recommend|lean)|\bi would\b|\bi suggest\b|"
+                        r"\bi recommend\b|\bmy recommendation\b|\bi propose\b|\bmy plan\b|\bi plan to\b|"
+                        r"\bi'm going to\b|\bprefer\b|\bbetter\b|\bthe (?:upside|advantage|benefit)\b", re.I)
+_REASON_NEXT = re.compile(r"^(?:主要是|因为|原因是|理由是|这样|好处是|because|the reason|since|that way|this way|so that)", re.I)
 _OPTIONS_SENTENCE = re.compile(r"两个办法|几个办法|两种|几种|方案|办法|选项|做法|可以用.+也可以|或者|\boptions?\b|\bways?\b|"
                                r"\balternatives?\b|\beither\b|\bcould\b", re.I)
 _ENUM = re.compile(r"(?:^|(?<=[\s:：，,；;]))(?:\(([a-dA-D1-4])\)|([1-4])[.)、]\s|([一二三四])是|方案([一二三四1-4A-D])[：:]?|"
@@ -95,13 +96,20 @@ def is_statement(sentence: str) -> bool:
 
 
 def statements(texts: list) -> list:
+    """The decisions the texts state, each with the reason in its own sentence or the next one."""
     out = []
     for text in texts:
-        for sentence in cl.sentences(text):
-            if is_statement(sentence):
-                line = cl.cut(deciding_clause(sentence).rstrip("。.;；"), DECISION_CHARS)
-                if line not in out:
-                    out.append(line)
+        sentences = cl.sentences(text)
+        for i, sentence in enumerate(sentences):
+            if not is_statement(sentence):
+                continue
+            line = deciding_clause(sentence).rstrip("。.;；")
+            following = sentences[i + 1] if i + 1 < len(sentences) else ""
+            if following and _REASON_NEXT.match(cl.strip_connective(following)) and not is_statement(following):
+                line += ("，" if cl.is_cjk(line) else " — ") + following.rstrip("。.;；")
+            line = cl.cut(line, DECISION_CHARS)
+            if line not in out:
+                out.append(line)
     return out
 
 
@@ -171,8 +179,9 @@ def _reason(proposal: str, choice: str, recommended: str) -> str:
 
 
 def is_proposal(text: str) -> bool:
-    return bool(options(text) or _RECOMMEND.search(text) or
-                any(cl.is_question(s) for s in cl.sentences(text)[-2:]))
+    """Options laid out, or one recommended — a bare question ("Want me to add tests?") asks for
+    a task, not a decision."""
+    return bool(options(text) or _RECOMMEND.search(text))
 
 
 def from_exchange(proposal: str, reply: str) -> str | None:

@@ -23,6 +23,7 @@ from ..memory.sessions import (
     DONE,
     DONE_BOX,
     FILES,
+    FINAL_HEADING,
     LATER_HEADING,
     NOTED,
     OPEN_BOX,
@@ -167,7 +168,7 @@ def render_activity(digest, cwd: str | None, limit_commands: int = 15, limit_err
         out.append(LATER_HEADING + "\n")
         out += [f"- {one_line(r, 240)}" for r in later]
     if digest.final_message:
-        out.append("\n### 结果与下一步 (Final message)\n")
+        out.append(f"\n{FINAL_HEADING}\n")
         out += ["> " + line if line.strip() else ">" for line in redact(digest.final_message).split("\n")[:20]]
     if digest.commands:
         out.append("\n### 执行的命令 (Commands)\n")
@@ -188,12 +189,13 @@ def render_activity(digest, cwd: str | None, limit_commands: int = 15, limit_err
     return "\n".join(out).strip("\n")
 
 
-def deterministic_summary(digest, cwd: str | None, open_todos=(), is_same=same_todo, previous=None) -> dict:
+def deterministic_summary(digest, cwd: str | None, open_todos=(), is_same=same_todo, previous=None,
+                          previous_final: str = "") -> dict:
     """A ``summary`` object built from the digest alone (summary/extract.py): a concise topic,
     key points (failed commands, real errors, corrections, subagents), the files changed,
     decisions, to-dos, the earlier ``open_todos`` (``[(session id, text)]``) this session
     finished, its outcome as said, the later requests and whether its change was put back."""
-    fields = extract.read(digest, open_todos, previous, is_same)
+    fields = extract.read(digest, open_todos, previous, is_same, previous_final)
     points = []
     failed = [c["command"] for c in digest.commands if c.get("failed")]
     if failed:

@@ -158,15 +158,20 @@ def revert_of(digest) -> str:
     return ""
 
 
-def read(digest, open_todos=(), previous: str | None = None, is_same=todo_rules.same_todo) -> dict:
+def read(digest, open_todos=(), previous: str | None = None, is_same=todo_rules.same_todo,
+         previous_final: str = "") -> dict:
     """The deterministic summary fields of one session (see the module docstring);
     ``open_todos``: ``[(session id, text)]`` of earlier sessions; ``previous``: the id of the
-    session before this one in its project (what a bare "continue" resumes)."""
+    session before this one in its project (what a bare "continue" resumes) and
+    ``previous_final`` its final message (a proposal this session's first request may answer)."""
     evidence = todo_rules.Evidence.from_digest(digest, previous)
-    todos = todo_rules.capture(digest.final_message, digest.user_requests[1:], evidence.done_words,
+    todos = todo_rules.capture(digest.final_message, digest.user_requests, evidence.done_words,
                                worked=bool(digest.files_touched or getattr(digest, "reverted_files", None)))
     texts = list(digest.assistant_notes) or [digest.final_message]
-    decisions = decide.decisions_from(texts, getattr(digest, "exchanges", None) or ())
+    exchanges = list(getattr(digest, "exchanges", None) or ())
+    if previous_final and digest.user_requests:          # "就用方案二" answering the last session's proposal
+        exchanges.insert(0, (previous_final, digest.user_requests[0]))
+    decisions = decide.decisions_from(texts, exchanges)
     done = todo_rules.finished(list(open_todos), evidence, todos, is_same)
     reverted = revert_of(digest)
     shown = todos + decisions + ([reverted] if reverted else [])

@@ -361,13 +361,16 @@ def earlier_open_todos(paths: MemoryPaths, session: _Session, ended_ts: float) -
     return list(dict.fromkeys(out))[:MAX_EARLIER_TODOS]
 
 
-def previous_session(paths: MemoryPaths, session: _Session, ended_ts: float) -> str | None:
-    """The id of the session of this project that ended last before this one (what a bare
-    "continue" resumes)."""
+def previous_session(paths: MemoryPaths, session: _Session, ended_ts: float) -> tuple:
+    """``(id, final message)`` of the session of this project that ended last before this one —
+    what a bare "continue" resumes, the proposal a first request may answer — or ``(None, "")``."""
+    from ..fsutil import read_text
+
     for entry in _earlier_entries(paths, session, ended_ts):
         if entry.get("project") == (session.project or ""):
-            return entry["id"]
-    return None
+            note = read_text(paths.session_note(entry["id"])) or ""
+            return entry["id"], sessions.final_message(note)
+    return None, ""
 
 
 def _summarize(paths, digest, backend, options, session, dry_run, now, report):
@@ -380,7 +383,7 @@ def _summarize(paths, digest, backend, options, session, dry_run, now, report):
     earlier = earlier_open_todos(paths, session, ended.timestamp())
     mode = choose_mode(digest, backend.name, options)
     summary = distribute.deterministic_summary(digest, cwd, earlier, same_todo,
-                                               previous_session(paths, session, ended.timestamp()))
+                                               *previous_session(paths, session, ended.timestamp()))
     said = {key: summary[key] for key in ("outcome", "asked", "reverted", "noted")}   # as said, in every mode
     knowledge = None
     body = None                     # None: the numbered body rendered from ``summary``

@@ -72,18 +72,35 @@ def content(text: str) -> dict:
 # capture
 
 
-def _shorten(text: str) -> str:
-    """An open sentence as a to-do line: connectives and a marker-only prefix dropped; over
-    TODO_CHARS, the clauses that are neither the subject nor open are left out."""
+def _shorten(text: str, only_open: bool = False) -> str:
+    """An open sentence as a to-do line: connectives, a marker-only prefix and leading clauses
+    that report work done dropped (``only_open``: every clause that is not open, except the one
+    before an open clause with no content of its own — "分表，以后再说"); over TODO_CHARS, the
+    clauses that are neither the subject nor open are left out."""
     text = cl.strip_connective(cl.one_line(text)).strip(" -*").rstrip("。.!！;；")
     prefix = _PREFIX.match(text)
     if prefix and not content(prefix.group(1)):
         text = prefix.group(2)
+    parts = cl.clauses(text)
+    joiner = "，" if cl.is_cjk(text) else " — "
+    if only_open:
+        kept: list = []
+        for i, clause in enumerate(parts):
+            if cl.is_open(clause, obligations=False):
+                if i and not content(clause) and parts[i - 1] not in kept:
+                    kept.append(parts[i - 1])
+                kept.append(clause)
+        text = joiner.join(kept) or text
+    else:
+        first = 0
+        while first < len(parts) - 1 and cl.completed(parts[first]) and \
+                not _PRONOUN_START.match(cl.strip_connective(parts[first + 1])):     # "they" needs it
+            first += 1
+        if first:
+            text = cl.strip_connective(text[text.find(parts[first]):])
     if len(text) > TODO_CHARS:
         parts = cl.clauses(text)
-        kept = [c for i, c in enumerate(parts) if i == 0 or cl.is_open(c)]
-        joiner = "，" if cl.is_cjk(text) else " — "
-        text = joiner.join(kept)
+        text = joiner.join(c for i, c in enumerate(parts) if i == 0 or cl.is_open(c))
     return cl.cut(text, TODO_CHARS)
 
 
@@ -146,7 +163,7 @@ def deferrals(request: str) -> list:
     out = []
     for sentence in cl.sentences(request):
         if _DEFERRAL.search(sentence) and cl.open_sentence(sentence, obligations=False):
-            out.append(_shorten(sentence))
+            out.append(_shorten(sentence, only_open=True))
     return out
 
 

@@ -5,8 +5,9 @@ the same work (a to-do and the evidence that it was done, two copies of one to-d
   jieba) and each word weighs what it tells: its information ``log(total / frequency)`` minus a
   floor, so 一个 / 时候 / 现在 / 知道 weigh (almost) nothing and 默认值 / 监控 / 迁移 a lot; runs of
   characters that are no word on their own give their bigrams (压测, 死链 — jargon the dictionary
-  lacks). Function and negation characters never start or end such a bigram. Without the
-  dictionary: character bigrams of equal weight.
+  lacks). Function and negation characters never start or end such a bigram; a long word also
+  gives the dictionary words inside it at half weight (进度条 → 进度), so a compound and its head
+  still meet. Without the dictionary: character bigrams of equal weight.
 * English: identifiers and file names (``load_config``, ``docs/cli.md``, ``v2``) weigh most, and
   their parts count too; acronyms (``CSV``, ``GET``) are kept whatever they spell; other words are
   lower-cased, lightly stemmed (migration / migrate / migrated → ``migrat``) and stop words dropped.
@@ -30,6 +31,7 @@ JARGON_WEIGHT = 2.5        # a bigram of characters that are no dictionary word 
 INFO_FLOOR = 7.0           # information (nats) a Chinese word needs before it weighs anything
 MAX_WORD_WEIGHT = 5.0
 MIN_WEIGHT = 0.6
+SUB_WORD_SHARE = 0.5       # a dictionary word inside a longer one (进度 in 进度条) weighs half
 
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-/]*[A-Za-z0-9_]|[A-Za-z]{2,}|\d{2,}[A-Za-z%]*")
 _NAME = re.compile(r"[._/]|\d|[a-z][A-Z]|^-")
@@ -86,12 +88,14 @@ def _han_weights(run: str, out: dict) -> None:
             singles.append(word)
             continue
         flush()
-        if freq:
-            weight = min(MAX_WORD_WEIGHT, math.log(total / freq) - INFO_FLOOR)
-        else:
-            weight = JARGON_WEIGHT
+        weight = min(MAX_WORD_WEIGHT, math.log(total / freq) - INFO_FLOOR) if freq else JARGON_WEIGHT
         if weight >= MIN_WEIGHT and not (_EDGE_CHARS.issuperset(word)):
             out[word] = max(out.get(word, 0.0), weight)
+        if len(word) >= 3 and freq:           # 进度条 → 进度, 单元测试 → 测试 (partial credit)
+            for part, part_freq in seg.words_within(word):
+                part_weight = (math.log(total / part_freq) - INFO_FLOOR) * SUB_WORD_SHARE
+                if part_weight >= MIN_WEIGHT / 2:
+                    out[part] = max(out.get(part, 0.0), min(MAX_WORD_WEIGHT, part_weight))
     flush()
 
 

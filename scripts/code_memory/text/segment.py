@@ -233,6 +233,11 @@ class Segmenter:
 
     total = 1
 
+    def words_within(self, word: str) -> list:
+        """The dictionary words of two or three characters inside a longer word, with their
+        frequency (none without a dictionary)."""
+        return []
+
 
 class BigramSegmenter(Segmenter):
     """The fallback without jieba: overlapping character bigrams on both sides."""
@@ -259,6 +264,10 @@ class DictSegmenter(Segmenter):
         characters carry None."""
         words, freq = _cut_run(run, self.lexicon)
         return [(w, freq.get(w) if len(w) > 1 else None) for w in words]
+
+    def words_within(self, word: str) -> list:
+        parts = {word[i:i + n] for n in (2, 3) for i in range(len(word) - n + 1)} - {word}
+        return sorted(self.lexicon.lookup(parts).items())
 
     def run_tokens(self, run: str, stopwords=None) -> list:
         words = _search_tokens_run(run, self.lexicon)

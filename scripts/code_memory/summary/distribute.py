@@ -109,7 +109,7 @@ def _fence(text: str) -> str:
 
 
 def render_summary_body(summary: dict, cwd: str | None) -> str:
-    """The numbered body of the spec's 会话摘要 format from a validated ``summary`` object:
+    """The numbered body of the 会话摘要 format from a validated ``summary`` object:
     1. 主题 2. 关键知识点 3. 涉及文件 4. 决策记录, then 5. 待办 (``- [ ]``), 6. 已完成的待办
     (``- [x] … (sessions/<earlier id>.md)``), 7. 结果 (the outcome as said), 8. 已回滚 (the
     change was put back) and 9. 注意事项 (cautions said) when there are any (memory/sessions.py

@@ -1,6 +1,6 @@
 """An LLM summary renders cleanly whichever shape its items take: the system prompt's objects
 (``{"text": …, "evidence": …}``, ``{"category", "rule", "evidence"}``, a decision as
-``{"decision", "reason"}``) or the specification's plain strings — in the session note, in MEMORY.md
+``{"decision", "reason"}``) or plain strings — in the session note, in MEMORY.md
 and rules.md, in search, and in the memory browser (issue 20, part 3). The real anthropic SDK talks
 to the loopback stand-in; the browser's routes run in-process."""
 
@@ -18,7 +18,7 @@ from support.transcripts import TranscriptWriter
 
 pytest.importorskip("anthropic")
 
-FIELDS = {   # field → (the prompt's object shape, the spec's string shape, the text that must render)
+FIELDS = {   # field → (the prompt's object shape, the plain-string shape, the text that must render)
     "topic": ({"text": "给订单导出加流式写入"}, "给订单导出加流式写入", "给订单导出加流式写入"),
     "key_points": ([{"text": "每批 1000 行写一次"}], ["每批 1000 行写一次"], "每批 1000 行写一次"),
     "decisions": ([{"decision": "用 csv.writer 而不是 pandas", "reason": "不引入新依赖"}],

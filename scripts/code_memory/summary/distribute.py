@@ -55,8 +55,8 @@ NOT_TEXT_KEYS = ("evidence", "category", "id", "verification", "confidence", "so
 
 
 def item_text(value) -> str:
-    """The text of one item of an LLM's answer, in either shape: a plain string (the spec's
-    ``"avoidances": ["…"]``) or an object (the prompt's ``{"text": …, "evidence": …}``, or
+    """The text of one item of an LLM's answer, in either shape: a plain string (the original
+    design's ``"avoidances": ["…"]``) or an object (the prompt's ``{"text": …, "evidence": …}``, or
     ``{"decision": …, "reason": …}``), its reason appended. Never a Python repr of a dict."""
     if isinstance(value, str):
         return value

@@ -180,7 +180,7 @@ def validate_summary(obj: dict) -> dict:
     if isinstance(has, str):
         has = has.strip().lower() in ("true", "yes", "1")
     rules = []
-    for item in knowledge.get("rules") or []:              # the spec's {category, rule}, the prompt's + evidence
+    for item in knowledge.get("rules") or []:              # {category, rule}, or the prompt's + evidence
         if isinstance(item, str):
             item = {"category": "", "rule": item}
         text = distribute.item_text(item).strip() if isinstance(item, dict) else ""
@@ -189,7 +189,7 @@ def validate_summary(obj: dict) -> dict:
             rules.append({"category": category.strip() or distribute.DEFAULT_CATEGORY,
                           "rule": text, "evidence": _evidence(item)})
     avoidances = []
-    for item in knowledge.get("avoidances") or []:         # the spec's strings, the prompt's {text, evidence}
+    for item in knowledge.get("avoidances") or []:         # plain strings, or the prompt's {text, evidence}
         if isinstance(item, (str, int, float)) and not isinstance(item, bool):
             item = {"text": str(item)}
         if not isinstance(item, dict) or not distribute.item_text(item).strip():

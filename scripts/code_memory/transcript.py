@@ -89,7 +89,7 @@ class Message:
     role: str                      # "user" | "assistant"
     text: str = ""                 # cleaned, joined text blocks (not yet redacted)
     tool_uses: list = field(default_factory=list)     # [{"id", "name", "input"}]
-    tool_results: list = field(default_factory=list)  # [{"tool_use_id", "text", "is_error"}]
+    tool_results: list = field(default_factory=list)  # [{"tool_use_id", "text" (errors only), "is_error"}]
     timestamp: str = ""
     message_id: str = ""
     source: str = "main"           # "main" or "subagent <type>"
@@ -232,9 +232,10 @@ def _to_message(rec: dict, source: str) -> Message:
             out.tool_uses.append({"id": block.get("id"), "name": str(block.get("name") or "?"),
                                   "input": block.get("input") if isinstance(block.get("input"), dict) else {}})
         elif kind == "tool_result":
+            error = bool(block.get("is_error"))       # only an error's text is ever read: join it then
             out.tool_results.append({"tool_use_id": block.get("tool_use_id"),
-                                     "text": _block_text(block.get("content")),
-                                     "is_error": bool(block.get("is_error"))})
+                                     "text": _block_text(block.get("content")) if error else "",
+                                     "is_error": error})
     joined = "\n".join(texts)
     out.text = "" if out.role == "user" and is_system_prompt(rec, joined) else clean_text(joined)
     return out

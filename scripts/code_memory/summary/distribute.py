@@ -207,7 +207,7 @@ def deterministic_summary(digest, cwd: str | None, open_todos=(), is_same=same_t
     if digest.subagents:
         points.append(f"启动 {digest.subagents} 个子代理")
     return {**fields, "topic": fields["topic"] or "(no user request recorded)", "key_points": points,
-            "files": list(digest.files_touched)}
+            "files": extract.files_by_mention(digest)}
 
 
 def render_note(*, session_id: str, project: str | None, cwd: str | None, digest, mode_line: str,

@@ -145,6 +145,15 @@ def cautions_of(texts: list, shown=()) -> list:
     return [cut(s, CAUTION_CHARS) for s in out[-MAX_CAUTIONS:]]
 
 
+def files_by_mention(digest) -> list:
+    """The files the session changed, those its final message or the person's requests name first
+    (what the session was about), then the others in the order they were first changed."""
+    said = " ".join([digest.final_message or ""] + list(digest.user_requests or []))
+    files = list(digest.files_touched)
+    named = [f for f in files if f.rsplit("/", 1)[-1] and f.rsplit("/", 1)[-1] in said]
+    return named + [f for f in files if f not in named]
+
+
 def revert_of(digest) -> str:
     """The words that say this session's change was put back (a sentence of the final message,
     or the command), else ``""``."""

@@ -153,3 +153,24 @@ def test_a_first_request_answers_the_last_sessions_proposal_and_defers_work():
     assert "改动小" in fields["decisions"][0] and "按月分表" not in fields["decisions"][0].split("(")[0]
     assert fields["todos"] == ["分表以后再说"]
     assert extract.read(d)["decisions"] == []                          # no proposal to answer
+
+
+@pytest.mark.parametrize("segmenter", ["jieba dictionary", "bigrams (no jieba)"])
+def test_closing_does_not_hang_on_the_segmenter(segmenter, monkeypatch):
+    from code_memory.text import keywords
+    from code_memory.text.segment import BigramSegmenter
+    if segmenter.startswith("bigrams"):
+        monkeypatch.setattr(keywords, "_segmenter", lambda: BigramSegmenter())
+    keywords._weights.cache_clear()
+    keywords.sub_words.cache_clear()
+    try:
+        todo = [("s1", "给 load_config 补单元测试")]
+        report = digest("tests/test_load_config.py 写好了，默认值和文件缺失两种情况都覆盖到了，跑过一遍全绿。",
+                        files=["/p/tests/test_load_config.py"], failed=False)
+        assert finished(todo, Evidence.from_digest(report), []) == todo
+        ci = [("s1", "在 CI 里加一个死链检查，免得以后再出现这种情况")]
+        assert finished(ci, Evidence.from_digest(digest("已在 CI 里加了死链检查。")), []) == ci
+        assert finished(ci, Evidence.from_digest(digest("已在 CI 里加了 lint 步骤。")), []) == []
+    finally:
+        keywords._weights.cache_clear()
+        keywords.sub_words.cache_clear()

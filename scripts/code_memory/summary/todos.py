@@ -18,7 +18,8 @@ Close — an earlier open to-do is finished by a later session when (its main cl
 purposes and marker words are left out of the comparison, text/keywords.py weighs the words):
   1. what the session reports done covers it — the assistant's sentences that state completion and
      leave nothing open, the sentences of a working session's final report, and completions the
-     person states ("压测我这边已经跑过了");
+     person states ("压测我这边已经跑过了") — most of its words, or fewer when every identifier and
+     file name it mentions is there;
   2. the person asked for it (their request names part of the same work) and the session did the
      work: it changed files and its last command did not fail — of several to-dos the request
      could mean, only the best match (and those nearly as good);
@@ -34,13 +35,14 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ..text.keywords import coverage, covers, names, weights
+from ..text.keywords import coverage, covers, expand, names, weights
 from ..text.similarity import is_near_duplicate
 from . import clauses as cl
 
 TODO_CHARS = 160
 MAX_TODOS = 6
 DONE_SHARE = 0.6          # of a to-do's weight found in what the session reports done
+NAMED_SHARE = 0.45        # … when every identifier and file the to-do names is in it
 ASKED_MIN = 0.25          # … in what the person asked for (the session did work) …
 ASKED_SHARE = 0.4         # … and in both together; of several such to-dos, the best and those
 ASKED_MARGIN = 0.75       # within this share of it
@@ -190,7 +192,7 @@ def same_todo(a: str, b: str) -> bool:
         return True
     wa, wb = content(a), content(b)
     small, large = (wa, wb) if sum(wa.values()) <= sum(wb.values()) else (wb, wa)
-    return covers(small, large, DONE_SHARE)
+    return covers(small, expand(large), DONE_SHARE)
 
 
 @dataclass
@@ -214,10 +216,11 @@ class Evidence:
         for path in ev.files:
             base = os.path.basename(path)
             ev.file_words |= set(weights(base)) | set(weights(path)) | {base.lower(), path.lower()}
-        ev.done_words |= ev.file_words
+        ev.done_words = expand(ev.done_words | ev.file_words)
         for request in digest.user_requests:
             if not cl.is_question(request):
                 ev.asked_words |= set(content(request))
+        ev.asked_words = expand(ev.asked_words)
         last = digest.commands[-1] if digest.commands else None
         ev.worked = bool(ev.files) and not (last and last.get("failed"))
         ev.checked = set(getattr(digest, "checked_files", None) or [])
@@ -260,7 +263,9 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         if not words:
             continue
         files = _named_files(todo)
+        named = names(words)
         if covers(words, evidence.done_words, DONE_SHARE) or \
+                (named and named <= evidence.done_words and coverage(words, evidence.done_words) >= NAMED_SHARE) or \
                 (files and all(f in checked or os.path.basename(f) in checked for f in files)
                  and all(f in changed or os.path.basename(f) in changed for f in files)) or \
                 (evidence.continues == ref and evidence.worked

@@ -5,9 +5,11 @@ the same work (a to-do and the evidence that it was done, two copies of one to-d
   jieba) and each word weighs what it tells: its information ``log(total / frequency)`` minus a
   floor, so 一个 / 时候 / 现在 / 知道 weigh (almost) nothing and 默认值 / 监控 / 迁移 a lot; runs of
   characters that are no word on their own give their bigrams (压测, 死链 — jargon the dictionary
-  lacks). Function and negation characters never start or end such a bigram; a long word also
-  gives the dictionary words inside it at half weight (进度条 → 进度), so a compound and its head
-  still meet. Without the dictionary: character bigrams of equal weight.
+  lacks). Function and negation characters never start or end such a bigram. A compound and its
+  head still meet: the words inside a long word (进度条 → 进度) are part of what a text holds
+  (:func:`expand`), and a compound found only by its head counts half. A two-character word made
+  of two common one-character words (里加 cut from 在 CI 里加个…) weighs no more than jargon.
+  Without the dictionary: character bigrams, each weighing less than a name.
 * English: identifiers and file names (``load_config``, ``docs/cli.md``, ``v2``) weigh most, and
   their parts count too; acronyms (``CSV``, ``GET``) are kept whatever they spell; other words are
   lower-cased, lightly stemmed (migration / migrate / migrated → ``migrat``) and stop words dropped.
@@ -21,7 +23,7 @@ import functools
 import math
 import re
 
-from .segment import HAN_RUN, STOP_CHARS, get_segmenter
+from .segment import HAN_RUN, STOP_CHARS, DictSegmenter, get_segmenter
 
 NAME_WEIGHT = 5.0          # an identifier or a file name
 ACRONYM_WEIGHT = 3.0
@@ -31,7 +33,9 @@ JARGON_WEIGHT = 2.5        # a bigram of characters that are no dictionary word 
 INFO_FLOOR = 7.0           # information (nats) a Chinese word needs before it weighs anything
 MAX_WORD_WEIGHT = 5.0
 MIN_WEIGHT = 0.6
-SUB_WORD_SHARE = 0.5       # a dictionary word inside a longer one (进度 in 进度条) weighs half
+COMMON_CHAR_INFO = 9.0     # a character this frequent as a word of its own (里, 加, 开) is common
+BIGRAM_WEIGHT = 1.0        # without the dictionary, each character bigram
+SUB_WORD_SHARE = 0.5       # a compound found only by a word inside it (进度 for 进度条) counts half
 
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-/]*[A-Za-z0-9_]|[A-Za-z]{2,}|\d{2,}[A-Za-z%]*")
 _NAME = re.compile(r"[._/]|\d|[a-z][A-Z]|^-")
@@ -83,20 +87,32 @@ def _han_weights(run: str, out: dict) -> None:
                 out[a + b] = max(out.get(a + b, 0.0), JARGON_WEIGHT)
         singles.clear()
 
+    if not isinstance(seg, DictSegmenter):           # bigrams: names and identifiers weigh more
+        for gram, _none in seg.words(run):
+            if not _EDGE_CHARS.intersection(gram):
+                out[gram] = max(out.get(gram, 0.0), BIGRAM_WEIGHT)
+        return
     for word, freq in seg.words(run):
         if len(word) == 1:
             singles.append(word)
             continue
         flush()
         weight = min(MAX_WORD_WEIGHT, math.log(total / freq) - INFO_FLOOR) if freq else JARGON_WEIGHT
+        if len(word) == 2 and freq and all(_common_char(seg, c, total) for c in word):
+            weight = min(weight, JARGON_WEIGHT)    # 里加 (Riga) in 在 CI 里加: two common words, a cut's accident
         if weight >= MIN_WEIGHT and not (_EDGE_CHARS.issuperset(word)):
             out[word] = max(out.get(word, 0.0), weight)
-        if len(word) >= 3 and freq:           # 进度条 → 进度, 单元测试 → 测试 (partial credit)
-            for part, part_freq in seg.words_within(word):
-                part_weight = (math.log(total / part_freq) - INFO_FLOOR) * SUB_WORD_SHARE
-                if part_weight >= MIN_WEIGHT / 2:
-                    out[part] = max(out.get(part, 0.0), min(MAX_WORD_WEIGHT, part_weight))
     flush()
+
+
+@functools.lru_cache(maxsize=8192)
+def _char_info(seg, char: str, total: int) -> float:
+    freq = seg.lexicon.lookup([char]).get(char)
+    return math.log(total / freq) if freq else 99.0
+
+
+def _common_char(seg, char: str, total: int) -> bool:
+    return _char_info(seg, char, total) < COMMON_CHAR_INFO
 
 
 @functools.lru_cache(maxsize=4096)
@@ -136,6 +152,23 @@ def weights(text: str) -> dict:
     return dict(_weights(text or ""))
 
 
+@functools.lru_cache(maxsize=4096)
+def sub_words(token: str) -> tuple:
+    """The dictionary words inside a Chinese word of three or more characters (进度条 → 进度)."""
+    if len(token) < 3 or not HAN_RUN.fullmatch(token):
+        return ()
+    return tuple(word for word, _freq in _segmenter().words_within(token))
+
+
+def expand(tokens) -> set:
+    """``tokens`` and the words inside them: what a text holds for :func:`coverage` (a compound
+    in it covers its head word)."""
+    out = set(tokens)
+    for token in list(out):
+        out.update(sub_words(token))
+    return out
+
+
 def names(tokens) -> set:
     """The identifiers and file names among ``tokens`` (what must match for two lines to be about
     the same code: "补 load_config 的测试" is not "补 parse_args 的测试")."""
@@ -144,11 +177,19 @@ def names(tokens) -> set:
 
 
 def coverage(small: dict, large) -> float:
-    """The weighted share of ``small``'s words found in ``large`` (a dict or set of tokens)."""
+    """The weighted share of ``small``'s words found in ``large`` (a dict or set of tokens; pass it
+    through :func:`expand`); a compound of ``small`` whose head word only is found counts
+    SUB_WORD_SHARE of its weight."""
     total = sum(small.values())
     if total <= 0:
         return 0.0
-    return sum(w for t, w in small.items() if t in large) / total
+    found = 0.0
+    for token, weight in small.items():
+        if token in large:
+            found += weight
+        elif any(part in large for part in sub_words(token)):
+            found += weight * SUB_WORD_SHARE
+    return found / total
 
 
 def covers(small: dict, large, share: float) -> bool:

@@ -174,3 +174,16 @@ def test_closing_does_not_hang_on_the_segmenter(segmenter, monkeypatch):
     finally:
         keywords._weights.cache_clear()
         keywords.sub_words.cache_clear()
+
+
+def test_a_change_reported_as_no_longer_happening_is_done_and_continue_resumes_older_work():
+    from code_memory.summary import clauses
+    assert clauses.completed("高并发下不再超卖") and clauses.completed("the nightly job no longer times out")
+    assert not clauses.completed("the nightly job does not time out yet")
+    timeout = [("s1", "the nightly job still times out on large tenants")]
+    report = digest("The nightly job no longer times out on large tenants: it pages through them.",
+                    files=["/p/jobs/nightly.py"], failed=False)
+    assert finished(timeout, Evidence.from_digest(report), []) == timeout
+    older = [("s2", "缓存命中率日志还没加"), ("s1", "库存变更时还要让缓存失效")]   # s1 is not the session continued
+    resumed = digest("命中率日志加好了，每分钟打印一次。", requests=["继续"], files=["/p/cache.py"], failed=False)
+    assert finished(older, Evidence.from_digest(resumed, previous="s3"), []) == older[:1]

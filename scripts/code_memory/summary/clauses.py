@@ -171,10 +171,16 @@ def negated(clause: str) -> bool:
     return bool(_NEG_ZH.search(clause) or _NEG_EN.search(clause))
 
 
+# a negation that reports a change done: 不再超卖, no longer fails, doesn't … anymore
+_NO_LONGER = re.compile(r"不再|再也不|\bno longer\b|\bnot (?:\w+ )?any ?more\b|n't (?:\w+ )?(?:\w+ )?any ?more\b", re.I)
+
+
 def completed(clause: str) -> bool:
     """A clause that states something done or now true, not negated and not still open."""
     if is_open(clause) or is_question(clause) or is_condition(clause):
         return False
+    if _NO_LONGER.search(clause):
+        return True
     if _DONE_ZH.search(clause):
         head = _DONE_ZH.search(clause).start()
         return not _NEG_ZH.search(clause[max(0, head - 3):head])

@@ -334,7 +334,7 @@ def _ask(backend, mode: str, prompt: str, options: SummaryOptions):
     return backend.complete(prompt, system=system, max_tokens=max_tokens, timeout=options.timeout)
 
 
-MAX_EARLIER_TODOS = 12
+MAX_EARLIER_TODOS = 24
 
 
 def _earlier_entries(paths: MemoryPaths, session: _Session, ended_ts: float) -> list:

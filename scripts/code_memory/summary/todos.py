@@ -24,8 +24,8 @@ purposes and marker words are left out of the comparison, text/keywords.py weigh
      work: it changed files and its last command did not fail — of several to-dos the request
      could mean, only the best match (and those nearly as good);
   3. it names files, the session changed every one of them, and a command passed after the change;
-  4. the session is a bare "continue" of the session the to-do came from, did the work, and its
-     report names part of it;
+  4. the session is a bare "continue", did the work, and its report names part of the to-do — any
+     to-do of the session it continues, else the best-matching open one;
   never when the session lists it as open again (then it is carried over, not finished).
 """
 
@@ -253,7 +253,7 @@ def _named_files(todo: str) -> set:
 def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=same_todo) -> list:
     """The earlier ``open_todos`` (``[(session id, text)]``) the session behind ``evidence``
     finished (see the module docstring)."""
-    out, asked = [], []
+    out, asked, resumed = [], [], []
     changed = {p.lower() for p in evidence.files} | {os.path.basename(p).lower() for p in evidence.files}
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
     for ref, todo in open_todos:
@@ -274,7 +274,11 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         elif evidence.worked and coverage(words, evidence.asked_words) >= ASKED_MIN and \
                 covers(words, evidence.done_words | evidence.asked_words, ASKED_SHARE):
             asked.append((coverage(words, evidence.done_words | evidence.asked_words), ref, todo))
-    # what the person asked for: the best match, and any other nearly as good (not its siblings)
-    best = max((score for score, _r, _t in asked), default=0.0)
-    out += [(ref, todo) for score, ref, todo in asked if score >= best * ASKED_MARGIN]
+        elif evidence.worked and evidence.continues and coverage(words, evidence.done_words) >= CONTINUE_SHARE:
+            resumed.append((coverage(words, evidence.done_words), ref, todo))
+    # what the person asked for (or, after a bare "continue", what the report names): the best
+    # match, and any other nearly as good — not its siblings
+    for candidates in (asked, resumed):
+        best = max((score for score, _r, _t in candidates), default=0.0)
+        out += [(ref, todo) for score, ref, todo in candidates if score >= best * ASKED_MARGIN]
     return out

@@ -4,12 +4,13 @@ of its workspace) did, in their own words — newest first, with the note to rea
 
 Each work session's entry: date and topic (``· reverted`` when its change was put back), the note,
 the files changed, its decisions with their reasons, its outcome as said (the final message's
-first and closing sentences), cautions said in it, the person's later requests, the earlier to-dos
-it finished, the to-dos it left open (``[ ]``). Sessions that changed nothing, decided nothing and left nothing
-open ("thanks", a question, "ok") do not take a slot: they fold into one line. Open to-dos of
-older sessions follow in one list; a to-do left open longer than ``hooks.todo_expire_days``
-expires — named once more in an "expired" line for a week, then only in ``code-memory todo
-list``. The block fits its share of the start context by shortening the older entries first.
+first and closing sentences), cautions said in it, the person's later requests, the earlier
+to-dos it finished, the to-dos it left open (``[ ]``). Sessions that changed nothing, decided
+nothing and left nothing open ("thanks", a question, "ok") do not take a slot: they fold into one
+line. Open to-dos of older sessions follow in one list; a to-do left open longer than
+``hooks.todo_expire_days`` expires — named once more in an "expired" line for a week, then only
+in ``code-memory todo list``. The block fits its share of the start context by shortening the
+older entries first.
 
 It reads one small derived file per project (code_memory.memory.recent, written by the
 summarizer), never the notes themselves, so it costs the same with 10 or 10,000 notes on disk. When

@@ -68,10 +68,33 @@ def emit(result: dict, fmt: str = "json", text_renderer=None) -> None:
         print_json(result)
 
 
+def guard_caller(args, handler=None, caller=None):
+    """Before any command: a caller inside a Claude Code session or detached from every terminal
+    (code_memory.caller) uses only the memory root Claude Code was started with, and environment
+    overrides of locked configuration (the review gate, workspaces, projects, stores) it set
+    itself are ignored — said on stderr. A handler whose ``any_root(args)`` is true (the summarizer's
+    ``--from-pending``, which the hooks start detached) skips the root check only. Returns the caller."""
+    from ..caller import identify, locked_overrides
+    from ..search.access import guard_root
+
+    caller = identify() if caller is None else caller
+    if not caller.restricted:
+        return caller
+    for name in locked_overrides(caller):
+        os.environ.pop(name, None)
+        sys.stderr.write(f"code-memory: ignoring ${name}: set inside a Claude Code session or a detached "
+                         "process (only what Claude Code was started with counts)\n")
+    exempt = getattr(handler, "any_root", None)
+    if not (exempt and exempt(args)):
+        guard_root(getattr(args, "root", None), caller)
+    return caller
+
+
 def run_command(handler, args, text_renderer=None) -> int:
-    """Run ``handler(args)``, print the answer, return the exit status."""
+    """Run ``handler(args)`` (after :func:`guard_caller`), print the answer, return the exit status."""
     fmt = getattr(args, "format", "json") or "json"
     try:
+        guard_caller(args, handler)
         result = handler(args)
         if result is None:
             return 0

@@ -293,14 +293,16 @@ def get(root_or_paths, key: str) -> dict:
 
 
 def ls(root_or_paths, prefix: str | None = None, options: KVOptions | None = None,
-       limit: int | None = None) -> dict:
-    """The live keys under ``prefix`` (a folder of the key tree), sorted by key, with type and summary."""
+       limit: int | None = None, include_untrusted: bool = True) -> dict:
+    """The live keys under ``prefix`` (a folder of the key tree), sorted by key, with type and summary;
+    without quarantined ``/untrusted/…`` keys unless ``include_untrusted``."""
     from .keys import normalize_prefix, prefix_reldir
     options = options or KVOptions()
     layout = KVLayout.of(root_or_paths)
     prefix = normalize_prefix(prefix)
     digest, _info = digest_view(layout)
-    rows = sorted((r[0], r[1]) for r in digest.rows() if not prefix or r[0] == prefix or r[0].startswith(prefix + "/"))
+    rows = sorted((r[0], r[1]) for r in digest.rows() if (not prefix or r[0] == prefix or r[0].startswith(prefix + "/"))
+                  and (include_untrusted or not r[3]))
     total = len(rows)
     if limit is not None:
         rows = rows[:limit]

@@ -132,11 +132,21 @@ def cmd_archive(args) -> dict:
 
 
 def cmd_extract(args) -> dict:
+    """Facts from the week's session notes — of every project, or ``--project``; a session (or a
+    detached process) extracts its own project's only (search/access.py)."""
     from ..config import load_config
+    from ..search.access import resolve_scope
     from ..summary.fact_extract import extract_configured
 
-    return extract_configured(load_config(args.root), backend_name=args.backend, dry_run=args.dry_run,
-                              project=args.project)
+    cfg = load_config(args.root)
+    project = args.project
+    scope = resolve_scope(cfg, project=project, cwd=os.getcwd(), verb="writing to")
+    if scope.restricted and not scope.project:
+        raise CodeMemoryError("MEMORY_SCOPE_DENIED", "fact extraction reads every project's session notes; this "
+                              "caller has no project of its own", hint="run it yourself in a terminal")
+    if scope.restricted:
+        project = scope.project
+    return extract_configured(cfg, backend_name=args.backend, dry_run=args.dry_run, project=project)
 
 
 def render_list(result: dict) -> str:

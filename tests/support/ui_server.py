@@ -70,6 +70,7 @@ class UiServer:
 
     def start(self):
         kwargs = {}
+        self._session = None
         self.user = None
         if self.answer is not None:
             self.user = TypingUser(self.answer)
@@ -111,5 +112,27 @@ class UiServer:
         self.stop()
 
     @property
+    def session(self) -> str:
+        """The session secret the one-use token is traded for (the first call trades it: after
+        that, ``url`` opens nothing — ui/security.py)."""
+        if self._session is None:
+            import urllib.error
+            import urllib.request
+
+            class NoRedirect(urllib.request.HTTPRedirectHandler):
+                def redirect_request(self, *args, **kwargs):
+                    return None
+
+            try:
+                urllib.request.build_opener(NoRedirect).open(self.url, timeout=60)
+                raise RuntimeError("the token was not traded for a cookie")
+            except urllib.error.HTTPError as exc:
+                if exc.code != 303:
+                    raise
+                cookie = exc.headers["set-cookie"]
+            self._session = cookie.split(";", 1)[0].split("=", 1)[1]
+        return self._session
+
+    @property
     def cookie(self) -> dict:
-        return {f"code_memory_ui_{self.port}": self.token}
+        return {f"code_memory_ui_{self.port}": self.session}

@@ -68,6 +68,18 @@ def emit(result: dict, fmt: str = "json", text_renderer=None) -> None:
         print_json(result)
 
 
+def _with_odd_files(result):
+    """What the command skipped because it is not a regular file (a FIFO, a device in place of a
+    memory file: fsutil.ODD_FILES) — in the answer and on stderr, never waited on."""
+    from ..fsutil import ODD_FILES
+    if not ODD_FILES or not isinstance(result, dict):
+        return result
+    skipped = [{"path": path, "kind": kind} for path, kind in sorted(ODD_FILES.items())[:20]]
+    sys.stderr.write("code-memory: skipped, not regular files: "
+                     + ", ".join(f"{s['path']} ({s['kind']})" for s in skipped) + "\n")
+    return {**result, "skipped_not_regular": skipped}
+
+
 def guard_caller(args, handler=None, caller=None):
     """Before any command: a caller inside a Claude Code session or detached from every terminal
     (code_memory.caller) uses only the memory root Claude Code was started with, and environment
@@ -100,6 +112,7 @@ def run_command(handler, args, text_renderer=None) -> int:
             return 0
         if isinstance(result, dict) and "ok" not in result:
             result = {"ok": True, **result}
+        result = _with_odd_files(result)
         emit(result, fmt, text_renderer)
         return 0
     except CodeMemoryError as exc:

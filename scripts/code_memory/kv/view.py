@@ -14,6 +14,7 @@ import datetime as dt
 import os
 
 from ..errors import CodeMemoryError
+from ..fsutil import open_regular
 from ..jsonlite import dumps, loads
 from ..timeutil import parse_datetime, parse_ts
 from .digest import Digest
@@ -233,7 +234,7 @@ def read_index_doc(layout: KVLayout, key: str) -> dict | None:
     """The index file of ``key`` as a dict, or None when missing or unreadable."""
     from .keys import index_relpath
     try:
-        with open(layout.index_file(index_relpath(key)), "rb") as fh:
+        with open_regular(layout.index_file(index_relpath(key))) as fh:
             doc = loads(fh.read())
     except (OSError, ValueError):
         return None

@@ -18,7 +18,7 @@ import stat
 
 from .. import oplog
 from ..errors import CodeMemoryError
-from ..fsutil import atomic_write_bytes, ensure_dir, file_lock
+from ..fsutil import atomic_write_bytes, ensure_dir, file_kind, file_lock
 from ..redact import find_secrets, redact_obj
 from .keys import index_relpath, normalize_key
 from .layout import KVLayout, KVOptions
@@ -177,13 +177,18 @@ def append_envelope(layout: KVLayout, envelope: dict, options: KVOptions, now=No
     """Append one envelope to the log with a single write(2); its ``ts`` is set here unless
     ``keep_ts`` (a restored line keeps its own). The caller holds the lock. Returns
     ``(size before, size after, ts)``."""
-    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(layout.log, flags, 0o600)
     except OSError as exc:
         raise CodeMemoryError("MEMORY_WRITE_FAILED", f"cannot open kv log: {exc.strerror}") from None
     try:
-        size = os.fstat(fd).st_size
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise CodeMemoryError("MEMORY_WRITE_FAILED", f"the kv log is a {file_kind(st.st_mode)}, not a regular "
+                                  "file; nothing was written", hint="remove kv/log.jsonl, then `code-memory kv check "
+                                  "--repair`")
+        size = st.st_size
         last, ends_clean = last_line_ts(fd, size)
         if last is None and size == 0:
             last = (read_state_header(layout.state) or {}).get("max_ts")

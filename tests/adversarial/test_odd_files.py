@@ -60,26 +60,24 @@ def odd_root(request, initialized_root, tmp_path):
         sock.close()
 
 
-def timed(fn):
+def timed(fn, *args, **kwargs):
     started = time.monotonic()
-    out = fn()
+    out = fn(*args, **kwargs)
     return out, time.monotonic() - started
 
 
 def test_every_door_answers_at_once_and_skips_them(odd_root):
     paths, alpha, kind = odd_root
-    for shim, name, extra in (("session-start", "session-start", {}),
-                              ("rules-injector", "pre-read", {}),
-                              ("extract-memory", "post-edit", {})):
-        data = payload(name, alpha, **extra)
-        res, took = timed(lambda: run_hook(shim, data, timeout=STALL))
+    for shim, name in (("session-start", "session-start"), ("rules-injector", "pre-read"),
+                       ("extract-memory", "post-edit")):
+        res, took = timed(run_hook, shim, payload(name, alpha), timeout=STALL)
         assert res.returncode == 0 and took < STALL, (shim, kind, res.stderr[-400:])
         assert "Traceback" not in res.stderr
         if shim == "session-start" and kind != "directory":
             assert "Skipped, not regular files" in (res.json or {}).get("systemMessage", ""), (kind, res.stdout)
     for args in (("search", MARK, "--mode", "bm25"), ("index", "--no-vectors"), ("kv", "read"),
                  ("get", "--path", "MEMORY.md"), ("get", "--path", f"daily/{TODAY}.md")):
-        res, took = timed(lambda: run_script("code-memory.py", *args, cwd=alpha, timeout=STALL))
+        res, took = timed(run_script, "code-memory.py", *args, cwd=alpha, timeout=STALL)
         assert took < STALL and "Traceback" not in res.stderr, (args, kind)
         out = json.loads(res.stdout)
         if args[0] == "search":
@@ -99,7 +97,7 @@ def test_a_fifo_in_place_of_config_json_is_an_error_not_a_stall(initialized_root
     os.mkfifo(initialized_root.config_json)
     alpha = tmp_path / "alpha"
     alpha.mkdir()
-    res, took = timed(lambda: run_script("memory-search.py", "anything", cwd=str(alpha), timeout=STALL))
+    res, took = timed(run_script, "memory-search.py", "anything", cwd=str(alpha), timeout=STALL)
     assert took < STALL and json.loads(res.stdout)["error"] == "CONFIG_INVALID"
-    res, took = timed(lambda: run_hook("session-start", payload("session-start", str(alpha)), timeout=STALL))
+    res, took = timed(run_hook, "session-start", payload("session-start", str(alpha)), timeout=STALL)
     assert res.returncode == 0 and took < STALL

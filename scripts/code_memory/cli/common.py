@@ -92,6 +92,8 @@ def guard_caller(args, handler=None, caller=None):
     caller = identify() if caller is None else caller
     if not caller.restricted:
         return caller
+    if os.environ.get("SANDBOX_RUNTIME") and not getattr(handler, "no_memory", False):
+        _refuse_in_sandbox(getattr(args, "root", None))
     for name in locked_overrides(caller):
         os.environ.pop(name, None)
         sys.stderr.write(f"code-memory: ignoring ${name}: set inside a Claude Code session or a detached "
@@ -100,6 +102,18 @@ def guard_caller(args, handler=None, caller=None):
     if not (exempt and exempt(args)):
         guard_root(getattr(args, "root", None), caller)
     return caller
+
+
+def _refuse_in_sandbox(root_arg) -> None:
+    """Inside Claude Code's sandbox (``code-memory sandbox install``) the memory root is hidden from
+    Bash: say so, and where the memory is, instead of answering from an empty directory."""
+    from ..caller import requested_root
+    root = requested_root(root_arg)
+    if os.access(os.path.join(root, "MEMORY.md"), os.R_OK):
+        return
+    raise CodeMemoryError("MEMORY_SANDBOXED", f"Claude Code's sandbox keeps this shell out of the memory root {root}",
+                          hint="use the code-memory MCP tools (memory_search, memory_get, set_memory, memtool_*): "
+                               "they run outside the sandbox and serve this project's memory; the hooks inject it")
 
 
 def run_command(handler, args, text_renderer=None) -> int:

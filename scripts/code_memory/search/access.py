@@ -233,13 +233,16 @@ def read_memory_lines(cfg, scope: Scope, path: str, from_line: int = 1, lines: i
     """Lines of one memory file as every door serves them: inside the scope's roots, never a
     derived file or another project's, other projects' daily lines blanked."""
     from ..fsutil import read_text
-    from ..paths import resolve_inside
+    from ..paths import is_memory_root, resolve_inside
     from ..workspace.registry import registry_from_config
     from .engine import get_lines
 
     roots = scope.roots(registry_from_config(cfg) if scope.wide else None)
     if not isinstance(path, str) or not path:
         raise CodeMemoryError("INVALID_ARGUMENT", "a path is required", hint="pass a path or id from a search hit")
+    if not is_memory_root(cfg.root):         # `get --root / --path etc/passwd`: not memory text
+        raise CodeMemoryError("NOT_FOUND", f"there is no memory root at {cfg.root}",
+                              hint="get reads memory files; `code-memory init` makes a memory root", path=path)
     real = resolve_inside(path, roots, base=cfg.root)
     reason = path_denial(cfg.root, real, scope)
     if reason:

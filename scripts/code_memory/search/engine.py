@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from ..config import DEFAULTS, section_values
 from ..errors import CodeMemoryError
 from ..fsutil import open_regular
-from ..paths import resolve_inside
+from ..paths import is_memory_root, resolve_inside
 from ..text import query as querytext
 from ..text.segment import Segmenter, get_segmenter
 from .index import (
@@ -93,6 +93,9 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
     ``upgrade`` (the ``index`` command) also rebuilds when a better segmenter is now available
     (jieba installed after the index was built with bigrams); searches keep the recorded one."""
     report: dict = {}
+    if opts.memory_root and not is_memory_root(opts.memory_root):
+        return _read_only_index(index_path, sources, opts, why=f"{opts.memory_root} is not a memory root "
+                                "(code-memory init makes one); nothing is written there")
     if not index_writable(index_path):
         return _read_only_index(index_path, sources, opts)
     existed = os.path.exists(index_path)

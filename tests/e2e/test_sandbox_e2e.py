@@ -73,7 +73,7 @@ def test_the_sandbox_keeps_bash_out_and_the_hooks_and_mcp_in(sandbox_ready, clau
         f"echo '== index'; ls {shlex.quote(os.path.join(memory_root, '.index'))}",
         f"echo '== write'; echo x > {shlex.quote(os.path.join(memory_root, 'planted.md'))} && echo WROTE",
         f"echo '== cli'; {py} {search} get --path areas/projects/beta/rules.md",
-        f"echo '== env'; env | grep -c SANDBOX_RUNTIME",
+        "echo '== env'; env | grep -c SANDBOX_RUNTIME",
     ])
     for _ in range(15):       # until the MCP server's tools are offered
         standin.push({**main(tool("Bash", command="sleep 2", description="wait")),

@@ -112,9 +112,18 @@ def cmd_add(args) -> dict:
     kind, _, name = area.partition("/")
     _known_area(paths, kind, name, getattr(args, "create", False))
     ensure_area(paths, kind, name)
-    fact = add_fact(path, _clean_text(args.text), evidence=_clean_text(args.evidence or "added by hand"),
-                    category=args.category, supersedes=getattr(args, "supersedes", None))
+    evidence = _clean_text(args.evidence or "added by hand")
+    verification = None
+    if _restricted():        # the model's word: an unverified fact, whatever evidence it names
+        evidence, verification = f"added from a Claude Code session: {evidence}", {"state": "hypothesis", "evidence": []}
+    fact = add_fact(path, _clean_text(args.text), evidence=evidence, category=args.category,
+                    supersedes=getattr(args, "supersedes", None), verification=verification)
     return {"area": area, "fact": fact}
+
+
+def _restricted() -> bool:
+    from ..caller import identify
+    return identify().restricted
 
 
 def cmd_supersede(args) -> dict:
@@ -125,7 +134,13 @@ def cmd_supersede(args) -> dict:
 
 
 def cmd_archive(args) -> dict:
+    from ..caller import identify
     from ..memory.facts import set_status
+    from ..search.access import who_asks
+    caller = identify()
+    if caller.restricted:
+        raise CodeMemoryError("MEMORY_SCOPE_DENIED", f"archiving a fact is refused {who_asks(caller)}",
+                              hint="add the corrected fact (facts supersede); the user archives facts")
     paths = _writable_paths(args)
     area, path = _facts_path(paths, args)
     return {"area": area, "fact": set_status(path, args.fact_id, "archived")}

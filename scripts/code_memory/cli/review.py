@@ -80,13 +80,17 @@ def _edit_in_editor(text: str) -> str:
 def _only_the_user(action: str, cfg, pid: str) -> None:
     """The proposal exists and is pending (so a typo is not confirmed first), then the user
     confirms on their terminal with the code it shows."""
+    from ..caller import identify
     from ..review import queue
-    from ..search.access import require_the_user
+    from ..search.access import refuse_in_session, require_the_user
+    caller = identify()
+    refuse_in_session(f"{action} a memory proposal", caller.evidence)      # before anything of it is read
     prop = queue.get_proposal(cfg.root, pid)
     if prop.get("status") != "pending":
         raise CodeMemoryError("CONFLICT", f"proposal {pid} is already {prop.get('status')}")
-    require_the_user(f"{action} proposal {pid} ({prop.get('kind')}, {prop.get('project') or 'all projects'}: "
-                     f"{' '.join(str(prop.get('title') or prop.get('text') or '').split())[:80]})")
+    require_the_user(f"{action} proposal {pid}", caller, details=lambda: (
+        f"{prop.get('kind')}, {prop.get('project') or 'all projects'}: "
+        f"{' '.join(str(prop.get('title') or prop.get('text') or '').split())[:80]}"))
 
 
 def cmd_approve(args) -> dict:

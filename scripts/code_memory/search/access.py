@@ -112,13 +112,15 @@ def refuse_in_session(what: str, evidence: list | None = None) -> None:
                                    "outside Claude Code")
 
 
-def require_the_user(what: str, caller: Caller | None = None, confirm=confirm_on_terminal) -> None:
+def require_the_user(what: str, caller: Caller | None = None, confirm=confirm_on_terminal,
+                     details=None) -> None:
     """A decision only the user makes at their own terminal (approving or rejecting a proposal):
     refused inside a session, and otherwise confirmed with the code :func:`confirm_on_terminal`
-    shows — a detached process has no terminal to type it on."""
+    shows — a detached process has no terminal to type it on. ``details()`` (say, the proposal's
+    text) is shown on the terminal only, never in an error a refused caller reads."""
     caller = identify() if caller is None else caller
     refuse_in_session(what, caller.evidence)
-    if not confirm(f"code-memory: {what}."):
+    if not confirm(f"code-memory: {what}" + (f" — {details()}" if details else "") + "."):
         raise CodeMemoryError(DENIED, f"{what} needs your confirmation on the terminal",
                               hint="run it yourself in an interactive terminal and type the code it shows, "
                                    "or decide in the memory browser (code-memory ui)")

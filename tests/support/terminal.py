@@ -3,8 +3,8 @@
 ``TypingUser(answer)`` opens a pseudo-terminal the child takes as its controlling terminal and a
 thread that reads what the child writes there. ``answer="y"`` stands for a user who agrees: it
 types the code the prompt shows once the prompt appeared; any other answer is typed as it is.
-``typed_ahead=True`` writes the answer before the child starts (``echo y | script …``), which the
-prompt must discard.
+``typed_ahead=True`` writes the answer before the child starts and ends the input once a prompt
+shows (Ctrl-D) — what ``echo y | script -qc CMD /dev/null`` does; the prompt must discard it.
 
     user = TypingUser("y")
     subprocess.run(cmd, **user.popen_kwargs())
@@ -30,12 +30,11 @@ class TypingUser:
         self.master, self.slave = pty.openpty()
         self.screen = b""
         self._stop = threading.Event()
+        self.typed_ahead = typed_ahead
         if typed_ahead:
             os.write(self.master, (answer + "\n").encode())
-            self._thread = None
-        else:
-            self._thread = threading.Thread(target=self._watch, daemon=True)
-            self._thread.start()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
 
     def _watch(self) -> None:
         """Owns the master side: closes it when the terminal is gone (every slave closed: EIO)."""
@@ -59,8 +58,11 @@ class TypingUser:
             self.screen += chunk
             codes = CODE.findall(self.screen)
             while answered < len(codes):           # one answer per prompt
-                typed = codes[answered].decode() if self.answer == "y" else self.answer
-                os.write(self.master, (typed + "\n").encode())
+                if self.typed_ahead:
+                    os.write(self.master, b"\x04")        # the pipe ended: end of input
+                else:
+                    typed = codes[answered].decode() if self.answer == "y" else self.answer
+                    os.write(self.master, (typed + "\n").encode())
                 answered += 1
 
     def popen_kwargs(self) -> dict:
@@ -81,7 +83,4 @@ class TypingUser:
     def close(self) -> None:
         self.child_started()
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join(5)
-        else:
-            os.close(self.master)
+        self._thread.join(5)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-_FETCH = r"(?:curl|wget|fetch|http(?:ie)?|aria2c|iwr|irm|invoke-webrequest|invoke-restmethod|" \
+_FETCH = r"(?:curl|wget|http(?:ie)?|aria2c|iwr|irm|invoke-webrequest|invoke-restmethod|" \
          r"(?:new-object\s+(?:system\.)?net\.webclient\)?\s*\.\s*download(?:string|file|data)))"
 # a shell runs what it reads; an interpreter only when it reads the program from stdin (``python -``),
 # not ``python -m json.tool`` or ``python -c "…"``, which read the download as data
@@ -21,15 +21,16 @@ _SHELL = r"(?:sudo(?:\s+-\S+)*\s+)?(?:env\s+\S+=\S*\s+)*" \
          r"(?:python[\d.]*|perl|ruby|node|php)(?=\s*(?:$|[;&|)`]|-(?:\s|$))))"
 _PATTERNS = [
     # fetch … | shell   (also through tee, sudo, env)
-    rf"\b{_FETCH}\b[^|\n]*\|\s*(?:tee\s+\S+\s*\|\s*)?(?:{_SHELL})\b",
+    rf"\b{_FETCH}\b[^|\n]{{0,300}}\|\s*(?:tee\s+\S+\s*\|\s*)?(?:{_SHELL})\b",
     # shell <(fetch …)  /  source <(fetch …)  /  . <(fetch …)
     rf"(?:\b(?:{_SHELL})|(?:^|[\s;&|`(])\.)\s+<\(\s*{_FETCH}\b",
     # shell -c "$(fetch …)"  /  eval "$(fetch …)"  /  backticks
-    rf"\b(?:{_SHELL}|eval|exec)\b[^\n]*?(?:\$\(|`)\s*{_FETCH}\b",
+    rf"\b(?:{_SHELL}|eval|exec)\b[^\n]{{0,40}}?(?:\$\(|`)\s*{_FETCH}\b",
     # iex (iwr …) / Invoke-Expression (New-Object Net.WebClient).DownloadString(…)
     rf"\b(?:iex|invoke-expression)\b\s*\(?\s*(?:\(\s*)?{_FETCH}",
     # download to a file, then run it in the same command line
-    rf"\b{_FETCH}\b[^\n]*?(?:-o|-O|--output|>)\s*(\S+)[^\n]*?(?:&&|;|\|\|)\s*(?:chmod\s+\+x\s+\S+\s*(?:&&|;)\s*)?"
+    rf"\b{_FETCH}\b[^\n]{{0,300}}?(?:-o|-O|--output|>)\s*(\S+)[^\n]{{0,300}}?(?:&&|;|\|\|)\s*"
+    rf"(?:chmod\s+\+x\s+\S+\s*(?:&&|;)\s*)?"
     rf"(?:(?:{_SHELL})\s+)?(?:\./)?\S*\1",
 ]
 _ANY = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.IGNORECASE | re.MULTILINE)

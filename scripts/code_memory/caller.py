@@ -144,6 +144,8 @@ def detachment(proc: str = "/proc", terminal=None) -> str | None:
     """Why this process counts as detached (see the module docstring), or None."""
     if (has_terminal() if terminal is None else terminal):
         return None
+    if not os.path.isdir(f"{proc}/self"):
+        return None                                    # no /proc (macOS): the session variables still count
     try:
         sid = os.getsid(0)
     except OSError:

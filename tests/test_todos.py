@@ -137,7 +137,9 @@ def test_the_browser_closes_and_reopens_behind_csrf_and_read_only(worked):
 
     def browser(read_only=False):
         app = create_app(State(cfg, scope, read_only=read_only), token="t", csrf="c", port=8765)
-        return TestClient(app, base_url="http://127.0.0.1:8765", headers={"x-code-memory-token": "t"})
+        client = TestClient(app, base_url="http://127.0.0.1:8765")
+        assert client.get("/todos?token=t").status_code == 200       # the one-use token → a session cookie
+        return client
 
     with browser() as client:
         page = client.get("/todos").text

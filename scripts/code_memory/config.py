@@ -347,11 +347,15 @@ def _merge_layer(data: dict, layer: dict, where: str, warnings: list, allowed=No
 
 
 def _read_json_object(path: str) -> dict | None:
+    from .fsutil import NotRegularFile, open_regular
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             raw = fh.read()
     except FileNotFoundError:
         return None
+    except NotRegularFile as exc:
+        raise CodeMemoryError("CONFIG_INVALID", f"config {path} is {exc.strerror}",
+                              hint="remove it (code-memory init writes a fresh one)") from None
     except OSError as exc:
         raise CodeMemoryError("CONFIG_INVALID", f"cannot read config {path}: {exc.strerror}") from None
     try:

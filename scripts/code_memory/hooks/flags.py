@@ -91,7 +91,7 @@ class SessionFlags:
         if not self.usable() or len(name.encode("utf-8", "surrogateescape")) > MAX_NAME_BYTES:
             return False
         try:
-            os.close(os.open(self._path(name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
+            os.close(os.open(self._path(name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, 0o600))
             return True
         except OSError:
             return False

@@ -255,12 +255,24 @@ def entry_from_note(paths: MemoryPaths, path: str, fields: dict, workspace_of=No
     return {"id": sid, "note": os.path.relpath(path, paths.root), "project": fields.get("project") or "",
             "workspace": workspace or "", "ended": fields.get("ended") or fields.get("time") or "", "ts": ts,
             "topic": fields.get("topic") or "", "files": list(fields.get("files") or [])[:12],
-            "decisions": list(fields.get("decisions") or [])[:3],
-            "todos": [{"text": t} for t in fields.get("todos") or []][:8],
-            "outcome": fields.get("outcome") or "", "asked": list(fields.get("asked") or [])[:3],
-            "reverted": fields.get("reverted") or "", "noted": list(fields.get("noted") or [])[:2],
-            "finished": [text for text, _ref in fields.get("done") or []][:8],
+            "decisions": briefable(fields.get("decisions"))[:3],
+            "todos": [{"text": t} for t in briefable(fields.get("todos"))][:8],
+            "outcome": briefable_one(fields.get("outcome")), "asked": briefable(fields.get("asked"))[:3],
+            "reverted": briefable_one(fields.get("reverted")), "noted": briefable(fields.get("noted"))[:2],
+            "finished": briefable([text for text, _ref in fields.get("done") or []])[:8],
             "done": [list(d) for d in fields.get("done") or []]}
+
+
+def briefable_one(text) -> str:
+    """One line the brief may show, else ``""`` (see :func:`briefable`)."""
+    return (briefable([text]) or [""])[0] if isinstance(text, str) else ""
+
+
+def briefable(lines) -> list:
+    """Decisions, to-dos and what a session said that the next session's brief may show: never one
+    that fetches code from the network and runs it (text/fetch_run.py; docs/security.md § Review)."""
+    from ..text.fetch_run import fetches_and_runs
+    return [line for line in lines or [] if not fetches_and_runs(line)]
 
 
 def build_indexes(paths: MemoryPaths, note_paths, is_same, workspace_of=None) -> dict:

@@ -8,8 +8,8 @@ small lines — ~1.2 KB on average, one Bash call every 13 lines (a 200 MB file:
 calls), with user prompts, assistant texts, Edit/Read/Grep calls and their results, every tenth Bash
 call failing. Timed: ``session-summary.py --transcript … --backend none`` in a new process, as the
 SessionEnd hook's detached worker runs it (imports, streaming read, digest, note, index), wall
-time, after one untimed run on a small file (byte code and the dictionary cache are warm, as on a
-user's machine). Linear reading means the seconds per MB stay flat across sizes. ``--checkout DIR`` times
+time and CPU time (the child's user + system: what a loaded machine's wall time hides), after one
+untimed run on a small file (byte code and the dictionary cache are warm, as on a user's machine). Linear reading means the seconds per MB stay flat across sizes. ``--checkout DIR`` times
 another checkout (``git archive <rev> | tar -x -C DIR``) on the same files: the baseline.
 """
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -62,15 +63,19 @@ def write(path: str, megabytes: float, cwd: str) -> dict:
     return {"bytes": size, "lines": lines, "bash_calls": bash}
 
 
-def summarize(checkout: str, python: str, path: str, cwd: str, env: dict) -> float:
+def summarize(checkout: str, python: str, path: str, cwd: str, env: dict) -> tuple:
+    """(wall seconds, CPU seconds) of one summary in a new process."""
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
     done = subprocess.run([python, os.path.join(checkout, "scripts", "session-summary.py"), "--transcript", path,
                            "--cwd", cwd, "--backend", "none", "--no-followups"],
                           capture_output=True, text=True, env=env, check=False)
     seconds = time.perf_counter() - began
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"summary failed: {done.stdout}{done.stderr}")
-    return seconds
+    cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
+    return seconds, cpu
 
 
 def main() -> int:
@@ -95,8 +100,9 @@ def main() -> int:
         for size in sizes:
             path = os.path.join(tmp, f"t{size:g}.jsonl")
             shape = write(path, size, cwd)
-            seconds = summarize(os.path.abspath(args.checkout), args.python, path, cwd, env)
+            seconds, cpu = summarize(os.path.abspath(args.checkout), args.python, path, cwd, env)
             rows.append({"mb": round(shape["bytes"] / 1048576, 1), **shape, "seconds": round(seconds, 2),
+                         "cpu_seconds": round(cpu, 2),
                          "seconds_per_100mb": round(seconds / (shape["bytes"] / 1048576) * 100, 2)})
             os.unlink(path)
     out = {"checkout": os.path.abspath(args.checkout), "load": os.getloadavg()[0], "rows": rows}

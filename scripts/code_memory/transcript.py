@@ -84,7 +84,7 @@ def is_own_hook_message(text) -> bool:
     return isinstance(text, str) and OWN_MARKER in text[:400]
 
 
-@dataclass
+@dataclass(slots=True)
 class Message:
     role: str                      # "user" | "assistant"
     text: str = ""                 # cleaned, joined text blocks (not yet redacted)
@@ -152,11 +152,13 @@ def iter_records(path: str, stats: ReadStats | None = None,
                 if b"compact_boundary" in raw:
                     stats.compactions += 1
                 continue
-            try:
-                rec = json.loads(raw.decode("utf-8", errors="replace"))
-            except ValueError:
-                stats.skipped_lines += 1
-                continue
+            rec = _result_only(raw) if stats.session_id and not lint else None
+            if rec is None:
+                try:
+                    rec = json.loads(raw.decode("utf-8", errors="replace"))
+                except ValueError:
+                    stats.skipped_lines += 1
+                    continue
             if not isinstance(rec, dict):
                 continue
             if rec.get("type") == "attachment" and lint:
@@ -166,6 +168,31 @@ def iter_records(path: str, stats: ReadStats | None = None,
                 continue
             stats.note(rec)
             yield rec
+
+
+RESULTS_ONLY = "_results_only"       # a record read by _result_only: its tool results, ready
+_RESULT_IDS = re.compile(rb'"tool_use_id"\s*:\s*"([^"\\]{1,200})"')
+_TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([^"\\]{1,64})"')
+_USER_LINE = re.compile(rb'"type"\s*:\s*"user"')
+_SIDECHAIN = re.compile(rb'"isSidechain"\s*:\s*true')
+
+
+def _result_only(raw: bytes) -> dict | None:
+    """The record of a line that only reports tools that worked — most of a long transcript's
+    bytes (file contents, command output) — read without parsing its JSON: their ids, its time,
+    whether it is a subagent's. Only an error's text is ever needed, so any line that may carry
+    an error, text of its own, or is torn goes to the JSON parser (None)."""
+    if b'"tool_result"' not in raw or b'"is_error":true' in raw or b'"is_error": true' in raw \
+            or b'"type":"text"' in raw or b'"type": "text"' in raw or not raw.rstrip().endswith(b"}") \
+            or not _USER_LINE.search(raw):
+        return None
+    ids = _RESULT_IDS.findall(raw)
+    if not ids:
+        return None
+    stamp = _TIMESTAMP.search(raw)
+    return {"type": "user", "isSidechain": bool(_SIDECHAIN.search(raw)),
+            "timestamp": stamp.group(1).decode("utf-8", "replace") if stamp else "",
+            RESULTS_ONLY: [{"tool_use_id": i.decode("utf-8", "replace"), "text": "", "is_error": False} for i in ids]}
 
 
 def hook_attachment_text(rec: dict) -> str:
@@ -236,8 +263,9 @@ def _to_message(rec: dict, source: str) -> Message:
             out.tool_results.append({"tool_use_id": block.get("tool_use_id"),
                                      "text": _block_text(block.get("content")) if error else "",
                                      "is_error": error})
-    joined = "\n".join(texts)
-    out.text = "" if out.role == "user" and is_system_prompt(rec, joined) else clean_text(joined)
+    if texts:
+        joined = "\n".join(texts)
+        out.text = "" if out.role == "user" and is_system_prompt(rec, joined) else clean_text(joined)
     return out
 
 
@@ -261,7 +289,10 @@ def iter_messages(path: str, stats: ReadStats | None = None, source: str = "main
             if text:
                 yield Message(role="hook", hook_text=text, source=source)
             continue
-        current = _to_message(rec, source)
+        if RESULTS_ONLY in rec:
+            current = Message(role="user", tool_results=rec[RESULTS_ONLY], timestamp=rec["timestamp"], source=source)
+        else:
+            current = _to_message(rec, source)
         if pending is not None and current.message_id and current.message_id == pending.message_id:
             _merge(pending, current)
             continue

@@ -294,7 +294,9 @@ def write_annotations(scenarios: list) -> str:
 
 # ---------------------------------------------------------------------------------------------
 
-def record_scenario(claude_bin: str, scenario: dict) -> None:
+def record_scenario(claude_bin: str, scenario: dict, data_dir: str = DATA) -> None:
+    """Record one scenario's sessions into ``data_dir`` (bench/record_evolution_heldout.py records
+    its own set with this too)."""
     tmp = os.path.realpath(tempfile.mkdtemp(prefix="cm-heldout-"))
     try:
         home = os.path.join(tmp, "home")
@@ -306,7 +308,7 @@ def record_scenario(claude_bin: str, scenario: dict) -> None:
         os.makedirs(base_env["TMPDIR"])
         for project, files in scenario["projects"].items():
             make_checkout(os.path.join(tmp, "work", project), files, base_env)
-        out_dir = os.path.join(DATA, scenario["id"])
+        out_dir = os.path.join(data_dir, scenario["id"])
         shutil.rmtree(out_dir, ignore_errors=True)
         os.makedirs(out_dir)
         prefixes = interpreter_prefixes(python_prefix)
@@ -327,7 +329,7 @@ def record_scenario(claude_bin: str, scenario: dict) -> None:
                 check_outcomes(transcript, session["turns"], label)
                 with open(transcript, encoding="utf-8") as fh:
                     text = normalise(fh.read(), tmp, prefixes)
-                with open(os.path.join(DATA, session_file(scenario, i)), "w", encoding="utf-8") as fh:
+                with open(os.path.join(data_dir, session_file(scenario, i)), "w", encoding="utf-8") as fh:
                     fh.write(text)
                 print(f"{label}: {len(text):,} bytes, {sid}", flush=True)
     finally:

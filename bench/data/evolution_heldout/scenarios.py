@@ -469,7 +469,7 @@ SHOPFRONT_FILES = {
     "CHANGELOG.md": "# Changelog\n\n## 1.4.0 - 2026-09-20\n\n- 购物车合并\n",
     "mail/promo.html": "<style>h1 {{ color: red; }}</style><h1>{title}</h1>\n",
     "scripts/render_mail.py": RENDER_MAIL,
-    "scripts/preview_all.py": '''"""把 mail/ 下每个模板都渲染一遍，检查没有漏掉的占位符。"""
+    "scripts/preview_all.py": r'''"""把 mail/ 下每个模板都渲染一遍，检查没有漏掉的占位符。"""
 import pathlib
 import re
 

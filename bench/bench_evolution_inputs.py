@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import inspect
 import json
 import os
 import shutil
@@ -168,7 +169,10 @@ def replay(cm, data: dict, scenario: dict, root: str) -> dict:
         summarize_session(paths, transcript, backend=NoLLM(), options=SummaryOptions(), session_id=sid,
                           project=sess["project"], cwd=cwd, ended_at=when.isoformat(),
                           now=when.replace(tzinfo=None))
-        run_followups({}, paths, sid, transcript)
+        if "project" in inspect.signature(run_followups).parameters:     # the session's project (this code)
+            run_followups({}, paths, sid, transcript, sess["project"])
+        else:
+            run_followups({}, paths, sid, transcript)
         sessions.append({"session_id": sid, "annotation": sess, **facts})
     extractions = signals.load_extractions(paths)
     outcomes = {o["session_id"]: o["outcome"] for o in fb.session_outcomes(paths)}
@@ -274,6 +278,8 @@ def evaluate(set_name: str, data: dict, results: list) -> dict:
             if s + f and not es + ef:
                 scores["unearned"] += 1
                 scores["unearned_ids"].append(f"{scenario['id']}:{key}")
+            if annotated and (s, f) != (es, ef):
+                misses.append({"scenario": scenario["id"], "experience": key, "counted": [s, f], "expected": [es, ef]})
             scores["abs_error"].append(abs(laplace(s, f) - laplace(es, ef)))
     out = {"set": set_name, "scenarios": len(results), "sessions": sum(len(r["sessions"]) for _, r in results),
            "signals_extracted": sig["extracted"], "signals_by_type": dict(sorted(by_type.items())),

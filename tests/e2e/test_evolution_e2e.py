@@ -116,7 +116,7 @@ def test_the_loop_closes_in_a_real_session(claude_runner, standin, project_dir, 
     for i, outcome in enumerate(["failed", "failed", "success", "success", "success"]):
         line = low if outcome == "failed" else high
         fb.record_refs(paths, f"old-{i}", [exp.pitfall_id(line)])
-        fb.record_outcome(paths, f"old-{i}", outcome)
+        fb.record_outcome(paths, f"old-{i}", outcome, evidence=[exp.pitfall_id(line)])
     fb.refresh_score_cache(paths, fb.Settings())
 
     hook = lambda name: [{"hooks": [{"type": "command", "command": f'bash "{os.path.join(REPO, "hooks", name)}"'}]}]

@@ -17,8 +17,8 @@ avoid, prevent) does not count ("没有报错", "避免 N+1"), nor a count of ze
 "errors: 0"). A match that names a setting — followed by a value or a setting verb ("超时设为 2 秒",
 "timeout to 10 seconds", "连接超时 300 毫秒", "阈值 1 秒") — is a configuration value stated as a fact:
 it needs problem evidence like a keyword. Paths and file names are blanked before matching
-("orders/errors.py" is no error). Each line yields at most one signal per type: the first matching
-rule of that type wins.
+("orders/errors.py" is no error). Each line yields at most one signal per pattern: the first
+matching rule of that pattern wins.
 """
 
 from __future__ import annotations
@@ -234,17 +234,19 @@ def blank_paths(line: str) -> str:
 
 
 def classify_line(line: str, rules: list) -> list:
-    """``[(type, subject, matched_text)]`` for one line, at most one per type."""
+    """``[(type, subject, matched_text)]`` for one line, at most one per pattern."""
     return [(t, s, m) for t, s, m, _e in classify(line, rules)]
 
 
 def classify(line: str, rules: list) -> list:
-    """``[(type, subject, matched_text, evidence)]`` for one line, at most one per type;
-    ``evidence`` is "statement" when the match said it alone, else what else was needed."""
+    """``[(type, subject, matched_text, evidence)]`` for one line, at most one per pattern (the
+    first rule that matches it: statements come before keywords); ``evidence`` is "statement" when
+    the match said it alone, else what else was needed. A line may name several problems ("测试失败和
+    构建失败"); how they count for a session is signals.signals_in's business."""
     found: dict = {}
     line = blank_paths(line)
     for sig_type, subject, regex, evidence in rules:
-        if sig_type in found:
+        if subject != "*exception" and (sig_type, subject) in found:
             continue
         match = next((m for m in regex.finditer(line) if not _negated(line, m.start(), m.end())
                       and _evidence_holds(sig_type, evidence, line, m)), None)
@@ -252,11 +254,6 @@ def classify(line: str, rules: list) -> list:
             continue
         if subject == "*exception":
             name = match.group(1).lower()
-            if name in _EXCEPTION_TYPES:
-                mapped_type, mapped_subject = _EXCEPTION_TYPES[name]
-                if mapped_type not in found:
-                    found[mapped_type] = (mapped_subject, match.group(0), evidence)
-                continue
-            subject = name
-        found[sig_type] = (subject, match.group(0), evidence)
-    return [(t, s, m, e) for t, (s, m, e) in found.items()]
+            sig_type, subject = _EXCEPTION_TYPES.get(name, (sig_type, name))
+        found.setdefault((sig_type, subject), (match.group(0), evidence))
+    return [(t, s, m, e) for (t, s), (m, e) in found.items()]

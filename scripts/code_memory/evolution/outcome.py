@@ -25,6 +25,10 @@ last line is tolerated; sidechain and meta lines are ignored):
   A session that did none and had no problem (a question answered, a greeting) has no outcome:
   it is no evidence that the memory handed to it helped, so feedback scores do not rise from it.
   A transcript with no human prompt and no assistant message has no outcome either.
+
+  changed_files     the files a successful Edit, Write, MultiEdit or NotebookEdit changed, and
+  cwd               the session's working directory: what evidence.py reads to tell which
+                    experiences the outcome counts for
 """
 
 from __future__ import annotations

@@ -18,7 +18,6 @@ the pitfalls and the Skills that should be proposed.
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import json
 import os
@@ -28,7 +27,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(REPO, "bench", "data", "evolution_heldout")
 sys.path.insert(0, os.path.join(REPO, "bench"))
 
-from record_handover_heldout import record_scenario, session_file, tool_outcomes  # noqa: E402
+from record_handover_heldout import record_scenario, recording_args, session_file, tool_outcomes  # noqa: E402
 
 
 def load_scenarios(data_dir: str = DATA):
@@ -62,16 +61,9 @@ def annotations(module, data_dir: str = DATA) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", nargs="*", help="record these scenario ids only")
-    parser.add_argument("--annotations-only", action="store_true", help="only rewrite annotations.json")
-    parser.add_argument("--claude", default=os.environ.get("CODE_MEMORY_TEST_CLAUDE_BIN"),
-                        help="the Claude Code binary (default $CODE_MEMORY_TEST_CLAUDE_BIN)")
-    args = parser.parse_args()
+    args = recording_args(__doc__.split("\n\n")[0])
     module = load_scenarios()
     if not args.annotations_only:
-        if not args.claude:
-            raise SystemExit("give --claude or set CODE_MEMORY_TEST_CLAUDE_BIN")
         for scenario in module.SCENARIOS:
             if not args.only or scenario["id"] in args.only:
                 shape = {**scenario, "projects": {n: p["files"] for n, p in scenario["projects"].items()}}

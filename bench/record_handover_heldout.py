@@ -336,17 +336,23 @@ def record_scenario(claude_bin: str, scenario: dict, data_dir: str = DATA) -> No
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def recording_args(description: str):
+    """The recorders' command line: ``--only ID …``, ``--annotations-only``, ``--claude BIN``."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--only", nargs="*", help="record these scenario ids only")
     parser.add_argument("--annotations-only", action="store_true", help="only rewrite annotations.json")
     parser.add_argument("--claude", default=os.environ.get("CODE_MEMORY_TEST_CLAUDE_BIN"),
                         help="the Claude Code binary (default $CODE_MEMORY_TEST_CLAUDE_BIN)")
     args = parser.parse_args()
+    if not args.annotations_only and not args.claude:
+        raise SystemExit("give --claude or set CODE_MEMORY_TEST_CLAUDE_BIN")
+    return args
+
+
+def main() -> int:
+    args = recording_args(__doc__.split("\n\n")[0])
     scenarios = load_scenarios()
     if not args.annotations_only:
-        if not args.claude:
-            raise SystemExit("give --claude or set CODE_MEMORY_TEST_CLAUDE_BIN")
         for scenario in scenarios:
             if not args.only or scenario["id"] in args.only:
                 record_scenario(args.claude, scenario)

@@ -14,11 +14,12 @@ for one thing: how many distinct commands failed (``✗``).
 
 A session's signals are its problems, not its lines: one signal per pattern however many lines
 mention it; a topic word (docker, venv) beside a stated problem of the same type (a port in use)
-is that problem's context, not a second one; the catch-all of a type (``general``; for errors also ``traceback``, for performance
-``slow``) only when nothing more specific of that type was found; at most one ``error`` signal per
-distinct failed command (at least one); at most one ``correction`` — and every line of the note's
-user-corrections section is one (the transcript reader already judged it a correction). A failed
-Read or Edit (Claude's own tool use) is no error signal.
+is that problem's context, not a second one; the catch-all of a type (``general``; for errors
+also ``traceback``, for performance ``slow``) only when nothing more specific of that type was
+found; at most one ``error`` signal per distinct failed command (at least one); at most one
+``correction`` — and every line of the note's user-corrections section is one (the transcript
+reader already judged it a correction). A failed Read or Edit (Claude's own tool use) is no error
+signal.
 
 A *pattern* is ``<type>:<subject>`` (``environment_issue:port``). Its count is the number of
 sessions in the window (the last ``signals.window_sessions`` summaries, 8) that show it; count ≥ 3
@@ -126,7 +127,7 @@ class Summary:
     time_text: str
     project: str
     digest: str
-    lines: list = field(default_factory=list)     # (section, line) to scan; section "body" or "corrections"
+    lines: list = field(default_factory=list)     # (section, line) to scan: "body" or "corrections"
     topic: str = ""
     failed_commands: int = 0                      # distinct commands marked ✗ in the commands section
 
@@ -251,7 +252,8 @@ def signals_in(summary: Summary, rules: list) -> list:
 
 
 def _kept_subjects(sig_type: str, subjects: list, failed_commands: int) -> list:
-    """The subjects of one type that stand for a problem of their own (in the order found)."""
+    """The subjects of one type that stand for a problem of their own: the specific ones (else the
+    most telling catch-all), errors capped by the failed commands, one correction."""
     generic = GENERIC_SUBJECTS.get(sig_type, ()) + ("general",)
     specific = [s for s in subjects if s not in generic]
     if specific:

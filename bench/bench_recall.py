@@ -1,0 +1,365 @@
+#!/usr/bin/env python3
+"""Prompt-time recall: the relevance gate's curve, measured (BENCHMARKS.md § Recall).
+
+  python bench/bench_recall.py                  # the curve: LoCoMo dev + routine prompts (tuning sets)
+  python bench/bench_recall.py --smoke          # a few seconds on a slice of each
+  python bench/bench_recall.py --dump FILE      # every candidate's signals, for analysis
+
+What it measures, for each threshold of ``recall.threshold``, through the same function the
+UserPromptSubmit hook calls (code_memory.search.recall.prompt_recall, BM25, every store):
+
+* **evidence rate** — LoCoMo's dev split (../shared/bench-data/locomo, never copied here): each
+  conversation is one project of one memory root, each of its sessions one session note in the
+  product's format (the summarizer's raw-conversation note, a turn per line tagged ``[D<s>:<t>]``),
+  written by the summarizer's own renderer. Every answerable question (categories 1–4: multi-hop,
+  temporal, open-domain, single-hop) is a prompt in its conversation's project; the rate is the share
+  whose injected context holds an evidence turn (``all``: every evidence turn).
+* **off-topic rate** — the same questions asked in the *next* conversation's project (another
+  person's life): the share that inject anything. The "CSS note for an authentication prompt".
+* **false-injection rate** — routine coding prompts (bench/data/recall_tuning/routine_prompts.json,
+  62 English + 62 Chinese) in a lived-in memory: project ``code-memory`` built from this
+  repository's own history (one session note per commit up to PINNED_COMMIT: subject, body, files;
+  every 5th commit a memtool item instead, every 7th a kv key, "never/always" lines as MEMORY.md
+  pitfalls) and project ``msgcode`` built from the user's Chinese design documents
+  (../shared/specs: one session note per section). The share of prompts that inject anything.
+* **repeats** — one simulated session per project running all its prompts with the hook's ledger:
+  items or lines injected twice (must be 0).
+
+Both prompt sets are tuning sets, written or chosen alongside the gate: numbers on them are upper
+bounds. The held-out numbers come from bench/heldout_recall.py (another engineer's data).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import types
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+
+DATA = os.environ.get("CODE_MEMORY_BENCH_DATA", os.path.join(os.path.dirname(REPO), "shared", "bench-data"))
+if not os.path.isdir(DATA):
+    DATA = "/work/shared/bench-data"
+SPECS = os.path.join(os.path.dirname(DATA), "specs")
+ROUTINE = os.path.join(REPO, "bench", "data", "recall_tuning", "routine_prompts.json")
+PINNED_COMMIT = "ba21af9"          # the repository's history up to here is the lived-in memory
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+THRESHOLDS = [0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7]
+
+
+def _config(root: str):
+    from code_memory.config import load_config
+
+    env = {"CODE_MEMORY_ROOT": root, "HOME": os.environ.get("HOME", "/tmp")}
+    return load_config(env=env)
+
+
+def _note(paths, sid: str, project: str, when: str, summary: dict, extra: str = "") -> None:
+    """A session note as the summarizer renders it (summary.distribute)."""
+    import datetime as dt
+
+    from code_memory.summary import distribute
+
+    ended = dt.datetime.fromisoformat(when) if when else dt.datetime(2024, 1, 1)
+    digest = types.SimpleNamespace(bytes=len(extra) + 2000, lines=40)
+    body = distribute.render_summary_body(summary, f"/work/{project}")
+    text = distribute.render_note(session_id=sid, project=project, cwd=f"/work/{project}", digest=digest,
+                                  mode_line="raw conversation" if extra else "deterministic (no LLM)", body=body,
+                                  extra_sections=[extra] if extra else [], now=ended, ended=ended)
+    from code_memory.memory.sessions import write_session_note
+
+    write_session_note(paths, sid, text)
+
+
+# ---------------------------------------------------------------------------------------------
+# LoCoMo: one project per conversation
+
+def _evidence(raw, valid: set) -> list:
+    out = []
+    for item in raw or []:
+        for tok in re.split(r"[;\s]+", str(item)):
+            tok = re.sub(r"^D:(\d+):", r"D\1:", tok.strip())
+            m = re.fullmatch(r"D(\d+):(\d+)", tok)
+            if m and f"D{int(m.group(1))}:{int(m.group(2))}" in valid:
+                out.append(f"D{int(m.group(1))}:{int(m.group(2))}")
+    return list(dict.fromkeys(out))
+
+
+def _when(text: str) -> str:
+    months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+              "October", "November", "December"]
+    m = re.match(r"(\d+):(\d+)\s*(am|pm) on (\d+) (\w+),? (\d{4})", text or "")
+    if not m:
+        return ""
+    hour = int(m.group(1)) % 12 + (12 if m.group(3) == "pm" else 0)
+    month = months.index(m.group(5)) + 1 if m.group(5) in months else 1
+    return f"{m.group(6)}-{month:02d}-{int(m.group(4)):02d}T{hour:02d}:{int(m.group(2)):02d}:00"
+
+
+def build_locomo(paths, conversations: int | None) -> list:
+    from code_memory.summary import distribute
+
+    with open(os.path.join(DATA, "locomo", "locomo_dev.json"), encoding="utf-8") as fh:
+        samples = json.load(fh)[:conversations]
+    questions = []
+    for sample in samples:
+        conv_id, conv = sample["sample_id"], sample["conversation"]
+        valid = set()
+        n = 1
+        while f"session_{n}" in conv or f"session_{n}_date_time" in conv:
+            turns = conv.get(f"session_{n}") or []
+            if turns:
+                lines = []
+                for turn in turns:
+                    valid.add(turn["dia_id"])
+                    text = turn["text"] + (f" [shares a photo: {turn['blip_caption']}]" if turn.get("blip_caption") else "")
+                    lines.append(f"[{turn['dia_id']}] {turn['speaker']}: {text}")
+                raw = distribute.raw_conversation_section("\n".join(lines), 20000)
+                summary = {"topic": f"{turns[0]['speaker']}: {turns[0]['text']}", "key_points": [], "files": [],
+                           "decisions": [], "todos": []}
+                _note(paths, f"{conv_id}-s{n:02d}", conv_id, _when(conv.get(f"session_{n}_date_time", "")), summary, raw)
+            n += 1
+        for i, qa in enumerate(sample["qa"]):
+            gold = _evidence(qa.get("evidence"), valid)
+            if qa.get("category") in CATEGORIES and gold:
+                questions.append({"qid": f"{conv_id}#{i}", "project": conv_id, "prompt": qa["question"],
+                                  "category": CATEGORIES[qa["category"]], "gold": gold})
+    return questions
+
+
+# ---------------------------------------------------------------------------------------------
+# the lived-in coding memory
+
+def _git_history(limit: int | None) -> list:
+    try:
+        raw = subprocess.run(["git", "-C", REPO, "log", "--reverse", "--name-only", "--format=%x00%H%x01%aI%x01%s%x01%b%x02",
+                              PINNED_COMMIT], capture_output=True, text=True, check=True).stdout
+    except (subprocess.CalledProcessError, OSError):
+        return []
+    commits = []
+    for record in raw.split("\x00")[1:]:
+        head, _, files = record.partition("\x02")
+        sha, date, subject, body = (head.split("\x01") + ["", "", "", ""])[:4]
+        commits.append({"sha": sha, "date": date[:19], "subject": subject.strip(), "body": body.strip(),
+                        "files": [f for f in files.split("\n") if f.strip()]})
+    return commits[:limit]
+
+
+def _spec_sections(limit: int | None) -> list:
+    out = []
+    for name in sorted(os.listdir(SPECS)) if os.path.isdir(SPECS) else []:
+        if not name.endswith(".txt"):
+            continue
+        with open(os.path.join(SPECS, name), encoding="utf-8") as fh:
+            text = fh.read()
+        heading, body = None, []
+        for line in text.split("\n") + ["## END"]:
+            if line.startswith("## ") or line.startswith("### "):
+                if heading and any(b.strip() for b in body):
+                    out.append((heading, [b.strip() for b in body if b.strip() and not b.startswith("```")]))
+                heading, body = line.lstrip("#").strip(), []
+            else:
+                body.append(line)
+    return out[:limit]
+
+
+def build_lived_in(paths, limit: int | None) -> dict:
+    """Projects ``code-memory`` (English, from git history) and ``msgcode`` (Chinese, from the
+    design documents), with every store used. Returns what was written, by store."""
+    from code_memory.kv.write import set_memory
+    from code_memory.memtool.store import MemoryStore
+
+    counts = {"notes": 0, "memtool": 0, "kv": 0, "pitfalls": 0}
+    store = MemoryStore(os.path.join(paths.root, "memtool.db"))
+    pitfalls = []
+    for i, c in enumerate(_git_history(limit)):
+        body = [ln.strip("-* ").strip() for ln in c["body"].split("\n") if ln.strip()]
+        if i % 5 == 4:
+            store.put(type="feature", key=c["subject"][:80], content="\n".join([c["subject"]] + body)[:2000],
+                      tags=["code-memory"])
+            counts["memtool"] += 1
+            continue
+        if i % 7 == 6:
+            set_memory(paths.root, f"/projects/code-memory/history/{c['sha'][:8]}",
+                       {"subject": c["subject"], "details": body[:6]}, source={"kind": "user", "name": "bench"})
+            counts["kv"] += 1
+            continue
+        decisions = [b for b in body if re.search(r"\b(because|instead|so that|rather than)\b", b, re.I)][:2]
+        pitfalls += [b for b in body if re.match(r"(never|always|do not|don't)\b", b, re.I)]
+        summary = {"topic": c["subject"], "key_points": body[:6], "files": c["files"][:12], "decisions": decisions,
+                   "todos": []}
+        _note(paths, f"cm-{c['sha'][:10]}", "code-memory", c["date"], summary)
+        counts["notes"] += 1
+    for i, (heading, body) in enumerate(_spec_sections(limit)):
+        decisions = [b.lstrip("-* ") for b in body if re.search(r"(决定|采用|改为|不要|必须|禁止)", b)][:2]
+        pitfalls += [b.lstrip("-* ") for b in body if b.lstrip("-* ").startswith(("不要", "禁止", "避免"))]
+        summary = {"topic": heading, "key_points": [b.lstrip("-* ") for b in body[:8]], "files": [],
+                   "decisions": decisions, "todos": []}
+        _note(paths, f"mc-{i:03d}", "msgcode", f"2026-0{1 + i % 9}-{10 + i % 18}T10:00:00", summary)
+        counts["notes"] += 1
+    store.close()
+    if pitfalls:
+        from code_memory.memory.tree import update_file
+
+        def add(text):
+            return text.rstrip("\n") + "\n" + "\n".join(f"- {p[:200]}" for p in pitfalls[:30]) + "\n"
+        update_file(paths.memory_md, add)
+        counts["pitfalls"] = min(30, len(pitfalls))
+    from code_memory.memory.recent import rebuild
+    from code_memory.summary.extract import same_todo
+
+    rebuild(paths, same_todo)
+    return counts
+
+
+def routine_prompts(limit: int | None) -> list:
+    with open(ROUTINE, encoding="utf-8") as fh:
+        data = json.load(fh)
+    out = []
+    for lang, project in (("en", "code-memory"), ("zh", "msgcode")):
+        out += [{"prompt": p, "lang": lang, "project": project} for p in data[lang][:limit]]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# measuring
+
+def evidence_in(items: list, gold: list) -> tuple:
+    text = "\n".join(i["text"] for i in items)
+    found = [g for g in gold if f"[{g}]" in text]
+    return bool(found), len(found) == len(gold)
+
+
+def measure_all(cfg, prompts: list) -> list:
+    from code_memory.search.recall import measure
+
+    out = []
+    for p in prompts:
+        out.append(measure(cfg, {"prompt": p["prompt"], "project": p["project"], "mode": "bm25", "refresh": False}))
+    return out
+
+
+def curve(cfg, questions, q_measured, offtopic_measured, routine, r_measured) -> list:
+    from code_memory.search.recall import build
+
+    rows = []
+    budget, items = int(cfg.get_path("recall.max_chars")), int(cfg.get_path("recall.max_items"))
+    for th in THRESHOLDS:
+        any_hits = all_hits = 0
+        per_cat: dict = {}
+        for q, m in zip(questions, q_measured):
+            got = build(cfg.root, m, th, budget, items)["items"]
+            a, al = evidence_in(got, q["gold"])
+            any_hits += a
+            all_hits += al
+            per_cat.setdefault(q["category"], []).append(a)
+        off = sum(1 for m in offtopic_measured if build(cfg.root, m, th, budget, items)["items"])
+        inj = [bool(build(cfg.root, m, th, budget, items)["items"]) for m in r_measured]
+        rows.append({"threshold": th, "evidence": any_hits / max(1, len(questions)),
+                     "evidence_all": all_hits / max(1, len(questions)),
+                     "per_category": {k: sum(v) / len(v) for k, v in per_cat.items()},
+                     "offtopic": off / max(1, len(offtopic_measured)),
+                     "false_injection": sum(inj) / max(1, len(inj)),
+                     "false_en": sum(i for i, p in zip(inj, routine) if p["lang"] == "en") / max(1, sum(p["lang"] == "en" for p in routine)),
+                     "false_zh": sum(i for i, p in zip(inj, routine) if p["lang"] == "zh") / max(1, sum(p["lang"] == "zh" for p in routine))})
+    return rows
+
+
+def repeats(cfg, prompts: list, measured: list, threshold: float) -> dict:
+    """One session per project: every prompt in turn, each recall excluding what is in context
+    (the hook's ledger: keys and line digests). Counts items and lines injected twice."""
+    from code_memory.search.recall import build
+
+    by_project: dict = {}
+    injected = twice_keys = twice_lines = 0
+    for p, m in zip(prompts, measured):
+        keys, lines = by_project.setdefault(p["project"], (set(), set()))
+        got = build(cfg.root, m, threshold, int(cfg.get_path("recall.max_chars")), int(cfg.get_path("recall.max_items")),
+                    keys, lines)["items"]
+        for item in got:
+            injected += 1
+            twice_keys += item["key"] in keys
+            twice_lines += len(set(item["lines"]) & lines)
+            keys.add(item["key"])
+            lines.update(item["lines"])
+    return {"items_injected": injected, "repeated_items": twice_keys, "repeated_lines": twice_lines}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--smoke", action="store_true", help="a slice of each set, a few seconds")
+    ap.add_argument("--dump", help="write every candidate's signals (JSON lines) to this file")
+    ap.add_argument("--out", help="keep the built memory roots here")
+    ap.add_argument("--json", action="store_true", help="print the result as JSON")
+    args = ap.parse_args(argv)
+    if not os.path.isfile(os.path.join(DATA, "locomo", "locomo_dev.json")):
+        print(f"skipped: no LoCoMo data under {DATA}")
+        return 0
+    work = args.out or tempfile.mkdtemp(prefix="bench-recall-")
+    started = time.monotonic()
+    from code_memory.memory.tree import init_root
+    from code_memory.search.build import build_index  # noqa: F401 — the index is built by the first search
+
+    loco_root, coding_root = os.path.join(work, "locomo"), os.path.join(work, "coding")
+    loco_cfg, coding_cfg = _config(loco_root), _config(coding_root)
+    init_root(loco_cfg.paths)
+    init_root(coding_cfg.paths)
+    questions = build_locomo(loco_cfg.paths, 1 if args.smoke else None)
+    if args.smoke:
+        questions = questions[:25]
+    counts = build_lived_in(coding_cfg.paths, 30 if args.smoke else None)
+    routine = routine_prompts(10 if args.smoke else None)
+    from code_memory.search.recall import measure
+
+    measure(loco_cfg, {"prompt": "warm up the index", "project": "x"})       # builds the index once
+    measure(coding_cfg, {"prompt": "warm up the index", "project": "x"})
+    projects = sorted({q["project"] for q in questions})
+    q_measured = measure_all(loco_cfg, questions)
+    if len(projects) > 1:
+        shifted = [dict(q, project=projects[(projects.index(q["project"]) + 1) % len(projects)]) for q in questions]
+        offtopic = measure_all(loco_cfg, shifted)
+    else:
+        offtopic = []
+    r_measured = measure_all(coding_cfg, routine)
+    rows = curve(loco_cfg, questions, q_measured, offtopic, routine, r_measured)
+    threshold = float(coding_cfg.get_path("recall.threshold"))
+    rep = repeats(coding_cfg, routine + routine, r_measured + r_measured, 0.0)
+    rep_loco = repeats(loco_cfg, questions, q_measured, threshold)
+    if args.dump:
+        with open(args.dump, "w", encoding="utf-8") as fh:
+            for kind, prompts, measured in (("locomo", questions, q_measured), ("offtopic", questions, offtopic),
+                                            ("routine", routine, r_measured)):
+                for p, m in zip(prompts, measured):
+                    for rel, rank, hit, text, sig in m.rows:
+                        gold = [g for g in p.get("gold", []) if f"[{g}]" in text] if kind == "locomo" else []
+                        fh.write(json.dumps({"kind": kind, "prompt": p["prompt"], "rel": rel, "rank": rank,
+                                             "gold_in": bool(gold), "source": hit.get("source"), **sig},
+                                            ensure_ascii=False) + "\n")
+    result = {"questions": len(questions), "offtopic_questions": len(offtopic), "routine": len(routine),
+              "lived_in": counts, "default_threshold": threshold, "curve": rows,
+              "repeats_routine_twice_threshold0": rep, "repeats_locomo_default": rep_loco,
+              "seconds": round(time.monotonic() - started, 1)}
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        print(f"LoCoMo answerable questions: {len(questions)}; off-topic: {len(offtopic)}; routine prompts: {len(routine)}"
+              f" (lived-in memory: {counts})")
+        print("| threshold | evidence in context | all evidence | off-topic injects | routine injects (en / zh) |")
+        print("|---:|---:|---:|---:|---:|")
+        for r in rows:
+            print(f"| {r['threshold']:.2f} | {r['evidence']:.3f} | {r['evidence_all']:.3f} | {r['offtopic']:.3f} |"
+                  f" {r['false_injection']:.3f} ({r['false_en']:.3f} / {r['false_zh']:.3f}) |")
+        print(f"repeats (routine prompts twice per session, threshold 0): {rep}; LoCoMo at default: {rep_loco}")
+        print(f"{result['seconds']} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -61,9 +61,10 @@ cm_file_fresh() {
   [ -e "$CM_AGENT_FLAGS/k$name" ] && [ ! -e "$CM_AGENT_FLAGS/f$path" ]
 }
 
-# True for a prompt with nothing to recall for: a slash command, or at most five characters.
+# True for a prompt with nothing to recall for: a slash command, a background task's
+# notification, or at most five characters.
 cm_trivial_prompt() {
-  local re='"prompt": ?"(/|[^"\\]{0,5}")'
+  local re='"prompt": ?"(/|<task-notification>|[^"\\]{0,5}")'
   [[ $CM_PAYLOAD =~ $re ]]
 }
 

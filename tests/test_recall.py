@@ -77,12 +77,20 @@ def lived_in(initialized_root, project):
     from code_memory.memory.recent import rebuild
     from code_memory.summary.extract import same_todo
     rebuild(paths, same_todo)
+    index(paths)
     return paths
 
 
+def index(paths):
+    from code_memory.config import load_config
+    from code_memory.search.engine import ensure_index, index_sources, options_from_config
+
+    cfg = load_config()
+    ensure_index(paths.index_db, index_sources(cfg), options_from_config(cfg)).db.close()
+
+
 def prompt_payload(project, prompt, session_id="sess-r1"):
-    return payload("session-start", project, session_id=session_id, hook_event_name="UserPromptSubmit",
-                   prompt=prompt, source=None)
+    return payload("user-prompt", project, session_id=session_id, prompt=prompt)
 
 
 def read_payload(project, rel, session_id="sess-r1"):
@@ -113,13 +121,28 @@ def test_prompt_recall_injects_the_relevant_decision_once_and_stays_silent_other
     # asked again in the same session: nothing new to say
     assert run_hook("prompt-recall", prompt_payload(project, "JWT 还是服务端 session，网关怎么校验？")).silent
     # routine and trivial prompts: silent
-    for prompt in ("fix the failing test", "给这个函数加单元测试", "继续", "/compact", "ok"):
+    for prompt in ("fix the failing test", "给这个函数加单元测试", "继续", "/compact", "ok",
+                   "<task-notification>\n<summary>Agent finished: JWT session 网关</summary>\n</task-notification>"):
         assert run_hook("prompt-recall", prompt_payload(project, prompt)).silent, prompt
     # another session gets it again; the refs name the session note
     assert "DECISION-MARKER-7" in run_hook("prompt-recall", prompt_payload(project, "JWT 还是服务端 session？网关怎么校验",
                                                                            session_id="sess-r2")).context
     recorded = {(r["session_id"], r["experience_id"], r.get("context")) for r in refs(paths)}
     assert ("sess-r1", "session:s-auth", "prompt-recall") in recorded
+
+
+def test_without_an_index_the_first_prompt_builds_it_in_the_background(initialized_root, project):
+    import time
+
+    write(initialized_root.session_note("s-auth"), AUTH_NOTE.format(cwd=project, day="2026-11-01"))
+    prompt = prompt_payload(project, "为什么选 JWT 而不是服务端 session？网关那边怎么校验")
+    assert run_hook("prompt-recall", prompt).silent
+    deadline = time.monotonic() + 60
+    context = ""
+    while not context and time.monotonic() < deadline:     # the detached build finishes, then it answers
+        time.sleep(0.3)
+        context = run_hook("prompt-recall", prompt).context if os.path.exists(initialized_root.index_db) else ""
+    assert "DECISION-MARKER-7" in context
 
 
 def test_prompt_recall_does_not_repeat_what_the_session_start_brief_holds(lived_in, project):

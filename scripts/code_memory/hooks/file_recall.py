@@ -130,10 +130,12 @@ def file_context(event, ctx, project) -> str:
             continue
         lines = [f"decided: {d}" for d in (entry.get("decisions") or [])[:2]]
         lines += [f"open to-do: {t}" for t in open_todos(entry)[:3]]
-        lines = [ln for ln in lines if line_digest(ln) not in seen_lines]
+        fresh = [ln for ln in lines if line_digest(ln) not in seen_lines]
+        if lines and not fresh:
+            continue                    # everything it would say is in context already
         topic = str(entry.get("topic") or "(no topic)")[:80]
         blocks.append(Block(str(entry.get("note")), f"session {_when(entry)} · {topic}",
-                            "\n".join(lines) or "(touched this file)"))
+                            "\n".join(fresh) or "(touched this file)"))
         keys.append(key)
         refs.append(key)
     name = os.path.basename(path)

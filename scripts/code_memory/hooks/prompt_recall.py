@@ -78,9 +78,38 @@ def item_ref(item: dict) -> str:
     return "memory:" + ident
 
 
+def build_index_detached(ctx) -> bool:
+    """No search index yet (a new memory root): build it in the background — this prompt gets
+    nothing, the next ones are searched. Not in a root without ``sessions/`` (not ready)."""
+    import os
+    import sys
+
+    from ..paths import entry_command
+    from .pending import spawn_detached
+    from .runtime import DISABLE_ENV
+
+    if not os.path.isdir(ctx.paths.sessions):
+        return False
+    env = dict(ctx.env)
+    env[DISABLE_ENV] = "1"
+    env.setdefault("CODE_MEMORY_ROOT", ctx.paths.root)
+    command = entry_command(sys.executable, "memory-search.py", "code_memory.cli.search")
+    spawn_detached([*command, "index", "--no-vectors"], env)
+    return True
+
+
 def handle(event, ctx):
+    import os
+
     settings = recall_settings(ctx)
     if not settings["prompt"] or not event.prompt.strip() or not ctx.root_ready():
+        return None
+    from ..search.recall import trivial
+
+    if trivial(event.prompt):
+        return None
+    if not os.path.exists(ctx.paths.index_db):
+        ctx.log.info("recall-silent", reason="no index yet", building=build_index_detached(ctx))
         return None
     from .ledger import Ledger
     from .recent_work import _workspace
@@ -104,7 +133,7 @@ def handle(event, ctx):
                                                               item["text"]) in text]
     from ..text.lines import text_digests
 
-    ledger.add([item["key"] for item in shown] + [item_ref(item) for item in shown], text_digests(text))
+    ledger.add([item["key"] for item in shown], text_digests(text))
     ctx.log.info("recall", items=len(shown), chars=len(text), top=shown[0]["relevance"] if shown else 0,
                  mode=request["mode"])
     record_ids(ctx, experience_refs(ctx, shown), "prompt-recall")

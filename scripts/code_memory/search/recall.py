@@ -252,13 +252,18 @@ def candidates(cfg, request: dict) -> tuple:
     return answer, answer.get("results") or []
 
 
-def trivial(prompt: str, terms: list) -> bool:
-    """Nothing to recall for: a slash command, or a short prompt of at most one word
-    ("ok", "继续", "yes, go on")."""
+MACHINE_PROMPTS = ("<task-notification>", "<command-name>", "<command-message>", "<local-command-stdout>",
+                   "<bash-input>", "<bash-stdout>", "<system-reminder>")
+
+
+def trivial(prompt: str, terms: list | None = None) -> bool:
+    """Nothing to recall for: a slash command, what Claude Code itself sends as a prompt (a
+    background task's ``<task-notification>``), or a short prompt of at most one word ("ok",
+    "继续", "yes, go on")."""
     s = (prompt or "").strip()
-    if not s or s.startswith("/"):
+    if not s or s.startswith("/") or s.startswith(MACHINE_PROMPTS):
         return True
-    return len(terms) < 2 and len(s) < 16
+    return terms is not None and len(terms) < 2 and len(s) < 16
 
 
 class Measured:
@@ -276,7 +281,7 @@ def measure(cfg, request: dict) -> Measured:
     from ..text.segment import get_segmenter
 
     prompt = str(request.get("prompt") or "")[:4000]
-    if not prompt.strip() or prompt.strip().startswith("/"):
+    if trivial(prompt):
         return Measured(skipped="trivial")
     _answer, hits = candidates(cfg, {**request, "prompt": prompt})
     if not hits:

@@ -20,8 +20,9 @@ MIN_LINE_KEY_CHARS = 8        # shorter lines are not tracked as "in context"
 
 def norm_line(line: str) -> str:
     """A line without list markers, numbering, check boxes, emphasis and a short leading label
-    (``decided:``, ``**决策记录**:``), lowercased, spaces collapsed — so the brief's
-    ``- decided: X`` and the note's ``4. **决策记录**: X`` are the same line."""
+    (``decided:``, ``**决策记录**:``) and a trailing ``(sessions/<id>.md, …)`` reference, lowercased,
+    spaces collapsed — so the brief's ``- decided: X`` and the note's ``4. **决策记录**: X`` are the
+    same line."""
     s = line.strip()
     for _ in range(4):
         before = s
@@ -42,6 +43,9 @@ def norm_line(line: str) -> str:
             s = s[cut + 1:].strip()
         if s == before:
             break
+    ref = s.rfind(" (sessions/")
+    if ref > 0 and s.endswith(")"):           # the brief's "(sessions/<id>.md, date)" after a to-do
+        s = s[:ref]
     return " ".join(s.replace("**", "").replace("`", "").lower().split())
 
 

@@ -17,9 +17,8 @@ import os
 
 import pytest
 
-from conftest import REPO
-from support.standin_api import main, strings_in, tool
 from e2e.test_continuity_e2e import run_session
+from support.standin_api import main, strings_in, tool
 
 pytestmark = pytest.mark.e2e
 

@@ -87,8 +87,8 @@ class Ledger:
     def _name(self, prefix: str, value: str) -> str:
         name = prefix + encode_dir(value)
         if len(name.encode("utf-8", "surrogateescape")) > MAX_NAME_BYTES:
-            from _sha1 import sha1   # a long path: Python alone checks its (hashed) marker
-            return prefix + "h-" + sha1(value.encode("utf-8", "surrogateescape")).hexdigest()
+            from ..text.lines import digest  # a long path: Python alone checks its (hashed) marker
+            return prefix + "h-" + digest(value)
         return name
 
     def file_done(self, path: str) -> bool:

@@ -49,12 +49,17 @@ def norm_line(line: str) -> str:
     return " ".join(s.replace("**", "").replace("`", "").lower().split())
 
 
+def digest(text: str, size: int = 24) -> str:
+    """A short hex digest of ``text`` (SHA-1, the builtin module)."""
+    return _sha1(text.encode("utf-8", "surrogateescape")).hexdigest()[:size]
+
+
 def line_digest(line: str) -> str:
     """The key of a line in the session's context ("" for lines too short to track)."""
     norm = norm_line(line)
     if len(norm) < MIN_LINE_KEY_CHARS:
         return ""
-    return _sha1(norm.encode("utf-8")).hexdigest()[:12]
+    return digest(norm, 12)
 
 
 def text_digests(text: str) -> list:

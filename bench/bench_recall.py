@@ -292,13 +292,107 @@ def repeats(cfg, prompts: list, measured: list, threshold: float) -> dict:
     return {"items_injected": injected, "repeated_items": twice_keys, "repeated_lines": twice_lines}
 
 
+# ---------------------------------------------------------------------------------------------
+# latency of the hooks, as registered
+
+def build_big(paths, notes: int) -> dict:
+    """``notes`` session notes in one project (``big``): the lived-in commits and LoCoMo sessions
+    cycled with their own ids, so the words are real and the index is large."""
+    commits = _git_history(None) or [{"subject": "fallback note", "body": "", "files": ["app.py"], "date": ""}]
+    turns = []
+    locomo = os.path.join(DATA, "locomo", "locomo_dev.json")
+    if os.path.isfile(locomo):
+        with open(locomo, encoding="utf-8") as fh:
+            for sample in json.load(fh):
+                conv = sample["conversation"]
+                turns += [t["text"] for k, v in conv.items() if k.startswith("session_") and isinstance(v, list) for t in v]
+    for i in range(notes):
+        c = commits[i % len(commits)]
+        body = [ln.strip("-* ").strip() for ln in c["body"].split("\n") if ln.strip()][:4]
+        extra = [turns[(i * 3 + k) % len(turns)] for k in range(3)] if turns else []
+        summary = {"topic": f"{c['subject']} (#{i})", "key_points": body + extra, "files": c["files"][:8],
+                   "decisions": [], "todos": []}
+        _note(paths, f"big-{i:05d}", "big", "2026-01-01T10:00:00", summary)
+    from code_memory.memory.recent import rebuild
+    from code_memory.summary.extract import same_todo
+
+    rebuild(paths, same_todo)
+    return {"notes": notes}
+
+
+def _p50(values: list) -> float:
+    values = sorted(values)
+    return round(values[len(values) // 2], 1) if values else 0.0
+
+
+def latency(work: str, notes: int, runs: int) -> dict:
+    """Median wall time of each hook case, run as Claude Code runs it: ``sh -c '"…/hooks/x.sh"'``
+    with the payload on stdin, a new process each time."""
+    import datetime as dt
+
+    from code_memory.memory.tree import init_root
+    from code_memory.search.engine import ensure_index, index_sources, options_from_config
+
+    root = os.path.join(work, "big")
+    cfg = _config(root)
+    init_root(cfg.paths)
+    started = time.monotonic()
+    build_big(cfg.paths, notes)
+    built = time.monotonic() - started
+    ensure_index(cfg.paths.index_db, index_sources(cfg), options_from_config(cfg)).db.close()
+    indexed = time.monotonic() - started - built
+    subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(REPO, "scripts")], check=False)
+    project = os.path.join(work, "proj", "big")
+    os.makedirs(os.path.join(project, ".git"), exist_ok=True)
+    known = _git_history(1)[0]["files"][0] if _git_history(1) else "app.py"
+    env = dict(os.environ, CODE_MEMORY_ROOT=root, CODE_MEMORY_PYTHON=sys.executable, TMPDIR=os.path.join(work, "tmp"),
+               HOME=os.path.join(work, "home"), CODE_MEMORY_EMBEDDING__ENABLED="false")
+    os.makedirs(env["TMPDIR"], exist_ok=True)
+    os.makedirs(env["HOME"], exist_ok=True)
+
+    def run(shim: str, data: dict) -> float:
+        t0 = time.perf_counter()
+        subprocess.run(["sh", "-c", f'"{REPO}/hooks/{shim}.sh"'], input=json.dumps(data).encode(), env=env,
+                       capture_output=True, check=False)
+        return (time.perf_counter() - t0) * 1000
+
+    base = {"transcript_path": "/dev/null", "cwd": project, "permission_mode": "default"}
+    prompt = lambda n, text: {**base, "session_id": f"lat-{n}", "hook_event_name": "UserPromptSubmit", "prompt": text}
+    read = lambda n, rel: {**base, "session_id": f"lat-{n}", "hook_event_name": "PreToolUse", "tool_name": "Read",
+                           "tool_input": {"file_path": os.path.join(project, rel)}}
+    cases = {
+        "UserPromptSubmit, a question memory answers (injects)": lambda n: run("prompt-recall", prompt(n, "why did the redaction move to a maintained detector set?")),
+        "UserPromptSubmit, a routine prompt (silent)": lambda n: run("prompt-recall", prompt(n, "fix the failing test")),
+        "UserPromptSubmit, a trivial prompt (shell only)": lambda n: run("prompt-recall", prompt(n, "ok")),
+        "PreToolUse Read, first in the project (rules + file recall)": lambda n: run("rules-injector", read(n, known)),
+    }
+    out = {}
+    for name, case in cases.items():
+        case(-1)                                        # warm the caches once
+        out[name] = _p50([case(n) for n in range(runs)])
+    # later Reads in one session: the same file again, another file of a settled directory
+    run("rules-injector", read("later", known))
+    out["PreToolUse Read, the same file again (shell only)"] = _p50([run("rules-injector", read("later", known)) for _ in range(runs)])
+    out["PreToolUse Read, another file (shell only)"] = _p50([run("rules-injector", read("later", "no_such_name.xyz")) for _ in range(runs)])
+    py = _p50([(lambda t0: (subprocess.run([sys.executable, "-c", "pass"]), (time.perf_counter() - t0) * 1000)[1])(time.perf_counter())
+               for _ in range(runs)])
+    return {"notes": notes, "build_s": round(built, 1), "index_s": round(indexed, 1), "runs": runs,
+            "python_c_pass_ms": py, "p50_ms": out, "load": os.getloadavg()[0], "at": dt.datetime.now().isoformat(timespec="minutes")}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--smoke", action="store_true", help="a slice of each set, a few seconds")
     ap.add_argument("--dump", help="write every candidate's signals (JSON lines) to this file")
     ap.add_argument("--out", help="keep the built memory roots here")
     ap.add_argument("--json", action="store_true", help="print the result as JSON")
+    ap.add_argument("--latency", type=int, metavar="NOTES", help="instead: hook latency on a root with NOTES notes")
+    ap.add_argument("--runs", type=int, default=20, help="runs per latency case (median)")
     args = ap.parse_args(argv)
+    if args.latency:
+        result = latency(args.out or tempfile.mkdtemp(prefix="bench-recall-lat-"), args.latency, args.runs)
+        print(json.dumps(result, indent=1))
+        return 0
     if not os.path.isfile(os.path.join(DATA, "locomo", "locomo_dev.json")):
         print(f"skipped: no LoCoMo data under {DATA}")
         return 0

@@ -164,7 +164,7 @@ DEFAULTS: dict = {
         "file": True,
         "threshold": 0.5,
         "max_chars": 1500,
-        "max_items": 4,
+        "max_items": 3,
         "candidates": 8,
         "mode": "auto",
         "file_max_chars": 700,

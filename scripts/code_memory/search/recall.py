@@ -179,7 +179,7 @@ def describe(root: str, hit: dict) -> tuple:
         fields = _session_fields(hit["path"])
         when = (fields.get("ended") or fields.get("time") or "")[:16].replace("T", " ")
         topic = fields.get("topic") or heading
-        return key, rel, f"session {when[:10]} · {topic[:60]}".strip()
+        return key, rel, f"session {when[:10]} · {topic[:40]}".strip()
     return key, rel, f"{rel} — {heading[:80]}" if heading and heading != rel else rel
 
 
@@ -219,7 +219,8 @@ def candidate_lines(text: str, matcher: Matcher) -> list:
 def rank_lines(pool: list, weights: dict) -> list:
     """The candidate lines ``[(terms found, item weight, item, index, shown, parent)]`` best first:
     each word counts its weight in the memory times how rare it is among these lines (a name on
-    every line of a conversation says little about which line answers), times the item's weight."""
+    every line of a conversation says little about which line answers), times the item's relevance
+    relative to the best item's."""
     count: dict = {}
     for found, *_rest in pool:
         for t in found:
@@ -228,7 +229,7 @@ def rank_lines(pool: list, weights: dict) -> list:
     scored = []
     for found, item_weight, n, i, shown, parent in pool:
         score = sum(weights[t] * math.log(1.0 + size / count[t]) for t in _kept(found))
-        scored.append((-score * (0.5 + 0.5 * item_weight), n, i, shown, parent))
+        scored.append((-score * item_weight, n, i, shown, parent))
     scored.sort(key=lambda row: row[:3])
     return [row[1:] for row in scored]
 

@@ -272,6 +272,74 @@ def curve(cfg, questions, q_measured, offtopic_measured, routine, r_measured) ->
     return rows
 
 
+# the signals compared (relevance of one candidate from its signals; "margin" and "cos" are added below)
+VARIANTS = {
+    "coverage × specific (the gate)": lambda s: s["coverage"] * s["specific"],
+    "coverage only": lambda s: s["coverage"],
+    "specific only": lambda s: s["specific"],
+    "best line: coverage × specific": lambda s: s["line_coverage"] * min(1.0, s["line_mass"] / (2 * s["unit"])),
+    "gate + 0.25 × margin top-vs-second": lambda s: s["coverage"] * s["specific"] + 0.25 * s["margin"],
+    "gate × (1 + cosine − 0.2)": lambda s: s["coverage"] * s["specific"] * (1 + max(0.0, s["cos"] - 0.2)),
+}
+
+
+def with_margin(measured: list) -> None:
+    for m in measured:
+        vals = sorted((r[0] for r in m.rows), reverse=True)
+        margin = vals[0] - vals[1] if len(vals) > 1 else (vals[0] if vals else 0.0)
+        m.rows = [(rel, k, h, t, {**sig, "margin": margin}) for rel, k, h, t, sig in m.rows]
+
+
+def with_cosine(measured_sets: list, prompt_sets: list) -> None:
+    """Add each candidate's cosine to its prompt (the test model, tests/support/testmodel.py)."""
+    sys.path.insert(0, os.path.join(REPO, "tests", "support"))
+    import testmodel
+
+    from code_memory.search.embed import load_model, spec_from_config
+
+    model = load_model(spec_from_config(testmodel.model_config(testmodel.assemble(tempfile.mkdtemp(prefix="model-")))))
+    texts = list(dict.fromkeys(r[3][:1500] for ms in measured_sets for m in ms for r in m.rows))
+    docs = dict(zip(texts, model.embed(texts)))
+    for prompts, ms in zip(prompt_sets, measured_sets):
+        for p, m in zip(prompts, ms):
+            q = model.embed_query(p["prompt"])
+            m.rows = [(rel, k, h, t, {**sig, "cos": float(sum(a * b for a, b in zip(q, docs[t[:1500]])))})
+                      for rel, k, h, t, sig in m.rows]
+
+
+def compare(cfg_loco, cfg_coding, questions, q_measured, offtopic, routine, r_measured, cosine: bool) -> list:
+    """For each signal: the lowest threshold at which routine prompts inject ≤ 5 %, and the
+    evidence rate there (every variant on the same candidates and the same budget)."""
+    import copy
+
+    out = []
+    for name, fn in VARIANTS.items():
+        if "cosine" in name and not cosine:
+            continue
+        sets = [copy.copy(m) for m in q_measured], [copy.copy(m) for m in offtopic], [copy.copy(m) for m in r_measured]
+        for ms in sets:
+            for m in ms:
+                m.rows = [(round(fn(sig), 4), k, h, t, sig) for _rel, k, h, t, sig in m.rows]
+        for th in [x / 100 for x in range(5, 150, 5)]:
+            rows = curve_at(cfg_loco, cfg_coding, questions, sets[0], sets[1], sets[2], th)
+            if rows["false_injection"] <= 0.05:
+                out.append({"signal": name, "threshold": th, **rows})
+                break
+    return out
+
+
+def curve_at(cfg_loco, cfg_coding, questions, q_measured, offtopic, r_measured, th: float) -> dict:
+    from code_memory.search.recall import build
+
+    budget, items = int(cfg_loco.get_path("recall.max_chars")), int(cfg_loco.get_path("recall.max_items"))
+    ev = sum(evidence_in(build(cfg_loco.root, m, th, budget, items)["items"], q["gold"])[0]
+             for q, m in zip(questions, q_measured))
+    off = sum(1 for m in offtopic if build(cfg_loco.root, m, th, budget, items)["items"])
+    inj = sum(1 for m in r_measured if build(cfg_coding.root, m, th, budget, items)["items"])
+    return {"evidence": ev / max(1, len(questions)), "offtopic": off / max(1, len(offtopic)),
+            "false_injection": inj / max(1, len(r_measured))}
+
+
 def repeats(cfg, prompts: list, measured: list, threshold: float) -> dict:
     """One session per project: every prompt in turn, each recall excluding what is in context
     (the hook's ledger: keys and line digests). Counts items and lines injected twice."""
@@ -388,6 +456,9 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true", help="print the result as JSON")
     ap.add_argument("--latency", type=int, metavar="NOTES", help="instead: hook latency on a root with NOTES notes")
     ap.add_argument("--runs", type=int, default=20, help="runs per latency case (median)")
+    ap.add_argument("--compare", action="store_true", help="also compare the signals at ≤ 5 %% routine injections")
+    ap.add_argument("--cosine", action="store_true", help="with --compare: the cosine variant too (embeds every "
+                                                           "candidate with the test model; minutes)")
     args = ap.parse_args(argv)
     if args.latency:
         result = latency(args.out or tempfile.mkdtemp(prefix="bench-recall-lat-"), args.latency, args.runs)
@@ -426,6 +497,13 @@ def main(argv=None) -> int:
     threshold = float(coding_cfg.get_path("recall.threshold"))
     rep = repeats(coding_cfg, routine + routine, r_measured + r_measured, 0.0)
     rep_loco = repeats(loco_cfg, questions, q_measured, threshold)
+    compared = []
+    if args.compare:
+        if args.cosine:
+            with_cosine([q_measured, offtopic, r_measured], [questions, questions, routine])
+        for ms in (q_measured, offtopic, r_measured):
+            with_margin(ms)
+        compared = compare(loco_cfg, coding_cfg, questions, q_measured, offtopic, routine, r_measured, args.cosine)
     if args.dump:
         with open(args.dump, "w", encoding="utf-8") as fh:
             for kind, prompts, measured in (("locomo", questions, q_measured), ("offtopic", questions, offtopic),
@@ -438,7 +516,7 @@ def main(argv=None) -> int:
                                             ensure_ascii=False) + "\n")
     result = {"questions": len(questions), "offtopic_questions": len(offtopic), "routine": len(routine),
               "lived_in": counts, "default_threshold": threshold, "curve": rows,
-              "repeats_routine_twice_threshold0": rep, "repeats_locomo_default": rep_loco,
+              "repeats_routine_twice_threshold0": rep, "repeats_locomo_default": rep_loco, "compared": compared,
               "seconds": round(time.monotonic() - started, 1)}
     if args.json:
         print(json.dumps(result, indent=1))
@@ -451,6 +529,12 @@ def main(argv=None) -> int:
             print(f"| {r['threshold']:.2f} | {r['evidence']:.3f} | {r['evidence_all']:.3f} | {r['offtopic']:.3f} |"
                   f" {r['false_injection']:.3f} ({r['false_en']:.3f} / {r['false_zh']:.3f}) |")
         print(f"repeats (routine prompts twice per session, threshold 0): {rep}; LoCoMo at default: {rep_loco}")
+        if compared:
+            print("| signal | threshold at ≤ 5 % routine | evidence in context | off-topic | routine |")
+            print("|---|---:|---:|---:|---:|")
+            for c in compared:
+                print(f"| {c['signal']} | {c['threshold']:.2f} | {c['evidence']:.3f} | {c['offtopic']:.3f} |"
+                      f" {c['false_injection']:.3f} |")
         print(f"{result['seconds']} s")
     return 0
 

@@ -9,16 +9,7 @@ import pytest
 
 from support.hook_runner import payload, run_hook
 
-AUTH_NOTE = """# 会话摘要: s-auth
-
-- **项目**: alpha
-- **时间**: {day} 10:00 (最后更新)
-- **会话结束**: {day}T10:00:00+00:00
-- **工作目录**: {cwd}
-
----
-
-1. **主题**: 登录接口的 token 刷新
+AUTH_BODY = """1. **主题**: 登录接口的 token 刷新
 2. **关键知识点**:
    - refresh token 存在 HttpOnly cookie 里，access token 只放内存
 3. **涉及文件**: src/auth.py, src/a.py
@@ -29,21 +20,19 @@ AUTH_NOTE = """# 会话摘要: s-auth
    - [ ] 给 refresh 接口加速率限制
 """
 
-CSS_NOTE = """# 会话摘要: s-css
-
-- **项目**: alpha
-- **时间**: {day} 09:00 (最后更新)
-- **会话结束**: {day}T09:00:00+00:00
-- **工作目录**: {cwd}
-
----
-
-1. **主题**: Fix the sidebar layout in the dashboard stylesheet
+CSS_BODY = """1. **主题**: Fix the sidebar layout in the dashboard stylesheet
 2. **关键知识点**:
    - the sidebar uses flexbox; the grid version broke Safari 15
 3. **涉及文件**: web/sidebar.css
 4. **决策记录**: keep flexbox for the sidebar (CSS-MARKER-3)
 """
+
+
+def note(sid: str, day: str, cwd: str, body: str, hour: str = "10") -> str:
+    """A session note as the summarizer writes it (memory/sessions.py)."""
+    return (f"# 会话摘要: {sid}\n\n- **项目**: alpha\n- **时间**: {day} {hour}:00 (最后更新)\n"
+            f"- **会话结束**: {day}T{hour}:00:00+00:00\n- **工作目录**: {cwd}\n\n---\n\n{body}")
+
 
 OTHER_NOTES = [("s-ci", "CI runs the test suite on two cores", "pytest-xdist with two workers keeps CI under ten minutes"),
                ("s-docs", "Docs moved to docs/ pages", "one page per concern, the README stays short"),
@@ -64,12 +53,11 @@ def lived_in(initialized_root, project):
 
     paths = initialized_root
     day = (dt.date.today() - dt.timedelta(days=1)).isoformat()
-    write(paths.session_note("s-auth"), AUTH_NOTE.format(cwd=project, day=day))
-    write(paths.session_note("s-css"), CSS_NOTE.format(cwd=project, day=day))
+    write(paths.session_note("s-auth"), note("s-auth", day, project, AUTH_BODY))
+    write(paths.session_note("s-css"), note("s-css", day, project, CSS_BODY, hour="09"))
     for i, (sid, topic, point) in enumerate(OTHER_NOTES):
         older = (dt.date.today() - dt.timedelta(days=30 + i)).isoformat()
-        write(paths.session_note(sid), AUTH_NOTE.format(cwd=project, day=older).replace("s-auth", sid)
-              .split("1. **主题**")[0] + f"1. **主题**: {topic}\n2. **关键知识点**:\n   - {point}\n")
+        write(paths.session_note(sid), note(sid, older, project, f"1. **主题**: {topic}\n2. **关键知识点**:\n   - {point}\n"))
     with open(paths.memory_md, encoding="utf-8") as fh:
         memory = fh.read()
     memory = memory.replace("## 避坑经验 (Pitfalls)", "## 避坑经验 (Pitfalls)\n\n- auth.py 的 refresh 分支不要吞掉过期异常 (PITFALL-MARKER-2)", 1)
@@ -134,7 +122,7 @@ def test_prompt_recall_injects_the_relevant_decision_once_and_stays_silent_other
 def test_without_an_index_the_first_prompt_builds_it_in_the_background(initialized_root, project):
     import time
 
-    write(initialized_root.session_note("s-auth"), AUTH_NOTE.format(cwd=project, day="2026-11-01"))
+    write(initialized_root.session_note("s-auth"), note("s-auth", "2026-11-01", project, AUTH_BODY))
     prompt = prompt_payload(project, "为什么选 JWT 而不是服务端 session？网关那边怎么校验")
     assert run_hook("prompt-recall", prompt).silent
     deadline = time.monotonic() + 60

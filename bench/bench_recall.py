@@ -495,6 +495,8 @@ def main(argv=None) -> int:
     r_measured = measure_all(coding_cfg, routine)
     rows = curve(loco_cfg, questions, q_measured, offtopic, routine, r_measured)
     threshold = float(coding_cfg.get_path("recall.threshold"))
+    in_candidates = sum(any(f"[{g}]" in r[3] for r in m.rows for g in q["gold"])
+                        for q, m in zip(questions, q_measured)) / max(1, len(questions))
     rep = repeats(coding_cfg, routine + routine, r_measured + r_measured, 0.0)
     rep_loco = repeats(loco_cfg, questions, q_measured, threshold)
     compared = []
@@ -516,6 +518,7 @@ def main(argv=None) -> int:
                                             ensure_ascii=False) + "\n")
     result = {"questions": len(questions), "offtopic_questions": len(offtopic), "routine": len(routine),
               "lived_in": counts, "default_threshold": threshold, "curve": rows,
+              "evidence_in_candidates": round(in_candidates, 3),
               "repeats_routine_twice_threshold0": rep, "repeats_locomo_default": rep_loco, "compared": compared,
               "seconds": round(time.monotonic() - started, 1)}
     if args.json:
@@ -528,6 +531,7 @@ def main(argv=None) -> int:
         for r in rows:
             print(f"| {r['threshold']:.2f} | {r['evidence']:.3f} | {r['evidence_all']:.3f} | {r['offtopic']:.3f} |"
                   f" {r['false_injection']:.3f} ({r['false_en']:.3f} / {r['false_zh']:.3f}) |")
+        print(f"questions whose candidates hold an evidence turn: {in_candidates:.3f}")
         print(f"repeats (routine prompts twice per session, threshold 0): {rep}; LoCoMo at default: {rep_loco}")
         if compared:
             print("| signal | threshold at ≤ 5 % routine | evidence in context | off-topic | routine |")

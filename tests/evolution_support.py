@@ -1,5 +1,5 @@
-"""Synthetic histories for the self-evolution tests: session summaries in the spec's format
-(会话摘要) and session outcomes in the feedback log."""
+"""Synthetic histories for the self-evolution tests: session summaries in the 会话摘要
+format and session outcomes in the feedback log."""
 
 from __future__ import annotations
 

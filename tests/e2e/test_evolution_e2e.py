@@ -1,7 +1,7 @@
 """Self-evolution end to end with the real Claude Code binary and the loopback stand-in:
 
 - a Skill generated from a synthetic history shows up in the next session's skill listing (the
-  request body the model receives), as reference Part A observed for hand-written skills;
+  request body the model receives), as the real binary lists hand-written skills;
 - the session-outcome heuristic on transcripts the binary itself writes.
 """
 

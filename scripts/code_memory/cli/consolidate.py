@@ -8,7 +8,7 @@ import sys
 
 from ..config import load_config
 from ..errors import CodeMemoryError
-from ..paths import SCRIPTS_DIR
+from ..paths import shell_dir
 from .common import add_common, render_text
 
 STEP_CHOICES = ("pending", "facts", "signals", "capabilities", "distill", "cleanup", "reindex")
@@ -70,7 +70,7 @@ def cmd_cron(args) -> dict:
         return cron.status(env_file_path())
     if args.action == "remove":
         return cron.remove(env_file_path())
-    script = os.path.join(SCRIPTS_DIR, "weekly-consolidate.sh")
+    script = os.path.join(shell_dir(), "scripts", "weekly-consolidate.sh")
     schedule = args.schedule or cfg.get_path("consolidate.cron_schedule")
     llm = cron.llm_access(dict(cfg.get("llm") or {}), os.environ)
     return cron.install(schedule, script, cfg.root, sys.executable, env_file_path(), llm)
@@ -103,6 +103,7 @@ def register(sub) -> None:
 
     p = sub.add_parser("cron", help="register the weekly job in your crontab (install.sh --cron)")
     add_common(p)
-    p.add_argument("action", choices=("install", "remove", "status"))
+    p.add_argument("action", choices=("install", "remove", "status"),
+                   help="install (or replace) our crontab line and its env file, remove them, or show them")
     p.add_argument("--schedule", help="cron schedule (default consolidate.cron_schedule, '17 3 * * 0')")
     p.set_defaults(handler=cmd_cron, text_renderer=_render_cron)

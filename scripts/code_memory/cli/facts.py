@@ -176,14 +176,15 @@ def register(sub) -> None:
 
     p = fsub.add_parser("list", help="list facts (all areas, or one)")
     _add_area(p, required=False)
-    p.add_argument("--status", choices=("active", "superseded", "archived", "all"), default="active")
+    p.add_argument("--status", choices=("active", "superseded", "archived", "all"), default="active",
+                   help="which facts (default active)")
     add_common(p)
     p.set_defaults(handler=cmd_list, text_renderer=render_list)
 
     p = fsub.add_parser("add", help="add an active fact")
-    p.add_argument("text")
+    p.add_argument("text", help="the fact, one sentence")
     _add_area(p, required=True)
-    p.add_argument("--category", default="general")
+    p.add_argument("--category", default="general", help="a short label grouping facts (default general)")
     p.add_argument("--evidence", help="where the fact comes from")
     p.add_argument("--supersedes", metavar="FACT_ID", help="mark this older fact superseded by the new one")
     p.add_argument("--create", action="store_true",
@@ -192,16 +193,16 @@ def register(sub) -> None:
     p.set_defaults(handler=cmd_add, text_renderer=render_list)
 
     p = fsub.add_parser("supersede", help="replace a fact: add the new text, mark the old one superseded")
-    p.add_argument("old_id", metavar="FACT_ID")
-    p.add_argument("text")
+    p.add_argument("old_id", metavar="FACT_ID", help="the fact to replace")
+    p.add_argument("text", help="the new text")
     _add_area(p, required=True)
-    p.add_argument("--category", default="general")
-    p.add_argument("--evidence")
+    p.add_argument("--category", default="general", help="a short label grouping facts (default general)")
+    p.add_argument("--evidence", help="where the new text comes from")
     add_common(p)
     p.set_defaults(handler=cmd_supersede, text_renderer=render_list)
 
     p = fsub.add_parser("archive", help="mark a fact archived (no longer applies)")
-    p.add_argument("fact_id", metavar="FACT_ID")
+    p.add_argument("fact_id", metavar="FACT_ID", help="the fact to archive")
     _add_area(p, required=True)
     add_common(p)
     p.set_defaults(handler=cmd_archive, text_renderer=render_list)

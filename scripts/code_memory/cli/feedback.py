@@ -138,14 +138,15 @@ def add_subcommands(sub) -> None:
     add_common(p)
     p.add_argument("--experience-id", action="append", required=True,
                    help="rule:<project>:<hash>, pitfall:<hash> or fact:<id> (repeatable)")
-    p.add_argument("--session-id", required=True)
+    p.add_argument("--session-id", required=True, help="the Claude Code session it was handed to")
     p.add_argument("--context", help="a short label of where it was used (redacted, ≤ 200 chars)")
     p.set_defaults(handler=cmd_ref)
 
     p = sub.add_parser("outcome", help="record a session's outcome (given, or derived from its transcript)")
     add_common(p)
-    p.add_argument("--session-id", required=True)
-    p.add_argument("--outcome", choices=("success", "failed"))
+    p.add_argument("--session-id", required=True, help="the Claude Code session")
+    p.add_argument("--outcome", choices=("success", "failed"),
+                   help="how the session went (without it: derived from --transcript)")
     p.add_argument("--corrections", type=int, default=0, help="corrections in the session (default 0)")
     p.add_argument("--transcript", help="derive outcome and corrections from this transcript JSONL")
     p.add_argument("--dry-run", action="store_true", help="with --transcript: show the assessment only")
@@ -155,8 +156,9 @@ def add_subcommands(sub) -> None:
     p = sub.add_parser("score", help="scores of all experiences (best first) or of one")
     add_common(p)
     p.add_argument("--id", help="one experience id")
-    p.add_argument("--status", choices=("high_value", "normal", "archive_candidate", "archived"))
-    p.add_argument("--limit", type=int, default=50)
+    p.add_argument("--status", choices=("high_value", "normal", "archive_candidate", "archived"),
+                   help="only experiences with this status")
+    p.add_argument("--limit", type=int, default=50, help="at most this many (default 50)")
     p.set_defaults(handler=cmd_score, text_renderer=_render_scores)
 
     p = sub.add_parser("report", help="the feedback loop's state (JSON; --format text|markdown for people)")
@@ -174,7 +176,7 @@ def add_subcommands(sub) -> None:
 
     p = sub.add_parser("restore", help="put an archived experience back")
     add_common(p)
-    p.add_argument("--id", required=True)
+    p.add_argument("--id", required=True, help="the archived experience's id (from `score --status archived`)")
     p.set_defaults(handler=cmd_restore)
 
     p = sub.add_parser("rebuild", help="rebuild the derived tables from evolution/audit.jsonl")

@@ -136,13 +136,13 @@ def register(sub) -> None:
     _add_set_arguments(kvsub.add_parser("set", help="write a key (JSON content) or tombstone it (null)"))
 
     p = kvsub.add_parser("get", help="the live value of a key")
-    p.add_argument("key")
+    p.add_argument("key", help="the key, e.g. /user/preference/style")
     add_common(p)
     p.set_defaults(handler=cmd_get)
 
     p = kvsub.add_parser("ls", help="live keys under a prefix (a folder of kv/index)")
-    p.add_argument("prefix", nargs="?", default=None)
-    p.add_argument("--limit", type=int, default=None)
+    p.add_argument("prefix", nargs="?", default=None, help="a key prefix, e.g. /project/ (default: every key)")
+    p.add_argument("--limit", type=int, default=None, help="at most this many keys")
     add_common(p)
     p.set_defaults(handler=cmd_ls, text_renderer=_render_ls)
 

@@ -124,19 +124,20 @@ def register(sub) -> None:
     rsub.required = True
 
     p = rsub.add_parser("list", help="list proposals (pending by default)")
-    p.add_argument("--status", choices=("pending", "approved", "rejected", "all"), default="pending")
-    p.add_argument("--kind", choices=("rule", "pitfall", "fact", "skill", "kv"))
-    p.add_argument("--project", metavar="NAME")
+    p.add_argument("--status", choices=("pending", "approved", "rejected", "all"), default="pending",
+                   help="which proposals (default pending)")
+    p.add_argument("--kind", choices=("rule", "pitfall", "fact", "skill", "kv"), help="only proposals of this kind")
+    p.add_argument("--project", metavar="NAME", help="only proposals for this project")
     add_common(p)
     p.set_defaults(handler=cmd_list, text_renderer=render_list)
 
     p = rsub.add_parser("show", help="show one proposal with its full text")
-    p.add_argument("id", metavar="ID")
+    p.add_argument("id", metavar="ID", help="the proposal's id (from `review list`)")
     add_common(p)
     p.set_defaults(handler=cmd_show, text_renderer=render_show)
 
     p = rsub.add_parser("approve", help="write the proposal where it belongs (optionally edited)")
-    p.add_argument("id", metavar="ID")
+    p.add_argument("id", metavar="ID", help="the proposal's id (from `review list`)")
     group = p.add_mutually_exclusive_group()
     group.add_argument("--edit", action="store_true", help="edit the text in $EDITOR first")
     group.add_argument("--text", metavar="T", help="approve this text instead of the proposed one")
@@ -145,8 +146,8 @@ def register(sub) -> None:
     p.set_defaults(handler=cmd_approve, text_renderer=render_decision)
 
     p = rsub.add_parser("reject", help="reject the proposal; a near-identical one is not proposed again")
-    p.add_argument("id", metavar="ID")
-    p.add_argument("--reason", metavar="R")
+    p.add_argument("id", metavar="ID", help="the proposal's id (from `review list`)")
+    p.add_argument("--reason", metavar="R", help="why, kept with the decision")
     p.add_argument("--revision", type=int, metavar="N", help="the revision you reviewed (CONFLICT if it changed)")
     add_common(p)
     p.set_defaults(handler=cmd_reject, text_renderer=render_decision)

@@ -288,6 +288,6 @@ def register(sub) -> None:
 def main(argv=None) -> int:
     argv = hoist_globals(sys.argv[1:] if argv is None else list(argv))
     # search is the default: anything that is not a subcommand (or --help) is a query
-    if not argv or (argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help")):
+    if not argv or (argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help", "--version")):
         argv = ["search", *argv]
     return script_main("memory-search.py", "Search code-memory (BM25 + vectors).", register_subcommands, argv)

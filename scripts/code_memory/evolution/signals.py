@@ -110,7 +110,7 @@ def _matches(label: str, keys) -> bool:
 
 
 def parse_summary(path: str, text: str) -> Summary:
-    """A session summary in the spec's format (``# 会话摘要: id``, ``- **项目**: …`` header, ``---``,
+    """A session summary in the 会话摘要 format (``# 会话摘要: id``, ``- **项目**: …`` header, ``---``,
     numbered items); tolerant of other Markdown. The "涉及文件" (files) item is not scanned."""
     lines = text.split("\n")
     session_id = os.path.splitext(os.path.basename(path))[0]

@@ -448,6 +448,56 @@ def latency(work: str, notes: int, runs: int) -> dict:
             "python_c_pass_ms": py, "p50_ms": out, "load": os.getloadavg()[0], "at": dt.datetime.now().isoformat(timespec="minutes")}
 
 
+# ---------------------------------------------------------------------------------------------
+# the held-out set (bench/heldout_recall.py, another engineer's; run only to report)
+
+def heldout(work: str) -> dict:
+    """Every held-out prompt through the registered UserPromptSubmit hook (``sh -c``), one session
+    per prompt, in the held-out lived-in root; scored by the set's own ``evidence_found``."""
+    sys.path.insert(0, os.path.join(REPO, "bench"))
+    from code_memory.search.engine import ensure_index, index_sources, options_from_config
+    from heldout_recall import build_root, evidence_found, prompts
+
+    home = os.path.join(work, "home")
+    root = os.path.join(home, ".claude", "memory")
+    manifest = build_root(root, home)
+    cfg = _config(root)
+    ensure_index(cfg.paths.index_db, index_sources(cfg), options_from_config(cfg), full=True).db.close()
+    env = dict(os.environ, CODE_MEMORY_ROOT=root, HOME=home, CODE_MEMORY_PYTHON=sys.executable,
+               TMPDIR=os.path.join(work, "tmp"), CODE_MEMORY_EMBEDDING__ENABLED="false")
+    os.makedirs(env["TMPDIR"], exist_ok=True)
+    rows = []
+    for p in prompts():
+        data = {"session_id": f"heldout-{p['id']}", "transcript_path": "/dev/null", "cwd": os.path.join(home, p["cwd"]),
+                "hook_event_name": "UserPromptSubmit", "prompt": p["prompt"], "permission_mode": "default"}
+        done = subprocess.run(["sh", "-c", f'"{REPO}/hooks/prompt-recall.sh"'], input=json.dumps(data).encode(),
+                              env=env, capture_output=True, check=False)
+        out = json.loads(done.stdout) if done.stdout.strip() else {}
+        text = ((out.get("hookSpecificOutput") or {}).get("additionalContext")) or ""
+        rows.append({"id": p["id"], "kind": p["kind"], "lang": p["lang"], "overlap": bool(p.get("overlap")),
+                     "need": p.get("need"), "chars": len(text),
+                     "found": evidence_found(p, text, manifest) if p["kind"] == "needing" and text else False})
+
+    def share(sel, key):
+        sel = list(sel)
+        return {"n": len(sel), "rate": round(sum(1 for r in sel if key(r)) / len(sel), 3) if sel else None}
+
+    routine = [r for r in rows if r["kind"] == "routine"]
+    needing = [r for r in rows if r["kind"] == "needing"]
+    chars = sorted(r["chars"] for r in rows if r["chars"])
+    return {"routine_inject": {"all": share(routine, lambda r: r["chars"] > 0),
+                               **{lang: share((r for r in routine if r["lang"] == lang), lambda r: r["chars"] > 0)
+                                  for lang in ("zh", "en", "mixed")},
+                               "overlap": share((r for r in routine if r["overlap"]), lambda r: r["chars"] > 0)},
+            "needing_evidence": {"all": share(needing, lambda r: r["found"]),
+                                 **{lang: share((r for r in needing if r["lang"] == lang), lambda r: r["found"])
+                                    for lang in ("zh", "en")},
+                                 **{f"need:{k}": share((r for r in needing if r["need"] == k), lambda r: r["found"])
+                                    for k in sorted({r["need"] for r in needing if r["need"]})}},
+            "needing_inject_anything": share(needing, lambda r: r["chars"] > 0),
+            "injected_chars": {"p50": chars[len(chars) // 2] if chars else 0, "max": chars[-1] if chars else 0}}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--smoke", action="store_true", help="a slice of each set, a few seconds")
@@ -459,7 +509,12 @@ def main(argv=None) -> int:
     ap.add_argument("--compare", action="store_true", help="also compare the signals at ≤ 5 %% routine injections")
     ap.add_argument("--cosine", action="store_true", help="with --compare: the cosine variant too (embeds every "
                                                            "candidate with the test model; minutes)")
+    ap.add_argument("--heldout", action="store_true",
+                    help="instead: the held-out set (bench/heldout_recall.py) through the registered hook, to report")
     args = ap.parse_args(argv)
+    if args.heldout:
+        print(json.dumps(heldout(args.out or tempfile.mkdtemp(prefix="bench-recall-heldout-")), indent=1))
+        return 0
     if args.latency:
         result = latency(args.out or tempfile.mkdtemp(prefix="bench-recall-lat-"), args.latency, args.runs)
         print(json.dumps(result, indent=1))

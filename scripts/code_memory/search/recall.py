@@ -1,35 +1,31 @@
-"""Recall at the moment of need: what memory holds that is relevant to a prompt, behind a
-calibrated relevance gate (docs/hooks.md § Recall).
+"""Prompt-time recall: what memory holds that is relevant to a prompt, behind a calibrated
+relevance gate (docs/hooks.md § Recall).
 
-:func:`prompt_recall` asks the one search over every store (:func:`code_memory.search.unified.search_all`:
-session notes, MEMORY.md, areas, daily notes, facts, kv keys, the workspace, memtool) for the prompt,
-measures each candidate against the prompt (:func:`signals`), keeps the ones whose relevance passes
-the threshold, and cuts each to the lines that match, within one character budget. It returns plain
-data — the hook fences it (hooks/recall.py conventions).
+:func:`measure` asks the one search over every store (:func:`code_memory.search.unified.search_all`:
+session notes, MEMORY.md, areas, daily notes, facts, kv keys, the workspace, memtool) for the
+prompt and measures each candidate against it (:func:`signals`); :func:`build` applies the gate
+and chooses the lines to show; :func:`prompt_recall` is both, the op ``recall`` of the search side.
+Requests and answers are JSON-able dicts, so the same function serves in-process or from a warm
+query process; the hook fences the answer (hooks/recall.py conventions).
 
-The relevance of a candidate (:func:`relevance`) is computed from the prompt's own words, weighted by
-how rare each one is in this memory (IDF over the index's chunks):
+The relevance of a candidate is computed from the prompt's own words, each weighted by how rare
+it is in this memory (BM25's IDF over the index's chunks):
 
-* ``coverage`` — the share of the prompt's weight the candidate contains: a CSS note shares no
-  rare word with an authentication prompt, so its coverage is near zero whatever its rank;
-* ``specific`` — the weight it contains, relative to one word that occurs in a single chunk, capped
-  at 1: a routine prompt ("fix the failing test") matches only words every coding note uses, whose
-  weight is small.
+* ``coverage`` — the share of the prompt's weight the candidate holds: a CSS note shares no rare
+  word with an authentication prompt, so its coverage is near zero whatever its rank;
+* ``specific`` — the weight it holds relative to two words that one chunk each holds, capped at
+  1: a routine prompt ("fix the failing test") matches only words every coding note uses.
 
-``relevance = coverage × specific``; the default threshold comes from the measured curve in
-BENCHMARKS.md § Recall (bench/bench_recall.py), not from a guess.
+``relevance = coverage × specific``. Nothing is injected unless the best candidate reaches the
+threshold; the candidates within :data:`ITEM_FLOOR` of the threshold join it. The default comes
+from the measured curve (BENCHMARKS.md § Recall, bench/bench_recall.py), not from a guess; the
+other signals measured there (coverage or specificity alone, the best line, the margin over the
+second candidate, vector similarity) did no better at the same false-injection rate.
 
-Items already in the session's context are never returned again: the request names them by key
-(``exclude_keys``) and by the digests of their lines (``exclude_lines``, :func:`line_digest` of
-each injected line — the SessionStart brief's included), so a line that is in context is not
-repeated, and an item left with nothing new is dropped.
-
-:func:`file_recall` answers "what does memory know about this file": the last sessions of the
-project that touched it (from the recent-work index: date, topic, decision, open to-dos) and the
-pitfalls and facts that name it.
-
-Every request and answer is a JSON-able dict, so the same functions serve in-process or through a
-warm query process (op ``recall`` / ``file-recall``).
+What is already in the session's context is never returned again: the request names it by item
+key (``exclude_keys``) and by the digests of its lines (``exclude_lines``, text/lines.py — the
+SessionStart brief's included); such lines are skipped, and an item left with nothing new is
+dropped.
 """
 
 from __future__ import annotations
@@ -45,7 +41,6 @@ _R = DEFAULTS["recall"]
 FENCE_OVERHEAD = 57           # '<recalled-memory source="" title="">' + '</recalled-memory>' + newlines
 LINE_MAX = 200                # a longer line is cut around the prompt's words
 PARENT_MAX = 90               # the label line a bullet sits under, as context
-MIN_ITEM_CHARS = 80           # an item that cannot show this much is left out
 SPECIFIC_UNITS = 2.0          # "specific" is full with the weight of two words that one chunk each holds
 ITEM_FLOOR = 0.5              # once the best candidate passes, others within this share of the threshold join it
 
@@ -234,19 +229,18 @@ def rank_lines(pool: list, weights: dict) -> list:
     return [row[1:] for row in scored]
 
 
-def _memtool(cfg, request):
+def _memtool(cfg):
     from ..memtool.location import resolve_db
     from .unified import MemtoolAccess
 
-    path = request.get("memtool_db") or resolve_db(cfg)[0]
-    return MemtoolAccess(path)
+    return MemtoolAccess(resolve_db(cfg)[0])
 
 
 def candidates(cfg, request: dict) -> tuple:
     """``(search answer, hits)`` for the prompt: the one search over every store."""
     from .unified import search_all
 
-    answer = search_all(cfg, request["prompt"], memtool=_memtool(cfg, request), mode=request.get("mode") or "bm25",
+    answer = search_all(cfg, request["prompt"], memtool=_memtool(cfg), mode=request.get("mode") or "bm25",
                         top_k=int(request.get("candidates") or _R["candidates"]), scope="project",
                         project=request.get("project"), workspace=request.get("workspace"),
                         refresh_index=bool(request.get("refresh", True)))

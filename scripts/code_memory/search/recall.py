@@ -236,15 +236,27 @@ def _memtool(cfg):
     return MemtoolAccess(resolve_db(cfg)[0])
 
 
-def candidates(cfg, request: dict) -> tuple:
-    """``(search answer, hits)`` for the prompt: the one search over every store."""
+def candidates(cfg, request: dict) -> list:
+    """The search hits for the prompt, from the one search over every store: the index's (notes,
+    MEMORY.md, areas, daily notes, facts, kv, the workspace) and memtool's, asked separately —
+    the merged ranking puts a memtool item that matches only some of the words below every index
+    hit, and a prompt seldom matches all of them; the gate measures every candidate alike."""
+    from ..errors import CodeMemoryError
+    from .index import INDEX_SOURCES
     from .unified import search_all
 
-    answer = search_all(cfg, request["prompt"], memtool=_memtool(cfg), mode=request.get("mode") or "bm25",
-                        top_k=int(request.get("candidates") or _R["candidates"]), scope="project",
-                        project=request.get("project"), workspace=request.get("workspace"),
-                        refresh_index=bool(request.get("refresh", True)))
-    return answer, answer.get("results") or []
+    wanted = int(request.get("candidates") or _R["candidates"])
+    common = {"mode": request.get("mode") or "bm25", "scope": "project", "project": request.get("project"),
+              "workspace": request.get("workspace"), "refresh_index": bool(request.get("refresh", True))}
+    hits = search_all(cfg, request["prompt"], memtool=None, sources=INDEX_SOURCES, top_k=wanted, **common)["results"]
+    memtool = _memtool(cfg)
+    if memtool.exists():
+        try:
+            hits += search_all(cfg, request["prompt"], memtool=memtool, sources=["memtool"],
+                               top_k=max(2, wanted // 3), **common)["results"]
+        except CodeMemoryError:
+            pass                        # memtool unreadable: the other stores still answer
+    return hits
 
 
 MACHINE_PROMPTS = ("<task-notification>", "<command-name>", "<command-message>", "<local-command-stdout>",
@@ -278,7 +290,7 @@ def measure(cfg, request: dict) -> Measured:
     prompt = str(request.get("prompt") or "")[:4000]
     if trivial(prompt):
         return Measured(skipped="trivial")
-    _answer, hits = candidates(cfg, {**request, "prompt": prompt})
+    hits = candidates(cfg, {**request, "prompt": prompt})
     if not hits:
         return Measured(skipped="no candidates")
     conn = sqlite3.connect(f"file:{cfg.paths.index_db}?mode=ro", uri=True, timeout=0.5)

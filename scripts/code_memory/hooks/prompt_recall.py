@@ -3,10 +3,11 @@ next to it — only what passes the relevance gate, never what the session alrea
 silent otherwise (docs/hooks.md § Recall).
 
 The search, the gate and the choice of lines are code_memory.search.recall's (op ``recall``),
-reached through :func:`ask`, the one place that knows where the search runs; this module adds what only a hook knows — the session's ledger of
-what is in context (hooks/ledger.py), the project and workspace, the configuration — and turns
-the answer into fenced recalled memory (hooks/recall.py), each item with the id ``memory_get``
-reads back. What it injected becomes feedback refs of the session (docs/evolution.md) and goes
+reached through :func:`ask`, the one place that knows where the search runs (in this process
+today; a warm query process once there is one). This module adds what only a hook knows — the
+session's ledger of what is in context (hooks/ledger.py), the project and workspace, the
+configuration — and turns the answer into fenced recalled memory (hooks/recall.py), each item with
+the id ``memory_get`` reads back. What it injected becomes feedback refs of the session (docs/evolution.md) and goes
 into the ledger, so it is not repeated. Any failure: no output (fail open).
 """
 

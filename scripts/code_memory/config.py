@@ -162,7 +162,7 @@ DEFAULTS: dict = {
     "recall": {
         "prompt": True,
         "file": True,
-        "threshold": 0.5,
+        "threshold": 0.6,
         "max_chars": 1500,
         "max_items": 3,
         "candidates": 8,

@@ -87,7 +87,7 @@ def mark_known(ctx, ledger, project, entries: list) -> None:
     """Once per project and session: mark the file names memory knows something about, so the
     shims send a first Read or Edit of such a file to Python and let every other one pass."""
     flag = "kp-" + project.name
-    if ctx.flags._has(flag):
+    if ctx.flags.has_flag(flag):
         return
     names = set()
     for entry in entries:
@@ -95,7 +95,7 @@ def mark_known(ctx, ledger, project, entries: list) -> None:
     names.update(n for _i, line, _e in _pitfalls(ctx) for n in path_names(line))
     names.update(n for _id, text in _facts(ctx, project)[1] for n in path_names(text))
     ledger.mark_known(sorted(n for n in names if n)[:MAX_NAMES])
-    ctx.flags._set(flag)
+    ctx.flags.set_flag(flag)
 
 
 def file_context(event, ctx, project) -> str:

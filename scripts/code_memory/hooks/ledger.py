@@ -92,11 +92,11 @@ class Ledger:
         return name
 
     def file_done(self, path: str) -> bool:
-        return self.flags._has(self._name(DONE_PREFIX, path))
+        return self.flags.has_flag(self._name(DONE_PREFIX, path))
 
     def mark_file_done(self, path: str) -> bool:
-        return self.flags._set(self._name(DONE_PREFIX, path))
+        return self.flags.set_flag(self._name(DONE_PREFIX, path))
 
     def mark_known(self, basenames) -> int:
         """Mark the file names memory knows something about; returns how many were marked."""
-        return sum(1 for name in basenames if name and "/" not in name and self.flags._set(self._name(KNOWN_PREFIX, name)))
+        return sum(1 for name in basenames if name and "/" not in name and self.flags.set_flag(self._name(KNOWN_PREFIX, name)))

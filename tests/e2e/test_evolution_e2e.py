@@ -36,7 +36,7 @@ def test_generated_skill_is_listed_in_the_next_session(claude_runner, standin, i
     assert out["generated"] == [] and len(out["queued"]) == 2
     queued = {q["pattern"]: q for q in out["queued"]}
     approved = json.loads(run_script("code-memory.py", "review", "approve",
-                                     queued["environment_issue:port"]["proposal"]).stdout)
+                                     queued["environment_issue:port"]["proposal"], terminal="y").stdout)
     assert approved["ok"] and approved["name"] == "auto-env-port-2"   # the user's skill keeps its name and text
     assert user_skill.read_text().endswith("mine\n")
     waiting = next(q for p, q in queued.items() if p != "environment_issue:port")

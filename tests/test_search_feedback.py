@@ -80,9 +80,9 @@ def test_search_ranks_a_high_value_pitfall_first(root):
     # make the rule an archive candidate and the pitfall high value
     for i in range(3):
         fb.record_refs(root, f"good-{i}", [exp.pitfall_id(P1)])
-        fb.record_outcome(root, f"good-{i}", "success")
+        fb.record_outcome(root, f"good-{i}", "success", evidence=[exp.pitfall_id(P1)])
         fb.record_refs(root, f"bad-{i}", [exp.rule_id("demo", RULE)])
-        fb.record_outcome(root, f"bad-{i}", "failed")
+        fb.record_outcome(root, f"bad-{i}", "failed", evidence=[exp.rule_id("demo", RULE)])
     fb.refresh_score_cache(root, fb.Settings())
     boosted = search_memory(cfg_for(root), "nginx 配置", mode="bm25", project="demo", top_k=10)["results"]
     by_path = {os.path.realpath(h["path"]): h for h in boosted}

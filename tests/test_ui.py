@@ -159,8 +159,15 @@ def test_the_file_view_pages_from_to_and_previous_next(world):
 
 
 def test_a_session_page_shows_its_todos_files_and_what_was_injected(world):
+    from code_memory.evolution import feedback
+    from code_memory.paths import MemoryPaths
+    feedback.record_refs(MemoryPaths(world["root"]), "s-zh-1", ["session:s-en-1", "kv:/projects/alpha/db"],
+                         context="prompt-recall")                      # what recall injected (hooks.md § Recall)
     with client(world["ui"]) as c:
         data = c.get("/api/session/s-zh-1").json()
+        page = c.get("/session/s-zh-1").text
+    recalled = {r["experience_id"]: r for r in data["injected"] if r["context"] == "prompt-recall"}
+    assert recalled["session:s-en-1"]["path"] == "sessions/s-en-1.md" and "kv · /projects/alpha/db" in page
     assert data["fields"]["todos"] == ["给 load_config 补单元测试"]
     assert "config/db.yaml" in data["fields"]["files"]
     injected = {r["experience_id"] for r in data["injected"]}

@@ -159,6 +159,18 @@ DEFAULTS: dict = {
         "log_level": "info",
         "log_max_bytes": 1000000,
     },
+    # recall at the moment of need (docs/hooks.md § Recall): on each prompt and on the first Read/Edit of a file
+    "recall": {
+        "prompt": True,
+        "file": True,
+        "threshold": 0.6,
+        "max_chars": 1500,
+        "max_items": 3,
+        "candidates": 8,
+        "mode": "auto",
+        "file_max_chars": 700,
+        "file_sessions": 2,
+    },
     # avoidance-gate rule engines (docs/hooks.md § Lint rules)
     "lint": {
         "enabled": True,

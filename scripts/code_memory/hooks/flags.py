@@ -96,6 +96,13 @@ class SessionFlags:
         except OSError:
             return False
 
+    def has_flag(self, name: str) -> bool:
+        """A flag of another module's (hooks/ledger.py's file markers)."""
+        return self._has(name)
+
+    def set_flag(self, name: str) -> bool:
+        return self._set(name)
+
     def has_project(self, project: str, mark: str = "") -> bool:
         """The project's rules are loaded; if so, directory ``mark`` (when given) is marked too."""
         if not self._has("p-" + project):

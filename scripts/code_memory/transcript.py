@@ -141,9 +141,11 @@ def _read_lines(fh, max_line_bytes: int, stats: ReadStats):
 
 
 def iter_records(path: str, stats: ReadStats | None = None,
-                 max_line_bytes: int = DEFAULT_MAX_LINE_BYTES):
+                 max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, results_only: bool = False):
     """Yield the parsed chat lines (``type`` user/assistant, plus compact boundaries counted in
-    ``stats``) of a transcript. Other line types are skipped unparsed; a torn line is skipped."""
+    ``stats``) of a transcript. Other line types are skipped unparsed; a torn line is skipped.
+    With ``results_only`` a line that only reports tools that worked comes as a short record
+    holding just those results under :data:`RESULTS_ONLY` (read without a JSON parse)."""
     stats = stats if stats is not None else ReadStats()
     with open(path, "rb") as fh:
         for raw in _read_lines(fh, max_line_bytes, stats):
@@ -152,7 +154,7 @@ def iter_records(path: str, stats: ReadStats | None = None,
                 if b"compact_boundary" in raw:
                     stats.compactions += 1
                 continue
-            rec = _result_only(raw) if stats.session_id and not lint else None
+            rec = _result_only(raw) if results_only and stats.session_id and not lint else None
             if rec is None:
                 try:
                     rec = json.loads(raw.decode("utf-8", errors="replace"))
@@ -281,7 +283,7 @@ def iter_messages(path: str, stats: ReadStats | None = None, source: str = "main
     """Yield :class:`Message` objects; consecutive assistant lines with one ``message.id`` (one
     streamed message written block by block) come out as one message."""
     pending: Message | None = None
-    for rec in iter_records(path, stats, max_line_bytes):
+    for rec in iter_records(path, stats, max_line_bytes, results_only=True):
         if rec.get("isSidechain") and source == "main":
             continue  # older builds kept subagent lines in the main file: not the main conversation
         if rec.get("type") == "attachment":

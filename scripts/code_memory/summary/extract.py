@@ -24,6 +24,7 @@ from ..text.keywords import coverage, weights
 from . import clauses as cl
 from . import decisions as decide
 from . import todos as todo_rules
+from .todos import same_todo  # noqa: F401 — callers that compare to-dos import it from here too
 
 TOPIC_CHARS = 100              # a topic line in English; Chinese says as much in fewer characters
 TOPIC_CJK_CHARS = 60

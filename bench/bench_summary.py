@@ -2,7 +2,9 @@
 """Benchmark the summarizer's offline parts: reading a large transcript (time, traced peak memory)
 and a whole deterministic summary run (new process, as the SessionEnd hook starts it).
 
-    python bench/bench_summary.py [--mb 50] [--runs 5]
+    python bench/bench_summary.py [--mb 50] [--runs 5] [--smoke]
+
+``--smoke``: a 1 MB transcript, one run of each (a few seconds; the CI test).
 
 Writes nothing outside a temp dir. Prints one JSON object.
 """
@@ -52,7 +54,10 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mb", type=int, default=50)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--smoke", action="store_true", help="a 1 MB transcript, one run (a few seconds)")
     args = parser.parse_args()
+    if args.smoke:
+        args.mb, args.runs = 1, 1
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "big.jsonl")
         make_transcript(path, args.mb)

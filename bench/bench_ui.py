@@ -2,7 +2,7 @@
 """Memory browser speed: the server time of every page with 10,000 session notes and 10,000
 memtool items (issue 15: every page ≤ 300 ms).
 
-    python bench/bench_ui.py [--notes 10000] [--items 10000] [--rounds 15] [--home DIR] [--json]
+    python bench/bench_ui.py [--notes 10000] [--items 10000] [--rounds 15] [--home DIR] [--json] [--smoke]
 
 The memory root is made by the real writers (tests/support/ui_data.py: three summarized sessions,
 rules, pitfalls, facts, proposals, feedback events, then the real note copied to N notes and N
@@ -34,7 +34,7 @@ import httpx  # noqa: E402
 from support.ui_server import UiServer, build_root, environment  # noqa: E402
 
 PAGES = ["/search?q=连接池", "/search?q=flaky+checkout", "/timeline", "/timeline?project=beta&page=3",
-         "/session/bulk-04321", "/area/projects/alpha", "/effectiveness", "/map", "/map?topic=redis",
+         "/session/{bulk}", "/area/projects/alpha", "/effectiveness", "/map", "/map?topic=redis",
          "/review", "/api/search?q=redis+pool&source=memtool", "/api/timeline"]
 
 
@@ -45,6 +45,19 @@ def server_ms(response) -> float:
     return float(response.headers["server-timing"].split("dur=")[1])
 
 
+def bulk_note(root: str) -> str:
+    """A copied session note the session page shows (bulk-04321 with 10,000 notes)."""
+    bulk = sorted(n[:-3] for n in os.listdir(os.path.join(root, "sessions")) if n.startswith("bulk-"))
+    return "bulk-04321" if "bulk-04321" in bulk else bulk[len(bulk) // 2]
+
+
+def memtool_rows(root: str) -> int:
+    """The memtool items really stored (what the pages read), not the puts made."""
+    import sqlite3
+    with sqlite3.connect(os.path.join(root, "memtool.db")) as conn:
+        return conn.execute("SELECT count(*) FROM memory_items").fetchone()[0]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--notes", type=int, default=10000)
@@ -52,7 +65,10 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--home", help="reuse (or make) the populated HOME here")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--smoke", action="store_true", help="20 notes, 20 memtool items, 2 rounds")
     args = ap.parse_args(argv)
+    if args.smoke:
+        args.notes, args.items, args.rounds = 20, 20, 2
     home = args.home or tempfile.mkdtemp(prefix="bench-ui-")
     env = environment(home)
     made_at = time.perf_counter()
@@ -60,6 +76,8 @@ def main(argv=None) -> int:
         build_root(home, memtool_items=args.items, extra_notes=args.notes)
     build_s = time.perf_counter() - made_at
     notes = len(os.listdir(os.path.join(env["CODE_MEMORY_ROOT"], "sessions")))
+    items = memtool_rows(env["CODE_MEMORY_ROOT"])
+    pages = [page.format(bulk=bulk_note(env["CODE_MEMORY_ROOT"])) for page in PAGES]
     rows = []
     with UiServer(env) as ui:
         if not ui.answer_json.get("ok"):
@@ -68,12 +86,12 @@ def main(argv=None) -> int:
         started = time.perf_counter()
         with httpx.Client(base_url=ui.base, cookies=ui.cookie, timeout=300) as client:
             cold = {}
-            for page in PAGES:
+            for page in pages:
                 r = client.get(page)
                 assert r.status_code == 200, (page, r.status_code, r.text[:300])
                 cold[page] = server_ms(r)
             first_pass_s = time.perf_counter() - started
-            for page in PAGES:
+            for page in pages:
                 samples = []
                 for _ in range(args.rounds):
                     r = client.get(page)
@@ -102,13 +120,13 @@ def main(argv=None) -> int:
                     path = os.path.join(sessions, f"new-{i:03d}.md")
                     if os.path.exists(path):
                         os.remove(path)
-    result = {"notes": notes, "memtool_items": args.items, "rounds": args.rounds, "build_s": round(build_s, 1),
+    result = {"notes": notes, "memtool_items": items, "rounds": args.rounds, "build_s": round(build_s, 1),
               "first_pass_s": round(first_pass_s, 2), "pages": rows,
               "worst_median_ms": max(r["median_ms"] for r in rows), "worst_p95_ms": max(r["p95_ms"] for r in rows)}
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
     else:
-        print(f"{notes} session notes, {args.items} memtool items, {args.rounds} rounds per page")
+        print(f"{notes} session notes, {items} memtool items, {args.rounds} rounds per page")
         print(f"{'page':<44} {'cold':>8} {'median':>8} {'p95':>8} {'max':>8}")
         for r in rows:
             cold = "" if r["cold_ms"] is None else r["cold_ms"]

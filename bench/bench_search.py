@@ -13,7 +13,8 @@ Hybrid search is measured with the embedding daemon warm (its first start is rep
 Searches run in the default scope, the one a session has (global memory plus the caller's project):
 the corpus is global memory, so every chunk is searchable without ``--scope all --force``, which
 needs a ``y`` on a terminal. A case fails when none of its searches found anything.
-``--smoke``: 60 chunks in a temp directory, 2 runs per case (a few seconds; the CI test).
+``--smoke``: 60 chunks in a temp directory, 2 runs per BM25 case, no vectors (a few seconds; the CI
+test).
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=os.path.join(REPO, "bench", "out", "search"))
     ap.add_argument("--no-hybrid", action="store_true")
     ap.add_argument("--fresh", action="store_true", help="rebuild the corpus and index")
-    ap.add_argument("--smoke", action="store_true", help="200 chunks in a temp directory, 2 runs (a few seconds)")
+    ap.add_argument("--smoke", action="store_true", help="60 chunks, BM25, 2 runs, a temp directory (seconds)")
     args = ap.parse_args(argv)
     if not os.path.isdir(retrieval.DATA):
         print(f"skipped: bench data not found at {retrieval.DATA}", file=sys.stderr)
@@ -108,6 +109,7 @@ def main(argv=None) -> int:
     if args.smoke:
         import tempfile
         args.out, args.runs, args.fresh, total = tempfile.mkdtemp(prefix="bench-search-smoke-"), 2, True, 60
+        args.no_hybrid = True
     root = os.path.join(args.out, "root")
     if args.fresh and os.path.isdir(args.out):
         shutil.rmtree(args.out)

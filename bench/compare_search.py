@@ -11,6 +11,9 @@ each measurement once per side, so machine load falls on both alike. Reports med
 Searches run in the default scope (global memory plus the caller's project, where the whole corpus
 is), as a session runs them; ``--scope all`` would need a ``y`` on a terminal.
 
+``--memtool-items N`` adds a memtool database of N synthetic items (bench_memtool.py's) to the
+corpus, the same on both sides: the search also searches memtool's items.
+
 ``--smoke`` compares this checkout with itself on a 60-chunk corpus it builds in a temp directory
 (bench_search.py's, from the same data), one run per case: a few seconds, for the CI test.
 
@@ -45,6 +48,7 @@ def main(argv=None) -> int:
     ap.add_argument("--corpus", default=os.path.join(REPO, "bench", "out", "search", "root"))
     ap.add_argument("--out", default=os.path.join(REPO, "bench", "out", "compare"))
     ap.add_argument("--instructions", action="store_true", help="count instructions (callgrind), not time")
+    ap.add_argument("--memtool-items", type=int, default=0, help="add a memtool database of N items to the corpus")
     ap.add_argument("--smoke", action="store_true", help="this checkout against itself, a tiny corpus, one run")
     args = ap.parse_args(argv)
     if args.smoke:
@@ -59,6 +63,7 @@ def main(argv=None) -> int:
         args.out = tempfile.mkdtemp(prefix="bench-compare-smoke-")
         args.corpus, args.old, args.runs = os.path.join(args.out, "corpus"), args.old or REPO, 1
         bench_search.build_corpus(args.corpus, 60)
+        args.memtool_items = args.memtool_items and 20
     elif not args.old:
         ap.error("--old is required")
     if not os.path.isdir(args.corpus):
@@ -70,6 +75,8 @@ def main(argv=None) -> int:
         root = os.path.join(args.out, name)
         shutil.rmtree(root, ignore_errors=True)
         shutil.copytree(args.corpus, root)
+        if args.memtool_items:
+            add_memtool(os.path.join(root, "memtool.db"), args.memtool_items)
         subprocess.run([py, "-m", "compileall", "-q", os.path.join(checkout, "scripts")], check=True)
         sides[name] = (os.path.join(checkout, "scripts", "memory-search.py"),
                        dict(os.environ, CODE_MEMORY_ROOT=root, CODE_MEMORY_EMBEDDING__ENABLED="false"))
@@ -80,6 +87,23 @@ def main(argv=None) -> int:
     finally:
         if args.smoke:
             shutil.rmtree(args.out, ignore_errors=True)
+
+
+def add_memtool(db_path: str, count: int) -> None:
+    """``count`` synthetic memtool items (bench_memtool.py's), the same for every database."""
+    import random
+
+    sys.path.insert(0, os.path.join(REPO, "bench"))
+    sys.path.insert(0, os.path.join(REPO, "scripts"))
+    from bench_memtool import make_content
+    from code_memory.memtool.store import MemoryStore
+    rng = random.Random(11)
+    if os.path.exists(db_path):
+        os.unlink(db_path)
+    with MemoryStore(db_path) as store:
+        for i in range(count):
+            store.put(content=make_content(rng), type=("project", "feature", "run")[i % 3], key=f"k{i}",
+                      tags=[f"t{i % 20}"])
 
 
 def _measure(args, py: str, sides: dict) -> int:

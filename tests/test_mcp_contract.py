@@ -215,6 +215,17 @@ def test_every_tool_answers_in_the_one_shape(server_env, memory_root):
     assert answers["memory_delete"]["deleted"] is True
 
 
+def test_an_unexpected_failure_is_answered_in_the_one_shape():
+    from code_memory.mcp.server import _tool_wrapper
+
+    def memory_boom() -> dict:
+        raise RuntimeError("a detail for the server's log only")
+
+    result = _tool_wrapper(memory_boom)()
+    assert _is_error(result) and _answer(result)["error"] == "INTERNAL_ERROR"
+    assert "detail" not in result.content[0].text
+
+
 def test_docs_mcp_md_is_generated_from_the_live_tool_list():
     from code_memory.mcp import reference
     # exit 1 (and the command to run on stderr) when docs/mcp.md differs from what the tools say

@@ -121,7 +121,7 @@ class ServerContext:
 
 def _tool_wrapper(fn):
     """Call ``fn`` and answer in the one shape of :mod:`.answer`: its dict, or the error object of
-    the CodeMemoryError it raised."""
+    the CodeMemoryError it raised (anything else: ``INTERNAL_ERROR``, the traceback on stderr)."""
     import functools
 
     from .answer import compact, failure
@@ -132,6 +132,10 @@ def _tool_wrapper(fn):
             return compact(fn(*args, **kwargs))
         except CodeMemoryError as exc:
             return failure(exc)
+        except Exception:
+            logging.getLogger(SERVER_NAME).exception("tool %s failed", fn.__name__)
+            return failure(CodeMemoryError("INTERNAL_ERROR", f"{fn.__name__} failed unexpectedly",
+                                           hint="the server's log (stderr) has the details"))
     return wrapper
 
 

@@ -219,11 +219,11 @@ def test_an_unexpected_failure_is_answered_in_the_one_shape():
     from code_memory.mcp.server import _tool_wrapper
 
     def memory_boom() -> dict:
-        raise RuntimeError("a detail for the server's log only")
+        raise RuntimeError("zqx-internal-marker: for the server log only")
 
     result = _tool_wrapper(memory_boom)()
     assert _is_error(result) and _answer(result)["error"] == "INTERNAL_ERROR"
-    assert "detail" not in result.content[0].text
+    assert "zqx-internal-marker" not in result.content[0].text
 
 
 def test_docs_mcp_md_is_generated_from_the_live_tool_list():

@@ -29,6 +29,8 @@ init_root(paths)
 sessions = ui_data.real_sessions(paths, os.path.join(os.environ["HOME"], "work"))
 facts = ui_data.knowledge(paths)
 proposals = ui_data.proposals(paths)
+from code_memory.config import load_config
+proposals.append(ui_data.kv_proposal(load_config()))
 rules = [e for _i, _l, e in rule_lines("alpha", open(os.path.join(paths.project_dir("alpha"), "rules.md")).read())]
 ui_data.feedback_events(paths, sessions, rules + ["fact:" + facts["new_fact"]])
 items = ui_data.memtool_items(os.path.join(paths.root, "memtool.db"), {items})

@@ -43,8 +43,8 @@ def cmd_ui(args) -> None:
         from ..ui.app import create_app
         from ..ui.views import State, warm
     except ImportError as exc:
-        raise CodeMemoryError("UI_UNAVAILABLE", f"the memory browser needs starlette, uvicorn and jinja2 ({exc.name} "
-                              "is missing)", hint="pip install 'code-memory[ui]'") from None
+        raise CodeMemoryError("UI_UNAVAILABLE", "the memory browser needs starlette, uvicorn, jinja2 and markdown-it-py "
+                              f"({exc.name} is missing)", hint="pip install 'code-memory[ui]'") from None
     if not 0 <= args.port <= 65535:
         raise CodeMemoryError("INVALID_ARGUMENT", "--port is between 1 and 65535 (0: any free port)")
     refuse_in_session("opening the memory browser")

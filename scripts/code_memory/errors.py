@@ -26,6 +26,7 @@ EXIT_CODES = {
     "MEMORY_FTS_DISABLED": 5,
     "MEMORY_PATH_TRAVERSAL": 6,
     "MEMORY_SCOPE_DENIED": 6,
+    "MEMORY_SANDBOXED": 6,
     "MEMORY_WRITE_FAILED": 7,
     "MEMORY_READ_FAILED": 7,
     "MEMORY_ENCODING_UNSUPPORTED": 7,
@@ -61,7 +62,10 @@ MEANINGS = {
     "MEMORY_STATUS_FAILED": "the status could not be read",
     "MEMORY_FTS_DISABLED": "this SQLite has no FTS5",
     "MEMORY_PATH_TRAVERSAL": "a path outside the memory root and the registered workspaces",
-    "MEMORY_SCOPE_DENIED": "widening refused: inside a Claude Code session, or not confirmed on the terminal",
+    "MEMORY_SCOPE_DENIED": "refused for a Claude Code session or a detached process (widening, another "
+                           "root, the review queue), or not confirmed with the code on the terminal",
+    "MEMORY_SANDBOXED": "inside Claude Code's sandbox (`code-memory sandbox install`) this shell cannot see the "
+                        "memory root: use the MCP tools",
     "MEMORY_WRITE_FAILED": "a memory file could not be written (nothing was lost)",
     "MEMORY_READ_FAILED": "a memory file could not be read",
     "MEMORY_ENCODING_UNSUPPORTED": "the file to update is not UTF-8; it was left untouched",

@@ -32,6 +32,7 @@ COMMANDS = {
     "remember": _C + "workspace", "workspace": _C + "workspace",
     "mcp": _C + "mcp",
     "ui": _C + "ui",
+    "sandbox": _C + "sandbox",
 }
 COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 

@@ -5,7 +5,9 @@ Options come from the config's ``kv`` section (read once by the server). A write
 ``compaction_due`` is followed by a compaction when ``kv.auto_compact`` is on
 (:func:`code_memory.kv.edge.set_memory`, shared with the CLI).
 The default read takes the session's project name as its context tag unless tags are given;
-quarantined ``/untrusted/…`` keys are never part of it.
+quarantined ``/untrusted/…`` keys are never part of it. A write through MCP is the model's: its
+source is agent-level whatever it declares (docs/stores.md § provenance), so it never replaces or
+deletes a key the user wrote.
 """
 
 # No ``from __future__ import annotations`` (see memtool_tools): the SDK needs real annotations.
@@ -16,10 +18,11 @@ def tools(ctx) -> list:
     @p.tool("Remember a key-value memory", read_only=False, destructive=True, idempotent=True)
     def set_memory(key: p.KvKey, json_content: p.KvContent, source: p.KvSource) -> dict:
         """Write agent key-value memory: small memories (preferences, reminders, sourced facts under
-        /kb/) that the next sessions see in their [Agent Memory] block. Returns key, ts, valid and
-        the index file's path (readable with ls/cat/grep/jq)."""
+        /kb/) that the next sessions see in their [Agent Memory] block. The write is the agent's,
+        whatever the source says: it never replaces or deletes a key the user wrote. Returns key,
+        ts, valid and the index file's path (readable with ls/cat/grep/jq)."""
         from ..kv import edge
-        return edge.set_memory(ctx.cfg, key, json_content, source)
+        return edge.set_memory(ctx.cfg, key, json_content, source, agent=True)
 
     @p.tool("Read the key-value memory", read_only=True)
     def memory_default_read(token_limit: p.TokenLimit = None, tags: p.ReadTags = None, now: p.Now = None,

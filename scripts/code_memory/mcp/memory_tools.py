@@ -84,7 +84,8 @@ def tools(ctx) -> list:
     def memory_delete(id: p.DeleteId) -> dict:
         """Delete one stored memory by the id memory_search or memory_list gave: memtool:<id>
         removes that memtool item; kv:<key> deletes that key-value key (a tombstone: its history
-        stays in the log). Markdown memory files are not deleted here: they are the user's files."""
+        stays in the log), unless the user wrote it. Markdown memory files are not deleted here:
+        they are the user's files."""
         from ..search.unified import QUARANTINE, kind_of
         kind = kind_of(id)
         if kind == "memtool":
@@ -103,7 +104,7 @@ def tools(ctx) -> list:
             from ..timeutil import now_iso
             source = {"kind": "agent", "name": "memory_delete (MCP)", "retrieved_at": now_iso(),
                       "locator": {"id": f"kv:{key}"}}   # full provenance: /kb/ keys need it too
-            done = edge.set_memory(ctx.cfg, key, None, source)
+            done = edge.set_memory(ctx.cfg, key, None, source, agent=True)   # never the user's keys
             return {"store": "kv", "id": f"kv:{key}", "deleted": True, "ts": done.get("ts")}
         raise invalid("only memtool: and kv: ids can be deleted",
                       hint="Markdown memory is the user's files: edit them instead")

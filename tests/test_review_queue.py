@@ -192,8 +192,10 @@ def test_verification_markers_round_trip():
 # CLI (real subprocess) ------------------------------------------------------------------------
 
 def cm(*args, env=None):
+    """``code-memory review ARGS``; a decision is confirmed by a user at the process's terminal."""
     from conftest import run_script
-    proc = run_script("code-memory.py", "review", *args, env=env)
+    proc = run_script("code-memory.py", "review", *args, env=env,
+                      terminal="y" if args and args[0] in ("approve", "reject") else None)
     try:
         return proc.returncode, json.loads(proc.stdout)
     except ValueError:

@@ -19,6 +19,8 @@ import pytest
 
 from code_memory.search import client
 from conftest import SCRIPTS, run_script, write_file
+from support.hook_runner import run_hook
+from test_recall import lived_in  # noqa: F401 — the fixture
 
 
 @pytest.fixture
@@ -260,3 +262,54 @@ def test_a_hung_or_garbled_server_costs_the_caller_its_timeout_only(root, socket
     finally:
         garbled.close()
     assert not client._started               # a server that answers (badly) is not replaced by the client
+
+
+def test_the_prompt_recall_hook_asks_the_warm_server_and_fails_open(lived_in, project, sockets, tmp_path):
+    """The prompt-recall hook as registered, through the server: silent (and the server started)
+    when none runs, the recalled decision once it is warm — without the search engine, jieba or a
+    model in the hook's process —, bad requests refused, a server killed mid-session costs the
+    prompt nothing but its recall."""
+    from test_recall import prompt_payload
+
+    root = lived_in.root
+    asked = "为什么选 JWT 而不是服务端 session？网关那边怎么校验"
+    assert run_hook("prompt-recall", prompt_payload(project, asked, "sess-w1")).silent     # none running yet
+    pid = warm(root, sockets)["pid"]                                                      # … it was started
+    assert "DECISION-MARKER-7" in run_hook("prompt-recall", prompt_payload(project, asked, "sess-w1")).context
+
+    hook = os.path.join(SCRIPTS, "code-memory-hook.py")
+    probe = ("import atexit, runpy, sys; atexit.register(lambda: sys.stderr.write(' '.join(sorted(sys.modules)))); "
+             "sys.argv = [sys.argv[1], 'prompt-recall']; runpy.run_path(sys.argv[0], run_name='__main__')")
+    ran = subprocess.run([sys.executable, "-S", "-c", probe, hook], capture_output=True, text=True,
+                         input=json.dumps(prompt_payload(project, asked, "sess-w2")))
+    assert "DECISION-MARKER-7" in ran.stdout
+    loaded = set(ran.stderr.split())
+    assert "code_memory.search.client" in loaded
+    assert not {"jieba", "fastembed", "code_memory.search.engine", "code_memory.search.recall"} & loaded
+
+    # the op validates what it is sent; a request past the size limit is dropped, the server lives on
+    for bad in ({"prompt": "jwt", "path": "/etc"}, {"prompt": 3}, {"prompt": "jwt", "max_items": True},
+                {"prompt": "jwt", "exclude_keys": [1]}, {"prompt": "jwt", "mode": "vector"},
+                {"prompt": "jwt", "candidates": -1}):
+        assert client.call(root, "recall", bad, 5.0)["error"] == "INVALID_ARGUMENT", bad
+    assert client.call(root, "recall", {"prompt": "jwt " * 300_000}, 5.0) is None
+    assert client.call(root, "ping", {}, 5.0)["pid"] == pid
+
+    # killed mid-session: its socket is left behind; the next prompt is silent at once and starts a new one
+    os.kill(pid, 9)
+    assert gone(pid) and os.path.exists(client.socket_path(root))
+    started = time.monotonic()
+    assert run_hook("prompt-recall", prompt_payload(project, asked, "sess-w3")).silent
+    assert time.monotonic() - started < 10.0            # no wait for the dead server (generous: a busy machine)
+    assert warm(root, sockets)["pid"] != pid
+    assert "DECISION-MARKER-7" in run_hook("prompt-recall", prompt_payload(project, asked, "sess-w3")).context
+
+    # a directory that is not a memory root gets no server, and nothing written into it
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "notes.md").write_text("# jwt\n\njwt gateway\n")
+    assert client.start(str(plain)) is False and client.call(str(plain), "ping", {}, 1.0) is None
+    from code_memory.search.server import serve
+    assert serve(str(plain), {}, lambda r: None) == 1
+    out = run_script("memory-search.py", "jwt", "--root", str(plain), "--mode", "bm25", cwd=project)
+    assert json.loads(out.stdout)["ok"] and sorted(os.listdir(plain)) == ["notes.md"]

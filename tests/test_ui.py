@@ -62,13 +62,14 @@ def cm(env, *args, terminal=None):
 # -- start, token, host ------------------------------------------------------------------------
 
 def test_the_first_line_is_the_url_and_the_token_becomes_a_cookie(world):
-    ui = world["ui"]
-    assert ui.url.startswith("http://127.0.0.1:") and "/?token=" in ui.url
-    with httpx.Client(follow_redirects=False) as c:
-        first = c.get(ui.url)
+    with UiServer(world["env"]) as ui:          # its own server: the token opens one browser once
+        assert ui.url.startswith("http://127.0.0.1:") and "/?token=" in ui.url
+        with httpx.Client(follow_redirects=False) as c:
+            first = c.get(ui.url)
     assert first.status_code == 303 and first.headers["location"] == "/"          # the token leaves the URL
     cookie = first.headers["set-cookie"]
-    assert f"code_memory_ui_{ui.port}={ui.token}" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert f"code_memory_ui_{ui.port}=" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert ui.token not in cookie                                                  # a fresh session secret
     assert "script-src" not in first.headers["content-security-policy"]          # default-src 'none': no script
     assert first.headers["referrer-policy"] == "same-origin"
 
@@ -83,7 +84,7 @@ def test_without_or_with_a_wrong_token_nothing_is_served(world):
     with httpx.Client(base_url=ui.base, cookies={f"code_memory_ui_{ui.port}": "x" * 43}) as c:
         assert c.get("/search").status_code == 401
         assert c.get("/?token=" + "x" * 43).status_code == 401
-        assert c.get("/api/health", headers={"X-Code-Memory-Token": ui.token}).json()["ok"] is True
+        assert c.get("/api/health", headers={"X-Code-Memory-Token": ui.session}).json()["ok"] is True
 
 
 def test_a_forged_host_is_refused(world):
@@ -158,8 +159,15 @@ def test_the_file_view_pages_from_to_and_previous_next(world):
 
 
 def test_a_session_page_shows_its_todos_files_and_what_was_injected(world):
+    from code_memory.evolution import feedback
+    from code_memory.paths import MemoryPaths
+    feedback.record_refs(MemoryPaths(world["root"]), "s-zh-1", ["session:s-en-1", "kv:/projects/alpha/db"],
+                         context="prompt-recall")                      # what recall injected (hooks.md § Recall)
     with client(world["ui"]) as c:
         data = c.get("/api/session/s-zh-1").json()
+        page = c.get("/session/s-zh-1").text
+    recalled = {r["experience_id"]: r for r in data["injected"] if r["context"] == "prompt-recall"}
+    assert recalled["session:s-en-1"]["path"] == "sessions/s-en-1.md" and "kv · /projects/alpha/db" in page
     assert data["fields"]["todos"] == ["给 load_config 补单元测试"]
     assert "config/db.yaml" in data["fields"]["files"]
     injected = {r["experience_id"] for r in data["injected"]}

@@ -26,6 +26,7 @@ EXIT_CODES = {
     "MEMORY_FTS_DISABLED": 5,
     "MEMORY_PATH_TRAVERSAL": 6,
     "MEMORY_SCOPE_DENIED": 6,
+    "MEMORY_SANDBOXED": 6,
     "MEMORY_WRITE_FAILED": 7,
     "MEMORY_READ_FAILED": 7,
     "MEMORY_ENCODING_UNSUPPORTED": 7,
@@ -37,6 +38,7 @@ EXIT_CODES = {
     "CONSOLIDATE_INCOMPLETE": 9,
     "SETTINGS_INVALID": 21,
     "CONFLICT": 10,
+    "TODO_AMBIGUOUS": 2,
     "REVIEW_CORRUPT": 7,
     "REVIEW_TARGET_GONE": 3,
     "PORT_IN_USE": 11,
@@ -61,7 +63,10 @@ MEANINGS = {
     "MEMORY_STATUS_FAILED": "the status could not be read",
     "MEMORY_FTS_DISABLED": "this SQLite has no FTS5",
     "MEMORY_PATH_TRAVERSAL": "a path outside the memory root and the registered workspaces",
-    "MEMORY_SCOPE_DENIED": "widening refused: inside a Claude Code session, or not confirmed on the terminal",
+    "MEMORY_SCOPE_DENIED": "refused for a Claude Code session or a detached process (widening, another "
+                           "root, the review queue), or not confirmed with the code on the terminal",
+    "MEMORY_SANDBOXED": "inside Claude Code's sandbox (`code-memory sandbox install`) this shell cannot see the "
+                        "memory root: use the MCP tools",
     "MEMORY_WRITE_FAILED": "a memory file could not be written (nothing was lost)",
     "MEMORY_READ_FAILED": "a memory file could not be read",
     "MEMORY_ENCODING_UNSUPPORTED": "the file to update is not UTF-8; it was left untouched",
@@ -72,7 +77,9 @@ MEANINGS = {
     "MODEL_UNAVAILABLE": "the embedding model cannot be loaded or fetched; search goes on with BM25",
     "CONSOLIDATE_INCOMPLETE": "a weekly-consolidate step failed; the others ran, the report was written",
     "SETTINGS_INVALID": "Claude Code's settings.json is malformed; it was left unchanged",
-    "CONFLICT": "a proposal was changed or decided elsewhere since you read it; reload it",
+    "CONFLICT": "a proposal was changed or decided elsewhere since you read it, or a to-do already is "
+                "closed (open); reload it",
+    "TODO_AMBIGUOUS": "the words name several to-dos; name one by its id (`code-memory todo list`)",
     "REVIEW_CORRUPT": "a proposal file cannot be read",
     "REVIEW_TARGET_GONE": "the project a proposal belongs to was removed; it stays pending",
     "PORT_IN_USE": "`code-memory ui --port N`: that port is taken; leave `--port` out for a free one",

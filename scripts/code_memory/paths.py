@@ -189,6 +189,16 @@ class MemoryPaths(Frozen):
         return os.path.join(self.sessions, f"{safe_name(session_id)}.md")
 
 
+ROOT_MARKERS = ("MEMORY.md", "areas", "config.json")
+
+
+def is_memory_root(path: str) -> bool:
+    """Whether ``path`` holds a memory root (``code-memory init`` made it, or it has memory or a
+    config): only there does a read (a search) create its index — a ``--root`` naming any other
+    directory gets nothing written into it."""
+    return any(os.path.lexists(os.path.join(path, marker)) for marker in ROOT_MARKERS)
+
+
 def _is_date(text: str) -> bool:
     """YYYY-MM-DD with decimal digits (what ``\\d{4}-\\d{2}-\\d{2}`` meant, without ``re``: hooks
     import this module and ``re`` costs them ~5 ms)."""

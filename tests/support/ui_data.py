@@ -122,7 +122,8 @@ def kv_proposal(cfg) -> str:
 def feedback_events(paths, sessions: dict, experience_ids: list) -> None:
     for sid in sessions:
         feedback.record_refs(paths, sid, experience_ids, context="session-start")
-        feedback.record_outcome(paths, sid, "success" if sid != "s-en-1" else "failed", source="test")
+        feedback.record_outcome(paths, sid, "success" if sid != "s-en-1" else "failed", source="test",
+                                evidence=experience_ids)
 
 
 def memtool_items(db_path: str, n: int, seed: int = 3) -> list:
@@ -135,7 +136,7 @@ def memtool_items(db_path: str, n: int, seed: int = 3) -> list:
             if i == 0:
                 content = f"Redis pool notes {XSS}"
             ids.append(store.put(content=content, type=rng.choice(("project", "feature", "run")),
-                                 key=f"topic-{i % 50}", tags=[rng.choice(words)])["id"])
+                                 key=f"topic-{i}", tags=[rng.choice(words)])["id"])   # n real items
     return ids
 
 

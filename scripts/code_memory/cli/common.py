@@ -92,15 +92,65 @@ def emit(result: dict, fmt: str = "json", text_renderer=None) -> None:
         print_json(result)
 
 
+def _with_odd_files(result):
+    """What the command skipped because it is not a regular file (a FIFO, a device in place of a
+    memory file: fsutil.ODD_FILES) — in the answer and on stderr, never waited on."""
+    from ..fsutil import ODD_FILES
+    if not ODD_FILES or not isinstance(result, dict):
+        return result
+    skipped = [{"path": path, "kind": kind} for path, kind in sorted(ODD_FILES.items())[:20]]
+    sys.stderr.write("code-memory: skipped, not regular files: "
+                     + ", ".join(f"{s['path']} ({s['kind']})" for s in skipped) + "\n")
+    return {**result, "skipped_not_regular": skipped}
+
+
+def guard_caller(args, handler=None, caller=None):
+    """Before any command: a caller inside a Claude Code session or detached from every terminal
+    (code_memory.caller) uses only the memory root Claude Code was started with, and environment
+    overrides of locked configuration (the review gate, workspaces, projects, stores) it set
+    itself are ignored — said on stderr. A handler whose ``any_root(args)`` is true (the summarizer's
+    ``--from-pending``, which the hooks start detached) skips the root check only. Returns the caller."""
+    from ..caller import identify, locked_overrides
+    from ..search.access import guard_root
+
+    caller = identify() if caller is None else caller
+    if not caller.restricted:
+        return caller
+    if os.environ.get("SANDBOX_RUNTIME") and not getattr(handler, "no_memory", False):
+        _refuse_in_sandbox(getattr(args, "root", None))
+    for name in locked_overrides(caller):
+        os.environ.pop(name, None)
+        sys.stderr.write(f"code-memory: ignoring ${name}: set inside a Claude Code session or a detached "
+                         "process (only what Claude Code was started with counts)\n")
+    exempt = getattr(handler, "any_root", None)
+    if not (exempt and exempt(args)):
+        guard_root(getattr(args, "root", None), caller)
+    return caller
+
+
+def _refuse_in_sandbox(root_arg) -> None:
+    """Inside Claude Code's sandbox (``code-memory sandbox install``) the memory root is hidden from
+    Bash: say so, and where the memory is, instead of answering from an empty directory."""
+    from ..caller import requested_root
+    root = requested_root(root_arg)
+    if os.access(os.path.join(root, "MEMORY.md"), os.R_OK):
+        return
+    raise CodeMemoryError("MEMORY_SANDBOXED", f"Claude Code's sandbox keeps this shell out of the memory root {root}",
+                          hint="use the code-memory MCP tools (memory_search, memory_get, set_memory, memtool_*): "
+                               "they run outside the sandbox and serve this project's memory; the hooks inject it")
+
+
 def run_command(handler, args, text_renderer=None) -> int:
-    """Run ``handler(args)``, print the answer, return the exit status."""
+    """Run ``handler(args)`` (after :func:`guard_caller`), print the answer, return the exit status."""
     fmt = getattr(args, "format", "json") or "json"
     try:
+        guard_caller(args, handler)
         result = handler(args)
         if result is None:
             return 0
         if isinstance(result, dict) and "ok" not in result:
             result = {"ok": True, **result}
+        result = _with_odd_files(result)
         emit(result, fmt, text_renderer)
         return 0
     except CodeMemoryError as exc:

@@ -32,7 +32,8 @@ def weekly_jobs(cfg) -> dict:
 
 
 def cmd_consolidate(args) -> dict:
-    from ..evolution.consolidate import Settings, consolidate
+    from ..evolution.consolidate import Settings, consolidate, scoped_result
+    from ..search.access import resolve_scope
 
     cfg = load_config(root_override=args.root)
     section = dict(cfg.get("consolidate") or {})
@@ -40,6 +41,9 @@ def cmd_consolidate(args) -> dict:
         section["days"] = args.days
     result = consolidate(cfg, Settings.from_config(section), dry_run=args.dry_run, skip=tuple(args.skip or ()),
                          jobs=weekly_jobs(cfg))
+    scope = resolve_scope(cfg, cwd=os.getcwd())
+    if scope.restricted:        # a session (or a detached process) reads its own project's part only
+        result = scoped_result(result, scope.areas)
     if result["failed_steps"]:
         raise CodeMemoryError("CONSOLIDATE_INCOMPLETE", f"steps failed: {', '.join(result['failed_steps'])}",
                               hint="the other steps ran; see steps.<name>.message", **result)

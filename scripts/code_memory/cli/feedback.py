@@ -56,14 +56,19 @@ def cmd_outcome(args) -> dict:
                     "reason": "; ".join(assessment.reasons) or "the transcript holds no conversation"}
         if args.dry_run:
             return {**result, "recorded": False}
-        record_assessment(paths, args.session_id, assessment, source="transcript")
+        from ..evolution.evidence import session_evidence
+
+        touched = session_evidence(paths, args.session_id, assessment, projects_map=cfg.get("projects"),
+                                   project_groups=cfg.get("project_groups"))
+        record = record_assessment(paths, args.session_id, assessment, source="transcript", evidence=touched)
         _refresh(paths, settings)
-        return {**result, "recorded": True}
+        return {**result, "recorded": True, "evidence": record["evidence"]}
     if args.outcome is None:
         raise invalid("give --outcome success|failed or --transcript PATH")
     if args.dry_run:
         raise invalid("--dry-run only applies to --transcript")
-    record = record_outcome(paths, args.session_id, args.outcome, args.corrections, source=args.source)
+    record = record_outcome(paths, args.session_id, args.outcome, args.corrections, source=args.source,
+                            evidence=args.evidence)
     _refresh(paths, settings)
     return {"recorded": True, "event": record}
 
@@ -150,6 +155,9 @@ def add_subcommands(sub) -> None:
     p.add_argument("--corrections", type=int, default=0, help="corrections in the session (default 0)")
     p.add_argument("--transcript", help="derive outcome and corrections from this transcript JSONL")
     p.add_argument("--dry-run", action="store_true", help="with --transcript: show the assessment only")
+    p.add_argument("--evidence", action="append", default=[], metavar="ID",
+                   help="with --outcome: an experience of the session whose files it changed, so the outcome "
+                        "counts for its score (repeatable; --transcript finds them itself)")
     p.add_argument("--source", default="manual", help=argparse.SUPPRESS)
     p.set_defaults(handler=cmd_outcome)
 

@@ -39,9 +39,15 @@ def _summary(change: dict) -> dict:
             "added": len(change["added"]) if changed else 0, "removed": len(change["removed"]) if changed else 0}
 
 
+def _hooks_dir(args) -> str:
+    """--hooks-dir, else this installation's shims (resolved here, so the generated CLI reference
+    holds no machine path)."""
+    return os.path.abspath(args.hooks_dir or os.path.join(shell_dir(), "hooks"))
+
+
 def cmd_change(args) -> dict:
     path = os.path.abspath(os.path.expanduser(args.settings or default_settings_path()))
-    hooks_dir = os.path.abspath(args.hooks_dir)
+    hooks_dir = _hooks_dir(args)
     python = getattr(args, "python", None) or (hooks_python() if args.action == "install" else None)
     change = install_settings.plan(path, hooks_dir, uninstall=args.action == "uninstall", python=python)
     out = {"action": args.action, "dry_run": args.dry_run, **_summary(change)}
@@ -55,7 +61,7 @@ def cmd_change(args) -> dict:
 
 def cmd_status(args) -> dict:
     path = os.path.abspath(os.path.expanduser(args.settings or default_settings_path()))
-    return install_settings.status(path, os.path.abspath(args.hooks_dir))
+    return install_settings.status(path, _hooks_dir(args))
 
 
 def render(result: dict) -> str:
@@ -85,7 +91,7 @@ def register(sub) -> None:
         q = actions.add_parser(action, help=text)
         add_common(q)
         q.add_argument("--settings", help="settings file (default: ~/.claude/settings.json, or $CLAUDE_CONFIG_DIR)")
-        q.add_argument("--hooks-dir", default=os.path.join(shell_dir(), "hooks"),
+        q.add_argument("--hooks-dir", default=None,
                        help="directory of the hook shims (default: this installation's)")
         if action == "status":
             q.set_defaults(handler=cmd_status, text_renderer=render)

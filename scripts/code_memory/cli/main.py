@@ -23,6 +23,7 @@ COMMANDS = {
     "lint": _C + "lint",
     "facts": _C + "facts",
     "review": _C + "review",
+    "todo": _C + "todo",
     "consolidate": _C + "consolidate", "cron": _C + "consolidate",
     "hooks": _C + "hooks",
     "links": _C + "links",
@@ -32,6 +33,7 @@ COMMANDS = {
     "remember": _C + "workspace", "workspace": _C + "workspace",
     "mcp": _C + "mcp",
     "ui": _C + "ui",
+    "sandbox": _C + "sandbox",
 }
 COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 

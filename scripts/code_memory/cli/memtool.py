@@ -169,11 +169,12 @@ def build_parser() -> ArgumentParser:
 
 # --- handlers -------------------------------------------------------------------------------
 
-def _open(args) -> MemoryStore | None:
+def _open(args, visible=None, owner=None) -> MemoryStore | None:
     if args.command == "recover":
         return None                    # recover never opens the damaged file as a store
     use_fts = os.environ.get("MEMTOOL_FTS", "").lower() not in ("off", "0", "false", "no")
-    return MemoryStore(args.db, create=args.command in WRITE_COMMANDS, use_fts=use_fts)
+    return MemoryStore(args.db, create=args.command in WRITE_COMMANDS, use_fts=use_fts, visible=visible,
+                       owner=owner)
 
 
 def cmd_init(store, args) -> dict:
@@ -406,6 +407,30 @@ def _choose_db(args) -> str | None:
     return notice
 
 
+def _caller_scope(args) -> tuple:
+    """``(visible, owner)`` of this caller (search/access.py): a Claude Code session or a detached
+    process reads, updates and deletes global items and its own project's only, writes to its
+    project, uses only the configured database and never recovers a whole database; you at your
+    terminal see every item, and what you write is global."""
+    from ..caller import identify
+    from ..search.access import resolve_scope, who_asks
+    from .common import guard_caller
+
+    caller = guard_caller(args, None, identify())      # the root, locked $MEMTOOL_DB
+    if not caller.restricted:
+        return None, None
+    cfg = load_config(root_override=args.root, project_dir=os.getcwd())
+    configured = resolve_db(cfg, None)[0]
+    if args.command == "recover" or (args.db and os.path.realpath(args.db) != os.path.realpath(configured)):
+        raise CodeMemoryError("MEMORY_SCOPE_DENIED",
+                              ("memtool recover copies every project's items" if args.command == "recover"
+                               else f"--db {args.db} is not the database this session was configured with")
+                              + f"; refused {who_asks(caller)}",
+                              hint="run it yourself in a terminal outside Claude Code")
+    scope = resolve_scope(cfg, caller=caller)
+    return scope.areas, scope.project
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     fmt = "text" if "--format=text" in argv or ("--format" in argv and "text" in argv) else "json"
@@ -413,8 +438,9 @@ def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
         fmt = args.format or "json"
+        visible, owner = _caller_scope(args)
         notice = _choose_db(args)
-        store = _open(args)
+        store = _open(args, visible, owner)
         result = args.handler(store, args)
         if store is not None:
             store.close()

@@ -50,37 +50,35 @@ def cmd_search(args) -> dict:
     if not query.strip():
         raise CodeMemoryError("INVALID_ARGUMENT", "the query is empty",
                               hint='`memory-search.py "what to look for"` (or --batch FILE)')
-    from ..memtool.location import resolve_db
+    from ..search.feedback_boost import result_ids
 
     cfg = _config(args)
     scope = _scope(args, cfg)
-    memtool_db = resolve_db(cfg)[0]
     answer = None
     if not scope.wide and not args.no_refresh and cfg.get_path("search.server"):
-        answer = _warm_search(cfg, args, query, scope, memtool_db)
+        answer = _warm_search(cfg, args, query, scope)
     if answer is None:
-        from ..search.unified import MemtoolAccess, search_all
+        from ..search.unified import search_all
 
-        answer = search_all(cfg, query, memtool=MemtoolAccess(memtool_db), sources=args.source, mode=args.mode,
+        answer = search_all(cfg, query, memtool=_memtool(cfg, scope), sources=args.source, mode=args.mode,
                             top_k=args.top_k, scope="all" if scope.wide else "project", project=scope.project,
                             workspace=scope.workspace_id, refresh_index=not args.no_refresh)
-    if os.environ.get("CLAUDE_CODE_SESSION_ID"):
-        from ..search.feedback_boost import result_ids
-
-        _record_refs(cfg, result_ids(answer.get("results", [])), "search")
+    _record_refs(cfg, result_ids(answer.get("results", [])), "search")
     return answer
 
 
-def _warm_search(cfg, args, query: str, scope, memtool_db: str) -> dict | None:
+def _warm_search(cfg, args, query: str, scope) -> dict | None:
     """The answer of the warm search server (search/client.py), or None when it does not answer
     in ``search.server_timeout_seconds`` — then the search runs here, and the server starts for
     the next one. The request names everything this process resolved (its project config
-    included), so both give the same answer."""
+    included), so both give the same answer; the server reads memtool within the project's own
+    scope, as :func:`_memtool` does."""
+    from ..memtool.location import resolve_db
     from ..search.client import call
 
     request = {"query": query, "mode": args.mode or cfg.get_path("search.default_mode"),
                "top_k": cfg.get_path("search.top_k") if args.top_k is None else args.top_k, "project": scope.project,
-               "workspace": scope.workspace_id, "sources": args.source, "memtool_db": memtool_db,
+               "workspace": scope.workspace_id, "sources": args.source, "memtool_db": resolve_db(cfg)[0],
                "snippet_chars": cfg.get_path("search.snippet_chars")}
     answer = call(cfg.root, "search", request, float(cfg.get_path("search.server_timeout_seconds")))
     if answer is not None and not answer.get("ok"):
@@ -90,12 +88,14 @@ def _warm_search(cfg, args, query: str, scope, memtool_db: str) -> dict | None:
     return answer
 
 
-def _memtool(cfg):
-    """memtool's database by the shared rule (``$MEMTOOL_DB``, config, ``<root>/memtool.db``)."""
+def _memtool(cfg, scope=None):
+    """memtool's database by the shared rule (``$MEMTOOL_DB``, config, ``<root>/memtool.db``),
+    read within ``scope`` (global items and the scope's projects'; every item when it is wide)."""
     from ..memtool.location import resolve_db
     from ..search.unified import MemtoolAccess
 
-    return MemtoolAccess(resolve_db(cfg)[0])
+    visible = None if scope is None or scope.wide else scope.areas
+    return MemtoolAccess(resolve_db(cfg)[0], visible=visible)
 
 
 def _record_refs(cfg, experience_ids: list, context: str) -> None:
@@ -184,7 +184,7 @@ def cmd_get(args) -> dict:
 
     cfg = _config(args)
     if args.id and kind_of(args.id) != "file":
-        return get_by_id(cfg, args.id, _memtool(cfg))
+        return get_by_id(cfg, args.id, _memtool(cfg, _scope(args, cfg)))
     if not (args.path or args.id):
         raise CodeMemoryError("INVALID_ARGUMENT", "get needs --path P or --id ID",
                               hint="both come from a search hit (path, id)")

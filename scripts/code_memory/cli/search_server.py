@@ -12,12 +12,13 @@ import argparse
 import sys
 
 from ..config import load_config
-from ..search.server import op_ping, op_search, op_shutdown, serve
+from ..search.server import op_ping, op_recall, op_search, op_shutdown, serve
 
 OPS = {
     "ping": op_ping,            # pid, code version, watcher, index counts
     "shutdown": op_shutdown,    # exit after answering
     "search": op_search,        # the one search over every store: what memory-search.py prints
+    "recall": op_recall,        # prompt-time recall behind the relevance gate (hooks/prompt_recall.py)
 }
 
 

@@ -35,12 +35,18 @@ def parse_now(text: str | None, name: str):
     return moment
 
 
-def set_memory(cfg, key: str, json_content, source, opts: KVOptions | None = None) -> dict:
+def set_memory(cfg, key: str, json_content, source, opts: KVOptions | None = None, *,
+               agent: bool = False) -> dict:
     """:func:`~.write.set_memory` with ``opts`` (default :func:`options`), then — when it reports
     ``compaction_due`` and ``kv.auto_compact`` is on — :func:`~.maintain.compact` (its report under
-    ``compaction``, without the index details)."""
+    ``compaction``, without the index details). ``agent``: the write comes from the model (the MCP
+    server, a session's command), so the source is agent-level whatever it declares
+    (:func:`~.provenance.as_agent`)."""
     from .maintain import compact
+    from .provenance import as_agent
     from .write import set_memory as write
+    if agent:
+        source = as_agent(source)
     if opts is None:
         opts = options(cfg)
     from ..review import queue

@@ -165,11 +165,14 @@ def call(root: str, op: str, request: dict, timeout: float, *, start_server: boo
 
 def start(root: str) -> bool:
     """Start the server of ``root`` detached, without waiting; False when it was not started (one
-    is starting already, this process started one, or the spawn failed). Never raises."""
+    is starting already, this process started one, ``root`` is not a memory root, or the spawn
+    failed). Never raises."""
     try:
+        from ..paths import is_memory_root
+
         real = os.path.realpath(root)
-        if real in _started or not os.path.isdir(real):
-            return False
+        if real in _started or not os.path.isdir(real) or not is_memory_root(real):
+            return False            # never a server (and its log, its index) in a foreign directory
         directory = socket_dir()
         if os.path.lexists(directory) and not private_dir(directory):
             return False

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 
 from ..config import DEFAULTS, section_values
 from ..errors import CodeMemoryError
-from ..paths import resolve_inside
+from ..fsutil import open_regular
+from ..paths import is_memory_root, resolve_inside
 from ..text import query as querytext
 from ..text.segment import Segmenter, get_segmenter
 from .freshness import freshen, refresh
@@ -103,6 +104,9 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
     ``upgrade`` (the ``index`` command) also rebuilds when a better segmenter is now available
     (jieba installed after the index was built with bigrams); searches keep the recorded one."""
     report: dict = {}
+    if opts.memory_root and not is_memory_root(opts.memory_root):
+        return _read_only_index(index_path, sources, opts, why=f"{opts.memory_root} is not a memory root "
+                                "(code-memory init makes one); nothing is written there")
     if not index_writable(index_path):
         return _read_only_index(index_path, sources, opts)
     existed = os.path.exists(index_path)
@@ -110,9 +114,10 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
     try:
         db = open_index(index_path)
     except IndexCorrupted as exc:
-        if existed and _cannot_write(str(exc)):     # a full disk is not a corrupt index: never delete it
-            return _read_only_index(index_path, sources, opts,
-                                    f"the index cannot be written ({str(exc)[:80]}): searching it as it is")
+        if disk_full(exc, index_path):    # not corrupted: the disk is full — never delete it for that
+            return _read_only_index(index_path, sources, opts, why="the disk is full")
+        if existed and _cannot_write(str(exc)):     # nor for any other failure to write (EFBIG, EIO)
+            return _read_only_index(index_path, sources, opts, why=f"the index cannot be written ({str(exc)[:80]})")
         if not opts.auto_rebuild:
             raise CodeMemoryError("MEMORY_INDEX_CORRUPTED", f"the index is unusable ({exc})",
                                   hint="run: memory-search.py index --full") from None
@@ -154,24 +159,49 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
                                 max_file_bytes=opts.max_file_bytes, cache_dir=opts.cache_dir, busy_ms=busy_ms)
             report["refresh"] = {k: v for k, v in stats.items() if v or k == "elapsed_ms"}
         except sqlite3.OperationalError as exc:
-            report["refresh"] = {"skipped": refresh_failure(exc)}
+            if disk_full(exc, index_path):   # a read must not fail for want of space: the index as it is
+                db.conn.rollback()
+                if report.get("rebuilt"):
+                    db.close()
+                    return _read_only_index(index_path, sources, opts, why="the disk is full")
+            report["refresh"] = {"skipped": refresh_failure(exc, index_path)}
     return IndexHandle(db, report, segmenter)
 
 
-def refresh_failure(exc: sqlite3.OperationalError) -> str:
+def refresh_failure(exc: sqlite3.OperationalError, index_path: str | None = None) -> str:
     """Why the index could not be brought up to date, when that is a passing condition — another
     process is writing it, the disk is full — and a search answers from the index as it is;
     anything else is re-raised."""
+    if disk_full(exc, index_path):
+        return "the disk is full: searching the index as it was"
     text = str(exc)
     if "locked" in text or "busy" in text:
         return "the index is being updated by another process"
-    if "full" in text or "readonly" in text:
+    if "readonly" in text:
         return f"the index could not be updated ({text}); searching it as it is"
     raise exc
 
 
-# what SQLite says when it cannot write (a full disk, no room for the WAL's shared memory), as
-# opposed to a file that is not a usable index
+def disk_full(exc: BaseException, path: str | None = None) -> bool:
+    """Whether ``exc`` says the disk (or the quota) is full: ENOSPC / EDQUOT, SQLite's words — or,
+    for an I/O error (what SQLite says when it cannot grow its shared-memory file), no free block
+    left where ``path`` lives."""
+    import errno
+    text = str(exc).lower()
+    if getattr(exc, "errno", None) in (errno.ENOSPC, errno.EDQUOT) or "disk is full" in text \
+            or "no space left" in text:
+        return True
+    if path and "i/o error" in text:
+        try:
+            st = os.statvfs(os.path.dirname(path) or ".")
+        except OSError:
+            return False
+        return st.f_bavail == 0 or st.f_favail == 0
+    return False
+
+
+# what SQLite says when it cannot write (a file size limit, an I/O error, no room for the WAL's
+# shared memory), as opposed to a file that is not a usable index
 _WRITE_FAILURES = ("disk i/o error", "database or disk is full", "unable to open database file", "readonly")
 
 
@@ -179,12 +209,13 @@ def _cannot_write(message: str) -> bool:
     return any(text in message.lower() for text in _WRITE_FAILURES)
 
 
-def _read_only_index(index_path: str, sources: list, opts: SearchOptions, why: str | None = None) -> IndexHandle:
-    """A memory root that cannot be written (or an index that cannot be, ``why``: a full disk)
-    still answers: the index as it is, never deleted or rebuilt in place; without a usable one, an
-    index built in memory for this search. Reported as ``read_only`` in the answer."""
+def _read_only_index(index_path: str, sources: list, opts: SearchOptions,
+                     why: str = "the memory root is not writable") -> IndexHandle:
+    """A memory root that cannot be written (read-only, or a full disk) still answers: the index
+    as it is, never deleted or rebuilt in place; without a usable one, an index built in memory for
+    this search. Reported as ``read_only`` in the answer."""
     db, how = open_read_only(index_path)
-    report = {"read_only": why if why and how == "as is" else f"the memory root is not writable: searching the index {how}"}
+    report = {"read_only": f"{why}: searching the index {how}"}
     if how == "in memory":
         db.set_meta("segmenter", desired_segmenter(opts.cache_dir))
         db.conn.commit()
@@ -450,7 +481,7 @@ def get_lines(allowed_roots: list, path: str, from_line: int = 1, lines: int = D
     clamped = lines > MAX_GET_LINES
     lines = min(lines, MAX_GET_LINES)
     try:
-        with open(real, "rb") as fh:
+        with open_regular(real) as fh:
             data = fh.read()
     except OSError as exc:
         raise CodeMemoryError("MEMORY_READ_FAILED", f"cannot read the file ({exc.strerror})", path=path) from None
@@ -601,6 +632,10 @@ def _vector_failures() -> tuple:
 def open_for_search(index_path: str, sources: list, opts: SearchOptions, refresh_index: bool) -> IndexHandle:
     try:
         return ensure_index(index_path, sources, opts, refresh_now=refresh_index, busy_ms=200)
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, OSError) as exc:
+        if disk_full(exc, index_path):   # a search is a read: on a full disk it answers from what is there
+            return _read_only_index(index_path, sources, opts, why="the disk is full")
+        if isinstance(exc, OSError):
+            raise
         raise CodeMemoryError("MEMORY_INDEX_FAILED", f"the index could not be prepared ({type(exc).__name__})",
                               hint="run: memory-search.py index --full") from None

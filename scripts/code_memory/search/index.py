@@ -16,10 +16,12 @@ import datetime as dt
 import hashlib
 import os
 import sqlite3
+import stat as stat_mod
 from dataclasses import dataclass, field
 
 from .. import migrations
 from ..errors import CodeMemoryError
+from ..fsutil import ODD_FILES, NotRegularFile, file_kind, open_regular
 from ..text.segment import Segmenter, get_segmenter, has_cjk
 
 SCHEMA_VERSION = "1"
@@ -209,8 +211,18 @@ def file_entry(source: Source, real_root: str, rel: str, path: str, is_link: boo
         real = os.path.realpath(path)
         if not real.startswith(real_root + os.sep):
             skipped.append({"path": rel, "reason": "symlink outside the root"})
+            try:
+                target_mode = os.stat(path).st_mode
+            except OSError:
+                return None
+            if not stat_mod.S_ISREG(target_mode):        # e.g. /dev/zero: said, like a FIFO
+                ODD_FILES[path] = file_kind(target_mode)
             return None
     st = stat()
+    if not stat_mod.S_ISREG(st.st_mode):     # a FIFO or a device would stall the read: skipped, said
+        ODD_FILES[path] = file_kind(st.st_mode)
+        skipped.append({"path": rel, "reason": f"not a regular file ({ODD_FILES[path]})"})
+        return None
     kind, category, project = info
     return FileEntry(path, rel, kind, category, project, source, st.st_mtime_ns, st.st_size, st.st_ino)
 
@@ -502,10 +514,13 @@ def apply_plan(db: IndexDB, plan: Plan, window_lines: int, max_file_bytes: int,
             skipped.append({"path": entry.rel_path, "reason": f"larger than index.max_file_bytes ({entry.size} bytes)"})
             return None
         try:
-            with open(entry.path, "rb") as fh:
+            with open_regular(entry.path) as fh:
                 data = fh.read(max_file_bytes + 1)
         except FileNotFoundError:
             skipped.append({"path": entry.rel_path, "reason": "deleted during indexing"})
+            return None
+        except NotRegularFile as exc:
+            skipped.append({"path": entry.rel_path, "reason": f"not a regular file ({exc.strerror})"})
             return None
         except OSError as exc:
             skipped.append({"path": entry.rel_path, "reason": f"unreadable ({exc.strerror})"})

@@ -186,7 +186,8 @@ class WarmRoot:
                 self.report["refresh"] = {k: v for k, v in stats.items() if v or k == "elapsed_ms"}
         except sqlite3.OperationalError as exc:
             self.dirty |= set(paths)          # try again next time
-            self.stale = refresh_failure(exc)
+            self.handle.db.conn.rollback()
+            self.stale = refresh_failure(exc, self.cfg.paths.index_db)
 
     def pending(self) -> bool:
         """Is there anything to catch up on (without reading it)?"""
@@ -199,12 +200,16 @@ class WarmRoot:
         offset = int(self.handle.db.meta("journal_offset", "0"))
         return journal.size(self.root) != offset or racy_dirs(self.handle.db) > 0
 
-    def memtool(self, db_path: str | None = None):
-        """memtool's store for this root (``db_path``: a caller's own, else by the shared rule)."""
+    def memtool(self, db_path: str | None = None, project: str | None = None):
+        """memtool's store for this root (``db_path``: a caller's own, else by the shared rule),
+        read within ``project``'s scope: global items and those of the project and its groups
+        (none of a project's without one) — as the access policy scopes a project search."""
         from ..memtool.location import resolve_db
+        from ..projects import group_names
         from .unified import MemtoolAccess
 
-        return MemtoolAccess(db_path or resolve_db(self.cfg)[0])
+        visible = {project, *group_names(project, self.cfg.get("project_groups"))} if project else set()
+        return MemtoolAccess(db_path or resolve_db(self.cfg)[0], visible=visible)
 
     def shut(self) -> None:
         self.close()
@@ -278,7 +283,7 @@ def op_search(warm: WarmRoot, request: dict) -> dict:
         if isinstance(snippet, bool) or not isinstance(snippet, int) or not 1 <= snippet <= 700:
             raise CodeMemoryError("INVALID_ARGUMENT", "snippet_chars must be an integer from 1 to 700")
         cfg = type(cfg)({**cfg, "search": {**cfg["search"], "snippet_chars": snippet}}, cfg.sources, cfg.warnings)
-    answer = search_all(cfg, request.get("query") or "", memtool=warm.memtool(memtool_db),
+    answer = search_all(cfg, request.get("query") or "", memtool=warm.memtool(memtool_db, request.get("project")),
                         sources=request.get("sources"), mode=request.get("mode"), top_k=top_k, scope="project",
                         project=request.get("project"), workspace=request.get("workspace"),
                         signals=bool(request.get("signals")), warm=warm)
@@ -286,6 +291,55 @@ def op_search(warm: WarmRoot, request: dict) -> dict:
         answer.setdefault("degraded", {})["index"] = warm.stale
     answer["warm"] = True
     return answer
+
+
+RECALL_KEYS = {"prompt": str, "project": str, "workspace": str, "mode": str, "threshold": float,
+               "threshold_work": float, "max_chars": int, "max_items": int, "candidates": int,
+               "exclude_keys": list, "exclude_lines": list, "signals": bool}
+MAX_EXCLUDED = 20000          # ledger entries a session may name (keys + line digests)
+
+
+def op_recall(warm: WarmRoot, request: dict) -> dict:
+    """Prompt-time recall (:func:`.recall.prompt_recall`: the search, the relevance gate, the
+    lines) for the prompt-recall hook, which then needs nothing but this answer. ``mode`` ``auto``
+    is decided here: ``hybrid`` when the embedding daemon is up, else ``bm25`` (a hook never waits
+    for a model). Validated here: this is a trust boundary."""
+    from .recall import prompt_recall
+
+    for key, value in request.items():
+        kind = RECALL_KEYS.get(key)
+        if kind is None:
+            raise CodeMemoryError("INVALID_ARGUMENT", f"unknown request field: {key[:40]}")
+        if value is None and key != "prompt":
+            continue
+        numeric = kind in (int, float) and isinstance(value, (int, float))
+        if isinstance(value, bool) != (kind is bool) or not (numeric or isinstance(value, kind)):
+            raise CodeMemoryError("INVALID_ARGUMENT", f"{key} must be of type {kind.__name__}")
+        if kind is int and not 0 <= value <= 100000:
+            raise CodeMemoryError("INVALID_ARGUMENT", f"{key} is out of range")
+        if kind is list and (len(value) > MAX_EXCLUDED or not all(isinstance(x, str) for x in value)):
+            raise CodeMemoryError("INVALID_ARGUMENT", f"{key} must be a list of at most {MAX_EXCLUDED} strings")
+    if request.get("mode") not in (None, "bm25", "hybrid", "auto"):
+        raise CodeMemoryError("INVALID_ARGUMENT", "mode must be bm25, hybrid or auto")
+    mode = recall_mode(warm.cfg, request.get("mode"))
+    answer = prompt_recall(warm.cfg, {**request, "mode": mode, "refresh": False})   # caught up already
+    answer["mode"] = mode
+    return answer
+
+
+def recall_mode(cfg, mode: str | None) -> str:
+    """``bm25`` or ``hybrid`` as asked; ``auto`` (or none): ``hybrid`` when the embedding daemon of
+    the configured model is up already (no start, no wait), else ``bm25``."""
+    if mode in ("bm25", "hybrid"):
+        return mode
+    from .daemon import running
+    from .embed import spec_from_config
+
+    ecfg = cfg.get("embedding") or {}
+    try:
+        return "hybrid" if ecfg.get("enabled", True) and running(spec_from_config(ecfg)) else "bm25"
+    except Exception:  # noqa: BLE001 — no vectors: words alone
+        return "bm25"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -440,10 +494,12 @@ def serve(root: str, ops: dict, load_config) -> int:
     """Run the server of memory root ``root`` until it is idle, stopped or stale. ``ops``: the
     allow-list of operations; ``load_config(root)`` gives the root's configuration. Returns the
     process's exit status."""
+    from ..paths import is_memory_root
+
     real = os.path.realpath(root)
     directory = socket_dir()
-    if not os.path.isdir(real):
-        return 1
+    if not os.path.isdir(real) or not is_memory_root(real):
+        return 1            # nothing is written into a directory that is not a memory root
     try:
         os.makedirs(directory, mode=0o700, exist_ok=True)
     except OSError:

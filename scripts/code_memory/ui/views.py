@@ -184,6 +184,10 @@ def _resolve_refs(state: State, refs: list) -> list:
 
     out = []
     for ref in refs[:200]:
+        item = _recalled_item(state, ref["experience_id"])
+        if item is not None:        # recalled by prompt/file recall: a note, a kv key, a memtool item
+            out.append({**ref, "text": item[0], "verification": None, "path": item[1]})
+            continue
         loc = locate(state.paths, ref["experience_id"])
         if loc is None:
             text, ver = "(no longer in memory: edited, archived or removed)", None
@@ -193,6 +197,22 @@ def _resolve_refs(state: State, refs: list) -> list:
             text, ver, _evidence = parse(loc.line)
         out.append({**ref, "text": text, "verification": ver, "path": loc.path if loc else None})
     return out
+
+
+def _recalled_item(state: State, ref_id: str):
+    """``(text, path or None)`` of a recalled item's ref (``session:<id>``, ``kv:<key>``,
+    ``memtool:<id>``, ``memory:<path>``; docs/hooks.md § Recall), or None for an experience."""
+    from ..memory.experience import KINDS
+    from ..memory.sessions import parse_note
+
+    kind, _, key = ref_id.partition(":")
+    if kind in KINDS:
+        return None
+    if kind == "session":
+        path = state.paths.session_note(key)
+        topic = parse_note(read_text(path, default="") or "", path)["topic"] if os.path.isfile(path) else ""
+        return f"session note · {topic or key}", os.path.relpath(path, state.cfg.root)
+    return f"{kind} · {key}", key if kind == "memory" else None
 
 
 def session(state: State, session_id: str) -> dict:

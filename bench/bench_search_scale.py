@@ -219,13 +219,14 @@ class Case:
         return timed([self.py, os.path.join(scripts, "memory-search.py"), query, "--mode", mode], env,
                      cwd=self.project_dir)
 
-    def hook(self, prompt: str, mode: str = "bm25") -> tuple:
-        """The prompt-recall hook as Claude Code runs it, in a session of its own."""
+    def hook(self, prompt: str, mode: str = "bm25", server: bool = True) -> tuple:
+        """The prompt-recall hook as Claude Code runs it, in a session of its own (``server``
+        False: ``search.server`` off, the search runs in the hook's process — main before this)."""
         self.sessions += 1
         payload = json.dumps({"session_id": f"bench-{os.getpid()}-{self.sessions}", "transcript_path": "/dev/null",
                               "cwd": self.project_dir, "permission_mode": "default",
                               "hook_event_name": "UserPromptSubmit", "prompt": prompt}, ensure_ascii=False)
-        env = {**env_for(self.root, recall__mode=mode), "CODE_MEMORY_PYTHON": self.py, "TMPDIR": SOCKETS}
+        env = {**env_for(self.root, server, recall__mode=mode), "CODE_MEMORY_PYTHON": self.py, "TMPDIR": SOCKETS}
         return timed(["sh", "-c", f'"{HOOK}"'], env, stdin=payload, cwd=self.project_dir)
 
     def baseline(self, query: str) -> tuple:
@@ -276,6 +277,7 @@ def latency(case: Case, runs: int, hybrid: bool) -> dict:
     warm_env, cold_env = env_for(case.root), env_for(case.root, server=False)
     out["server_start_s"] = round(case.wait_warm(), 2)
     series = {"python -c pass": [], "hook as registered, bm25": [], "hook as registered, bm25, a 270-character prompt": [],
+              "hook as registered, bm25, no server (the search in the hook's process)": [],
               "client call, bm25 (warm process)": [],
               "memory-search.py, warm server": [], "memory-search.py, no server (catch-up)": [],
               "memory-search.py, every search walks (baseline)": []}
@@ -286,6 +288,8 @@ def latency(case: Case, runs: int, hybrid: bool) -> dict:
         series["python -c pass"].append(timed([case.py, "-c", "pass"], warm_env)[0])
         series["hook as registered, bm25"].append(case.hook(q)[0])
         series["hook as registered, bm25, a 270-character prompt"].append(case.hook(LONG_PROMPT)[0])
+        series["hook as registered, bm25, no server (the search in the hook's process)"].append(
+            case.hook(q, server=False)[0])
         started = time.perf_counter()
         client.call(case.root, "search", {"query": q, "mode": "bm25", "project": "proj0", "signals": True}, 5)
         series["client call, bm25 (warm process)"].append((time.perf_counter() - started) * 1000)

@@ -41,6 +41,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -165,7 +166,8 @@ def write_corpus(root: str, files: int, units: list, vectors_model: str | None) 
 # ---------------------------------------------------------------------------------------------
 # running things
 
-SOCKETS = tempfile.mkdtemp(prefix="cm-bench-")      # private (0700): this run's servers only
+# private (0700): this run's servers only; in /tmp, whatever TMPDIR says (a socket path has 108 bytes)
+SOCKETS = tempfile.mkdtemp(prefix="cm-bench-", dir="/tmp")
 
 
 def env_for(root: str, server: bool = True, **config) -> dict:
@@ -180,16 +182,50 @@ def run(cmd, env, stdin: str | None = None, cwd: str | None = None, shell: bool 
     return subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=env, cwd=cwd, shell=shell)
 
 
+class Sample(float):
+    """A wall time in ms, with the CPU time the command's processes used (``cpu``: user + system,
+    from ``RUSAGE_CHILDREN``) and the warm server's CPU time meanwhile (``server_cpu``, from
+    /proc in clock ticks; None without a server) — CPU times stretch far less with the load."""
+
+    cpu: float = 0.0
+    server_cpu: float | None = None
+
+
+SERVER = {"pid": None}          # the warm server being measured
+
+
+def server_cpu_ms() -> float | None:
+    try:
+        with open(f"/proc/{SERVER['pid']}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+    except (OSError, TypeError, IndexError, ValueError):
+        return None
+
+
 def timed(cmd, env, stdin=None, cwd=None, shell=False) -> tuple:
+    before, server_before = resource.getrusage(resource.RUSAGE_CHILDREN), server_cpu_ms()
     started = time.perf_counter()
     result = run(cmd, env, stdin, cwd, shell)
-    return (time.perf_counter() - started) * 1000, result
+    sample = Sample((time.perf_counter() - started) * 1000)
+    after, server_after = resource.getrusage(resource.RUSAGE_CHILDREN), server_cpu_ms()
+    sample.cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000
+    if server_before is not None and server_after is not None:
+        sample.server_cpu = server_after - server_before
+    return sample, result
 
 
 def stats(ms: list) -> dict:
-    ms = sorted(ms)
-    return {"p50_ms": round(statistics.median(ms), 1), "p90_ms": round(ms[int(0.9 * (len(ms) - 1))], 1),
-            "runs": len(ms)}
+    """Wall p50/p90; for :class:`Sample` s the CPU p50 and the server's mean CPU (a mean: it is
+    counted in 10 ms ticks)."""
+    out = {"p50_ms": round(statistics.median(ms), 1), "p90_ms": round(sorted(ms)[int(0.9 * (len(ms) - 1))], 1),
+           "runs": len(ms)}
+    if ms and all(isinstance(m, Sample) for m in ms):
+        out["cpu_p50_ms"] = round(statistics.median(m.cpu for m in ms), 1)
+        server = [m.server_cpu for m in ms if m.server_cpu is not None]
+        if server:
+            out["server_cpu_mean_ms"] = round(statistics.mean(server), 1)
+    return out
 
 
 def load() -> str:
@@ -243,6 +279,7 @@ class Case:
         while time.monotonic() - started < seconds:
             answer = client.call(self.root, "search", {"query": "warm up", "mode": mode, "project": "proj0"}, 30)
             if answer is not None and answer.get("mode_used") == mode:
+                SERVER["pid"] = client.call(self.root, "ping", {}, 30)["pid"]
                 return time.monotonic() - started
             time.sleep(0.2)
         raise SystemExit(f"the warm server of {self.root} did not answer in {seconds}s")

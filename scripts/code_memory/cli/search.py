@@ -50,8 +50,6 @@ def cmd_search(args) -> dict:
     if not query.strip():
         raise CodeMemoryError("INVALID_ARGUMENT", "the query is empty",
                               hint='`memory-search.py "what to look for"` (or --batch FILE)')
-    from ..search.feedback_boost import result_ids
-
     cfg = _config(args)
     scope = _scope(args, cfg)
     answer = None
@@ -63,7 +61,10 @@ def cmd_search(args) -> dict:
         answer = search_all(cfg, query, memtool=_memtool(cfg, scope), sources=args.source, mode=args.mode,
                             top_k=args.top_k, scope="all" if scope.wide else "project", project=scope.project,
                             workspace=scope.workspace_id, refresh_index=not args.no_refresh)
-    _record_refs(cfg, result_ids(answer.get("results", [])), "search")
+    if os.environ.get("CLAUDE_CODE_SESSION_ID"):      # only Claude's Bash tool has one: no import otherwise
+        from ..search.feedback_boost import result_ids
+
+        _record_refs(cfg, result_ids(answer.get("results", [])), "search")
     return answer
 
 

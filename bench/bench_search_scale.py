@@ -350,6 +350,24 @@ def latency(case: Case, runs: int, hybrid: bool) -> dict:
     return out
 
 
+def hooks_only(case: Case, runs: int, hybrid: bool) -> dict:
+    """The prompt-recall hook as registered, bm25 and hybrid, and ``python -c pass``, interleaved
+    run by run (one load for all three)."""
+    queries = [q for pair in zip(ZH_QUERIES, EN_QUERIES) for q in pair]
+    case.wait_warm("hybrid" if hybrid else "bm25")
+    hook_log = HookOutcomes(case.root)
+    series: dict = {"python -c pass": [], "hook as registered, bm25": []}
+    if hybrid:
+        series["hook as registered, hybrid"] = []
+    for n in range(runs):
+        q = queries[n % len(queries)]
+        series["python -c pass"].append(timed([case.py, "-c", "pass"], env_for(case.root))[0])
+        series["hook as registered, bm25"].append(case.hook(q)[0])
+        if hybrid:
+            series["hook as registered, hybrid"].append(case.hook(q, "hybrid")[0])
+    return {**{name: stats(ms) for name, ms in series.items()}, "hook_outcomes": hook_log.since()}
+
+
 class HookOutcomes:
     """What the prompt-recall hook did, from its log (``logs/hooks.log``: metadata only): injected
     (``recall``, with the mode the server used) or silent, and why — ``no answer`` means the warm
@@ -466,6 +484,8 @@ def main(argv=None) -> int:
     ap.add_argument("--no-vectors", action="store_true", help="skip the hybrid (embedding) measurements")
     ap.add_argument("--out", default=os.path.join(REPO, "bench", "out", "search_scale"))
     ap.add_argument("--smoke", action="store_true", help="a few seconds on 300 files (CI)")
+    ap.add_argument("--hooks-only", action="store_true",
+                    help="only the prompt-recall hook series (bm25, hybrid) and python -c pass, interleaved")
     args = ap.parse_args(argv)
     if args.smoke:
         args.sizes, args.runs, args.repeats, args.no_vectors, args.old = "300", 3, 1, True, None
@@ -488,8 +508,11 @@ def main(argv=None) -> int:
             case = Case(root, project_dir, args.old)
             print(f"[{size}] built {info}; load {load()}", file=sys.stderr)
             entry = {"corpus": info, "load_start": load()}
-            entry["latency"] = latency(case, args.runs, hybrid=vectors is not None)
-            entry["first_search"] = scenarios(case, args.repeats, str(size))
+            if args.hooks_only:
+                entry["hooks"] = hooks_only(case, args.runs, hybrid=vectors is not None)
+            else:
+                entry["latency"] = latency(case, args.runs, hybrid=vectors is not None)
+                entry["first_search"] = scenarios(case, args.repeats, str(size))
             entry["load_end"] = load()
             case.stop_server()
             report["sizes"][size] = entry

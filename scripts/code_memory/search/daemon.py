@@ -203,6 +203,8 @@ class _Server:
             return
 
         def job():
+            import numpy as np
+
             from .embed import missing_vectors, store_vectors
             conn = sqlite3.connect(db_path, timeout=30)
             try:
@@ -210,7 +212,9 @@ class _Server:
                     todo = missing_vectors(conn, self.spec.key, limit=64)
                     if not todo:
                         break
-                    store_vectors(conn, self.spec.key, [d for d, _ in todo], self.embed([t for _, t in todo]))
+                    texts = [t for _, t in todo]       # the model is taken 8 texts at a time: a query waits for 8 at most
+                    mat = np.vstack([self.embed(texts[i:i + 8]) for i in range(0, len(texts), 8)])
+                    store_vectors(conn, self.spec.key, [d for d, _ in todo], mat)
                     self.last_request = time.monotonic()
             except sqlite3.Error:
                 pass

@@ -11,7 +11,9 @@ terse report or a bare "continue"); completions the person states ("压测我昨
 … every total matches"); and the traps that must NOT close a to-do — a question about it answered
 "not yet" / "还没有", a session that edits the same file for something else, a partial finish
 ("I started on X but it isn't finished", "写了一半，测试还有 2 个没过"), a sibling to-do of the one
-finished, a to-do restated as still open.
+finished, a to-do restated as still open — and (added after the first round of rules, so doubly an
+upper bound) a question whose answer describes how things are today ("a failed delivery is simply
+dropped", "缓存里还是旧价格").
 
 Same shapes as ``handover_tuning_set.py``: each session's ``todos`` are open after it (checked on
 a ``[ ]`` line of the next start) and ``done`` are earlier to-dos it finished (checked gone from
@@ -35,6 +37,7 @@ SCENARIOS = [
         S([U("压测我昨天自己跑完了，QPS 从 800 到了 3100，缓存命中率 92%。今天先不改代码"),
            A("好的，数据很不错，那上线前就只剩缓存失效那件事了。")],
           notes=["3100"], done=["压测还没做"]),
+        S([U("改价以后多久能看到新价格？"), A("现在改价以后缓存里还是旧价格，要等 10 分钟 TTL 过期才会读到新的。")], light=True),
         S([U("改价的时候把缓存清掉"),
            E("products/service.py"), W("tests/test_price_cache.py"),
            B("python -m pytest tests/test_products.py tests/test_price_cache.py -q", True, "15 passed"),
@@ -254,6 +257,9 @@ SCENARIOS = [
              "delivery is simply dropped. Signing the payload with HMAC is still missing as well.")],
           topic=["webhook"], files=["orders/webhooks.py"],
           todos=["Retries aren't done yet", "Signing the payload with HMAC"]),
+        S([U("what happens right now when a delivery fails?"),
+           A("Right now a failed delivery is simply dropped and logged at warning level; nothing retries it.")],
+          light=True),
         S([U("Do the retries. Not the signing yet, we'll get to that later."),
            E("orders/webhooks.py"), B("pytest tests/orders -q", True, "30 passed"),
            A("Failed deliveries are retried with exponential backoff — 1, 5 and 25 minutes — then marked failed.")],

@@ -13,8 +13,9 @@ from code_memory.transcript import SessionDigest, read_session
 from support.transcripts import TranscriptWriter
 
 
-def digest(*texts, files=(), requests=("继续",), failed=None, checked=(), exchanges=()):
-    """A later session that says ``texts`` (its assistant messages, the last one final)."""
+def digest(*texts, files=(), requests=("继续",), failed=False, checked=(), exchanges=()):
+    """A later session that says ``texts`` (its assistant messages, the last one final) and ran
+    ``pytest -q`` (``failed``: how it ended; None: ran no command)."""
     commands = [] if failed is None else [{"command": "pytest -q", "failed": failed}]
     return SessionDigest(path="x", assistant_notes=list(texts), final_message=texts[-1] if texts else "",
                          files_touched=list(files), user_requests=list(requests), commands=commands,
@@ -218,8 +219,8 @@ def test_closing_on_the_main_clause_a_request_and_a_stated_completion():
     load = [("s1", "压测还没做，上线前要跑一轮")]                                   # the person says it is done
     assert _finished(load, "好的，数据很不错。", requests=["压测我昨天自己跑完了，QPS 从 800 到了 3100。今天先不改代码"]) == load
     rounding = [("s1", "Before the next release someone has to check the rounding against the accountant's spreadsheet")]
-    assert _finished(rounding, "Great, then the VAT rounding is confirmed.",
-                     requests=["I went through last month's invoices against the accountant's sheet — every total "
+    assert _finished(rounding, "Great, thanks.", failed=None,
+                     requests=["I checked the VAT rounding against the accountant's spreadsheet myself — every total "
                                "matches to the cent."]) == rounding
     webhook = [("s1", "Retries aren't done yet: a failed delivery is simply dropped"),
                ("s1", "Signing the payload with HMAC is still missing as well")]
@@ -248,7 +249,11 @@ def test_no_wrong_close():
                      "too but it isn't finished — their date column isn't mapped yet.",
                      requests=["let's deal with the duplicates"], files=["/p/importer/csv.py"],
                      failed=False) == revolut[1:]                                   # half done stays open
+    retries = [("s1", "Retries aren't done yet: a failed delivery is simply dropped")]
+    for answer in ("Right now a failed delivery is simply dropped; nothing retries it.",      # how things are,
+                   "Failed deliveries are dropped and logged at warning level."):              # not work done
+        assert _finished(retries, answer, requests=["what happens when a webhook delivery fails?"], failed=None) == []
     docs = [("s1", "接口文档还没更新，等前端确认字段命名以后再改")]
     asked = extract.read(digest("还没有，前端那边还没确认字段命名，接口文档先没动。", requests=["接口文档更新了吗？"],
-                                files=[]), docs)
+                                failed=None), docs)
     assert asked["done"] == [] and asked["todos"] == [docs[0][1]]                  # restated in the words it had

@@ -48,7 +48,7 @@ _DONE_EN = re.compile(
     re.I)
 # negation, Chinese: scoped to the clause; "not yet" needs a temporal word (没同步 alone is a cause)
 _NOT_YET_ZH = re.compile(r"(?:还|尚|仍|暂|暂时|目前|现在还?)(?:没有?|未|不)|尚未|还未|没来得及|没顾上|没做完|没弄完|没写完|未完成|没(?:动|碰|处理|管)(?![过好完])|"
-                         r"(?:也|都)?(?:还是|仍然是|依然是|还在用)(?:硬编码|写死|旧|老)|"
+                         r"(?:也|都)?(?:还是|仍然是|依然是)(?:硬编码|写死)|"
                          r"也还?没有?(?!问题|关系|影响|报错|变化?|什么|必要|用到?|区别)(?=[\u4e00-\u9fffA-Za-z])")
 _NEG_ZH = re.compile(r"没有?|未|不|别|无|非")
 _NOT_YET_EN = re.compile(

@@ -262,11 +262,14 @@ class Evidence:
 
 
 def done_statements(digest) -> list:
-    """The sentences in which a session reports work done: the assistant's (and the person's)
-    sentences that state completion and leave nothing open; in a session that changed files,
-    also every plain statement of its final report (it describes what was done)."""
+    """The sentences in which a session reports work done: the person's sentences that state
+    completion and leave nothing open ("压测我这边已经跑过了"); the assistant's too when the session
+    did work — changed files or ran a command that passed (in a session of questions and answers
+    "failed deliveries are simply dropped" describes how things are, not work done); in a session
+    that changed files, also every plain statement of its final report (it describes what was done)."""
     out = []
-    texts = list(getattr(digest, "assistant_notes", None) or []) or [digest.final_message]
+    did_work = bool(digest.files_touched) or any(not c.get("failed") for c in digest.commands or [])
+    texts = (list(getattr(digest, "assistant_notes", None) or []) or [digest.final_message]) if did_work else []
     for text in texts:
         out += [s for s in cl.sentences(text) if cl.done_sentence(s)]
     if digest.files_touched:

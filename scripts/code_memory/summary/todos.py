@@ -14,13 +14,20 @@ Capture — from the final assistant message and from the person's own words:
   * the person's deferrals (下次 / 有空 / 上线前要 / remember to / later …) in their requests,
     unless the session's final message reports them done.
 
-Close — an earlier open to-do is finished by a later session when (its main clause only: reasons,
-purposes and marker words are left out of the comparison, text/keywords.py weighs the words):
-  1. what the session reports done covers it — the assistant's sentences that state completion and
-     leave nothing open, the sentences of a working session's final report, and completions the
-     person states ("压测我这边已经跑过了") — most of its words, or fewer when every identifier and
-     file name it mentions is there;
-  2. the person asked for it (their request names part of the same work) and the session did the
+  A sentence listing several pieces of open work ("A 还没加，B 也得配一下", "A has no limit yet,
+  and B isn't translated") gives one to-do each (clauses.open_items).
+
+Close — an earlier open to-do is finished by a later session when (reasons, purposes and marker
+words are left out of the comparison, text/keywords.py weighs the words; its *main clause* is its
+first clause that names work):
+  1. what the session reports done covers it — the completions the person states ("压测我这边已经
+     跑过了"); when the session did work (changed files or ran a command that passed), also the
+     assistant's sentences that state completion and leave nothing open and the plain statements
+     of a working session's final report — most of its words, or fewer when every identifier and
+     file name it mentions is there; for the best match of the open to-dos only, a good share (two
+     real words at least) or all of its main clause and some of the rest;
+  2. the person asked for it (a request sentence that is not itself put off names part of the
+     same work, covers its main clause, or is mostly the to-do's words) and the session did the
      work: it changed files and its last command did not fail — of several to-dos the request
      could mean, only the best match (and those nearly as good);
   3. it names files, the session changed every one of them, and a command passed after the change;

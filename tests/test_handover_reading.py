@@ -205,6 +205,9 @@ def test_a_change_reported_as_no_longer_happening_is_done_and_continue_resumes_o
     ("Also the PDF template still shows the old logo.", ["the PDF template still shows the old logo"]),
     ("改好了，测试也没问题。", []),
     ("这样改应该没问题。", []),
+    ("按理说这里需要加锁，我已经加了 threading.Lock。", []),                     # a need met in the same sentence
+    ("The old endpoint still uses the same handler, which is fine.", []),
+    ("The login page still shows the old logo until the CDN cache expires.", []),
 ])
 def test_one_todo_per_piece_of_open_work(message, todos):
     assert from_message(message) == todos

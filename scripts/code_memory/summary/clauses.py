@@ -58,7 +58,7 @@ _NOT_YET_EN = re.compile(
     r"\b(?:is|are) not (?:\w+ly )?\w+ed\b|\bnot (?:done|finished|handled|supported|implemented|covered|wired|"
     r"connected|migrated|tested|documented|fixed)\b|"
     r"\bstill (?:uses?|shows?|imports?|calls?|sleeps?|points? (?:to|at)|references?|hard-?codes?|is hard-?coded|"
-    r"reads? from|writes? to|depends? on|relies on)\b|\bno (?:\w+ ){1,2}yet\b", re.I)
+    r"reads? from|writes? to|depends? on|relies on)\b(?![^.;]*\buntil\b)|\bno (?:\w+ ){1,2}yet\b", re.I)
 _NEG_EN = re.compile(r"\b(?:not|no|never|nothing|without|none)\b|n't\b", re.I)
 # "before <an event>, …": 上线前要…, 发版前得…, 合并之前记得…
 BEFORE_EVENT_ZH = r"[\u4e00-\u9fff]{2}之?前(?=\s*(?:要|得|需要|先|记得|务必|一定|必须))"
@@ -86,6 +86,8 @@ _OBLIGE_EN = re.compile(
     r"\bmake sure\b", re.I)
 _INTENDED = re.compile(r"故意|有意|特意|刻意|按设计|是预期|不需要|无需|不用改|没必要|on purpose|intentional|deliberate|"
                        r"by design|as intended|no need|not needed|not necessary|doesn't need", re.I)
+# a sentence that says the state it describes is all right ("…, which is fine"; "这是正常的")
+_FINE = re.compile(r"\b(?:which|that|this|it) is (?:fine|expected|ok|okay|normal)\b|\bas expected\b|这是正常的|属于正常", re.I)
 NOTHING_LEFT = re.compile(r"nothing (?:left|remaining|else)|no (?:remaining|open|further) |没有(?:待办|遗留|剩下)|无待办|"
                           r"都(?:已经?)?(?:完成|做完|搞定)", re.I)
 # marker words, removed before two lines are compared for the work they name
@@ -226,9 +228,15 @@ def completed(clause: str) -> bool:
 def open_sentence(sentence: str, obligations: bool = True) -> bool:
     """Does a sentence leave work open (one of its clauses is not yet done, deferred — or, with
     ``obligations``, still required)?"""
-    if is_question(sentence) or is_condition(sentence) or NOTHING_LEFT.search(sentence):
+    if is_question(sentence) or is_condition(sentence) or NOTHING_LEFT.search(sentence) or _FINE.search(sentence):
         return False
-    return any(is_open(c, obligations) for c in clauses(sentence))
+    parts = clauses(sentence)
+    for i, clause in enumerate(parts):
+        if not_yet(clause) or deferred(clause, obligations=False):
+            return True
+        if obligations and deferred(clause) and not any(completed(c) for c in parts[i + 1:]):
+            return True          # "需要加锁，我已经加了": a need met in the same sentence is not open
+    return False
 
 
 def done_sentence(sentence: str) -> bool:

@@ -7,7 +7,8 @@ The markers are grammatical, not topical: perfective and resultative aspect (已
 past participles, "is in", "now …"), negation scoped to its clause and made "not yet" by a
 temporal word (还没, 尚未, not … yet, still isn't, haven't), deferral (回头, 下次, 有空, 上线前要,
 later, next time, at some point, before we deploy), modality (得 / 要先 / should / ought to), and
-connectives that open a reason (因为, 免得, so that, to avoid) or a condition (如果, if).
+connectives that open a reason (因为, 免得, so that, to avoid) or a condition (如果, if); and where
+one sentence lists several pieces of open work (:func:`open_items`).
 
 Pure functions over strings.
 """

@@ -8,11 +8,13 @@ the same work (a to-do and the evidence that it was done, two copies of one to-d
   lacks). Function and negation characters never start or end such a bigram. A compound and its
   head still meet: the words inside a long word (进度条 → 进度) are part of what a text holds
   (:func:`expand`), and a compound found only by its head counts half. A two-character word made
-  of two common one-character words (里加 cut from 在 CI 里加个…) weighs no more than jargon.
-  Without the dictionary: character bigrams, each weighing less than a name.
+  of two common one-character words (里加 cut from 在 CI 里加个…) weighs less than any real word.
+  Without the dictionary: character bigrams, each weighing less than a name (a lone character,
+  做 / 加, almost nothing).
 * English: identifiers and file names (``load_config``, ``docs/cli.md``, ``v2``) weigh most, and
   their parts count too; acronyms (``CSV``, ``GET``) are kept whatever they spell; other words are
-  lower-cased, lightly stemmed (migration / migrate / migrated → ``migrat``) and stop words dropped.
+  lower-cased, lightly stemmed (migration / migrate / migrated → ``migrat``) and stop words dropped;
+  a hyphenated word names its parts as well (forgot-password → ``password``).
 
 Pure functions; results are cached per text (a summary compares the same lines many times).
 """

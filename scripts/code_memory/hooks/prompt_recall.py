@@ -6,11 +6,12 @@ The search, the gate and the choice of lines are code_memory.search.recall's (op
 reached through :func:`ask`, the one place that knows where the search runs: the root's warm
 search server (search/client.py, standard library only — this process never imports jieba, the
 index or a model). When the server is not up the prompt gets nothing and the server is started
-detached for the next one (docs/search.md § The warm search server). This module adds what only a hook knows — the
-session's ledger of what is in context (hooks/ledger.py), the project and workspace, the
-configuration — and turns the answer into fenced recalled memory (hooks/recall.py), each item with
-the id ``memory_get`` reads back. What it injected becomes feedback refs of the session (docs/evolution.md) and goes
-into the ledger, so it is not repeated. Any failure: no output (fail open).
+detached for the next one (docs/search.md § The warm search server). This module adds what only
+a hook knows — the session's ledger of what is in context (hooks/ledger.py), the project and
+workspace, the configuration — and turns the answer into fenced recalled memory
+(hooks/recall.py), each item with the id ``memory_get`` reads back. What it injected becomes
+feedback refs of the session (docs/evolution.md) and goes into the ledger, so it is not
+repeated. Any failure: no output (fail open).
 """
 
 from __future__ import annotations

@@ -17,9 +17,9 @@ from support.standin_api import main, strings_in, tool
 pytestmark = pytest.mark.e2e
 
 MARKER = "WARM-E2E-MARKER"
-# waits (up to 10 s) for a server that is already there — it never starts one — and says so
+# waits (up to 30 s: a loaded machine) for a server that is already there — it never starts one — and says so
 PROBE = ("import sys, time; sys.path.insert(0, sys.argv[1]); from code_memory.search.client import call\n"
-         "for _ in range(100):\n"
+         "for _ in range(300):\n"
          "    a = call(sys.argv[2], 'ping', {}, 2.0, start_server=False)\n"
          "    if a: print('PRESTARTED', a['pid']); break\n"
          "    time.sleep(0.1)\n")

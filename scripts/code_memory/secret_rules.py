@@ -40,20 +40,26 @@ def shannon_entropy(text: str) -> float:
 # ------------------------------------------------------------------------------------- gitleaks
 
 class _Rule:
-    __slots__ = ("id", "src", "group", "entropy", "keywords", "allowlists", "_rx")
+    __slots__ = ("id", "src", "group", "entropy", "keywords", "_allowlists", "_raw_allowlists", "_rx")
 
     def __init__(self, raw: dict):
         self.id, self.src, self.group = raw["id"], raw["regex"], raw.get("secretGroup", 0)
         self.entropy, self.keywords = raw.get("entropy", 0.0), tuple(raw.get("keywords", ()))
-        self.allowlists = [(a["regexTarget"], [re.compile(r, re.ASCII) for r in a["regexes"]], tuple(a["stopwords"]))
-                           for a in raw.get("allowlists", ())]
-        self._rx = None
+        self._raw_allowlists, self._allowlists, self._rx = raw.get("allowlists", ()), None, None
 
     @property
     def rx(self):
         if self._rx is None:
             self._rx = re.compile(self.src, re.ASCII)
         return self._rx
+
+    @property
+    def allowlists(self) -> list:
+        """``[(target, regexes, stopwords)]``, compiled the first time the rule matches."""
+        if self._allowlists is None:
+            self._allowlists = [(a["regexTarget"], [re.compile(r, re.ASCII) for r in a["regexes"]],
+                                 tuple(a["stopwords"])) for a in self._raw_allowlists]
+        return self._allowlists
 
     def secret_span(self, m):
         if self.group:
@@ -70,13 +76,19 @@ class _Gitleaks:
             data = json.load(fh)
         self.version = data.get("version", "")
         self.rules = [_Rule(r) for r in data["rules"]]
-        self.global_regexes = [re.compile(r, re.ASCII) for r in data["allowlist"]["regexes"]]
+        self._global_sources, self._global_regexes = data["allowlist"]["regexes"], None
         self.global_stopwords = tuple(data["allowlist"]["stopwords"])
         self.by_keyword: dict = {}
         for rule in self.rules:
             for k in rule.keywords:
                 self.by_keyword.setdefault(k, []).append(rule)
         self.keywords = tuple(sorted(self.by_keyword))
+
+    @property
+    def global_regexes(self) -> list:
+        if self._global_regexes is None:
+            self._global_regexes = [re.compile(r, re.ASCII) for r in self._global_sources]
+        return self._global_regexes
 
     def allowed(self, rule: _Rule, secret: str, match: str, line: str) -> bool:
         lowered = secret.lower()
@@ -179,11 +191,12 @@ CONTEXT_RULES = [
     ContextRule("chat-webhook", ("/hook/",), r"open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/([A-Za-z0-9\-]+)"),
     ContextRule("chat-webhook", ("qyapi.weixin.qq.com",), r"qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=([A-Za-z0-9\-]+)"),
     # --- vendor tokens gitleaks' rules leave out or only accept next to the vendor's name
-    ContextRule("vendor-token", ("akia", "asia", "abia", "acca", "a3t", "aida", "aroa", "agpa", "anpa", "aipa"),
+    ContextRule("aws-access-key-id", ("akia", "asia", "abia", "acca", "a3t", "aida", "aroa", "agpa", "anpa", "aipa"),
                 _B + r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}(?![A-Za-z0-9_])", 0, 0),
-    ContextRule("vendor-token", ("sk-",), _B + r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}", 0, 0),
-    ContextRule("vendor-token", ("ya29.", "1//0"), _B + r"(?:ya29\.[0-9A-Za-z_\-]{20,}|1//0[0-9A-Za-z_\-]{30,})", 0, 0),
-    ContextRule("vendor-token", ("/api/webhooks/", "webhook.office.com"),
+    ContextRule("anthropic-key", ("sk-ant-",), _B + r"sk-ant-[A-Za-z0-9_\-]{20,}", 0, 0),
+    ContextRule("openai-key", ("sk-",), _B + r"sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}", 0, 0),
+    ContextRule("google-oauth-token", ("ya29.", "1//0"), _B + r"(?:ya29\.[0-9A-Za-z_\-]{20,}|1//0[0-9A-Za-z_\-]{30,})", 0, 0),
+    ContextRule("chat-webhook", ("/api/webhooks/", "webhook.office.com"),
                 r"(?:discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]+|\.webhook\.office\.com/webhookb2/\S+)", 0, 0),
     ContextRule("vendor-token", ("sl.", "sk.eyj", "nrak-", "nrii-", "age-secret-key-1", "lsv2_"),
                 _B + r"(?:sl\.[A-Za-z0-9_\-=]{120,}|sk\.eyJ[A-Za-z0-9_\-]{30,}\.[A-Za-z0-9_\-]{20,}|NR(?:AK|II)-[A-Za-z0-9\-]{27,}"
@@ -250,6 +263,10 @@ CONTEXT_RULES = [
                 r"\b(?:password|passcode|passphrase|pin)\s+(?:is|was|of)\s+[\"']?(?=[^\s\"']*[0-9!@#$%^&*_+=~-])"
                 r"([^\s\"']{4,200})"),
 ]
+
+# Kinds found by a token's own shape: kept even where the text around them reads like a placeholder.
+SHAPE_KINDS = frozenset({"aws-access-key-id", "anthropic-key", "openai-key", "google-oauth-token", "chat-webhook",
+                         "vendor-token"})
 
 _WORD = re.compile(r"[A-Za-z][a-z]*(?:[-'][A-Za-z]+)*[.,;:]?")
 _ALL_CONTEXT_KEYWORDS = tuple(sorted({k for r in CONTEXT_RULES for k in r.keywords}))

@@ -433,8 +433,9 @@ def test_hot_path_imports_stay_light(tmp_path):
 
 
 def test_every_hook_has_a_shim_and_a_docs_row():
-    from code_memory.hooks.registry import HOOKS
     from docs_text import read_doc
+
+    from code_memory.hooks.registry import HOOKS
     from support.hook_runner import HOOKS_DIR
     readme = read_doc("hooks.md")
     shims = {f[:-3] for f in os.listdir(HOOKS_DIR) if f.endswith(".sh") and f != "lib.sh"}

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from code_memory.lint import antd_v3_rules, java_sql_rules, python_rules, shell_rules

@@ -34,6 +34,7 @@ import random
 import re
 import subprocess
 import sys
+
 import tomllib
 
 try:

@@ -110,7 +110,7 @@ class _Gitleaks:
                         rules.append(rule)
         out = []
         for rule in rules:
-            for start, end, line in _lines_with(text, lowered, rule.keywords):
+            for start, line in _lines_with(text, lowered, rule.keywords):
                 for m in rule.rx.finditer(line):
                     span = rule.secret_span(m)
                     if span is None:
@@ -125,10 +125,10 @@ class _Gitleaks:
 
 
 def _lines_with(text: str, lowered: str, keywords: tuple):
-    """``(offset, end, line)`` for each line of ``text`` holding one of ``keywords`` — gitleaks'
+    """``(offset, line)`` for each line of ``text`` holding one of ``keywords`` — gitleaks'
     rules are matched line by line (their bounded quantifiers then cost O(line), not O(text))."""
     if "\n" not in text:
-        yield 0, len(text), text
+        yield 0, text
         return
     starts = set()
     for k in keywords:
@@ -139,7 +139,7 @@ def _lines_with(text: str, lowered: str, keywords: tuple):
     for s in sorted(starts):
         e = text.find("\n", s)
         e = len(text) if e == -1 else e
-        yield s, e, text[s:e]
+        yield s, text[s:e]
 
 
 _GITLEAKS = None

@@ -15,8 +15,13 @@ import os
 import pytest
 
 from code_memory.redact import redact
-from support.secrets_heldout import (detect_secrets_cases, documented_cases, gitleaks_cases,
-                                     gitleaks_false_positive_samples, leaked)
+from support.secrets_heldout import (
+    detect_secrets_cases,
+    documented_cases,
+    gitleaks_cases,
+    gitleaks_false_positive_samples,
+    leaked,
+)
 
 
 def _one_per_rule(cases, where=("plain", "env", "prose-zh")):

@@ -41,7 +41,7 @@ def _clean_label(text: str) -> str:
     """A project name or file label, on one line and redacted. Every label goes through the
     redactor: a cheaper pre-test of its own would be a second, weaker rule set (it let a
     ``密钥：`` label or a 1Password key in a file name through)."""
-    from ..redact import redact      # imported here: its first call loads the rules (≈ 5 ms)
+    from ..redact import redact  # imported here: its first call loads the rules (≈ 5 ms)
     return redact(str(text).replace("\r", "\\r").replace("\n", "\\n").replace("\x00", ""))
 
 

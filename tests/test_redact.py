@@ -98,3 +98,28 @@ def test_unclosed_blocks_run_to_the_end_and_cost_one_scan():
     assert redact("ok <private>rest of the text") == "ok "
     body = "-----BEGIN RSA PRIVATE KEY-----\n" + "A" * 200_000
     assert redact("x " + body) == "x [REDACTED:private-key]"
+
+
+def test_the_gate_lists_every_rules_trigger_and_never_skips_a_secret():
+    """redact_gate answers "no secret possible" without loading the rules (the hooks' hot path);
+    its trigger file must be the rules' own triggers, and on every text of the tuning and
+    held-out corpora (and the repository's code) it never skips one the rules would change."""
+    import glob
+    import os
+
+    from code_memory import redact as redactor
+    from code_memory.redact_gate import HEADER, TRIGGERS_FILE, may_hold_secret
+    from support.secrets_heldout import all_cases
+
+    with open(TRIGGERS_FILE, encoding="utf-8") as fh:
+        assert fh.read() == HEADER + "".join(t + "\n" for t in redactor.triggers()), \
+            "stale: run python tools/update_secret_rules.py --triggers-only"
+    texts = [t for _c, t, _s in all_cases()] + [t for _c, t, _v in cases()]
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for path in glob.glob(os.path.join(root, "scripts", "code_memory", "**", "*.py"), recursive=True):
+        with open(path, encoding="utf-8") as fh:
+            texts += fh.read().splitlines()
+    skipped = [t for t in texts if not may_hold_secret(t)]
+    assert len(skipped) > 1000
+    assert [t for t in skipped if redactor._redact_plain(redactor._url_decoded_pass(t)) != t] == []
+    assert not may_hold_secret("src/payments/gateway_retry.py") and may_hold_secret("cfg/" + "aB3" * 11)

@@ -17,6 +17,10 @@ Writes
                                                  literal strings as written, generated ones
                                                  (``secrets.NewSecret(regex)``) drawn from their
                                                  regex with a fixed seed
+  scripts/code_memory/data/secret_triggers.txt   what the redactor's stdlib gate looks for
+                                                 (code_memory.redact.triggers(): the rules'
+                                                 keywords and label words); also written alone
+                                                 with --triggers-only after a rule changes
   tests/fixtures/secrets/detect_secrets_samples.json
                                                  detect-secrets' own plugin test payloads (its tests/
                                                  at 1.5.0, Apache-2.0) with the secret values its
@@ -474,13 +478,30 @@ def _write(path: str, data: dict) -> None:
     os.replace(tmp, path)
 
 
+def write_triggers() -> int:
+    """``data/secret_triggers.txt`` from the rules as they are now (a fresh interpreter: the rule
+    data may just have been rewritten)."""
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from code_memory import redact, redact_gate; "
+            "open(redact_gate.TRIGGERS_FILE, 'w', encoding='utf-8').write(redact_gate.HEADER + "
+            "''.join(t + '\\n' for t in redact.triggers())); print(len(redact.triggers()))")
+    out = subprocess.run([sys.executable, "-c", code, os.path.join(REPO, "scripts")], check=True,
+                         capture_output=True, text=True).stdout.strip()
+    print(f"{out} gate triggers", file=sys.stderr)
+    return 0
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--gitleaks", required=True, help="a git clone of github.com/gitleaks/gitleaks")
+    p.add_argument("--triggers-only", action="store_true", help="only rewrite data/secret_triggers.txt")
+    p.add_argument("--gitleaks", help="a git clone of github.com/gitleaks/gitleaks (required unless --triggers-only)")
     p.add_argument("--ref", default="v8.30.1")
     p.add_argument("--detect-secrets", help="an unpacked detect-secrets source tree (tests/plugins)")
     p.add_argument("--ds-python", help="a python with detect-secrets installed")
     args = p.parse_args(argv)
+    if args.triggers_only:
+        return write_triggers()
+    if not args.gitleaks:
+        p.error("--gitleaks is required")
     data = convert_rules(args.gitleaks, args.ref)
     _write(RULES_OUT, data)
     license_text = _git_show(args.gitleaks, args.ref, "LICENSE")
@@ -504,7 +525,7 @@ def main(argv=None) -> int:
                 open(os.path.join(os.path.dirname(DS_OUT), "detect-secrets.LICENSE"), "w", encoding="utf-8") as dst:
             dst.write(src.read())
         print(f"detect-secrets {ds['version']}: {len(ds['samples'])} samples", file=sys.stderr)
-    return 0
+    return write_triggers()
 
 
 if __name__ == "__main__":

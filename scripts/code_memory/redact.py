@@ -34,7 +34,8 @@ import functools
 import re
 from urllib.parse import unquote
 
-from .secret_rules import SHAPE_KINDS, context_spans, gitleaks, prose_spans, shannon_entropy
+from .redact_gate import may_hold_secret
+from .secret_rules import SHAPE_KINDS, context_spans, gitleaks, keywords, prose_spans, shannon_entropy
 
 PLACEHOLDER_PREFIX = "[REDACTED:"
 _I = re.IGNORECASE
@@ -63,7 +64,9 @@ algo alg prefix suffix regex pattern label placeholder column table index idx st
 service class module kind scope scopes schema template reset change changed vault arn ref budget budgets usage
 used left remaining total estimate method methods tag tags node estimated chars bytes lines words rate ratio per cost costs spent price count""".split())
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$@")
-_STEMS = r"p(?:ass|wd|w|sw|at|sk)|s(?:ecret|ig|alt|ession|as|eed)|token|key|auth|c(?:red|ookie|onnection)|hmac|license|dsn"
+_STEM_WORDS = ("pass", "pwd", "pw", "psw", "pat", "psk", "secret", "sig", "salt", "session", "sas", "seed", "token",
+               "key", "auth", "cred", "cookie", "connection", "hmac", "license", "dsn")
+_STEMS = "|".join(_STEM_WORDS)
 _LABEL_STEMS = re.compile(_STEMS, _I)
 _LABEL_STEMS_LOWER = re.compile(_STEMS)
 _NAME_TAIL = re.compile(r"[A-Za-z0-9_.\-$@]{0,80}")
@@ -100,7 +103,7 @@ def _label_strength(name: str) -> int:
         return 0
     if any(w in _STRONG_WORDS for w in words) or any(p in _STRONG_PAIRS for p in zip(words, words[1:])):
         return 2
-    if "".join(words) in _STRONG_WORDS or any(w.endswith(_STRONG_SUFFIXES) for w in words):
+    if any(w.endswith(_STRONG_SUFFIXES) for w in words):
         return 2                           # PGPASSWORD, githubtoken, apisecret
     return 1 if any(w in _WEAK_WORDS for w in words) else 0
 
@@ -416,10 +419,25 @@ def _redact_plain(text: str, collect=None) -> str:
     return _replace_spans(text, spans)
 
 
+_GATED_CHARS = 4096                 # longer texts nearly always hold a trigger: go straight to the rules
+
+
 def _redact(text: str, collect=None) -> str:
-    if not text or len(text) < _MIN_MATCH_CHARS:
+    if not text or len(text) < _MIN_MATCH_CHARS or (len(text) <= _GATED_CHARS and not may_hold_secret(text)):
         return text
     return _redact_plain(_url_decoded_pass(text, collect), collect)
+
+
+def triggers() -> list:
+    """What :mod:`code_memory.redact_gate` must look for so that it never skips a text one of the
+    rules here would match (``data/secret_triggers.txt`` is this list; a test keeps them equal):
+    the rules' keywords, the label words, the block marks, ``%`` and the backslash. A pair of
+    label words is ``a<TAB>b``. Triggers that hold a shorter trigger are left out."""
+    label_words = set(_STEM_WORDS) | _STRONG_WORDS | _WEAK_WORDS | set(_STRONG_SUFFIXES)
+    plain = set(keywords()) | label_words | {"<private", "private key", "putty-user-key-file", "%", "\\"}
+    plain = {t for t in plain if not any(o != t and o in t for o in plain)}
+    pairs = {f"{a}\t{b}" for a, b in _STRONG_PAIRS if not any(t in a or t in b for t in plain)}
+    return sorted(plain) + sorted(pairs)
 
 
 def redact(text: str) -> str:

@@ -294,8 +294,11 @@ def _looks_made(word: str, password: bool) -> bool:
     return len(word) >= 12 and letters > 0 and digits > 1 and shannon_entropy(word) >= 3.2
 
 
+PROSE_KEYWORDS = ("pass", "pwd", "pin", "pat", "token", "key", "secret", "credential")
+
+
 def prose_spans(text: str, lowered: str) -> list:
-    if not any(k in lowered for k in ("pass", "pwd", "pin", "pat", "token", "key", "secret", "credential")):
+    if not any(k in lowered for k in PROSE_KEYWORDS):
         return []
     out = []
     for m in _PROSE_LABEL.finditer(text):
@@ -317,6 +320,13 @@ def prose_spans(text: str, lowered: str) -> list:
             connected = connected or w.group(1)[-1:] in (":", "：", "=")
             pos = w.end()
     return out
+
+
+def keywords() -> list:
+    """Every keyword a rule here needs (an empty one when a rule runs on any text)."""
+    found = [k for rule in gitleaks().rules for k in (rule.keywords or ("",))]
+    found += [k for rule in CONTEXT_RULES for k in (rule.keywords or ("",))]
+    return found + list(PROSE_KEYWORDS)
 
 
 def context_spans(text: str, lowered: str) -> list:

@@ -9,6 +9,7 @@ import os
 
 from ..fsutil import atomic_write_text, ensure_dir, file_lock, read_text
 from ..paths import MemoryPaths
+from ..redact_gate import may_hold_secret
 from .templates import template
 
 
@@ -38,11 +39,14 @@ def daily_edits(text: str) -> list:
 
 
 def _clean_label(text: str) -> str:
-    """A project name or file label, on one line and redacted. Every label goes through the
-    redactor: a cheaper pre-test of its own would be a second, weaker rule set (it let a
-    ``密钥：`` label or a 1Password key in a file name through)."""
-    from ..redact import redact  # imported here: its first call loads the rules (≈ 5 ms)
-    return redact(str(text).replace("\r", "\\r").replace("\n", "\\n").replace("\x00", ""))
+    """A project name or file label, on one line and redacted. The redactor's own gate
+    (code_memory.redact_gate: no ``re``) answers for an ordinary file name; the rules load only
+    when one of their triggers occurs."""
+    text = str(text).replace("\r", "\\r").replace("\n", "\\n").replace("\x00", "")
+    if may_hold_secret(text):
+        from ..redact import redact
+        text = redact(text)
+    return text
 
 
 def _new_daily(date: str) -> str:

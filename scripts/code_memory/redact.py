@@ -224,9 +224,10 @@ _XML_ATTRIBUTE = re.compile(r"""(?i)\bkey=["']([^"'\n]{1,60})["']\s+value=["']([
 
 # ------------------------------------------------------------------------------------- high entropy
 
-# a run of token characters, up to three dot-separated parts (a JWT-like token); a file
-# extension after it (``<token>.txt``) does not make it a dotted name
-_CANDIDATE = re.compile(r"(?<![A-Za-z0-9+/_=\-.])[A-Za-z0-9+/_\-]{6,}(?:\.[A-Za-z0-9+/_\-]{6,}){0,2}={0,2}"
+# a run of token characters, up to three dot-separated parts (a JWT-like token), also right after
+# ``=`` (``payload=<token>``); a file extension after it (``<token>.txt``) does not make it a
+# dotted name
+_CANDIDATE = re.compile(r"(?<![A-Za-z0-9+/_\-.])[A-Za-z0-9+/_\-]{6,}(?:\.[A-Za-z0-9+/_\-]{6,}){0,2}={0,2}"
                         r"(?![A-Za-z0-9+/_=\-]|\.(?![A-Za-z]{1,5}(?![A-Za-z0-9_\-]))[A-Za-z0-9])")
 HIGH_ENTROPY_BITS = 4.2
 _DIGIT = re.compile(r"[0-9]")
@@ -250,8 +251,9 @@ def _high_entropy_spans(text: str) -> list:
         if len(token) <= 400 and (token.count("/") > 2 or token.count("-") > 4 or token.count("_") > 4):
             continue                       # a path, an identifier or a slug, not a key
         word_start = max(text.rfind(" ", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
-        if "://" in text[word_start:m.start()] or token.startswith("_Z"):
-            continue                       # a URL's path, a C++ symbol
+        before_token = text[word_start:m.start()]
+        if ("://" in before_token and not before_token.endswith(("=", "?", "&"))) or token.startswith("_Z"):
+            continue                       # a URL's path (not a query value), a C++ symbol
         before = text[max(0, m.start() - 7):m.start()].lower()
         if before.endswith(_DIGEST_PREFIXES + ("base64,",)) or token.lower().startswith(_DIGEST_PREFIXES):
             continue

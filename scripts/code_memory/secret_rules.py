@@ -198,6 +198,11 @@ CONTEXT_RULES = [
     ContextRule("google-oauth-token", ("ya29.", "1//0"), _B + r"(?:ya29\.[0-9A-Za-z_\-]{20,}|1//0[0-9A-Za-z_\-]{30,})", 0, 0),
     ContextRule("chat-webhook", ("/api/webhooks/", "webhook.office.com"),
                 r"(?:discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]+|\.webhook\.office\.com/webhookb2/\S+)", 0, 0),
+    ContextRule("mailchimp-key", ("-us",), _B + r"[0-9a-f]{32}-us\d{1,2}(?![A-Za-z0-9_\-])", 0, 0),
+    ContextRule("telegram-bot-token", (":aa",), r"(?:(?<=bot)|(?<![A-Za-z0-9_]))\d{8,10}:AA[A-Za-z0-9_\-]{33}(?![A-Za-z0-9_\-])", 0, 0),
+    ContextRule("gitlab-token", ("glpat-", "gldt-", "glft-", "glrt-", "glsoat-", "glptt-", "glcbt-", "glimt-", "glagent-",
+                                 "gloas-", "glffct-"),
+                _B + r"gl(?:pat|dt|ft|rt|soat|ptt|cbt|imt|agent|oas|ffct)-[0-9A-Za-z_.\-]{20,}", 0, 0),
     ContextRule("vendor-token", ("sl.", "sk.eyj", "nrak-", "nrii-", "age-secret-key-1", "lsv2_"),
                 _B + r"(?:sl\.[A-Za-z0-9_\-=]{120,}|sk\.eyJ[A-Za-z0-9_\-]{30,}\.[A-Za-z0-9_\-]{20,}|NR(?:AK|II)-[A-Za-z0-9\-]{27,}"
                 r"|AGE-SECRET-KEY-1[0-9A-Z]{58}|lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10})", 0, 0),
@@ -266,7 +271,7 @@ CONTEXT_RULES = [
 
 # Kinds found by a token's own shape: kept even where the text around them reads like a placeholder.
 SHAPE_KINDS = frozenset({"aws-access-key-id", "anthropic-key", "openai-key", "google-oauth-token", "chat-webhook",
-                         "vendor-token"})
+                         "mailchimp-key", "telegram-bot-token", "gitlab-token", "vendor-token"})
 
 _WORD = re.compile(r"[A-Za-z][a-z]*(?:[-'][A-Za-z]+)*[.,;:]?")
 _ALL_CONTEXT_KEYWORDS = tuple(sorted({k for r in CONTEXT_RULES for k in r.keywords}))

@@ -1,20 +1,21 @@
 """Secrets we did not write (tests/support/secrets_heldout.py: gitleaks' and detect-secrets' own
-fixtures, and the documented syntax of the tools in issue 22) through the redactor and through the
-writers that store text: memtool, set-memory (kv), the daily note's file labels.
+fixtures, and the documented syntax of the tools in issue 22) through the redactor and through every
+door that stores or sends text (tests/support/secret_doors.py): the session note and the LLM request
+(the summarizer), the daily note, remember, memtool, set-memory (kv), MCP, the review queue and the
+browser's edit form.
 
-One sweep per door: every case is written, then the stored bytes are searched for the secret. A
-door must never keep a secret the redactor removes on its own; the redactor's own recall on the
-sources we did not write is held at the level BENCHMARKS.md reports (a floor against regressions;
-the documented-syntax set is below the 98 % goal: line-anchored formats quoted inside prose)."""
+One sweep per door: every case is written, then everything the door stored or sent is searched for
+the secret. A door must never keep a secret the redactor removes on its own, and must deliver the
+cases (a door that drops the text would pass vacuously). The redactor's own recall on the sources we
+did not write is held at the level BENCHMARKS.md reports (a floor against regressions, not the
+measurement: bench/bench_redact.py measures every case through every door)."""
 
 from __future__ import annotations
-
-import datetime as dt
-import os
 
 import pytest
 
 from code_memory.redact import redact
+from support.secret_doors import DOORS, run_door
 from support.secrets_heldout import (
     detect_secrets_cases,
     documented_cases,
@@ -23,74 +24,41 @@ from support.secrets_heldout import (
     leaked,
 )
 
+SURROUNDINGS = ("plain", "env", "prose-zh", "json", "log", "markdown", "prose-en", "url-encoded", "header", "shell")
 
-def _one_per_rule(cases, where=("plain", "env", "prose-zh")):
-    seen, out = set(), []
-    for cid, text, secrets in cases:
-        rule, surrounding = cid.split("#")[0], cid.rsplit("@", 1)[1]
-        if surrounding in where and (rule, surrounding) not in seen:
-            seen.add((rule, surrounding))
-            out.append((cid, text, secrets))
+
+def _one_per_rule(cases):
+    """One case per rule (or plugin, or family), the surrounding rotating from rule to rule."""
+    by_rule: dict = {}
+    for case in cases:
+        by_rule.setdefault(case[0].split("#")[0], []).append(case)
+    out = []
+    for n, (_rule, group) in enumerate(sorted(by_rule.items())):
+        wanted = SURROUNDINGS[n % len(SURROUNDINGS)]
+        out.append(next((c for c in group if c[0].endswith("@" + wanted)), group[0]))
     return out
 
 
 SAMPLE = _one_per_rule(gitleaks_cases()) + _one_per_rule(documented_cases()) + _one_per_rule(detect_secrets_cases())
 CAUGHT = [(cid, text, secrets) for cid, text, secrets in SAMPLE if not leaked(secrets, redact(text))]
+# the doors that start a server or run the summarizer get every third case (the bench runs them all)
+SLOW = {"session-note", "llm-request", "mcp", "browser-edit"}
 
 
 def test_the_redactor_meets_the_goal_on_fixtures_we_did_not_write():
-    for name, cases, floor in (("gitleaks", gitleaks_cases(), 0.99), ("documented", documented_cases(), 0.93)):
+    for name, cases, floor in (("gitleaks", gitleaks_cases(), 0.99), ("documented", documented_cases(), 0.93),
+                               ("detect-secrets", detect_secrets_cases(), 0.80)):
         leaks = [cid for cid, text, secrets in cases if leaked(secrets, redact(text))]
         assert len(leaks) <= (1 - floor) * len(cases), (name, len(leaks), leaks[:10])
     # idempotent, and the rule set's own false-positive samples mostly left alone
     assert all(redact(redact(text)) == redact(text) for _cid, text, _s in SAMPLE)
     fps = gitleaks_false_positive_samples()
-    assert sum(redact(t) != t for t in fps) <= 0.35 * len(fps)      # 97 of 308 today: see BENCHMARKS.md
+    assert sum(redact(t) != t for t in fps) <= 0.35 * len(fps)      # see BENCHMARKS.md § Redaction
 
 
-def _memtool(tmp_path, cases):
-    from code_memory.memtool.store import MemoryStore
-    folder = tmp_path / "memtool"
-    folder.mkdir()
-    with MemoryStore(str(folder / "m.db")) as store:
-        for _cid, text, _s in cases:
-            store.put(content=text, type="run")
-    out = []
-    for name in os.listdir(folder):            # the database, and its WAL if one is left
-        with open(folder / name, "rb") as fh:
-            out.append(fh.read().decode("utf-8", "replace"))
-    return "\n".join(out)
-
-
-def _kv(tmp_path, cases, memory_root):
-    from code_memory.kv.write import set_memory
-    for i, (_cid, text, _s) in enumerate(cases):
-        set_memory(memory_root, f"/doors/k{i}", {"note": text}, {"kind": "user"})
-    out = []
-    for dirpath, _dirs, files in os.walk(os.path.join(memory_root, "kv")):
-        for f in files:
-            with open(os.path.join(dirpath, f), "rb") as fh:
-                out.append(fh.read().decode("utf-8", "replace"))
-    return "\n".join(out)
-
-
-def _daily(tmp_path, cases, paths):
-    from code_memory.memory.daily import append_daily_edit
-    when = dt.datetime(2026, 3, 1, 12, 0)
-    for _cid, text, _s in cases:
-        append_daily_edit(paths, when, "alpha", text.replace("\n", " ")[:300])
-    with open(paths.daily_note("2026-03-01"), encoding="utf-8") as fh:
-        return fh.read()
-
-
-@pytest.mark.parametrize("door", ["memtool", "kv", "daily"])
-def test_no_door_keeps_a_secret_the_redactor_removes(door, tmp_path, memory_root, initialized_root):
-    cases = CAUGHT if door != "daily" else [c for c in CAUGHT if "\n" not in c[1]]
-    if door == "memtool":
-        stored = _memtool(tmp_path, cases)
-    elif door == "kv":
-        stored = _kv(tmp_path, cases, str(memory_root))
-    else:
-        stored = _daily(tmp_path, cases, initialized_root)
-    kept = [cid for cid, _text, secrets in cases if leaked(secrets, stored)]
-    assert len(cases) > 150 and kept == [], kept[:10]
+@pytest.mark.parametrize("door", DOORS)
+def test_no_door_keeps_a_secret_the_redactor_removes(door, tmp_path):
+    cases = CAUGHT[::3] if door in SLOW else CAUGHT
+    stored = run_door(door, cases, str(tmp_path / door))
+    assert len(stored.delivered(cases)) >= 0.95 * len(cases), (door, len(stored.delivered(cases)), len(cases))
+    assert len(cases) >= 60 and stored.leaks(cases) == [], stored.leaks(cases)[:10]

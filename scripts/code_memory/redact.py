@@ -62,7 +62,8 @@ version type types id ids name names file files path paths dir url uri urls endp
 env var field fields prompt hint policy policies format mode enabled disabled required hash hashes algorithm
 algo alg prefix suffix regex pattern label placeholder column table index idx store manager provider
 service class module kind scope scopes schema template reset change changed vault arn ref budget budgets usage
-used left remaining total estimate method methods tag tags node estimated chars bytes lines words rate ratio per cost costs spent price count""".split())
+used left remaining total estimate method methods tag tags node estimated chars bytes lines words rate ratio per cost costs spent price count
+identifier""".split())
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$@")
 _STEM_WORDS = ("pass", "pwd", "pw", "psw", "pat", "psk", "secret", "sig", "salt", "session", "sas", "seed", "token",
                "key", "auth", "cred", "cookie", "connection", "hmac", "license", "dsn")
@@ -81,9 +82,16 @@ _REFERENCE = re.compile(r"""(?x)
        |pass|passwd|pw|pwd|token|key|mock[_-].*
        |str|string|bytes|int|integer|bool|boolean|float|number|any|object|dict|list|optional\[.*|self|cls|this|new
        |your[_-].*|my[_-].*|<.*|xxx.*|example.*|dummy.*|fake.*|test|placeholder|\.\.\.)$
+  | ^(?:str|string|bytes|int|integer|bool|boolean|float|number|any|object)\?$ | ^\#[0-9a-f]{3,8}$ | …$ | \.\.\.$
+  | ^\{[A-Za-z_][\w.]*\}?$ | ^[\[{(]
   | ^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$ | ^[\w.]*\( | ^[A-Za-z_][\w.]*\[ | ^(?:getenv|environ)\b | ^\$[\w{(]
   | ^\$\{[^}]*\}$ | ^(?:/|~/|\./|\.\./)[\w./-]*$
 """, re.IGNORECASE)
+
+
+_FILE_EXTENSION = re.compile(r"[a-z][a-z0-9]{0,6}")
+# A type annotation's value: a CamelCase name, acronyms and digits allowed (PKCS7PrivateKeyTypes)
+_TYPE_NAME = re.compile(r"(?:[A-Z][a-z]+|[A-Z]{2,}[0-9]*(?![a-z])|[0-9]+)+(?:\[.*)?")
 
 
 def _name_words(name: str) -> list:
@@ -96,6 +104,9 @@ def _name_words(name: str) -> list:
 @functools.lru_cache(maxsize=4096)
 def _label_strength(name: str) -> int:
     """2 = a secret's name, 1 = may name a secret (high-entropy values only), 0 = not a secret."""
+    head, dot, ext = name.rpartition(".")
+    if dot and head and _FILE_EXTENSION.fullmatch(ext) and not _label_strength(ext):
+        return 0                           # 118_arm_pass_all.dpatch: a file's name
     words = _name_words(name)
     if not words or words[-1] in _SETTING_WORDS or (len(words) > 1 and words[-1] in ("public", "pub")):
         return 0
@@ -121,7 +132,8 @@ def _value_is_secret(value: str, strength: int, quoted: bool, spaced_code: bool)
     if len(stripped) < 3 or _REFERENCE.search(stripped):
         return False
     if strength == 1:
-        return _random_looking(stripped) and not re.fullmatch(r"[a-z][a-z0-9]*(?:_[a-z0-9]+){2,}", stripped)
+        return (_random_looking(stripped) and not any(c.isspace() for c in stripped)
+                and not re.fullmatch(r"[a-z][a-z0-9]*(?:_[a-z0-9]+){2,}", stripped))
     if quoted:
         return True
     if spaced_code and re.fullmatch(r"[A-Za-z_]+", stripped):
@@ -168,6 +180,8 @@ def _labelled_spans(text: str) -> list:
             continue
         quoted = value.group(4) is None and value.group(3) is None     # `backticks` quote code, not values
         raw = next(g for g in value.groups() if g is not None)
+        if not quoted:
+            raw = raw.rstrip(".")              # the end of a sentence, not of the value
         if not quoted and raw.endswith(":"):
             continue                       # "label: name: value" — the next name is the label
         line_start = text.rfind("\n", max(0, start - 120), start) + 1
@@ -184,8 +198,14 @@ def _labelled_spans(text: str) -> list:
                 continue                   # f(token=token, …): a variable passed on
             if after.strip() and not after.lstrip().startswith(("#", "//")):
                 continue                   # "Two-pass: read the whole history": prose, not a value
-            if operator == ":" and re.fullmatch(r"(?:[A-Z][a-z]+){1,6}(?:\[.*)?", raw):
+            if operator == ":" and _TYPE_NAME.fullmatch(raw):
                 continue                   # "password: SecretStr": a type annotation
+        if not quoted and operator == ":" and _TYPE_NAME.fullmatch(raw) and after.lstrip()[:1] in (",", ")", "=", ""):
+            continue                       # "private_key: PKCS7PrivateKeyTypes,": a parameter's type
+        if operator in ("==", "===", "!=", "!==") and re.fullmatch(r"[A-Za-z_]+", raw):
+            continue                       # token == "with": a comparison with a keyword
+        if op is None and (any(c.isspace() for c in raw) or re.fullmatch(r"[A-Za-z_]+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+", raw)):
+            continue                       # ("password", "host", "port"): a list of names
         if quoted and raw.lower() == name.lower():
             continue                       # LAST_TOKEN = "LAST_TOKEN"
         if not _value_is_secret(raw, strength, quoted, spaced_code):
@@ -230,6 +250,24 @@ _XML_ATTRIBUTE = re.compile(r"""(?i)\bkey=["']([^"'\n]{1,60})["']\s+value=["']([
 _CANDIDATE = re.compile(r"(?<![A-Za-z0-9+/_\-.])[A-Za-z0-9+/_\-]{6,}(?:\.[A-Za-z0-9+/_\-]{6,}){0,2}={0,2}"
                         r"(?![A-Za-z0-9+/_=\-]|\.(?![A-Za-z]{1,5}(?![A-Za-z0-9_\-]))[A-Za-z0-9])")
 HIGH_ENTROPY_BITS = 4.2
+# A name people write, not a key: an identifier made of words (BetaCodeExecutionTool20250825Param,
+# addCompiledTagPattern), or a path or slug whose every part is a word, an acronym, digits or hex
+# (640_m68k_fix-TLS_GD-relocation, privkeys/1DF48228FEFF3EC2…). Every quantifier is bounded by what
+# follows it, so a long token costs one pass.
+_ACRONYM = r"[A-Z]{2,6}(?=[A-Z][a-z]|[0-9]|$)"
+_IDENTIFIER = re.compile(r"(?:[a-z]{2,}|[A-Z][a-z]{2,}|" + _ACRONYM + r")(?:[A-Z][a-z]{2,}|[0-9]{2,}(?![0-9])|"
+                         + _ACRONYM + r")*")
+_NAME_PART = re.compile(r"[a-z][a-z0-9]*|[0-9A-F]+|[0-9a-f]+|[A-Z][A-Z0-9]{1,7}|[0-9]+")
+_PART_SEPARATORS = re.compile(r"[/\-_.+]")
+
+
+def _is_name(token: str) -> bool:
+    parts = [p for p in _PART_SEPARATORS.split(token.rstrip("=")) if p]
+    if len(parts) == 1:
+        return bool(_IDENTIFIER.fullmatch(parts[0]))
+    return all(_NAME_PART.fullmatch(p) or _IDENTIFIER.fullmatch(p) for p in parts)
+
+
 _DIGIT = re.compile(r"[0-9]")
 _DIGEST_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-")      # subresource integrity hashes
 _SEQUENTIAL = ("abcdefgh", "bcdefghi", "ghijklmn", "qrstuvwx", "01234567", "12345678", "qwertyui", "asdfghjk")
@@ -250,6 +288,8 @@ def _high_entropy_spans(text: str) -> list:
             continue
         if len(token) <= 400 and (token.count("/") > 2 or token.count("-") > 4 or token.count("_") > 4):
             continue                       # a path, an identifier or a slug, not a key
+        if _is_name(token):
+            continue                       # words, acronyms, digits and hex: a name, a slug, a fingerprint
         word_start = max(text.rfind(" ", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
         before_token = text[word_start:m.start()]
         if ("://" in before_token and not before_token.endswith(("=", "?", "&"))) or token.startswith("_Z"):

@@ -241,7 +241,7 @@ CONTEXT_RULES = [
     ContextRule("cli-password", ("htpasswd",), r"\bhtpasswd\s+-\w*b\w*\s+(?:-\S+\s+)*(?:\S+\s+){2}(" + _Q + ")"),
     ContextRule("cli-password", ("htpasswd",), r"\bhtpasswd\s+-\w*n\w*b\w*\s+(?:-\S+\s+)*\S+\s+(" + _Q + ")"),
     ContextRule("cli-password", ("sqlplus", "rman", "expdp", "impdp", "exp ", "imp "),
-                r"\b(?:sqlplus|rman|expdp|impdp|exp|imp)\b(?:\s+-\S+)*\s+(?:target=)?[\w$#.\\]+/([^@\s/'\"]{1,100})(?=@|\s|$)"),
+                r"(?:\b(?:sqlplus|rman|expdp|impdp)|(?:^|(?<=[;&|`$])|(?<=[;&|`$] ))[ \t]*(?:exp|imp))\b(?:\s+-\S+)*\s+(?:target=)?[\w$#.\\]+/([^@\s/'\"]{1,100})(?=@|\s|$)"),
     ContextRule("cli-password", ("smbclient", "%"), r"\b(?:smbclient|rpcclient|smbmap|net\s+use)\b[^\n]*?-U\s+['\"]?[^\s%'\"]+%([^\s'\"]+)"),
     ContextRule("cli-password", ("/user:",), r"/user:\S+\s+(?!/)([^\s]{3,200})"),
     ContextRule("cli-password", ("password=",), r"(?<![\w.-])password=(" + _Q + ")"),
@@ -250,11 +250,12 @@ CONTEXT_RULES = [
     ContextRule("sql-password", ("password",), r"\b(?:user|role|login)\b[^\n;]*?(?<!['\"])\bpassword\s*=?\s*(" + _QUOTED + ")"),
     # --- config files: .netrc, .pgpass, directives at the start of a line, Dockerfile ENV/ARG
     ContextRule("netrc-password", ("password",),
-                r"\b(?:login|user(?:name)?|machine\s+\S+|default)\s+\S+\s+password\s+(\S+)", words_ok=True),
+                r"\b(?:login|user(?:name)?|machine\s+\S+|default)\s+(?!(?:and|or|the|an?|with|to|of|for|is|are|name)\s)\S+"
+                r"\s+password\s+(\S+)", words_ok=True),
     ContextRule("config-password", ("password", "passwd", "requirepass", "masterauth", "psk", "secret"),
                 r"^[ \t]*(?:password|passwd|requirepass|masterauth|psk|secret|auth-pass|passphrase)[ \t]+"
                 r"((?=[^\s]*[0-9!@#$%^&*_+=~.\-])[^\s'\"]{4,200}|" + _QUOTED + r")[ \t]*$", 1, re.IGNORECASE | re.MULTILINE),
-    ContextRule("pgpass-password", (":",), r"(?:^|(?<=[\s\"'`]))[^\s:#\"'`]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:([^\s\"'`]+)(?=[\s\"'`]|$)",
+    ContextRule("pgpass-password", (":",), r"(?:^|(?<=[\s\"'`]))(?!\d{4}-\d\d-\d\d)[^\s:#\"'`]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:([^\s\"'`]+)(?=[\s\"'`]|$)",
                 1, re.MULTILINE),
     # --- labels in prose: Chinese labels (any colon, 是/为, or a space before a value with a digit
     #     or symbol), English labels with a full-width colon or 是/为, English "password is …"
@@ -282,8 +283,8 @@ _ALL_CONTEXT_KEYWORDS = tuple(sorted({k for r in CONTEXT_RULES for k in r.keywor
 _PROSE_LABEL = re.compile(r"(?<![\w./-])(?:(password|passphrase|passcode|passwd)"
                           r"|(pat|token|(?:api|access|secret|license|deploy|app|private)[ _-]?key|key|secret|credential))"
                           r"(?![\w-])", re.IGNORECASE)
-_PROSE_WORD = re.compile(r"""[ \t]*[:=：]?[ \t]*["'`“‘]?([^\s"'`”’，。；]+)""")
-_FILE_LIKE = re.compile(r"^[\w.-]+\.(?:[a-z]{1,5})$|^[\w.+-]+@[\w-]+\.[\w.]+$|://|^[/~$<{.]|^(?:0x)?[0-9a-fA-F]+$"
+_PROSE_WORD = re.compile(r"""[ \t]*[:=：]?[ \t]*["'`“‘]?([^\s"'`”’，。；（）【】、：]+)""")
+_FILE_LIKE = re.compile(r"^-|=|^[\w.-]+\.(?:[a-z]{1,5})$|^[\w.+-]+@[\w-]+\.[\w.]+$|://|^[/~$<{.]|^(?:0x)?[0-9a-fA-F]+$"
                         r"|^[A-Za-z]+(?:[-_][A-Za-z]+)*$|[\[\](){}<>|\\,]|^[a-z][a-z0-9]*(?:_[a-z0-9]+){2,}$"
                         r"|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 _CONNECTOR = re.compile(r"[ \t]*(?:[:=：]|(?:is|was|are)\b)", re.IGNORECASE)
@@ -347,7 +348,10 @@ def context_spans(text: str, lowered: str) -> list:
             value = text[s:e]
             if value[:1] in "'\"" and value[-1:] == value[:1] and len(value) >= 2:
                 s, e = s + 1, e - 1
-            elif not rule.words_ok and _WORD.fullmatch(value):
-                continue                   # "--with-secret is used", "Bearer credential the …"
+            else:
+                value = value.rstrip(",;:)]}.")      # password=None):, (…, password=x.y.z,
+                e = s + len(value)
+                if len(value) < 3 or value[:1] == "`" or (not rule.words_ok and _WORD.fullmatch(value)):
+                    continue               # "--with-secret is used", "Bearer credential the …", `-p`,
             out.append((s, e, rule.kind))
     return out

@@ -70,6 +70,30 @@ def _is_placeholder(secrets) -> bool:
     return any(PLACEHOLDER.search(s.strip(" =:\"'")) for s in secrets)
 
 
+OLD_RECALL_PROBE = r"""
+import json, sys
+sys.path[:0] = [sys.argv[1], sys.argv[2]]
+from code_memory.redact import redact
+from support.secrets_heldout import detect_secrets_cases, documented_cases, gitleaks_cases, leaked
+step = int(sys.argv[3])
+out = {}
+for name, cases in (("held out: gitleaks fixtures", gitleaks_cases()), ("held out: detect-secrets fixtures",
+                    detect_secrets_cases()), ("ours: documented syntax", documented_cases())):
+    cases = cases[::step]
+    leaks = sum(leaked(secrets, redact(text)) for _cid, text, secrets in cases)
+    out[name] = {"cases": len(cases), "leaked": leaks, "redacted %": round(100 * (1 - leaks / len(cases)), 2)}
+print(json.dumps(out))
+"""
+
+
+def old_recall(old: str, smoke: bool) -> dict:
+    """The same held-out sources through another checkout's redactor (the baseline)."""
+    done = subprocess.run([sys.executable, "-c", OLD_RECALL_PROBE, os.path.join(old, "scripts"),
+                           os.path.join(REPO, "tests"), "40" if smoke else "1"],
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
 def recall(smoke: bool, show: int) -> dict:
     from code_memory.redact import redact
     from support.secrets_corpus import cases as tuning_cases
@@ -97,8 +121,12 @@ def recall(smoke: bool, show: int) -> dict:
     return rows
 
 
-def doors(smoke: bool, slow_every: int, chunk: int = 400) -> dict:
-    from support.secret_doors import DOORS, run_door
+def doors(smoke: bool, slow_every: int, chunk: int = 300) -> dict:
+    """Each door gets the held-out cases one surrounding at a time (a fixture's secret appears in
+    all of them) in chunks of ``chunk`` (a fresh memory root each: the review queue compares a
+    proposal with every pending one); a case leaks when its secret occurs in no other case of
+    its chunk, or where it follows that case's marker (see secret_doors.Stored.leaks)."""
+    from support.secret_doors import DOORS, by_surrounding, run_door
     from support.secrets_heldout import detect_secrets_cases, documented_cases, gitleaks_cases
 
     held_out = gitleaks_cases() + detect_secrets_cases() + documented_cases()
@@ -107,17 +135,20 @@ def doors(smoke: bool, slow_every: int, chunk: int = 400) -> dict:
         for door in DOORS:
             if smoke and door in ("mcp", "browser-edit"):
                 continue
-            cases = held_out[::300] if smoke else held_out[::slow_every] if door in SLOW_DOORS else held_out
-            started, delivered, leaks = time.perf_counter(), 0, []
-            for n in range(0, len(cases), chunk):           # a fresh root per chunk (the review queue compares
-                part = cases[n:n + chunk]                    # each proposal with every pending one)
-                stored = run_door(door, part, os.path.join(tmp, f"{door}-{n}"))
-                delivered += len(stored.delivered(part))
-                leaks += stored.leaks(part)
+            step = 300 if smoke else slow_every if door in SLOW_DOORS else 1
+            started, counted, delivered, leaks = time.perf_counter(), 0, 0, []
+            for g, group in enumerate(by_surrounding(held_out)):
+                group = group[::step]
+                for n in range(0, len(group), chunk):
+                    part = group[n:n + chunk]
+                    stored = run_door(door, part, os.path.join(tmp, f"{door}-{g}-{n}"))
+                    counted += len(part)
+                    delivered += len(stored.delivered(part))
+                    leaks += stored.leaks(part)
             by_source: dict = {}
             for cid in leaks:
                 by_source[cid.split(":")[0]] = by_source.get(cid.split(":")[0], 0) + 1
-            rows[door] = {**_rate(cases, leaks), "delivered": delivered, "leaks by source": by_source,
+            rows[door] = {**_rate(range(counted), leaks), "delivered": delivered, "leaks by source": by_source,
                           "seconds": round(time.perf_counter() - started, 1)}
             print(f"  door {door}: {rows[door]}", flush=True)
     return rows
@@ -298,6 +329,8 @@ def main(argv=None) -> int:
     out = {"load average at start": round(load, 2)}
     if "recall" in sections:
         out["recall"] = recall(args.smoke, args.show)
+        if args.old:
+            out["recall"]["--old checkout"] = old_recall(args.old, args.smoke)
         print(json.dumps({"recall": out["recall"]}, ensure_ascii=False, indent=1), flush=True)
     if "doors" in sections:
         out["doors"] = doors(args.smoke, args.slow_every)

@@ -23,6 +23,7 @@ import asyncio
 import datetime as dt
 import json
 import os
+import re
 import sqlite3
 import sys
 
@@ -41,6 +42,15 @@ def marked(i: int, text: str) -> str:
     return f"{marker(i)}\n{text}"
 
 
+def by_surrounding(cases) -> list:
+    """The cases in groups, one per surrounding (``…@env``): the same fixture's secret appears in
+    every surrounding, so one run holds it once."""
+    groups: dict = {}
+    for case in cases:
+        groups.setdefault(case[0].rsplit("@", 1)[1], []).append(case)
+    return [groups[k] for k in sorted(groups)]
+
+
 class Stored:
     def __init__(self, text: str):
         self.text = text
@@ -48,8 +58,31 @@ class Stored:
     def delivered(self, cases) -> list:
         return [cid for i, (cid, _t, _s) in enumerate(cases) if marker(i) in self.text]
 
+    def _segments(self) -> dict:
+        """{case index: the text from each of its markers to the next marker}."""
+        found = [(m.start(), int(m.group(1))) for m in re.finditer(r"door-case-(\d{4})", self.text)]
+        out: dict = {}
+        for n, (at, i) in enumerate(found):
+            end = found[n + 1][0] if n + 1 < len(found) else len(self.text)
+            out[i] = out.get(i, "") + "\n" + self.text[at:end]
+        return out
+
     def leaks(self, cases) -> list:
-        return [cid for cid, _t, secrets in cases if leaked(secrets, self.text)]
+        """The cases whose secret the door kept. A secret found anywhere counts for its case when
+        no other case's text holds it; one that several cases hold (detect-secrets reuses values,
+        ``password`` is a word) counts only where it follows the case's own marker."""
+        texts = [t for _cid, t, _s in cases]
+        segments = None
+        out = []
+        for i, (cid, _t, secrets) in enumerate(cases):
+            if not leaked(secrets, self.text):
+                continue
+            if any(leaked(secrets, other) for j, other in enumerate(texts) if j != i):
+                segments = self._segments() if segments is None else segments
+                if not leaked(secrets, segments.get(i, "")):
+                    continue
+            out.append(cid)
+        return out
 
 
 # ------------------------------------------------------------------------------------ what was stored

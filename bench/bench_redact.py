@@ -136,7 +136,8 @@ def doors(smoke: bool, slow_every: int, chunk: int = 300) -> dict:
             if smoke and door in ("mcp", "browser-edit"):
                 continue
             step = 300 if smoke else slow_every if door in SLOW_DOORS else 1
-            started, counted, delivered, leaks = time.perf_counter(), 0, 0, []
+            started, counted, delivered, leaks, errors = time.perf_counter(), 0, 0, [], []
+            cases_by_source: dict = {}
             for g, group in enumerate(by_surrounding(held_out)):
                 group = group[::step]
                 for n in range(0, len(group), chunk):
@@ -145,10 +146,15 @@ def doors(smoke: bool, slow_every: int, chunk: int = 300) -> dict:
                     counted += len(part)
                     delivered += len(stored.delivered(part))
                     leaks += stored.leaks(part)
+                    errors += stored.errors
+                    for cid, _t, _s in part:
+                        cases_by_source[cid.split(":")[0]] = cases_by_source.get(cid.split(":")[0], 0) + 1
             by_source: dict = {}
             for cid in leaks:
                 by_source[cid.split(":")[0]] = by_source.get(cid.split(":")[0], 0) + 1
-            rows[door] = {**_rate(range(counted), leaks), "delivered": delivered, "leaks by source": by_source,
+            rows[door] = {**_rate(range(counted), leaks), "delivered": delivered, "errors": len(errors),
+                          "by source": {src: _rate(range(n), range(by_source.get(src, 0)))
+                                        for src, n in cases_by_source.items()},
                           "seconds": round(time.perf_counter() - started, 1)}
             print(f"  door {door}: {rows[door]}", flush=True)
     return rows

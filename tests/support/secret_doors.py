@@ -52,19 +52,22 @@ def by_surrounding(cases) -> list:
 
 
 class Stored:
-    def __init__(self, text: str):
-        self.text = text
+    def __init__(self, text, errors=()):
+        # text: everything (raw bytes of databases included); readable: the text and values as
+        # stored, in order — where a case's marker is followed by what the door kept of it
+        self.text, self.readable = (text, text) if isinstance(text, str) else text
+        self.errors = list(errors)          # what the door refused or failed on (it must not)
 
     def delivered(self, cases) -> list:
         return [cid for i, (cid, _t, _s) in enumerate(cases) if marker(i) in self.text]
 
     def _segments(self) -> dict:
         """{case index: the text from each of its markers to the next marker}."""
-        found = [(m.start(), int(m.group(1))) for m in re.finditer(r"door-case-(\d{4})", self.text)]
+        found = [(m.start(), int(m.group(1))) for m in re.finditer(r"door-case-(\d{4})", self.readable)]
         out: dict = {}
         for n, (at, i) in enumerate(found):
-            end = found[n + 1][0] if n + 1 < len(found) else len(self.text)
-            out[i] = out.get(i, "") + "\n" + self.text[at:end]
+            end = found[n + 1][0] if n + 1 < len(found) else len(self.readable)
+            out[i] = out.get(i, "") + "\n" + self.readable[at:end]
         return out
 
     def leaks(self, cases) -> list:
@@ -99,7 +102,7 @@ def _strings(value, out: list) -> None:
             _strings(v, out)
 
 
-def _sqlite_values(path: str, out: list) -> None:
+def _sqlite_values(path: str, out: list, raw: list) -> None:
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     except sqlite3.Error:
@@ -109,18 +112,20 @@ def _sqlite_values(path: str, out: list) -> None:
         for table in tables:
             try:
                 for row in conn.execute(f'SELECT * FROM "{table}"'):
-                    out.extend(v if isinstance(v, str) else v.decode("utf-8", "replace")
-                               for v in row if isinstance(v, (str, bytes)))
+                    out.extend(v for v in row if isinstance(v, str))
+                    raw.extend(v.decode("utf-8", "replace") for v in row if isinstance(v, bytes))
             except sqlite3.Error:
                 continue
     finally:
         conn.close()
 
 
-def stored_text(*roots: str) -> str:
-    """Every file under ``roots`` as text, plus the decoded strings of JSON, JSONL and SQLite files
-    (an escaped quote must not hide a secret from the search)."""
+def stored_text(*roots: str) -> tuple:
+    """``(everything, readable)``: every file under ``roots`` as text, plus the decoded strings of
+    JSON, JSONL and SQLite files (an escaped quote must not hide a secret from the search); the
+    readable part leaves out the raw bytes of databases and their blobs (index pages)."""
     out: list = []
+    raw_only: list = []
     for root in roots:
         for dirpath, _dirs, files in os.walk(root):
             for name in files:
@@ -128,17 +133,20 @@ def stored_text(*roots: str) -> str:
                 with open(path, "rb") as fh:
                     raw = fh.read()
                 text = raw.decode("utf-8", "replace")
-                out.append(text)
-                if raw.startswith(b"SQLite format 3"):
-                    _sqlite_values(path, out)
+                if raw.startswith(b"SQLite format 3") or name.endswith(("-wal", "-shm", "-journal")):
+                    raw_only.append(text)
+                    if raw.startswith(b"SQLite format 3"):
+                        _sqlite_values(path, out, raw_only)
                     continue
+                out.append(text)
                 for chunk in ([text] if name.endswith(".json") else text.splitlines()):
                     if chunk.lstrip()[:1] in ("{", "["):
                         try:
                             _strings(json.loads(chunk), out)
                         except ValueError:
                             pass
-    return "\n".join(out)
+    readable = "\n".join(out)
+    return readable + "\n" + "\n".join(raw_only), readable
 
 
 def _root(workdir: str):
@@ -245,26 +253,31 @@ def _mcp(cases, workdir: str) -> Stored:
     env.update(MEMTOOL_DB=os.path.join(paths.root, "memtool.db"), CLAUDE_PROJECT_DIR=project)
     server = os.path.join(os.path.dirname(sys.executable), "code-memory-mcp")
 
+    errors = []
+
     async def session():
         params = StdioServerParameters(command=server, args=[], env=env)
         async with stdio_client(params) as (read, write):
             async with ClientSession(read, write) as s:
                 await s.initialize()
-                for i, (_cid, text, _s) in enumerate(cases):
-                    await s.call_tool("memory_store", {"content": marked(i, text), "type": "run"})
-                    await s.call_tool("set_memory", {"key": f"/doors/k{i}", "json_content": {"note": marked(i, text)},
-                                                     "source": "chat"})
+                for i, (cid, text, _s) in enumerate(cases):
+                    for tool, args in (("memory_store", {"content": marked(i, text), "type": "run"}),
+                                       ("set_memory", {"key": f"/doors/k{i}", "json_content": {"note": marked(i, text)},
+                                                       "source": "chat"})):
+                        result = await s.call_tool(tool, args)
+                        if getattr(result, "isError", False) or getattr(result, "is_error", False):
+                            errors.append(f"{cid} {tool}: {result.content[0].text[:200]}")
 
     asyncio.run(asyncio.wait_for(session(), timeout=600))
-    return Stored(stored_text(paths.root))
+    return Stored(stored_text(paths.root), errors)
 
 
 def _review(cases, workdir: str) -> Stored:
     from code_memory.review import queue
     paths = _root(workdir)
     for i, (_cid, text, _s) in enumerate(cases):
-        prop = queue.propose(paths.root, "fact", _distinct(i), project="alpha", payload={"note": text},
-                             title=text, source="door")
+        prop = queue.propose(paths.root, "fact", _distinct(i), project="alpha", payload={"note": marked(i, text)},
+                             title=marked(i, text), source="door")
         queue.edit(paths.root, prop["id"], marked(i, text))
     return Stored(stored_text(os.path.join(paths.root, "review")))
 

@@ -32,8 +32,10 @@ LINT_HEADING = "### 避坑检查 (Lint findings)"
 
 
 def one_line(text, cap: int = MAX_ITEM_CHARS) -> str:
-    """A single redacted line: newlines folded, Markdown headings defused, length capped."""
-    text = redact(re.sub(r"\s+", " ", str(text or "")).strip())
+    """A single redacted line: newlines folded, Markdown headings defused, length capped. Redacted
+    before folding (a ``requirepass …`` or ``secret: …`` line is a secret only at a line's start)
+    and after (a label and its value brought onto one line)."""
+    text = redact(re.sub(r"\s+", " ", redact(str(text or ""))).strip())
     text = text.lstrip("#").strip()
     return text if len(text) <= cap else text[: cap - 1].rstrip() + "…"
 
@@ -98,7 +100,7 @@ def render_knowledge(knowledge: dict | None) -> str:
         out += [f"- [{one_line(r['category'], 40)}] {one_line(r['rule'])}" for r in knowledge["rules"]]
     if knowledge.get("avoidances"):
         out.append(("\n" if out else "") + "### 避坑经验 (Pitfalls)\n")
-        out += [f"- {one_line(a)}" for a in knowledge["avoidances"]]
+        out += [f"- {one_line(a.get('text') if isinstance(a, dict) else a)}" for a in knowledge["avoidances"]]
     return "\n".join(out)
 
 

@@ -50,9 +50,9 @@ if not os.path.isdir(SHARED):
 # files that spell out secret shapes on purpose
 SECRET_SHAPE_FILES = {"redact.py", "secret_rules.py", "bench_redact.py", "gitleaks_rules.json", "secret_triggers.txt"}
 SLOW_DOORS = {"session-note", "llm-request", "mcp", "browser-edit"}
-# a detect-secrets sample value that is a placeholder, not a secret: runs of x, an English word,
-# an alphabet or a short pattern repeated, or gitleaks' "be-exactly-40-chars" filler
-PLACEHOLDER = re.compile(r"x{5,}|^[a-z]+$|abcdefghij|(.{2,8})\1{3,}|exactly-\d+-chars", re.IGNORECASE)
+# a detect-secrets sample value that is a placeholder, not a secret: runs of x or Z, the word
+# "password", an alphabet or a short pattern repeated, or a "be-exactly-40-chars" filler
+PLACEHOLDER = re.compile(r"x{5,}|z{5,}|^password$|abcdefghij|(.{2,8})\1{3,}|exactly-\d+-chars", re.IGNORECASE)
 
 
 def _setup_path(scripts: str) -> None:
@@ -67,7 +67,7 @@ def _rate(cases, leaks) -> dict:
 
 
 def _is_placeholder(secrets) -> bool:
-    return any(PLACEHOLDER.search(s.strip(" =:\"'")) for s in secrets)
+    return all(PLACEHOLDER.search(s.strip(" =:\"'")) for s in secrets)
 
 
 OLD_RECALL_PROBE = r"""

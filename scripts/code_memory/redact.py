@@ -71,10 +71,11 @@ _STEMS = "|".join(_STEM_WORDS)
 _LABEL_STEMS = re.compile(_STEMS, _I)
 _LABEL_STEMS_LOWER = re.compile(_STEMS)
 _NAME_TAIL = re.compile(r"[A-Za-z0-9_.\-$@]{0,80}")
-_OPERATOR = re.compile(r"""["'`]?\]?[ \t]*(=>|:=|\?=|\+=|!==?|===?|=|:(?!:)|：)[ \t]*""")
+_OPERATOR = re.compile(r"""["'`]?\]?[ \t]*(=>|:=|\?=|\+=|!==?|===?|=|:(?!:)|：)[ \t]*(?:@(?=["']))?""")   # @"…": Objective-C
 _ARGUMENT = re.compile(r"""["'`][ \t]*,[ \t]*(?=["'])""")
 _VALUE = re.compile(r"""'((?:[^'\\\n]|\\.){0,300})'|"((?:[^"\\\n]|\\.){0,300})"|`([^`\n]{0,300})`|([^\s"'`,;)}\]<>]{1,300})""")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_REST_OF_WORD = re.compile(r"""[^\s"'`]{0,300}""")
 _REFERENCE = re.compile(r"""(?x)
     ^\$\{?[A-Za-z_][\w.]*\}?$ | ^%[A-Za-z_]\w*%$ | ^\{\{[^{}]*\}\}$ | ^<[^>]*>$ | \[REDACTED | \*{3,} | ^x{3,}$ | ^\.{3}$
   | (?-i:^\[[A-Z_]+\]$ | ^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$ | ^_Z[A-Za-z0-9_]+$) | ^%[sd]$
@@ -211,8 +212,11 @@ def _labelled_spans(text: str) -> list:
         if not _value_is_secret(raw, strength, quoted, spaced_code):
             continue
         vstart = value.start() + (0 if value.group(4) is not None else 1)
-        spans.append((vstart, vstart + len(raw)))
-        covered = vstart + len(raw)
+        vend = vstart + len(raw)
+        if value.group(4) is not None and at_line_start and strength == 2 and "(" not in raw:
+            vend += len(_REST_OF_WORD.match(text, vend).group(0))     # db_pass: m{{h}o)p$…: the whole word
+        spans.append((vstart, vend))
+        covered = vend
     for rx in (_VALUE_FIRST, _ENV_LINE, _NAME_VALUE_PAIR, _SPACED_NAME):
         for m in rx.finditer(text):
             name, value = m.group("name"), m.group("value")

@@ -34,7 +34,7 @@ def test_project_from_directory(tmp_path):
 
 SECRETS = {
     "aws-access-key-id": "key AKIAIOSFODNN7EXAMPLE here",
-    "github-pat": "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+    "github-token": "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
     "openai-key": "sk-" + "abcdefghijklmnopqrstuvwxyz0123",
     "jwt": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
     "private-key": "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----",

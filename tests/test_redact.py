@@ -25,7 +25,7 @@ def test_every_shape_is_redacted_in_every_surrounding(name, text, value, line_an
 
 def test_the_issue_families():
     assert redact("DB_PASS=hunter2xyz") == "DB_PASS=[REDACTED:secret-assignment]"
-    assert redact('PASSWORD="correct horse battery staple"') == 'PASSWORD="[REDACTED:cli-password]"'
+    assert redact('PASSWORD="correct horse battery staple"') == 'PASSWORD="[REDACTED:secret-assignment]"'
     assert redact("密码：Hunter2abc") == "密码：[REDACTED:secret-label-zh]"
     assert redact("口令是 hunter2!") == "口令是 [REDACTED:secret-label-zh]"
     assert redact("mysql -uroot -p'my secret pw' db") == "mysql -uroot -p'[REDACTED:cli-password]' db"

@@ -338,14 +338,20 @@ def _whole_token(text: str, start: int, end: int) -> tuple:
     return start, end
 
 
-_GENERIC = {"secret-assignment": 1, "secret-in-prose": 1, "high-entropy": 2}    # a named rule's kind wins
+# The kind shown when finds overlap: a vendor's own name first (ours keep the names they always had,
+# github-token before gitleaks' github-pat), then any named rule, then the generic passes.
+_GENERIC = {"secret-assignment": 1, "secret-in-prose": 1, "high-entropy": 2, **{k: -1 for k in SHAPE_KINDS}}
+
+
+def _span_order(span: tuple) -> tuple:
+    return span[0], -span[1], _GENERIC.get(span[2], 0)
 
 
 def _replace_spans(text: str, spans: list) -> str:
     if not spans:
         return text
     out, last = [], 0
-    for start, end, kind in sorted(spans, key=lambda sp: (sp[0], -sp[1], _GENERIC.get(sp[2], 0))):
+    for start, end, kind in sorted(spans, key=_span_order):
         if end <= last:
             continue
         if start < last:                   # overlapping finds: the earlier one's placeholder covers both
@@ -461,7 +467,7 @@ def _redact_plain(text: str, collect=None) -> str:
         if not spans:
             return text
     if collect is not None:
-        collect.extend(kind for _s, _e, kind in sorted(spans, key=lambda sp: (sp[0], -sp[1], _GENERIC.get(sp[2], 0))))
+        collect.extend(kind for _s, _e, kind in sorted(spans, key=_span_order))
     return _replace_spans(text, spans)
 
 

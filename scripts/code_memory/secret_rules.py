@@ -198,6 +198,8 @@ CONTEXT_RULES = [
     ContextRule("google-oauth-token", ("ya29.", "1//0"), _B + r"(?:ya29\.[0-9A-Za-z_\-]{20,}|1//0[0-9A-Za-z_\-]{30,})", 0, 0),
     ContextRule("chat-webhook", ("/api/webhooks/", "webhook.office.com"),
                 r"(?:discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]+|\.webhook\.office\.com/webhookb2/\S+)", 0, 0),
+    ContextRule("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+                _B + r"(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})(?![A-Za-z0-9_])", 0, 0),
     ContextRule("mailchimp-key", ("-us",), _B + r"[0-9a-f]{32}-us\d{1,2}(?![A-Za-z0-9_\-])", 0, 0),
     ContextRule("telegram-bot-token", (":aa",), r"(?:(?<=bot)|(?<![A-Za-z0-9_]))\d{8,10}:AA[A-Za-z0-9_\-]{33}(?![A-Za-z0-9_\-])", 0, 0),
     ContextRule("gitlab-token", ("glpat-", "gldt-", "glft-", "glrt-", "glsoat-", "glptt-", "glcbt-", "glimt-", "glagent-",
@@ -244,7 +246,7 @@ CONTEXT_RULES = [
                 r"(?:\b(?:sqlplus|rman|expdp|impdp)|(?:^|(?<=[;&|`$])|(?<=[;&|`$] ))[ \t]*(?:exp|imp))\b(?:\s+-\S+)*\s+(?:target=)?[\w$#.\\]+/([^@\s/'\"]{1,100})(?=@|\s|$)"),
     ContextRule("cli-password", ("smbclient", "%"), r"\b(?:smbclient|rpcclient|smbmap|net\s+use)\b[^\n]*?-U\s+['\"]?[^\s%'\"]+%([^\s'\"]+)"),
     ContextRule("cli-password", ("/user:",), r"/user:\S+\s+(?!/)([^\s]{3,200})"),
-    ContextRule("cli-password", ("password=",), r"(?<![\w.-])password=(" + _Q + ")"),
+    ContextRule("secret-assignment", ("password=",), r"(?<![\w.-])password=(" + _Q + ")"),
     # --- SQL
     ContextRule("sql-password", ("identified",), r"\b(?:create|alter|grant|user|role|login)\b[^\n;]*?\bidentified\s+(?:with\s+\S+\s+)?by\s+(?:password\s+)?(" + _Q + ")"),
     ContextRule("sql-password", ("password",), r"\b(?:user|role|login)\b[^\n;]*?(?<!['\"])\bpassword\s*=?\s*(" + _QUOTED + ")"),
@@ -272,7 +274,7 @@ CONTEXT_RULES = [
 
 # Kinds found by a token's own shape: kept even where the text around them reads like a placeholder.
 SHAPE_KINDS = frozenset({"aws-access-key-id", "anthropic-key", "openai-key", "google-oauth-token", "chat-webhook",
-                         "mailchimp-key", "telegram-bot-token", "gitlab-token", "vendor-token"})
+                         "mailchimp-key", "telegram-bot-token", "gitlab-token", "github-token", "vendor-token"})
 
 _WORD = re.compile(r"[A-Za-z][a-z]*(?:[-'][A-Za-z]+)*[.,;:]?")
 _ALL_CONTEXT_KEYWORDS = tuple(sorted({k for r in CONTEXT_RULES for k in r.keywords}))

@@ -30,6 +30,7 @@ bounded window).
 
 from __future__ import annotations
 
+import codecs
 import functools
 import re
 from urllib.parse import unquote
@@ -404,7 +405,23 @@ def _block_pass(text: str, collect=None) -> str:
 
 
 _PLACEHOLDER = re.compile(r"\[REDACTED:[a-z0-9-]+\]")
-_PERCENT_RUN = re.compile(r"[^\s%]*(?:%[0-9A-Fa-f]{2}[^\s%]*)+")
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_NON_SPACE = re.compile(r"\S*")
+
+
+def _percent_runs(text: str) -> list:
+    """``[(start, end)]`` of the words (runs of non-space) holding a ``%XX`` escape — found from
+    the escapes, so text without them costs one search."""
+    runs, pos = [], 0
+    for m in _PERCENT.finditer(text):
+        if m.start() < pos:
+            continue
+        start = m.start()
+        while start > pos and not text[start - 1].isspace():
+            start -= 1
+        pos = _NON_SPACE.match(text, m.start()).end()
+        runs.append((start, pos))
+    return runs
 
 
 def _url_decoded_pass(text: str, collect=None) -> str:
@@ -412,9 +429,9 @@ def _url_decoded_pass(text: str, collect=None) -> str:
     (twice at most) and redacted as decoded text; a run that holds no secret is left as it was."""
     if "%" not in text:
         return text
-
-    def one(m):
-        run, decoded = m.group(0), m.group(0)
+    out, last = [], 0
+    for start, end in _percent_runs(text):
+        decoded = text[start:end]
         for _ in range(2):
             step = unquote(decoded, errors="replace")
             if step == decoded:
@@ -422,17 +439,19 @@ def _url_decoded_pass(text: str, collect=None) -> str:
             decoded = step
         found: list = []
         redacted = _redact_plain(decoded, found)
-        if not found:
-            return run
-        if collect is not None:
-            collect.extend(found)
-        return redacted
-    return _PERCENT_RUN.sub(one, text)
+        if found:
+            if collect is not None:
+                collect.extend(found)
+            out += [text[last:start], redacted]
+            last = end
+    return "".join(out) + text[last:] if out else text
 
 
 _ESCAPE = re.compile(r"\\([\"'/\\nrt])")
 _ESCAPED = {"n": "\n", "r": "\r", "t": "\t"}
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+# gitleaks' rules are ASCII: every other character reads as one space to them (an encode error
+# handler, so a Chinese paragraph costs one pass in C)
+codecs.register_error("code_memory.space", lambda e: (" " * (e.end - e.start), e.end))
 _BRACKETS = str.maketrans("()[]{}<>|,", "          ")
 
 
@@ -452,7 +471,7 @@ def _redact_plain(text: str, collect=None) -> str:
     if len(lowered) != len(view):          # a few characters change length when lower-cased
         lowered = view
     # gitleaks' rules are ASCII rules (RE2): Chinese text around a token reads as spaces to them
-    ascii_view = (view if view.isascii() else _NON_ASCII.sub(" ", view)).translate(_BRACKETS)
+    ascii_view = (view if view.isascii() else view.encode("ascii", "code_memory.space").decode("ascii")).translate(_BRACKETS)
     spans = gitleaks().spans(ascii_view, lowered if view.isascii() else ascii_view.lower())
     spans += [(s, e, k) for s, e, k in context_spans(view, lowered) + prose_spans(view, lowered)
               if k in SHAPE_KINDS or not _REFERENCE.search(view[s:e])]

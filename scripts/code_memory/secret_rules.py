@@ -165,11 +165,14 @@ class ContextRule:
     """A secret found by what surrounds it: ``regex`` runs only when one of ``keywords`` occurs in
     the lower-cased text; group ``group`` is the secret (quotes around it are kept)."""
 
-    __slots__ = ("kind", "keywords", "src", "group", "flags", "words_ok", "_rx")
+    __slots__ = ("kind", "keywords", "src", "group", "flags", "words_ok", "lines", "_rx")
 
-    def __init__(self, kind, keywords, src, group=1, flags=re.IGNORECASE, words_ok=False):
+    def __init__(self, kind, keywords, src, group=1, flags=re.IGNORECASE, words_ok=False, lines=True):
         self.kind, self.keywords, self.src, self.group, self.flags, self._rx = kind, keywords, src, group, flags, None
         self.words_ok = words_ok             # a bare value of letters only counts (else it reads as prose)
+        self.lines = lines                   # matched line by line (only lines holding a keyword); False:
+                                             # the whole text (a .netrc entry, a label and its value may
+                                             # span lines)
 
     @property
     def rx(self):
@@ -253,7 +256,7 @@ CONTEXT_RULES = [
     # --- config files: .netrc, .pgpass, directives at the start of a line, Dockerfile ENV/ARG
     ContextRule("netrc-password", ("password",),
                 r"\b(?:login|user(?:name)?|machine\s+\S+|default)\s+(?!(?:and|or|the|an?|with|to|of|for|is|are|name)\s)\S+"
-                r"\s+password\s+(\S+)", words_ok=True),
+                r"\s+password\s+(\S+)", words_ok=True, lines=False),
     ContextRule("config-password", ("password", "passwd", "requirepass", "masterauth", "psk", "secret"),
                 r"^[ \t]*(?:password|passwd|requirepass|masterauth|psk|secret|auth-pass|passphrase)[ \t]+"
                 r"((?=[^\s]*[0-9!@#$%^&*_+=~.\-])[^\s'\"]{4,200}|" + _QUOTED + r")[ \t]*$", 1, re.IGNORECASE | re.MULTILINE),
@@ -264,12 +267,13 @@ CONTEXT_RULES = [
     ContextRule("secret-label-zh", ("密", "钥", "口令", "令牌", "凭", "授权码", "安全码", "验证码"),
                 r"" + _ZH_LABEL + r"(?:\s*[(（][^)）\n]{0,20}[)）])?"
                 r"(?:\s*(?:[:：=]|是|为)+\s*[\"'“‘`]?|\s+[\"'“‘`]?(?=[!-~]*[0-9!@#$%^&*_+=~]))"
-                r"([!-~]{3,200}?)(?=[\"'”’`，。；！？、）】」』\s]|$|[\u3000-\u9fff])", 1, 0),
+                r"([!-~]{3,200}?)(?=[\"'”’`，。；！？、）】」』\s]|$|[\u3000-\u9fff])", 1, 0, lines=False),
     ContextRule("secret-label-zh", ("：", "是", "为"),
-                _B + _EN_LABEL + r"\s*(?:：|是|为)+\s*[\"'“‘`]?([!-~]{4,200}?)(?=[\"'”’`，。；！？、）】」』\s]|$|[\u3000-\u9fff])"),
+                _B + _EN_LABEL + r"\s*(?:：|是|为)+\s*[\"'“‘`]?([!-~]{4,200}?)(?=[\"'”’`，。；！？、）】」』\s]|$|[\u3000-\u9fff])",
+                lines=False),
     ContextRule("secret-label", ("password", "passcode", "passphrase", "pin "),
                 r"\b(?:password|passcode|passphrase|pin)\s+(?:is|was|of)\s+[\"']?(?=[^\s\"']*[0-9!@#$%^&*_+=~-])"
-                r"([^\s\"']{4,200})"),
+                r"([^\s\"']{4,200})", lines=False),
 ]
 
 # Kinds found by a token's own shape: kept even where the text around them reads like a placeholder.
@@ -343,17 +347,20 @@ def context_spans(text: str, lowered: str) -> list:
     for rule in CONTEXT_RULES:
         if found.isdisjoint(rule.keywords):
             continue
-        for m in rule.rx.finditer(text):
-            s, e = m.span(rule.group)
-            if s < 0 or e <= s:
-                continue
-            value = text[s:e]
-            if value[:1] in "'\"" and value[-1:] == value[:1] and len(value) >= 2:
-                s, e = s + 1, e - 1
-            else:
-                value = value.rstrip(",;:)]}.")      # password=None):, (…, password=x.y.z,
-                e = s + len(value)
-                if len(value) < 3 or value[:1] == "`" or (not rule.words_ok and _WORD.fullmatch(value)):
-                    continue               # "--with-secret is used", "Bearer credential the …", `-p`,
-            out.append((s, e, rule.kind))
+        chunks = _lines_with(text, lowered, rule.keywords) if rule.lines else ((0, text),)
+        for offset, chunk in chunks:
+            for m in rule.rx.finditer(chunk):
+                s, e = m.span(rule.group)
+                if s < 0 or e <= s:
+                    continue
+                s, e = s + offset, e + offset
+                value = text[s:e]
+                if value[:1] in "'\"" and value[-1:] == value[:1] and len(value) >= 2:
+                    s, e = s + 1, e - 1
+                else:
+                    value = value.rstrip(",;:)]}.")      # password=None):, (…, password=x.y.z,
+                    e = s + len(value)
+                    if len(value) < 3 or value[:1] == "`" or (not rule.words_ok and _WORD.fullmatch(value)):
+                        continue           # "--with-secret is used", "Bearer credential the …", `-p`,
+                out.append((s, e, rule.kind))
     return out

@@ -11,6 +11,8 @@
 #                                (keeps the memory root and the venv)
 #   ./install.sh --settings FILE the Claude Code settings file (default ~/.claude/settings.json)
 #   ./install.sh --bin DIR       where the command links go (default $CODE_MEMORY_BIN, else ~/.local/bin)
+#   ./install.sh --extras LIST   the optional extras to try, comma-separated (default zh,vector,llm,mcp,ui;
+#                                "none" for none: BM25 search without jieba, no LLM SDK, no MCP, no browser)
 # Steps: a venv with the package (+ optional extras when they can be installed), the memory root
 # from templates/, the search index (the embedding model is fetched when it can be; what to do when
 # it cannot is printed), links to every command (code-memory, memory-search, memtool, ... and the
@@ -25,7 +27,7 @@ CODE_MEMORY_HOME=${CODE_MEMORY_HOME:-$HOME/.claude/code-memory}
 VENV=${CODE_MEMORY_VENV:-$CODE_MEMORY_HOME/venv}
 PYTHON=${PYTHON:-python3}
 SETTINGS=${CLAUDE_CONFIG_DIR:-$HOME/.claude}/settings.json
-DRY_RUN=0 HOOKS=1 SETUP=1 CRON=0 UNINSTALL=0
+DRY_RUN=0 HOOKS=1 SETUP=1 CRON=0 UNINSTALL=0 EXTRAS=zh,vector,llm,mcp,ui
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -38,10 +40,17 @@ while [ $# -gt 0 ]; do
     --settings=*) SETTINGS=${1#--settings=} ;;
     --bin) shift; export CODE_MEMORY_BIN=${1:?--bin needs a directory} ;;
     --bin=*) export CODE_MEMORY_BIN=${1#--bin=} ;;
+    --extras) shift; EXTRAS=${1?--extras needs a list (or none)} ;;
+    --extras=*) EXTRAS=${1#--extras=} ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
+done
+
+[ "$EXTRAS" = none ] && EXTRAS=
+for extra in ${EXTRAS//,/ }; do
+  case "$extra" in zh|vector|llm|mcp|ui) ;; *) echo "install.sh: unknown extra '$extra' (zh, vector, llm, mcp, ui or none)" >&2; exit 2 ;; esac
 done
 
 say() { printf '[code-memory] %s\n' "$*"; }
@@ -77,7 +86,7 @@ if [ "$SETUP" = 1 ]; then
     run "$PYTHON" -m venv "$VENV"
   fi
   run "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$REPO"
-  for extra in zh vector llm mcp ui; do
+  for extra in ${EXTRAS//,/ }; do
     if [ "$DRY_RUN" = 1 ]; then
       printf '[dry-run] pip install -e "%s[%s]"\n' "$REPO" "$extra"
     elif "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$REPO[$extra]" >/dev/null 2>&1; then
@@ -121,12 +130,9 @@ fi
 
 if [ "$HOOKS" = 1 ]; then
   say "hooks → $SETTINGS"
-  pin=()
-  if [ "$VENV" != "$HOME/.claude/code-memory/venv" ] && [ -x "$VENV/bin/python" ]; then
-    pin=(--python "$VENV/bin/python")  # the shims look in ~/.claude/code-memory/venv by themselves
-  fi
-  if ! "${CM[@]}" hooks install --settings "$SETTINGS" \
-      --format text ${pin[@]+"${pin[@]}"} $(dry_flag); then
+  # the commands pin the Python running this (a venv outside ~/.claude/code-memory/venv, which the
+  # shims find by themselves) — docs/install.md
+  if ! "${CM[@]}" hooks install --settings "$SETTINGS" --format text $(dry_flag); then
     echo "install.sh: the hooks were not registered (see above); $SETTINGS is unchanged" >&2
     exit 1
   fi

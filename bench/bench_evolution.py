@@ -10,7 +10,9 @@
 - signals: first extraction of every summary, then ``signal-analyzer.py recurring``;
 - ``capability-generator.py --status`` and ``code-memory consolidate --dry-run`` as new processes.
 
-    python bench/bench_evolution.py [--refs 20000] [--sessions 300] [--runs 15]
+    python bench/bench_evolution.py [--refs 20000] [--sessions 300] [--runs 15] [--smoke]
+
+``--smoke``: 500 refs, 20 sessions, 2 runs — a few seconds, to check the bench still runs.
 
 Writes nothing outside a temp dir. Prints one JSON object.
 """
@@ -90,7 +92,10 @@ def main() -> None:
     ap.add_argument("--refs", type=int, default=20000)
     ap.add_argument("--sessions", type=int, default=300)
     ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--smoke", action="store_true", help="tiny sizes: check that the bench runs")
     args = ap.parse_args()
+    if args.smoke:
+        args.refs, args.sessions, args.runs = 500, 20, 2
     rng = random.Random(7)
     py = sys.executable
     with tempfile.TemporaryDirectory(prefix="bench-evolution-") as tmp:

@@ -3,6 +3,7 @@
 memtool items (issue 15: every page ≤ 300 ms).
 
     python bench/bench_ui.py [--notes 10000] [--items 10000] [--rounds 15] [--home DIR] [--json]
+                             [--pythonpath DIR] [--smoke]
 
 The memory root is made by the real writers (tests/support/ui_data.py: three summarized sessions,
 rules, pitfalls, facts, proposals, feedback events, then the real note copied to N notes and N
@@ -13,6 +14,10 @@ its `Server-Timing` header (what the page costs the server, without the HTTP cli
 read every note once, which the server does in the background at start. Then a session ends while
 the browser is open — a new note is written — and the pages that depend on the notes are timed
 again (`after a new note`), once per new note.
+
+``--pythonpath DIR`` serves another checkout's code (its ``scripts/``) from the same root, so two
+versions are timed on the same data (the baseline of a change); ``--smoke`` is a few seconds on
+20 notes and 20 items.
 """
 
 from __future__ import annotations
@@ -34,8 +39,9 @@ import httpx  # noqa: E402
 from support.ui_server import UiServer, build_root, environment  # noqa: E402
 
 PAGES = ["/search?q=连接池", "/search?q=flaky+checkout", "/timeline", "/timeline?project=beta&page=3",
-         "/session/bulk-04321", "/area/projects/alpha", "/effectiveness", "/map", "/map?topic=redis",
-         "/review", "/api/search?q=redis+pool&source=memtool", "/api/timeline"]
+         "/session/{bulk}", "/daily/{day}", "/file?path=sessions/{bulk}.md", "/area/projects/alpha",
+         "/effectiveness", "/map", "/map?topic=redis", "/review", "/review/{kv}", "/review/{rule}",
+         "/api/search?q=redis+pool&source=memtool", "/api/timeline"]
 
 
 CHANGED_PAGES = ["/timeline", "/effectiveness"]
@@ -45,6 +51,15 @@ def server_ms(response) -> float:
     return float(response.headers["server-timing"].split("dur=")[1])
 
 
+def page_names(client, root: str) -> dict:
+    """The ids the pages name: a copied session note (bulk-04321 with 10,000), the newest daily
+    note, the oldest pending kv and rule proposals."""
+    bulk = sorted(n[:-3] for n in os.listdir(os.path.join(root, "sessions")) if n.startswith("bulk-"))
+    oldest = {p["kind"]: p["id"] for p in reversed(client.get("/api/review").json()["proposals"])}
+    return {"bulk": "bulk-04321" if "bulk-04321" in bulk else bulk[len(bulk) // 2],
+            "day": max(os.listdir(os.path.join(root, "daily")))[:-3], "kv": oldest["kv"], "rule": oldest["rule"]}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--notes", type=int, default=10000)
@@ -52,9 +67,15 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--home", help="reuse (or make) the populated HOME here")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--pythonpath", help="serve the code_memory package found in DIR (another checkout's scripts/)")
+    ap.add_argument("--smoke", action="store_true", help="20 notes, 20 memtool items, 2 rounds")
     args = ap.parse_args(argv)
+    if args.smoke:
+        args.notes, args.items, args.rounds = 20, 20, 2
     home = args.home or tempfile.mkdtemp(prefix="bench-ui-")
     env = environment(home)
+    if args.pythonpath:
+        env["PYTHONPATH"] = os.path.abspath(args.pythonpath)
     made_at = time.perf_counter()
     if not os.path.isdir(os.path.join(env["CODE_MEMORY_ROOT"], "sessions")):
         build_root(home, memtool_items=args.items, extra_notes=args.notes)
@@ -67,13 +88,15 @@ def main(argv=None) -> int:
             return 1
         started = time.perf_counter()
         with httpx.Client(base_url=ui.base, cookies=ui.cookie, timeout=300) as client:
+            names = page_names(client, env["CODE_MEMORY_ROOT"])
+            pages = [page.format(**names) for page in PAGES]
             cold = {}
-            for page in PAGES:
+            for page in pages:
                 r = client.get(page)
                 assert r.status_code == 200, (page, r.status_code, r.text[:300])
                 cold[page] = server_ms(r)
             first_pass_s = time.perf_counter() - started
-            for page in PAGES:
+            for page in pages:
                 samples = []
                 for _ in range(args.rounds):
                     r = client.get(page)

@@ -21,7 +21,7 @@ from support.ui_server import UiServer, build_root, environment  # noqa: E402
 
 SHOTS = [("search", "/search?q=连接池 pool"), ("timeline", "/timeline"), ("session", "/session/s-zh-1"),
          ("project", "/area/projects/alpha"), ("effectiveness", "/effectiveness"), ("map", "/map"),
-         ("review", "/review")]
+         ("review", "/review"), ("proposal", "/review >> text=kv /user/preference/deploy")]
 
 
 def main(argv=None) -> int:
@@ -41,8 +41,16 @@ def main(argv=None) -> int:
         chromium = browser.launch(pw)
         page = chromium.new_page(viewport={"width": 1280, "height": 800})
         page.goto(ui.url)
+        boxes = browser.tofu(page, "nav")["boxes"]
+        if boxes:
+            print(f"refusing to take screenshots: {''.join(boxes)} are drawn as boxes (no Chinese font; "
+                  "apt-get install fonts-wqy-microhei)", file=sys.stderr)
+            return 1
         for name, path in SHOTS:
+            path, _, click = path.partition(" >> ")       # a page, then a link on it to follow
             page.goto(ui.base + path)
+            if click:
+                page.click(click)
             page.screenshot(path=os.path.join(args.out, f"{name}.png"))
             print(os.path.join(args.out, f"{name}.png"))
         chromium.close()

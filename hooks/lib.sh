@@ -44,10 +44,28 @@ cm_dir_marked() {
   cm_session_flags || return 1
   local re='"file_path": ?"(/[^"\\]*)"'
   [[ $CM_PAYLOAD =~ $re ]] || return 1
-  local dir=${BASH_REMATCH[1]%/*}
+  CM_FILE=${BASH_REMATCH[1]}
+  local dir=${CM_FILE%/*}
   dir=${dir//\%/%25}
   dir=${dir//\//%2F}
   [ -e "$CM_AGENT_FLAGS/d$dir" ]
+}
+
+# True when the file cm_dir_marked found has a name memory knows something about (a k<name>
+# marker) and its file-time recall has not happened yet for the sending agent (no f<path>
+# marker): that first Read or Edit goes to Python (hooks/ledger.py); every other one does not.
+cm_file_fresh() {
+  local name=${CM_FILE##*/} path=${CM_FILE//\%/%25}
+  name=${name//\%/%25}
+  path=${path//\//%2F}
+  [ -e "$CM_AGENT_FLAGS/k$name" ] && [ ! -e "$CM_AGENT_FLAGS/f$path" ]
+}
+
+# True for a prompt with nothing to recall for: a slash command, a background task's
+# notification, or at most five characters.
+cm_trivial_prompt() {
+  local re='"prompt": ?"(/|<task-notification>|[^"\\]{0,5}")'
+  [[ $CM_PAYLOAD =~ $re ]]
 }
 
 # Run the Python side of hook $1. The payload comes from $CM_PAYLOAD when the shim read it,

@@ -5,5 +5,5 @@ case "${BASH_SOURCE[0]}" in */*) CM_HERE=${BASH_SOURCE[0]%/*} ;; *) CM_HERE=. ;;
 . "$CM_HERE/lib.sh" 2>/dev/null || exit 0
 cm_disabled && exit 0
 CM_PAYLOAD=$(cat)
-cm_dir_marked && exit 0   # fast path: rules loaded (or none) for this directory's project
+cm_dir_marked && ! cm_file_fresh && exit 0   # fast path: rules loaded (or none), nothing (new) known about this file
 cm_run rules-gate

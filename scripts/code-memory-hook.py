@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Entry point of the hook shims in hooks/: ``code-memory-hook.py HOOK-NAME < payload``.
 
-Run with ``-S`` by the shims (standard library only, fast start). Always exits 0 (fail open);
-see docs/hooks.md.
+Run with ``-S`` by the shims (standard library only, fast start), so the package is found by path:
+beside this script in a checkout, or — for the copy an installed wheel ships in
+``code_memory/_shell/scripts/`` (setup.py) — three levels up, in site-packages. Always exits 0
+(fail open); see docs/hooks.md.
 """
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE if os.path.isdir(os.path.join(HERE, "code_memory")) else
+                os.path.dirname(os.path.dirname(os.path.dirname(HERE))))
 
 from code_memory.hooks.runtime import main
 

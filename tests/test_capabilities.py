@@ -84,6 +84,8 @@ def test_gate_cooldown(initialized_root, tmp_path):
     ([[PORT], [MODULE], [SLOW], [ROUTINE], [ROUTINE]], False, 0),          # three patterns, count 1 each
     ([[PORT], [PORT, MODULE], [MODULE], [ROUTINE], [ROUTINE]], True, 2),   # exactly two with count 2
     ([["构建报错", "又出错了"], ["出错"], ["测试报错"], [ROUTINE], [ROUTINE]], False, 0),  # catch-all only
+    ([["用户指出不应该改生成的代码", "又一次报错"], ["User corrected me: wrong file", "same error again"],
+      ["搞错了，回滚了迁移"], ["I misunderstood the task"], [ROUTINE]], False, 0),      # corrections, "again": no Skill
 ])
 def test_gate_patterns(initialized_root, tmp_path, plan, expected, count):
     history(initialized_root, NOW, plan, outcomes=["success"] * len(plan), start_days_ago=3)

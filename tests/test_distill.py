@@ -35,7 +35,7 @@ def history(paths, line, outcomes):
     for i, outcome in enumerate(outcomes):
         sid = f"h-{exp.line_digest(line)}-{i}"
         fb.record_refs(paths, sid, [exp.pitfall_id(line)])
-        fb.record_outcome(paths, sid, outcome)
+        fb.record_outcome(paths, sid, outcome, evidence=[exp.pitfall_id(line)])
 
 
 def pitfalls_now(paths):

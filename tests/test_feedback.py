@@ -11,6 +11,7 @@ from code_memory.evolution.archive import archive, locate, restore
 from code_memory.fsutil import iter_jsonl
 from code_memory.memory import experience as exp
 from conftest import run_script
+from evolution_support import touched_outcome
 
 DAY = 86400.0
 NOW = 1_800_000_000.0          # a fixed "now" so ages are exact
@@ -24,20 +25,20 @@ def _history(paths):
     fb.record_refs(paths, "s1", ["pitfall:aaaaaaaaaa"], now=NOW - 50 * DAY)       # same session: once
     fb.record_refs(paths, "s2", ["pitfall:aaaaaaaaaa", "rule:web:bbbbbbbbbb"], now=NOW - 46 * DAY)
     fb.record_refs(paths, "s3", ["pitfall:aaaaaaaaaa"], now=NOW - 45 * DAY)
-    fb.record_outcome(paths, "s1", "success", now=NOW - 50 * DAY)
-    fb.record_outcome(paths, "s2", "failed", 4, now=NOW - 46 * DAY)
-    fb.record_outcome(paths, "s2", "success", 1, now=NOW - 46 * DAY)              # last outcome wins
-    fb.record_outcome(paths, "s3", "failed", 5, now=NOW - 45 * DAY)
+    touched_outcome(paths, "s1", "success", now=NOW - 50 * DAY)
+    touched_outcome(paths, "s2", "failed", 4, now=NOW - 46 * DAY)
+    touched_outcome(paths, "s2", "success", 1, now=NOW - 46 * DAY)              # last outcome wins
+    touched_outcome(paths, "s3", "failed", 5, now=NOW - 45 * DAY)
     # B (rule:web:bbbbbbbbbb): s1, s2 success, referenced again today in s4 (no outcome yet)
     fb.record_refs(paths, "s4", ["rule:web:bbbbbbbbbb"], now=NOW)
     # C: two failed sessions, today
     fb.record_refs(paths, "s5", ["fact:fact-c"], now=NOW - 1 * DAY)
     fb.record_refs(paths, "s6", ["fact:fact-c"], now=NOW)
-    fb.record_outcome(paths, "s5", "failed", 3, now=NOW - 1 * DAY)
-    fb.record_outcome(paths, "s6", "failed", 3, now=NOW)
+    touched_outcome(paths, "s5", "failed", 3, now=NOW - 1 * DAY)
+    touched_outcome(paths, "s6", "failed", 3, now=NOW)
     # D: one success, 180 days ago (two half-lives)
     fb.record_refs(paths, "s7", ["pitfall:dddddddddd"], now=NOW - 180 * DAY)
-    fb.record_outcome(paths, "s7", "success", now=NOW - 180 * DAY)
+    touched_outcome(paths, "s7", "success", now=NOW - 180 * DAY)
 
 
 def test_scores_match_hand_computed_values(initialized_root):
@@ -87,7 +88,7 @@ def test_derived_tables_follow_the_log_incrementally_and_rebuild(initialized_roo
     fb.record_refs(paths, "s1", ["pitfall:aaaaaaaaaa"])
     assert fb.sync(paths) == {"events": 1, "rebuilt": True}
     assert fb.sync(paths) == {"events": 0, "rebuilt": False}
-    fb.record_outcome(paths, "s1", "success")
+    touched_outcome(paths, "s1", "success")
     assert fb.sync(paths) == {"events": 1, "rebuilt": False}
     conn = sqlite3.connect(paths.evolution_db)
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -185,9 +186,9 @@ def test_archive_dry_run_apply_and_restore(initialized_root):
     stale, rule, keep = exp.pitfall_id("- 过时的经验"), exp.rule_id("web", "- old rule"), exp.pitfall_id("- keep me")
     for sid in ("a", "b"):
         fb.record_refs(paths, sid, [stale, rule, f"fact:{fid}"])
-        fb.record_outcome(paths, sid, "failed", 3)
+        touched_outcome(paths, sid, "failed", 3)
     fb.record_refs(paths, "c", [keep])
-    fb.record_outcome(paths, "c", "success")
+    touched_outcome(paths, "c", "success")
     assert locate(paths, stale).section == "## 避坑经验 (Pitfalls)"
 
     plan = archive(paths, S)
@@ -230,7 +231,7 @@ def test_archive_explicit_ids_and_missing_lines(initialized_root):
 def test_score_cache_for_the_hot_path(initialized_root):
     paths = initialized_root
     fb.record_refs(paths, "s1", ["pitfall:aaaaaaaaaa"], now=NOW - 90 * DAY)
-    fb.record_outcome(paths, "s1", "success", now=NOW - 90 * DAY)
+    touched_outcome(paths, "s1", "success", now=NOW - 90 * DAY)
     fb.refresh_score_cache(paths, S)
     cache = fb.load_score_cache(paths)
     assert fb.cached_score(cache, "pitfall:aaaaaaaaaa", now=NOW) == pytest.approx(2 / 3 * 0.5, abs=1e-4)
@@ -252,7 +253,13 @@ def test_cli_end_to_end(initialized_root):
     code, out = run("outcome", "--session-id", "s1", "--outcome", "success", "--corrections", "2")
     assert code == 0 and out["event"]["corrections"] == 2
     code, out = run("score", "--id", "pitfall:aaaaaaaaaa")
+    assert out["experiences"][0]["laplace"] == 0.5           # an outcome without evidence moves no score
+    code, out = run("outcome", "--session-id", "s1", "--outcome", "success", "--evidence", "pitfall:aaaaaaaaaa")
+    assert code == 0 and out["event"]["evidence"] == ["pitfall:aaaaaaaaaa"]
+    code, out = run("score", "--id", "pitfall:aaaaaaaaaa")
     assert out["experiences"][0]["laplace"] == pytest.approx(2 / 3, abs=1e-4)
+    code, out = run("outcome", "--session-id", "s1", "--outcome", "success", "--evidence", "not an id")
+    assert code == 2 and out["error"] == "INVALID_ARGUMENT"
     code, out = run("report")
     assert out["totals"]["sessions_with_outcome"] == 1 and out["totals"]["success_rate"] == 1.0
     code, text = run("report", "--format", "markdown")

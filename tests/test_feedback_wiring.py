@@ -31,7 +31,7 @@ def score(paths, line, outcomes):
     for i, outcome in enumerate(outcomes):
         sid = f"hist-{exp.line_digest(line)}-{i}"
         fb.record_refs(paths, sid, [exp.pitfall_id(line)])
-        fb.record_outcome(paths, sid, outcome)
+        fb.record_outcome(paths, sid, outcome, evidence=[exp.pitfall_id(line)])
 
 
 def test_session_start_ranks_high_value_first_and_records_refs(initialized_root, project):

@@ -211,32 +211,3 @@ def test_install_sh_refuses_a_malformed_settings_file(install):
 def test_install_sh_help_and_unknown_option(install):
     assert "--uninstall" in install("--help").stdout
     assert install("--bogus").returncode == 2
-
-
-@pytest.mark.slow
-def test_a_plain_pip_install_can_create_a_memory_root(tmp_path):
-    """``pip install .`` (not editable) ships the templates as package data: a fresh venv with only
-    the wheel creates a memory root, and its hooks start the summarizer through ``-m`` (no
-    checkout scripts to run)."""
-    wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--disable-pip-version-check", "-w", str(wheels), REPO], check=True, capture_output=True)
-    wheel = next(wheels.glob("code_memory-*.whl"))
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", "--no-deps", "--no-index",
-                    "--disable-pip-version-check", str(wheel)], check=True, capture_output=True)
-    root = tmp_path / "root"
-    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path)}
-    proc = subprocess.run([str(venv / "bin" / "code-memory"), "init", "--root", str(root)],
-                          capture_output=True, text=True, env=env, cwd=str(tmp_path))
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    created = json.loads(proc.stdout)["created"]
-    assert "MEMORY.md" in created and os.path.join("rules", "memory-loader.md") in created
-    assert "避坑经验" in (root / "MEMORY.md").read_text(encoding="utf-8")
-    probe = ("from code_memory import paths; from code_memory.memory.templates import template;"
-             "import sys; print(paths.entry_command(sys.executable, 'session-summary.py', 'code_memory.cli.summary')[1:]);"
-             "print(len(template('summary.md', name='x', kind='project')) > 0)")
-    out = subprocess.run([str(venv / "bin" / "python"), "-c", probe], capture_output=True, text=True, env=env,
-                         cwd=str(tmp_path)).stdout.split("\n")
-    assert out[0] == "['-m', 'code_memory.cli.summary']" and out[1] == "True"

@@ -194,7 +194,7 @@ def test_ls_lists_a_folder_and_matches_the_index_directory(memory_root):
 def test_operations_log_holds_metadata_only(memory_root):
     marker = "MARKER-7f3a-secret-memory-text"
     set_memory(memory_root, f"/user/{marker}", {"summary": marker}, {"kind": "user", "name": marker})
-    set_memory(memory_root, f"/user/{marker}", None, "chat")
+    set_memory(memory_root, f"/user/{marker}", None, "user")
     oplog = os.path.join(memory_root, "logs", "kv.log")
     text = open(oplog, encoding="utf-8").read()
     assert marker not in text and '"op":"set"' in text

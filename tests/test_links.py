@@ -183,5 +183,23 @@ def test_install_sh_links_and_uninstall_removes_only_ours(tmp_path, isolated_hom
     assert os.path.islink(custom / "code-memory")
     # an unwritable bin directory: said clearly, and the rest of the install goes on
     done = run("--hooks-only", "--bin", unwritable_dir(tmp_path))
-    assert done.returncode == 0 and "LINK_FAILED" in done.stdout and "not writable" in done.stdout
+    assert done.returncode == 0 and "LINK_FAILED" in done.stderr and "not writable" in done.stderr
     assert "were not linked" in done.stdout and "[code-memory] hooks" in done.stdout
+
+
+def test_links_of_retired_names_are_removed_and_others_files_kept(tmp_path):
+    """Names an earlier version linked (each now a `code-memory` command) go away on install: ours,
+    dangling or not; a file of such a name that is not ours stays."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    old_venv = tmp_path / "old-venv" / "bin"
+    old_venv.mkdir(parents=True)
+    (old_venv / "set-memory").write_text("#!/x/python\nfrom code_memory.cli.kv import set_memory_main\n")
+    (bin_dir / "set-memory").symlink_to(old_venv / "set-memory")
+    (bin_dir / "session-summary.py").symlink_to(tmp_path / "gone" / "bin" / "session-summary.py")   # dangling
+    (bin_dir / "signal-analyzer").write_text("#!/bin/sh\necho mine\n")
+    result = links.install(str(bin_dir), here(), path_env="")
+    assert result["counts"]["retire"] == 2 and result["counts"]["create"] == len(links.NAMES)
+    assert not os.path.lexists(bin_dir / "set-memory") and not os.path.lexists(bin_dir / "session-summary.py")
+    assert (bin_dir / "signal-analyzer").read_text() == "#!/bin/sh\necho mine\n"
+    assert not set(links.NAMES) & {name for name, _script in links.RETIRED}

@@ -133,8 +133,8 @@ def test_text_format(tmp_path):
     assert status == 0 and "run:logs" in out and "line one line two" in out
     status, out, _ = run_memtool("get", "--type", "run", "--key", "logs", "--format", "text", db=db)
     assert out.rstrip().endswith("line one\nline two") and "version: 1" in out
-    status, out, _ = run_memtool("get", "--id", "zzz", "--format", "text", db=db)
-    assert status == 3 and out.startswith("error NOT_FOUND")
+    status, out, err = run_memtool("get", "--id", "zzz", "--format", "text", db=db)
+    assert status == 3 and out == "" and err.startswith("error NOT_FOUND")   # errors: stderr in text mode
 
 
 def test_export_and_import_through_the_cli(tmp_path):

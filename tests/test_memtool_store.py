@@ -35,7 +35,7 @@ def test_init_creates_tables_indexes_triggers_and_wal(store, db_path):
     assert {"id", "type", "task_id", "step_id", "key", "content", "content_search", "tags_json", "source",
             "weight", "version", "created_at", "updated_at", "confidence_level", "access_count",
             "last_accessed_at", "consolidation_score", "context_tags_json", "emotional_weight",
-            "related_ids_json"} == cols
+            "related_ids_json", "project"} == cols
     assert store.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
     assert [r[0] for r in conn.execute("SELECT name FROM memtool_migrations ORDER BY name")] == \
         [name for name, _ in schema.MIGRATIONS]

@@ -20,7 +20,7 @@ def test_lint_text_output_lists_the_findings_that_block(tmp_path):
         proc = run_script(script, *args, str(bad), "--format", "text")
         assert proc.returncode == 20
         assert f"{bad}:1: block [PY002]" in proc.stdout and f"{bad}:4: block [PY001]" in proc.stdout
-        assert "error LINT_BLOCKED: 2 blocking finding(s)" in proc.stdout
+        assert "error LINT_BLOCKED: 2 blocking finding(s)" in proc.stderr   # the findings are the answer
 
 
 def test_remember_outside_a_workspace_hints_at_options_it_has(initialized_root, tmp_path):

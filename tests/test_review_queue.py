@@ -192,8 +192,10 @@ def test_verification_markers_round_trip():
 # CLI (real subprocess) ------------------------------------------------------------------------
 
 def cm(*args, env=None):
+    """``code-memory review ARGS``; a decision is confirmed by a user at the process's terminal."""
     from conftest import run_script
-    proc = run_script("code-memory.py", "review", *args, env=env)
+    proc = run_script("code-memory.py", "review", *args, env=env,
+                      terminal="y" if args and args[0] in ("approve", "reject") else None)
     try:
         return proc.returncode, json.loads(proc.stdout)
     except ValueError:
@@ -363,3 +365,32 @@ def test_injected_text_labels_hypotheses(initialized_root, project):
     context = run_hook("rules-injector", read).context
     assert "- HYP-RULE-2 use port 8081 [unverified]" in context
     assert "Lines marked [unverified] are hypotheses" in context
+
+
+def test_preview_is_what_approval_writes_and_writes_nothing(cfg):
+    from code_memory.memory.facts import add_fact
+
+    root = cfg.root
+    rules_md = os.path.join(root, "areas", "projects", "alpha", "rules.md")
+    memory_md = os.path.join(root, "MEMORY.md")
+    old = add_fact(os.path.join(root, "areas", "projects", "alpha", "facts.json"), "The pool size is 10",
+                   evidence="app.py", category="config")
+    rule = queue.propose(root, "rule", "Pin the redis client version", project="alpha", payload={"category": "deps"})
+    pitfall = queue.propose(root, "pitfall", "A webhook retried without an idempotency key charges twice")
+    fact = queue.propose(root, "fact", "The pool size is 20", project="alpha", payload={"supersedes": old["id"]})
+    skill = queue.propose(root, "skill", "---\nname: deploy-check\n---\nRun the checks.", title="deploy-check")
+    files = {path: open(path, encoding="utf-8").read() if os.path.exists(path) else None
+             for path in (rules_md, memory_md)}
+    shown = {p["kind"]: review.preview(cfg, p, actor="test") for p in (rule, pitfall, fact, skill)}
+    assert {path: open(path, encoding="utf-8").read() if os.path.exists(path) else None for path in files} == files
+    assert shown["fact"]["before"] == "The pool size is 10" and shown["fact"]["after"] == "The pool size is 20"
+    assert shown["skill"]["before"] is None
+    for prop, path in ((rule, rules_md), (pitfall, memory_md)):
+        assert shown[prop["kind"]]["before"] == (files[path] or "")
+        review.approve(cfg, prop["id"], actor="test")
+        assert open(path, encoding="utf-8").read() == shown[prop["kind"]]["after"]      # exactly what was shown
+    again = queue.propose(root, "rule", "Pin the redis client version", project="alpha", payload={"category": "deps"})
+    repeat = review.preview(cfg, again, actor="test")
+    assert repeat["before"] == repeat["after"]                                         # already there: no change
+    gone = queue.propose(root, "rule", "A rule for nowhere", project="ghost")
+    assert review.preview(cfg, gone)["error"] == "REVIEW_TARGET_GONE"

@@ -80,9 +80,9 @@ def test_search_ranks_a_high_value_pitfall_first(root):
     # make the rule an archive candidate and the pitfall high value
     for i in range(3):
         fb.record_refs(root, f"good-{i}", [exp.pitfall_id(P1)])
-        fb.record_outcome(root, f"good-{i}", "success")
+        fb.record_outcome(root, f"good-{i}", "success", evidence=[exp.pitfall_id(P1)])
         fb.record_refs(root, f"bad-{i}", [exp.rule_id("demo", RULE)])
-        fb.record_outcome(root, f"bad-{i}", "failed")
+        fb.record_outcome(root, f"bad-{i}", "failed", evidence=[exp.rule_id("demo", RULE)])
     fb.refresh_score_cache(root, fb.Settings())
     boosted = search_memory(cfg_for(root), "nginx 配置", mode="bm25", project="demo", top_k=10)["results"]
     by_path = {os.path.realpath(h["path"]): h for h in boosted}
@@ -101,20 +101,21 @@ def refs(paths, session):
 
 
 def test_search_and_get_from_claudes_bash_record_refs(root, tmp_path):
-    env = {"CLAUDE_CODE_SESSION_ID": "sess-bash-1", "CODE_MEMORY_EMBEDDING__ENABLED": "false"}
+    env = {"CODE_MEMORY_EMBEDDING__ENABLED": "false"}
     demo = tmp_path / "demo"      # the session runs in project demo (a session cannot name another project)
     demo.mkdir()
-    res = run_script("memory-search.py", "nginx 配置", "--mode", "bm25", env=env, cwd=str(demo))
+    res = run_script("memory-search.py", "nginx 配置", "--mode", "bm25", env=env, cwd=str(demo), session="sess-bash-1")
     out = json.loads(res.stdout)
     shown = {e for hit in out["results"] for e in hit.get("experiences", [])}
     got = refs(root, "sess-bash-1")
     assert got and {e for e, _ in got} == shown and {c for _, c in got} == {"search"}
-    run_script("memory-search.py", "get", "--path", "areas/projects/demo/rules.md", env=env, cwd=str(demo))
+    run_script("memory-search.py", "get", "--path", "areas/projects/demo/rules.md", env=env, cwd=str(demo),
+               session="sess-bash-1")
     assert (exp.rule_id("demo", RULE), "get") in refs(root, "sess-bash-1")
     # outside a Claude session, or switched off: nothing recorded
     run_script("memory-search.py", "nginx 配置", "--mode", "bm25", cwd=str(demo),
                env={"CODE_MEMORY_EMBEDDING__ENABLED": "false"})
     run_script("memory-search.py", "nginx 配置", "--mode", "bm25", cwd=str(demo),
-               env={**env, "CLAUDE_CODE_SESSION_ID": "sess-off", "CODE_MEMORY_FEEDBACK__RECORD_REFS": "false"})
+               env={**env, "CODE_MEMORY_FEEDBACK__RECORD_REFS": "false"}, session="sess-off")
     sessions = {e["session_id"] for e in iter_jsonl(root.audit_log) if e.get("event_type") == "ref"}
     assert sessions == {"sess-bash-1"}

@@ -58,6 +58,10 @@ def kinds(line):
     ("调用第三方接口超时", ("performance_issue", "timeout")),
     ("worker 内存泄漏，跑一夜就 OOM", ("performance_issue", "memory")),
     ("page load is slow on the dashboard", ("performance_issue", "slow")),
+    ("the importer keeps timing out against staging", ("performance_issue", "timeout")),
+    ("请求超时，网关返回 504", ("performance_issue", "timeout")),
+    ("每次发版都得手动改三个文件的版本号", ("capability_gap", "manual-step")),
+    ("Had to fix the fixtures by hand again", ("capability_gap", "manual-step")),
     # security_issue
     ("代码里硬编码了 API key，已移到环境变量", ("security_issue", "secret-leak")),
     ("Fixed XSS in the comment renderer", ("security_issue", "injection")),
@@ -74,6 +78,10 @@ def test_rules_find_each_type_in_chinese_and_english(line, expected):
     "Added error handling middleware", "实现错误处理中间件", "Set up docker compose for local dev",
     "没有报错，所有测试通过", "no errors, all tests pass", "Refactored the payment service to use dependency injection",
     "升级到新的设计稿", "给设置页加了一个开关",
+    # a setting stated as a fact, a lone keyword, a prevention: no problem happened
+    "Redis 超时设为 2 秒", "连接超时改成 300 毫秒，重试 3 次", "Set the HTTP timeout to 5 seconds",
+    "We parse the feed by hand, no lxml", "I'll tag the release manually", "列表接口避免 N+1 查询",
+    "金额为负数时抛 ValueError", "改了 orders/errors.py 和 failure_report.ts", "run the tests again",
 ])
 def test_routine_lines_are_not_signals(line):
     assert kinds(line) == set()

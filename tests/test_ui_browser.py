@@ -1,7 +1,9 @@
 """The memory browser in a real browser (Debian's chromium through Playwright): every page opens
 without a script error or a dialog (memory text holding <script> must never run), searches in
 Chinese and English and a click to the lines, a session opened from the timeline, a proposal
-approved with an edit and another rejected, a fact edited — and each checked on disk."""
+approved with an edit and another rejected, a fact edited — and each checked on disk. Chinese
+labels and memory text are drawn as glyphs, not boxes (and the check does see boxes in a browser
+that has no Chinese font); the file view pages forward and back."""
 
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ def world(tmp_path_factory):
         page.on("dialog", lambda dialog: (problems.append(f"dialog: {dialog.message}"), dialog.dismiss()))
         page.on("console", lambda msg: msg.type == "error" and problems.append(f"console: {msg.text}"))
         page.goto(ui.url)
-        yield {"ui": ui, "page": page, "made": made, "root": env["CODE_MEMORY_ROOT"], "problems": problems}
+        yield {"ui": ui, "page": page, "made": made, "root": env["CODE_MEMORY_ROOT"], "problems": problems, "pw": pw}
         chromium.close()
 
 
@@ -111,4 +113,61 @@ def test_edit_a_fact_on_the_project_page(world):
     assert old["status"] == "superseded" and old["supersededBy"] == new["id"]
     assert new["verification"]["state"] == "verified"
     assert "superseded by" in page.locator("main").inner_text()
+    assert world["problems"] == []
+
+
+NO_CHINESE_FONT = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig>
+  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>
+  <selectfont><rejectfont><pattern><patelt name="lang"><string>zh-cn</string></patelt></pattern></rejectfont></selectfont>
+</fontconfig>
+"""
+
+
+def test_chinese_is_drawn_as_glyphs_not_boxes(world, tmp_path):
+    if os.environ.get("CODE_MEMORY_TEST_CJK_FONT_SKIP_REASON"):
+        pytest.skip(os.environ["CODE_MEMORY_TEST_CJK_FONT_SKIP_REASON"])
+    from importlib.resources import files
+
+    page = world["page"]
+    page.goto(world["ui"].base + "/timeline")
+    for selector in ("nav", "main"):                        # the labels; the page title and memory text
+        found = browser.tofu(page, selector)
+        assert found["checked"], selector
+        assert not found["boxes"], (f"{selector}: {''.join(found['boxes'])} drawn as boxes with {found['fonts']}; "
+                                    "install a Chinese font (tests/run.sh installs fonts-wqy-microhei)")
+    # the same page in a chromium whose fontconfig hides every Chinese font: the check must see boxes
+    css = files("code_memory.ui").joinpath("static", "app.css").read_text(encoding="utf-8")
+    html = page.content().replace('<link rel="stylesheet" href="/static/app.css">', f"<style>{css}</style>")
+    conf = tmp_path / "fonts.conf"
+    conf.write_text(NO_CHINESE_FONT, encoding="utf-8")
+    blind = world["pw"].chromium.launch(executable_path=browser.chromium_path(), args=browser.FLAGS,
+                                        env={**os.environ, "FONTCONFIG_FILE": str(conf)})
+    try:
+        other = blind.new_page(viewport={"width": 1366, "height": 900})
+        other.set_content(html)
+        found = browser.tofu(other, "nav", limit=3)
+        assert found["boxes"] == found["checked"] and found["checked"], found
+    finally:
+        blind.close()
+
+
+def test_the_file_view_pages_forward_and_back(world):
+    page, root = world["page"], world["root"]
+    rel = "daily/2020-02-02.md"
+    with open(os.path.join(root, rel), "w", encoding="utf-8") as fh:
+        fh.write("".join(f"- 第 {i} 行 line {i}\n" for i in range(1, 171)))
+    try:
+        page.goto(world["ui"].base + "/file?path=" + rel)
+        assert "lines 1–80 of 170" in page.locator("main").inner_text()
+        page.locator("a[rel=next]").first.click()
+        assert "lines 81–160 of 170" in page.locator("main").inner_text()
+        page.locator("a[rel=next]").first.click()
+        text = page.locator("main").inner_text()
+        assert "lines 161–170 of 170" in text and "end of file" in text and "第 170 行" in text
+        page.locator("a[rel=prev]").first.click()
+        assert "lines 81–160 of 170" in page.locator("main").inner_text()
+    finally:
+        os.remove(os.path.join(root, rel))
     assert world["problems"] == []

@@ -44,7 +44,7 @@ def stores(initialized_root, project, tmp_path):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(f"# {name}\n\n## 规范\n\n- {MARK} rule of {name}\n")
-    set_memory(root, "/user/preference/cache", {"summary": f"{MARK} kv: prefers redis"}, "user")
+    set_memory(root, "/user/preference/cache", {"summary": f"{MARK} kv: prefers redis"}, "chat")   # an agent's: MCP may delete it
     set_memory(root, "/untrusted/web/x", {"summary": f"{MARK} quarantined"}, "user")
     spaces = {}
     for name in ("ops", "other"):

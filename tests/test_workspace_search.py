@@ -168,7 +168,7 @@ def test_search_read_and_status_failures(spaces, monkeypatch, capsys):
     cases = (
         (["search", "blue green deploy", "--mode", "bm25"], search_module, "run_query", broken_disk,
          4, "MEMORY_SEARCH_FAILED"),
-        (["get", "--path", a_file], search_module, "open", unreadable, 7, "MEMORY_READ_FAILED"),
+        (["get", "--path", a_file], search_module, "open_regular", unreadable, 7, "MEMORY_READ_FAILED"),
         (["status"], status_module, "open_index", broken_disk, 4, "MEMORY_STATUS_FAILED"),
         (["workspace", "status"], status_module, "open_index", broken_disk, 4, "MEMORY_STATUS_FAILED"),
     )

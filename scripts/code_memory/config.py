@@ -158,6 +158,18 @@ DEFAULTS: dict = {
         "log_level": "info",
         "log_max_bytes": 1000000,
     },
+    # recall at the moment of need (docs/hooks.md § Recall): on each prompt and on the first Read/Edit of a file
+    "recall": {
+        "prompt": True,
+        "file": True,
+        "threshold": 0.6,
+        "max_chars": 1500,
+        "max_items": 3,
+        "candidates": 8,
+        "mode": "auto",
+        "file_max_chars": 700,
+        "file_sessions": 2,
+    },
     # avoidance-gate rule engines (docs/hooks.md § Lint rules)
     "lint": {
         "enabled": True,
@@ -346,11 +358,15 @@ def _merge_layer(data: dict, layer: dict, where: str, warnings: list, allowed=No
 
 
 def _read_json_object(path: str) -> dict | None:
+    from .fsutil import NotRegularFile, open_regular
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             raw = fh.read()
     except FileNotFoundError:
         return None
+    except NotRegularFile as exc:
+        raise CodeMemoryError("CONFIG_INVALID", f"config {path} is {exc.strerror}",
+                              hint="remove it (code-memory init writes a fresh one)") from None
     except OSError as exc:
         raise CodeMemoryError("CONFIG_INVALID", f"cannot read config {path}: {exc.strerror}") from None
     try:

@@ -1,7 +1,8 @@
 """Error codes and the exception every library layer raises.
 
 Library code raises :class:`CodeMemoryError` with a stable code; only the edges (CLI, hooks,
-MCP) turn it into output. Each code has one exit status, listed in the README.
+MCP) turn it into output. Each code has one exit status and one meaning (docs/cli.md § Exit codes
+is generated from these two tables).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ EXIT_CODES = {
     "MEMORY_FTS_DISABLED": 5,
     "MEMORY_PATH_TRAVERSAL": 6,
     "MEMORY_SCOPE_DENIED": 6,
+    "MEMORY_SANDBOXED": 6,
     "MEMORY_WRITE_FAILED": 7,
     "MEMORY_READ_FAILED": 7,
     "MEMORY_ENCODING_UNSUPPORTED": 7,
@@ -40,6 +42,45 @@ EXIT_CODES = {
     "REVIEW_TARGET_GONE": 3,
     "PORT_IN_USE": 11,
     "UI_UNAVAILABLE": 5,
+}
+
+# code -> what it means, for the exit-code table of docs/cli.md (a test wants one for every code)
+MEANINGS = {
+    "INTERNAL_ERROR": "an unexpected failure (`CODE_MEMORY_DEBUG=1` prints a traceback on stderr)",
+    "INVALID_ARGUMENT": "a missing or malformed argument",
+    "CONFIG_INVALID": "a configuration file or value that cannot be used",
+    "KV_KEY_INVALID": "a kv key that is not a valid path (`/scope/…`)",
+    "KV_SOURCE_INVALID": "a kv source other than the allowed ones",
+    "KV_PROVENANCE_REQUIRED": "a kv write from a tool without its provenance",
+    "KV_CONTENT_INVALID": "kv content that is not valid (too large, not an object, a secret)",
+    "NOT_FOUND": "the thing named does not exist",
+    "MEMORY_WORKSPACE_NOT_FOUND": "no registered workspace here",
+    "MEMORY_FILE_NOT_FOUND": "the memory file does not exist",
+    "MEMORY_INDEX_CORRUPTED": "the search index cannot be read; `code-memory index --full` rebuilds it",
+    "MEMORY_INDEX_FAILED": "indexing failed",
+    "MEMORY_SEARCH_FAILED": "the search failed",
+    "MEMORY_STATUS_FAILED": "the status could not be read",
+    "MEMORY_FTS_DISABLED": "this SQLite has no FTS5",
+    "MEMORY_PATH_TRAVERSAL": "a path outside the memory root and the registered workspaces",
+    "MEMORY_SCOPE_DENIED": "refused for a Claude Code session or a detached process (widening, another "
+                           "root, the review queue), or not confirmed with the code on the terminal",
+    "MEMORY_SANDBOXED": "inside Claude Code's sandbox (`code-memory sandbox install`) this shell cannot see the "
+                        "memory root: use the MCP tools",
+    "MEMORY_WRITE_FAILED": "a memory file could not be written (nothing was lost)",
+    "MEMORY_READ_FAILED": "a memory file could not be read",
+    "MEMORY_ENCODING_UNSUPPORTED": "the file to update is not UTF-8; it was left untouched",
+    "LINK_FAILED": "the bin directory for the command links cannot be used",
+    "LOCK_TIMEOUT": "another process held a lock too long; retry",
+    "LINT_BLOCKED": "a lint command found blocking problems",
+    "CRON_UNAVAILABLE": "crontab is missing or failed",
+    "MODEL_UNAVAILABLE": "the embedding model cannot be loaded or fetched; search goes on with BM25",
+    "CONSOLIDATE_INCOMPLETE": "a weekly-consolidate step failed; the others ran, the report was written",
+    "SETTINGS_INVALID": "Claude Code's settings.json is malformed; it was left unchanged",
+    "CONFLICT": "a proposal was changed or decided elsewhere since you read it; reload it",
+    "REVIEW_CORRUPT": "a proposal file cannot be read",
+    "REVIEW_TARGET_GONE": "the project a proposal belongs to was removed; it stays pending",
+    "PORT_IN_USE": "`code-memory ui --port N`: that port is taken; leave `--port` out for a free one",
+    "UI_UNAVAILABLE": "the `ui` extra is not installed",
 }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import stat
 import time
 
 from .budget import lock_wait
@@ -70,13 +71,73 @@ def _write_temp(path: str, data: bytes, mode: int, durable: bool) -> str:
     return tmp
 
 
+# Paths this process found in place of a memory file that are not regular files (path → what they
+# are): a FIFO, a socket, a device (a symlink to /dev/zero), a directory. Readers skip them rather
+# than block or read forever; the edges tell the user (hooks/runtime.py, cli/common.py).
+ODD_FILES: dict = {}
+
+
+class NotRegularFile(OSError):
+    """A path that is not a regular file where a file was to be read (see :data:`ODD_FILES`)."""
+
+
+def file_kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "FIFO"), (stat.S_ISSOCK, "socket"), (stat.S_ISCHR, "character device"),
+                       (stat.S_ISBLK, "block device"), (stat.S_ISDIR, "directory")):
+        if test(mode):
+            return name
+    return "regular file" if stat.S_ISREG(mode) else "special file"
+
+
+def open_regular(path: str):
+    """Open ``path`` for binary reading when it is a regular file (symlinks followed). A FIFO is
+    opened without waiting for a writer (``O_NONBLOCK``) and, like a socket, a device or a
+    directory, refused with :class:`NotRegularFile` and remembered in :data:`ODD_FILES` — never a
+    stall, never an endless read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:          # a socket cannot be opened at all (ENXIO): still say what it is
+        if exc.errno == errno.ENOENT:
+            raise
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            raise exc from None
+        if stat.S_ISREG(mode):
+            raise
+        kind = ODD_FILES[path] = file_kind(mode)
+        raise NotRegularFile(errno.EINVAL, f"a {kind}, not a regular file", path) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = ODD_FILES[path] = file_kind(mode)
+            raise NotRegularFile(errno.EINVAL, f"a {kind}, not a regular file", path)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _refuse_odd(path: str) -> None:
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return
+    if not stat.S_ISREG(mode):
+        kind = ODD_FILES[path] = file_kind(mode)
+        raise CodeMemoryError("MEMORY_WRITE_FAILED", f"{path} is a {kind}, not a regular file; it was left alone",
+                              path=path, hint="remove it; code-memory recreates the file")
+
+
 def atomic_write_bytes(path: str, data: bytes, mode: int = 0o644, durable: bool = True) -> None:
     """Write ``data`` to ``path`` so readers see the old or the new file, never a torn one.
 
     ``durable=False`` skips the fsync (still atomic against crashes of the writer, not of the OS);
-    hooks use it for metadata on the hot path.
+    hooks use it for metadata on the hot path. Something that is not a regular file in ``path``'s
+    place (a FIFO, a socket, a device, a directory) is left alone: ``MEMORY_WRITE_FAILED``.
     """
-    tmp = _write_temp(confined(path), data, mode, durable)
+    _refuse_odd(confined(path))
+    tmp = _write_temp(path, data, mode, durable)
     try:
         os.replace(tmp, path)
     except BaseException:
@@ -113,7 +174,7 @@ def atomic_write_text(path: str, text: str, mode: int = 0o644, durable: bool = T
 def not_utf8(path: str) -> bool:
     """``path`` exists and its bytes are not UTF-8 (a missing or unreadable file: False)."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             data = fh.read()
     except OSError:
         return False
@@ -145,13 +206,14 @@ FALLBACK_ENCODING = "gb18030"   # GBK's superset: what a Chinese Windows editor 
 
 
 def read_text(path: str, default: str | None = None) -> str | None:
-    """Read a text file; a missing file gives ``default``. UTF-8 first; a file that is not UTF-8 is
-    read as GB18030 (GBK's superset) when that decodes it, else with replacement characters — and
+    """Read a text file; a missing file — or something that is not a regular file (a FIFO, a device:
+    :func:`open_regular`) — gives ``default``. UTF-8 first; a file that is not UTF-8 is read as
+    GB18030 (GBK's superset) when that decodes it, else with replacement characters — and
     remembered in :data:`NOT_UTF8_READ`. Writers never replace such a file (:func:`refuse_non_utf8`)."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             data = fh.read()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotRegularFile):
         return default
     try:
         return data.decode("utf-8")
@@ -206,7 +268,7 @@ class file_lock:  # noqa: N801 — used like a function: ``with file_lock(path):
 
     def __enter__(self):
         ensure_dir(os.path.dirname(os.path.abspath(self.lock_path)))
-        fd = os.open(confined(self.lock_path), os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(confined(self.lock_path), os.O_RDWR | os.O_CREAT | os.O_NONBLOCK, 0o600)
         try:
             _flock(fd, fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX, self.timeout,
                    os.path.basename(self.lock_path))
@@ -231,8 +293,20 @@ def locked_append(path: str, text: str, mode: int = 0o644, timeout: float = 10.0
     if path.endswith(".md"):
         refuse_non_utf8(path)       # UTF-8 lines appended to a GBK note would leave it in two encodings
     data = text.encode("utf-8")
-    fd = os.open(confined(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, mode)
+    try:     # O_NONBLOCK: a FIFO in the file's place fails at once (ENXIO) instead of waiting for a reader
+        fd = os.open(confined(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, mode)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            ODD_FILES[path] = "FIFO"
+            raise CodeMemoryError("MEMORY_WRITE_FAILED", f"{path} is a FIFO, not a regular file; nothing was "
+                                  "appended", path=path, hint="remove it; code-memory recreates the file") from None
+        raise
     try:
+        kind = file_kind(os.fstat(fd).st_mode)
+        if kind != "regular file":
+            ODD_FILES[path] = kind
+            raise CodeMemoryError("MEMORY_WRITE_FAILED", f"{path} is a {kind}, not a regular file; nothing was "
+                                  "appended", path=path, hint="remove it; code-memory recreates the file")
         _flock(fd, fcntl.LOCK_EX, timeout, os.path.basename(path))
         view = memoryview(data)
         while view:
@@ -294,8 +368,8 @@ def iter_jsonl(path: str):
     """Yield the JSON objects of a JSONL file, skipping blank, torn or non-object lines."""
     from .jsonlite import loads
     try:
-        fh = open(path, "rb")
-    except FileNotFoundError:
+        fh = open_regular(path)
+    except (FileNotFoundError, NotRegularFile):
         return
     with fh:
         for raw in fh:

@@ -294,8 +294,8 @@ class ClaudeCliBackend(_Backend):
 
     def child_env(self) -> dict:
         env = dict(self.env)
-        # Claude Code from ~2.1.39 refused to start inside another session when CLAUDECODE is set
-        # (reference §7); a hook's environment carries it. Same for the per-session markers.
+        # Claude Code from ~2.1.39 refuses to start inside another session when CLAUDECODE is set
+        # (seen on the real binary); a hook's environment carries it. Same for the per-session markers.
         for name in ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_CODE_CHILD_SESSION",
                      "CLAUDE_CODE_SESSION_ID"):
             env.pop(name, None)

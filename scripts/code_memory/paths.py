@@ -11,10 +11,23 @@ DEFAULT_ROOT = "~/.claude/memory"
 AREA_KINDS = ("projects", "patterns", "tools")
 
 # The code: this package, and — in a checkout — the entry scripts beside it and the repository
-# (hooks/, install.sh). A plain ``pip install`` has no checkout: use :func:`entry_command`.
+# (hooks/, install.sh). A plain ``pip install`` has no checkout: use :func:`entry_command` and
+# :func:`shell_dir`.
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS_DIR = os.path.dirname(PACKAGE_DIR)
 REPO_DIR = os.path.dirname(SCRIPTS_DIR)
+
+
+def in_checkout() -> bool:
+    """This package runs from a checkout (or an editable install of one), not an installed wheel."""
+    return os.path.isfile(os.path.join(REPO_DIR, "hooks", "lib.sh"))
+
+
+def shell_dir() -> str:
+    """The directory holding the shell side — ``hooks/`` (the shims and lib.sh) and ``scripts/``
+    (the hook runner, ``weekly-consolidate.sh``): the checkout, or in an installed wheel the copy
+    shipped inside the package (``code_memory/_shell/``, setup.py) with the same layout."""
+    return REPO_DIR if in_checkout() else os.path.join(PACKAGE_DIR, "_shell")
 
 
 def entry_command(python: str, script: str, module: str) -> list:
@@ -22,6 +35,15 @@ def entry_command(python: str, script: str, module: str) -> list:
     exists (it finds the package by itself), else ``python -m <module>`` (an installed package)."""
     path = os.path.join(SCRIPTS_DIR, script)
     return [python, path] if os.path.isfile(path) else [python, "-m", module]
+
+
+def version_text(prog: str) -> str:
+    """What ``--version`` prints: the version, and where this code and its Python are — which of
+    several installations (a checkout, a venv, a uv tool) answered."""
+    import sys
+
+    from . import __version__
+    return f"{prog} {__version__} from {PACKAGE_DIR} (Python {sys.version.split()[0]}, {sys.executable})"
 
 
 def expand(path: str) -> str:
@@ -165,6 +187,16 @@ class MemoryPaths(Frozen):
 
     def session_note(self, session_id: str) -> str:
         return os.path.join(self.sessions, f"{safe_name(session_id)}.md")
+
+
+ROOT_MARKERS = ("MEMORY.md", "areas", "config.json")
+
+
+def is_memory_root(path: str) -> bool:
+    """Whether ``path`` holds a memory root (``code-memory init`` made it, or it has memory or a
+    config): only there does a read (a search) create its index — a ``--root`` naming any other
+    directory gets nothing written into it."""
+    return any(os.path.lexists(os.path.join(path, marker)) for marker in ROOT_MARKERS)
 
 
 def _is_date(text: str) -> bool:

@@ -62,8 +62,8 @@ def tree(memory_root, tmp_path):
     return root, str(alpha)
 
 
-def get(path, cwd, *extra, env=None):
-    res = run_script("memory-search.py", "get", "--path", path, *extra, cwd=cwd, env=env)
+def get(path, cwd, *extra, env=None, session=None):
+    res = run_script("memory-search.py", "get", "--path", path, *extra, cwd=cwd, env=env, session=session)
     return res.returncode, json.loads(res.stdout)
 
 
@@ -102,7 +102,7 @@ def test_other_projects_files_and_daily_lines_are_hidden(tree):
     for rel in ("areas/projects/beta/rules.md", "sessions/s-beta.md"):
         code, out = get(rel, alpha)
         assert code == 6 and BETA not in json.dumps(out)
-        code, out = get(rel, alpha, env={"CLAUDE_CODE_SESSION_ID": "s"})
+        code, out = get(rel, alpha, session="s")
         assert code == 6 and BETA not in json.dumps(out)
     code, out = get("areas/projects/alpha/rules.md", alpha)
     assert code == 0 and ALPHA in out["text"]
@@ -166,12 +166,11 @@ def test_facts_list_keeps_to_the_scope(tree):
     for name, mark in (("alpha", ALPHA), ("beta", BETA)):
         with open(os.path.join(root, "areas", "projects", name, "facts.json"), "w") as fh:
             json.dump({"facts": [{"id": f"fact-{name}", "fact": f"fact {mark}", "status": "active"}]}, fh)
-    session = {"CLAUDE_CODE_SESSION_ID": "s-1"}
-    res = run_script("code-memory.py", "facts", "list", cwd=alpha, env=session)
+    res = run_script("code-memory.py", "facts", "list", cwd=alpha, session="s-1")
     out = json.loads(res.stdout)
     assert ALPHA in json.dumps(out) and BETA not in json.dumps(out)
     for args in (("--project", "beta"), ("--area", "projects/beta")):
-        res = run_script("code-memory.py", "facts", "list", *args, cwd=alpha, env=session, terminal="y")
+        res = run_script("code-memory.py", "facts", "list", *args, cwd=alpha, session="s-1", terminal="y")
         out = json.loads(res.stdout)
         assert out["error"] == "MEMORY_SCOPE_DENIED" and BETA not in json.dumps(out)
 

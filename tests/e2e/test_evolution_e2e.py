@@ -1,7 +1,7 @@
 """Self-evolution end to end with the real Claude Code binary and the loopback stand-in:
 
 - a Skill generated from a synthetic history shows up in the next session's skill listing (the
-  request body the model receives), as reference Part A observed for hand-written skills;
+  request body the model receives), as the real binary lists hand-written skills;
 - the session-outcome heuristic on transcripts the binary itself writes.
 """
 
@@ -36,7 +36,7 @@ def test_generated_skill_is_listed_in_the_next_session(claude_runner, standin, i
     assert out["generated"] == [] and len(out["queued"]) == 2
     queued = {q["pattern"]: q for q in out["queued"]}
     approved = json.loads(run_script("code-memory.py", "review", "approve",
-                                     queued["environment_issue:port"]["proposal"]).stdout)
+                                     queued["environment_issue:port"]["proposal"], terminal="y").stdout)
     assert approved["ok"] and approved["name"] == "auto-env-port-2"   # the user's skill keeps its name and text
     assert user_skill.read_text().endswith("mine\n")
     waiting = next(q for p, q in queued.items() if p != "environment_issue:port")
@@ -97,7 +97,8 @@ def test_outcome_heuristic_on_transcripts_of_the_real_binary(claude_runner, stan
 def test_the_loop_closes_in_a_real_session(claude_runner, standin, project_dir, initialized_root, memory_root):
     """SessionStart injects pitfalls (high-value first) and records refs under the real session id;
     SessionEnd detaches the summarizer, whose follow-ups record the session's outcome and its
-    signals — after which the injected pitfalls carry that outcome in their scores."""
+    signals — after which the injected pitfall whose file the session changed (server.py) carries
+    that outcome in its score, and the one that names no file does not (co-occurrence is no evidence)."""
     import os
 
     pytest.importorskip("anthropic", reason="the summarizer's LLM path needs the optional extra anthropic")
@@ -109,14 +110,14 @@ def test_the_loop_closes_in_a_real_session(claude_runner, standin, project_dir, 
 
     paths = initialized_root
     (project_dir / ".git").mkdir()
-    low, high = "- LOOP-LOW 一个总是帮倒忙的经验", "- LOOP-HIGH 先查端口占用再启动服务"
+    low, high = "- LOOP-LOW 一个总是帮倒忙的经验", "- LOOP-HIGH 先查端口占用再启动服务（`server.py`）"
     text = open(paths.memory_md, encoding="utf-8").read()
     with open(paths.memory_md, "w", encoding="utf-8") as fh:
         fh.write(text.replace("## 避坑经验 (Pitfalls)\n", f"## 避坑经验 (Pitfalls)\n\n{low}\n{high}\n"))
     for i, outcome in enumerate(["failed", "failed", "success", "success", "success"]):
         line = low if outcome == "failed" else high
         fb.record_refs(paths, f"old-{i}", [exp.pitfall_id(line)])
-        fb.record_outcome(paths, f"old-{i}", outcome)
+        fb.record_outcome(paths, f"old-{i}", outcome, evidence=[exp.pitfall_id(line)])
     fb.refresh_score_cache(paths, fb.Settings())
 
     hook = lambda name: [{"hooks": [{"type": "command", "command": f'bash "{os.path.join(REPO, "hooks", name)}"'}]}]
@@ -125,7 +126,8 @@ def test_the_loop_closes_in_a_real_session(claude_runner, standin, project_dir, 
     answer = {"summary": {"topic": "启动服务", "key_points": ["启动 dev server 时端口 3000 被占用 (EADDRINUSE)，改用 3001"],
                           "files": ["server.py"], "decisions": [], "todos": []},
               "knowledge": {"has_knowledge": False, "project": "alpha", "rules": [], "avoidances": []}}
-    standin.push(main(tool("Bash", command="echo started", description="start")),
+    standin.push(main(tool("Write", file_path=str(project_dir / "server.py"), content="PORT = 3001\n")),
+                 main(tool("Bash", command="echo started", description="start")),
                  main({"text": "Started the server on 3001. " * 20}),
                  {"role": "plain", "when": lambda body: "Reply with ONE JSON object" in json.dumps(body.get("system")),
                   "text": json.dumps(answer, ensure_ascii=False)})
@@ -144,6 +146,7 @@ def test_the_loop_closes_in_a_real_session(claude_runner, standin, project_dir, 
         outcome = [e for e in iter_jsonl(paths.audit_log) if e.get("event_type") == "outcome" and e["session_id"] == sid]
         time.sleep(0.5)
     assert outcome and outcome[-1]["outcome"] == "success" and outcome[-1]["source"] == "summary"
+    assert outcome[-1]["evidence"] == [exp.pitfall_id(high)]
     refs = {e["experience_id"] for e in iter_jsonl(paths.audit_log)
             if e.get("event_type") == "ref" and e["session_id"] == sid and e.get("context") == "session-start"}
     assert refs == {exp.pitfall_id(low), exp.pitfall_id(high)}
@@ -153,4 +156,4 @@ def test_the_loop_closes_in_a_real_session(claude_runner, standin, project_dir, 
     patterns = {s["pattern"] for s in load_extractions(paths)[sid]["signals"]}
     assert "environment_issue:port" in patterns
     scored = {s["experience_id"]: s for s in fb.scores(paths, fb.Settings())}
-    assert scored[exp.pitfall_id(high)]["success"] == 4 and scored[exp.pitfall_id(low)]["success"] == 1
+    assert scored[exp.pitfall_id(high)]["success"] == 4 and scored[exp.pitfall_id(low)]["success"] == 0

@@ -1,4 +1,4 @@
-"""The e2e harness itself: the real binary, the stand-in and hook outputs, as in reference Part A.
+"""The e2e harness itself: the real binary, the stand-in and hook outputs, as the binary handles them.
 
 A probe hook answers each event with a canned output; the tests check the binary really runs the
 scripted tools and that each output kind reaches the model (or does not) the way the hooks of

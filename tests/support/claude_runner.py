@@ -10,7 +10,7 @@ asserted on the request bodies the stand-in records; what they write, on files.
     result = runner.run("read it")
     assert result.ok and api.requests_containing("MARKER")
 
-Environment (reference/claude-code.md Part A): private HOME, ANTHROPIC_BASE_URL = the stand-in,
+Environment (what runs the real binary offline): private HOME, ANTHROPIC_BASE_URL = the stand-in,
 any API key, no non-essential traffic, no auto-update, IS_SANDBOX=1 with
 ``--permission-mode bypassPermissions`` (needed when the tests run as root).
 """
@@ -91,6 +91,6 @@ class ClaudeRunner:
         return ClaudeResult(proc.returncode, proc.stdout, proc.stderr, time.monotonic() - started)
 
     def transcript_path(self, session_id: str) -> str:
-        """Where the binary writes a session's transcript (reference Part A)."""
+        """Where the binary writes a session's transcript (~/.claude/projects/<mangled cwd>/<id>.jsonl)."""
         mangled = re.sub(r"[^A-Za-z0-9]", "-", os.path.realpath(self.cwd))
         return os.path.join(self.home, ".claude", "projects", mangled, f"{session_id}.jsonl")

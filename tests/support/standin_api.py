@@ -4,7 +4,7 @@ It serves both clients code-memory talks to:
 - the ``anthropic`` Python SDK (plain JSON answers to ``POST /v1/messages``), and
 - the real Claude Code binary (``stream: true`` → server-sent events: ``message_start``,
   ``content_block_start/delta/stop`` per block, ``message_delta``, ``message_stop``; plus
-  ``/v1/messages/count_tokens``), as observed in reference/claude-code.md Part A.
+  ``/v1/messages/count_tokens``), as observed with the real binary.
 
 Every request is recorded (path, headers, parsed body, raw text, role) so tests can assert on what
 a client really sent: that a hook's injected context reached the model, that no secret reached an
@@ -330,9 +330,9 @@ class StandinAPI:
 
 
 def claude_env(base_url: str, home: str, extra: dict | None = None) -> dict:
-    """The environment that runs the real Claude Code binary offline against the stand-in
-    (reference/claude-code.md Part A): a private HOME, the stand-in's URL, any API key, no
-    non-essential traffic, no auto-update; IS_SANDBOX=1 so it accepts bypassPermissions as root."""
+    """The environment that runs the real Claude Code binary offline against the stand-in: a
+    private HOME, the stand-in's URL, any API key, no non-essential traffic, no auto-update;
+    IS_SANDBOX=1 so it accepts bypassPermissions as root."""
     keep = ("PATH", "LANG", "LC_ALL", "TMPDIR", "TERM", "USER", "LOGNAME", "SHELL")
     env = {k: os.environ[k] for k in keep if k in os.environ}
     env.update({"HOME": home, "ANTHROPIC_BASE_URL": base_url, "ANTHROPIC_API_KEY": "standin-key",

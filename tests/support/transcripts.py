@@ -1,5 +1,5 @@
-"""Write Claude Code transcripts in the shapes of reference/claude-code.md (Part A, as the real
-2.1.330 binary writes them) for tests that need a specific situation."""
+"""Write Claude Code transcripts in the shapes the real 2.1.330 binary writes them, for tests that
+need a specific situation."""
 
 from __future__ import annotations
 

@@ -4,15 +4,14 @@ would — on a terminal where ``y`` is typed (the widening confirmation), ``--no
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import pty
 import signal
 import subprocess
 import sys
-import termios
 import time
+
+from support.terminal import TypingUser
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TESTS = os.path.join(REPO, "tests")
@@ -29,6 +28,8 @@ init_root(paths)
 sessions = ui_data.real_sessions(paths, os.path.join(os.environ["HOME"], "work"))
 facts = ui_data.knowledge(paths)
 proposals = ui_data.proposals(paths)
+from code_memory.config import load_config
+proposals.append(ui_data.kv_proposal(load_config()))
 rules = [e for _i, _l, e in rule_lines("alpha", open(os.path.join(paths.project_dir("alpha"), "rules.md")).read())]
 ui_data.feedback_events(paths, sessions, rules + ["fact:" + facts["new_fact"]])
 items = ui_data.memtool_items(os.path.join(paths.root, "memtool.db"), {items})
@@ -71,22 +72,16 @@ class UiServer:
 
     def start(self):
         kwargs = {}
-        self.master = None
+        self._session = None
+        self.user = None
         if self.answer is not None:
-            master, slave = pty.openpty()
-            os.write(master, (self.answer + "\n").encode())
-
-            def take_terminal():
-                os.setsid()
-                fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
-
-            kwargs = {"preexec_fn": take_terminal, "pass_fds": (slave,)}
-            self.master, self._slave = master, slave
+            self.user = TypingUser(self.answer)
+            kwargs = self.user.popen_kwargs()
         self._stderr = open(self.stderr_path, "w")
         self.proc = subprocess.Popen([*self.command, "ui", "--no-browser", *self.args], env=self.env,
                                      stdout=subprocess.PIPE, stderr=self._stderr, **kwargs)
-        if self.master is not None:
-            os.close(self._slave)
+        if self.user is not None:
+            self.user.child_started()
         self.first_line = self.proc.stdout.readline().decode("utf-8", "replace")
         self.answer_json = json.loads(self.first_line) if self.first_line.strip() else {}
         self.url = self.answer_json.get("url", "")
@@ -109,8 +104,8 @@ class UiServer:
                 self.proc.wait(10)
         self.proc.stdout.close()
         self._stderr.close()
-        if self.master is not None:
-            os.close(self.master)
+        if self.user is not None:
+            self.user.close()
 
     def __enter__(self):
         return self.start()
@@ -119,5 +114,27 @@ class UiServer:
         self.stop()
 
     @property
+    def session(self) -> str:
+        """The session secret the one-use token is traded for (the first call trades it: after
+        that, ``url`` opens nothing — ui/security.py)."""
+        if self._session is None:
+            import urllib.error
+            import urllib.request
+
+            class NoRedirect(urllib.request.HTTPRedirectHandler):
+                def redirect_request(self, *args, **kwargs):
+                    return None
+
+            try:
+                urllib.request.build_opener(NoRedirect).open(self.url, timeout=60)
+                raise RuntimeError("the token was not traded for a cookie")
+            except urllib.error.HTTPError as exc:
+                if exc.code != 303:
+                    raise
+                cookie = exc.headers["set-cookie"]
+            self._session = cookie.split(";", 1)[0].split("=", 1)[1]
+        return self._session
+
+    @property
     def cookie(self) -> dict:
-        return {f"code_memory_ui_{self.port}": self.token}
+        return {f"code_memory_ui_{self.port}": self.session}

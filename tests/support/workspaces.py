@@ -14,17 +14,16 @@ CLI = os.path.join(REPO, "scripts", "code-memory.py")
 def cm(*args, cwd=None, env=None, terminal=None):
     """``(exit status, parsed JSON answer)`` of ``code-memory ARGS``; never a traceback.
     ``terminal``: what the user types on the process's own terminal (conftest.run_script)."""
-    from conftest import _terminal_kwargs
+    from support.terminal import TypingUser
 
     full_env = dict(os.environ, **(env or {}))
-    kwargs = _terminal_kwargs(terminal) if terminal is not None else {}
-    close = kwargs.get("pass_fds", ()) + kwargs.pop("_close", ())
+    user = TypingUser(terminal) if terminal is not None else None
     try:
         proc = subprocess.run([sys.executable, CLI, *args], capture_output=True, text=True, cwd=cwd, env=full_env,
-                              timeout=120, **kwargs)
+                              timeout=120, **(user.popen_kwargs() if user else {}))
     finally:
-        for fd in close:
-            os.close(fd)
+        if user:
+            user.close()
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc.returncode, json.loads(proc.stdout)
 

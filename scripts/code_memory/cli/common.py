@@ -16,6 +16,7 @@ import sys
 import traceback
 
 from ..errors import CodeMemoryError
+from ..paths import version_text
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -23,6 +24,26 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message):
         raise CodeMemoryError("INVALID_ARGUMENT", message, hint=f"see {self.prog} --help")
+
+
+class VersionAction(argparse.Action):
+    """``--version``: :func:`code_memory.paths.version_text` on stdout, unwrapped, then exit 0."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        sys.stdout.write(version_text(parser.prog) + "\n")
+        sys.stdout.flush()
+        parser.exit(0)
+
+
+VERSION_HELP = "print the version, where this installation is and its Python, then exit"
+
+
+def add_version(parser: argparse.ArgumentParser) -> None:
+    """``--version`` on an entry point's top-level parser."""
+    parser.add_argument("--version", action=VersionAction, help=VERSION_HELP)
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
@@ -61,22 +82,75 @@ def render_text(obj) -> str:
 
 
 def emit(result: dict, fmt: str = "json", text_renderer=None) -> None:
+    """Print an answer: one JSON object on stdout — errors included, so a caller parsing JSON always
+    finds it there — or, with ``--format text``, its text: an answer on stdout, an error on stderr."""
     if fmt == "text":
-        sys.stdout.write((text_renderer or render_text)(result).rstrip("\n") + "\n")
-        sys.stdout.flush()
+        stream = sys.stderr if isinstance(result, dict) and result.get("ok") is False else sys.stdout
+        stream.write((text_renderer or render_text)(result).rstrip("\n") + "\n")
+        stream.flush()
     else:
         print_json(result)
 
 
+def _with_odd_files(result):
+    """What the command skipped because it is not a regular file (a FIFO, a device in place of a
+    memory file: fsutil.ODD_FILES) — in the answer and on stderr, never waited on."""
+    from ..fsutil import ODD_FILES
+    if not ODD_FILES or not isinstance(result, dict):
+        return result
+    skipped = [{"path": path, "kind": kind} for path, kind in sorted(ODD_FILES.items())[:20]]
+    sys.stderr.write("code-memory: skipped, not regular files: "
+                     + ", ".join(f"{s['path']} ({s['kind']})" for s in skipped) + "\n")
+    return {**result, "skipped_not_regular": skipped}
+
+
+def guard_caller(args, handler=None, caller=None):
+    """Before any command: a caller inside a Claude Code session or detached from every terminal
+    (code_memory.caller) uses only the memory root Claude Code was started with, and environment
+    overrides of locked configuration (the review gate, workspaces, projects, stores) it set
+    itself are ignored — said on stderr. A handler whose ``any_root(args)`` is true (the summarizer's
+    ``--from-pending``, which the hooks start detached) skips the root check only. Returns the caller."""
+    from ..caller import identify, locked_overrides
+    from ..search.access import guard_root
+
+    caller = identify() if caller is None else caller
+    if not caller.restricted:
+        return caller
+    if os.environ.get("SANDBOX_RUNTIME") and not getattr(handler, "no_memory", False):
+        _refuse_in_sandbox(getattr(args, "root", None))
+    for name in locked_overrides(caller):
+        os.environ.pop(name, None)
+        sys.stderr.write(f"code-memory: ignoring ${name}: set inside a Claude Code session or a detached "
+                         "process (only what Claude Code was started with counts)\n")
+    exempt = getattr(handler, "any_root", None)
+    if not (exempt and exempt(args)):
+        guard_root(getattr(args, "root", None), caller)
+    return caller
+
+
+def _refuse_in_sandbox(root_arg) -> None:
+    """Inside Claude Code's sandbox (``code-memory sandbox install``) the memory root is hidden from
+    Bash: say so, and where the memory is, instead of answering from an empty directory."""
+    from ..caller import requested_root
+    root = requested_root(root_arg)
+    if os.access(os.path.join(root, "MEMORY.md"), os.R_OK):
+        return
+    raise CodeMemoryError("MEMORY_SANDBOXED", f"Claude Code's sandbox keeps this shell out of the memory root {root}",
+                          hint="use the code-memory MCP tools (memory_search, memory_get, set_memory, memtool_*): "
+                               "they run outside the sandbox and serve this project's memory; the hooks inject it")
+
+
 def run_command(handler, args, text_renderer=None) -> int:
-    """Run ``handler(args)``, print the answer, return the exit status."""
+    """Run ``handler(args)`` (after :func:`guard_caller`), print the answer, return the exit status."""
     fmt = getattr(args, "format", "json") or "json"
     try:
+        guard_caller(args, handler)
         result = handler(args)
         if result is None:
             return 0
         if isinstance(result, dict) and "ok" not in result:
             result = {"ok": True, **result}
+        result = _with_odd_files(result)
         emit(result, fmt, text_renderer)
         return 0
     except CodeMemoryError as exc:
@@ -104,7 +178,7 @@ def parse_or_error(parser: argparse.ArgumentParser, argv):
     try:
         return parser.parse_args(argv), 0
     except CodeMemoryError as exc:
-        fmt = "text" if argv and "--format" in argv and "text" in argv else "json"
+        fmt = "text" if argv and ("--format=text" in argv or ("--format" in argv and "text" in argv)) else "json"
         emit(exc.to_dict(), fmt)
         return None, exc.exit_code
 
@@ -136,14 +210,20 @@ def script_main(prog: str, description: str, add_subcommands, argv=None) -> int:
     ref|outcome|…): ``add_subcommands(subparsers)`` is the same function that ``register`` uses to
     hang them under ``code-memory <group>``."""
     argv = hoist_globals(sys.argv[1:] if argv is None else argv)
-    parser = ArgumentParser(prog=prog, description=description)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.required = True
-    add_subcommands(sub)
+    parser = build_script_parser(prog, description, add_subcommands)
     args, status = parse_or_error(parser, argv)
     if args is None:
         return status
     return run_command(args.handler, args, getattr(args, "text_renderer", None))
+
+
+def build_script_parser(prog: str, description: str, add_subcommands) -> ArgumentParser:
+    parser = ArgumentParser(prog=prog, description=description)
+    add_version(parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    add_subcommands(sub)
+    return parser
 
 
 def register_group(sub, name: str, help_text: str, add_subcommands) -> None:
@@ -157,9 +237,15 @@ def register_group(sub, name: str, help_text: str, add_subcommands) -> None:
 def options_script_main(prog: str, description: str, add_arguments, handler, text_renderer=None,
                         argv=None) -> int:
     """``main()`` of an entry script without subcommands (options only, e.g. session-summary.py)."""
-    parser = ArgumentParser(prog=prog, description=description)
-    add_arguments(parser)
+    parser = build_options_parser(prog, description, add_arguments)
     args, status = parse_or_error(parser, sys.argv[1:] if argv is None else argv)
     if args is None:
         return status
     return run_command(handler, args, text_renderer)
+
+
+def build_options_parser(prog: str, description: str, add_arguments) -> ArgumentParser:
+    parser = ArgumentParser(prog=prog, description=description)
+    add_version(parser)
+    add_arguments(parser)
+    return parser

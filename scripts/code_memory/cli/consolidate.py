@@ -8,7 +8,7 @@ import sys
 
 from ..config import load_config
 from ..errors import CodeMemoryError
-from ..paths import SCRIPTS_DIR
+from ..paths import shell_dir
 from .common import add_common, render_text
 
 STEP_CHOICES = ("pending", "facts", "signals", "capabilities", "distill", "cleanup", "reindex")
@@ -32,7 +32,8 @@ def weekly_jobs(cfg) -> dict:
 
 
 def cmd_consolidate(args) -> dict:
-    from ..evolution.consolidate import Settings, consolidate
+    from ..evolution.consolidate import Settings, consolidate, scoped_result
+    from ..search.access import resolve_scope
 
     cfg = load_config(root_override=args.root)
     section = dict(cfg.get("consolidate") or {})
@@ -40,6 +41,9 @@ def cmd_consolidate(args) -> dict:
         section["days"] = args.days
     result = consolidate(cfg, Settings.from_config(section), dry_run=args.dry_run, skip=tuple(args.skip or ()),
                          jobs=weekly_jobs(cfg))
+    scope = resolve_scope(cfg, cwd=os.getcwd())
+    if scope.restricted:        # a session (or a detached process) reads its own project's part only
+        result = scoped_result(result, scope.areas)
     if result["failed_steps"]:
         raise CodeMemoryError("CONSOLIDATE_INCOMPLETE", f"steps failed: {', '.join(result['failed_steps'])}",
                               hint="the other steps ran; see steps.<name>.message", **result)
@@ -70,7 +74,7 @@ def cmd_cron(args) -> dict:
         return cron.status(env_file_path())
     if args.action == "remove":
         return cron.remove(env_file_path())
-    script = os.path.join(SCRIPTS_DIR, "weekly-consolidate.sh")
+    script = os.path.join(shell_dir(), "scripts", "weekly-consolidate.sh")
     schedule = args.schedule or cfg.get_path("consolidate.cron_schedule")
     llm = cron.llm_access(dict(cfg.get("llm") or {}), os.environ)
     return cron.install(schedule, script, cfg.root, sys.executable, env_file_path(), llm)
@@ -103,6 +107,7 @@ def register(sub) -> None:
 
     p = sub.add_parser("cron", help="register the weekly job in your crontab (install.sh --cron)")
     add_common(p)
-    p.add_argument("action", choices=("install", "remove", "status"))
+    p.add_argument("action", choices=("install", "remove", "status"),
+                   help="install (or replace) our crontab line and its env file, remove them, or show them")
     p.add_argument("--schedule", help="cron schedule (default consolidate.cron_schedule, '17 3 * * 0')")
     p.set_defaults(handler=cmd_cron, text_renderer=_render_cron)

@@ -112,9 +112,18 @@ def cmd_add(args) -> dict:
     kind, _, name = area.partition("/")
     _known_area(paths, kind, name, getattr(args, "create", False))
     ensure_area(paths, kind, name)
-    fact = add_fact(path, _clean_text(args.text), evidence=_clean_text(args.evidence or "added by hand"),
-                    category=args.category, supersedes=getattr(args, "supersedes", None))
+    evidence = _clean_text(args.evidence or "added by hand")
+    verification = None
+    if _restricted():        # the model's word: an unverified fact, whatever evidence it names
+        evidence, verification = f"added from a Claude Code session: {evidence}", {"state": "hypothesis", "evidence": []}
+    fact = add_fact(path, _clean_text(args.text), evidence=evidence, category=args.category,
+                    supersedes=getattr(args, "supersedes", None), verification=verification)
     return {"area": area, "fact": fact}
+
+
+def _restricted() -> bool:
+    from ..caller import identify
+    return identify().restricted
 
 
 def cmd_supersede(args) -> dict:
@@ -125,18 +134,34 @@ def cmd_supersede(args) -> dict:
 
 
 def cmd_archive(args) -> dict:
+    from ..caller import identify
     from ..memory.facts import set_status
+    from ..search.access import who_asks
+    caller = identify()
+    if caller.restricted:
+        raise CodeMemoryError("MEMORY_SCOPE_DENIED", f"archiving a fact is refused {who_asks(caller)}",
+                              hint="add the corrected fact (facts supersede); the user archives facts")
     paths = _writable_paths(args)
     area, path = _facts_path(paths, args)
     return {"area": area, "fact": set_status(path, args.fact_id, "archived")}
 
 
 def cmd_extract(args) -> dict:
+    """Facts from the week's session notes — of every project, or ``--project``; a session (or a
+    detached process) extracts its own project's only (search/access.py)."""
     from ..config import load_config
+    from ..search.access import resolve_scope
     from ..summary.fact_extract import extract_configured
 
-    return extract_configured(load_config(args.root), backend_name=args.backend, dry_run=args.dry_run,
-                              project=args.project)
+    cfg = load_config(args.root)
+    project = args.project
+    scope = resolve_scope(cfg, project=project, cwd=os.getcwd(), verb="writing to")
+    if scope.restricted and not scope.project:
+        raise CodeMemoryError("MEMORY_SCOPE_DENIED", "fact extraction reads every project's session notes; this "
+                              "caller has no project of its own", hint="run it yourself in a terminal")
+    if scope.restricted:
+        project = scope.project
+    return extract_configured(cfg, backend_name=args.backend, dry_run=args.dry_run, project=project)
 
 
 def render_list(result: dict) -> str:
@@ -176,14 +201,15 @@ def register(sub) -> None:
 
     p = fsub.add_parser("list", help="list facts (all areas, or one)")
     _add_area(p, required=False)
-    p.add_argument("--status", choices=("active", "superseded", "archived", "all"), default="active")
+    p.add_argument("--status", choices=("active", "superseded", "archived", "all"), default="active",
+                   help="which facts (default active)")
     add_common(p)
     p.set_defaults(handler=cmd_list, text_renderer=render_list)
 
     p = fsub.add_parser("add", help="add an active fact")
-    p.add_argument("text")
+    p.add_argument("text", help="the fact, one sentence")
     _add_area(p, required=True)
-    p.add_argument("--category", default="general")
+    p.add_argument("--category", default="general", help="a short label grouping facts (default general)")
     p.add_argument("--evidence", help="where the fact comes from")
     p.add_argument("--supersedes", metavar="FACT_ID", help="mark this older fact superseded by the new one")
     p.add_argument("--create", action="store_true",
@@ -192,16 +218,16 @@ def register(sub) -> None:
     p.set_defaults(handler=cmd_add, text_renderer=render_list)
 
     p = fsub.add_parser("supersede", help="replace a fact: add the new text, mark the old one superseded")
-    p.add_argument("old_id", metavar="FACT_ID")
-    p.add_argument("text")
+    p.add_argument("old_id", metavar="FACT_ID", help="the fact to replace")
+    p.add_argument("text", help="the new text")
     _add_area(p, required=True)
-    p.add_argument("--category", default="general")
-    p.add_argument("--evidence")
+    p.add_argument("--category", default="general", help="a short label grouping facts (default general)")
+    p.add_argument("--evidence", help="where the new text comes from")
     add_common(p)
     p.set_defaults(handler=cmd_supersede, text_renderer=render_list)
 
     p = fsub.add_parser("archive", help="mark a fact archived (no longer applies)")
-    p.add_argument("fact_id", metavar="FACT_ID")
+    p.add_argument("fact_id", metavar="FACT_ID", help="the fact to archive")
     _add_area(p, required=True)
     add_common(p)
     p.set_defaults(handler=cmd_archive, text_renderer=render_list)

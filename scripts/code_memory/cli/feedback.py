@@ -56,14 +56,19 @@ def cmd_outcome(args) -> dict:
                     "reason": "; ".join(assessment.reasons) or "the transcript holds no conversation"}
         if args.dry_run:
             return {**result, "recorded": False}
-        record_assessment(paths, args.session_id, assessment, source="transcript")
+        from ..evolution.evidence import session_evidence
+
+        touched = session_evidence(paths, args.session_id, assessment, projects_map=cfg.get("projects"),
+                                   project_groups=cfg.get("project_groups"))
+        record = record_assessment(paths, args.session_id, assessment, source="transcript", evidence=touched)
         _refresh(paths, settings)
-        return {**result, "recorded": True}
+        return {**result, "recorded": True, "evidence": record["evidence"]}
     if args.outcome is None:
         raise invalid("give --outcome success|failed or --transcript PATH")
     if args.dry_run:
         raise invalid("--dry-run only applies to --transcript")
-    record = record_outcome(paths, args.session_id, args.outcome, args.corrections, source=args.source)
+    record = record_outcome(paths, args.session_id, args.outcome, args.corrections, source=args.source,
+                            evidence=args.evidence)
     _refresh(paths, settings)
     return {"recorded": True, "event": record}
 
@@ -138,25 +143,30 @@ def add_subcommands(sub) -> None:
     add_common(p)
     p.add_argument("--experience-id", action="append", required=True,
                    help="rule:<project>:<hash>, pitfall:<hash> or fact:<id> (repeatable)")
-    p.add_argument("--session-id", required=True)
+    p.add_argument("--session-id", required=True, help="the Claude Code session it was handed to")
     p.add_argument("--context", help="a short label of where it was used (redacted, ≤ 200 chars)")
     p.set_defaults(handler=cmd_ref)
 
     p = sub.add_parser("outcome", help="record a session's outcome (given, or derived from its transcript)")
     add_common(p)
-    p.add_argument("--session-id", required=True)
-    p.add_argument("--outcome", choices=("success", "failed"))
+    p.add_argument("--session-id", required=True, help="the Claude Code session")
+    p.add_argument("--outcome", choices=("success", "failed"),
+                   help="how the session went (without it: derived from --transcript)")
     p.add_argument("--corrections", type=int, default=0, help="corrections in the session (default 0)")
     p.add_argument("--transcript", help="derive outcome and corrections from this transcript JSONL")
     p.add_argument("--dry-run", action="store_true", help="with --transcript: show the assessment only")
+    p.add_argument("--evidence", action="append", default=[], metavar="ID",
+                   help="with --outcome: an experience of the session whose files it changed, so the outcome "
+                        "counts for its score (repeatable; --transcript finds them itself)")
     p.add_argument("--source", default="manual", help=argparse.SUPPRESS)
     p.set_defaults(handler=cmd_outcome)
 
     p = sub.add_parser("score", help="scores of all experiences (best first) or of one")
     add_common(p)
     p.add_argument("--id", help="one experience id")
-    p.add_argument("--status", choices=("high_value", "normal", "archive_candidate", "archived"))
-    p.add_argument("--limit", type=int, default=50)
+    p.add_argument("--status", choices=("high_value", "normal", "archive_candidate", "archived"),
+                   help="only experiences with this status")
+    p.add_argument("--limit", type=int, default=50, help="at most this many (default 50)")
     p.set_defaults(handler=cmd_score, text_renderer=_render_scores)
 
     p = sub.add_parser("report", help="the feedback loop's state (JSON; --format text|markdown for people)")
@@ -174,7 +184,7 @@ def add_subcommands(sub) -> None:
 
     p = sub.add_parser("restore", help="put an archived experience back")
     add_common(p)
-    p.add_argument("--id", required=True)
+    p.add_argument("--id", required=True, help="the archived experience's id (from `score --status archived`)")
     p.set_defaults(handler=cmd_restore)
 
     p = sub.add_parser("rebuild", help="rebuild the derived tables from evolution/audit.jsonl")

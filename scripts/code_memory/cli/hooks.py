@@ -1,15 +1,30 @@
 """``code-memory hooks install|uninstall|status``: our hook entries in Claude Code's settings.json
-(install_settings.py does the surgery; install.sh calls these)."""
+(:mod:`code_memory.install.settings` does the surgery; install.sh calls these).
+
+The commands point at the shims of this installation — the checkout's ``hooks/``, or the copy an
+installed wheel ships (:func:`code_memory.paths.shell_dir`) — and pin the Python that runs this
+command (``CODE_MEMORY_PYTHON=…``) unless it is the install.sh venv the shims find by themselves:
+after ``pip install`` or ``uv tool install`` the hooks run with the environment that has the
+package and its extras.
+"""
 
 from __future__ import annotations
 
 import os
+import sys
 
 from ..install import settings as install_settings
-from ..paths import REPO_DIR
+from ..paths import shell_dir
 from .common import add_common
 
-REPO_HOOKS_DIR = os.path.join(REPO_DIR, "hooks")
+DEFAULT_VENV = os.path.join("~", ".claude", "code-memory", "venv")   # where hooks/lib.sh looks by itself
+
+
+def hooks_python() -> str | None:
+    """The interpreter to pin in the hook commands: this one, unless it is the default venv's."""
+    if os.path.abspath(sys.prefix) == os.path.abspath(os.path.expanduser(DEFAULT_VENV)):
+        return None
+    return sys.executable
 
 
 def default_settings_path() -> str:
@@ -24,11 +39,17 @@ def _summary(change: dict) -> dict:
             "added": len(change["added"]) if changed else 0, "removed": len(change["removed"]) if changed else 0}
 
 
+def _hooks_dir(args) -> str:
+    """--hooks-dir, else this installation's shims (resolved here, so the generated CLI reference
+    holds no machine path)."""
+    return os.path.abspath(args.hooks_dir or os.path.join(shell_dir(), "hooks"))
+
+
 def cmd_change(args) -> dict:
     path = os.path.abspath(os.path.expanduser(args.settings or default_settings_path()))
-    hooks_dir = os.path.abspath(args.hooks_dir)
-    change = install_settings.plan(path, hooks_dir, uninstall=args.action == "uninstall",
-                                   python=getattr(args, "python", None))
+    hooks_dir = _hooks_dir(args)
+    python = getattr(args, "python", None) or (hooks_python() if args.action == "install" else None)
+    change = install_settings.plan(path, hooks_dir, uninstall=args.action == "uninstall", python=python)
     out = {"action": args.action, "dry_run": args.dry_run, **_summary(change)}
     if args.dry_run:
         out["would_add"] = change["added"] if change["changed"] else []
@@ -40,7 +61,7 @@ def cmd_change(args) -> dict:
 
 def cmd_status(args) -> dict:
     path = os.path.abspath(os.path.expanduser(args.settings or default_settings_path()))
-    return install_settings.status(path, os.path.abspath(args.hooks_dir))
+    return install_settings.status(path, _hooks_dir(args))
 
 
 def render(result: dict) -> str:
@@ -70,11 +91,13 @@ def register(sub) -> None:
         q = actions.add_parser(action, help=text)
         add_common(q)
         q.add_argument("--settings", help="settings file (default: ~/.claude/settings.json, or $CLAUDE_CONFIG_DIR)")
-        q.add_argument("--hooks-dir", default=REPO_HOOKS_DIR, help="directory of the shims (default: this checkout)")
+        q.add_argument("--hooks-dir", default=None,
+                       help="directory of the hook shims (default: this installation's)")
         if action == "status":
             q.set_defaults(handler=cmd_status, text_renderer=render)
             continue
         q.add_argument("--dry-run", action="store_true", help="print the change, write nothing")
         if action == "install":
-            q.add_argument("--python", help="pin the hooks' python (a venv outside ~/.claude/code-memory)")
+            q.add_argument("--python", help="the Python the hooks run with, pinned in their commands (default: the one "
+                                            "running this command, unless it is ~/.claude/code-memory/venv's)")
         q.set_defaults(handler=cmd_change, text_renderer=render)

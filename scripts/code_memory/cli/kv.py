@@ -70,11 +70,34 @@ def cmd_set(args) -> dict:
     source = parse_source(args.source if args.source is not None else args.source_pos)
     cfg = load_config(root_override=args.root)
     options = edge.options(cfg)
-    return edge.set_memory(cfg, args.key, _parse_content(args.content, options.max_content_bytes), source, options)
+    return edge.set_memory(cfg, args.key, _parse_content(args.content, options.max_content_bytes), source, options,
+                           agent=_restricted())
+
+
+def _restricted() -> bool:
+    """A Claude Code session or a detached process (code_memory.caller): its writes are agent-level,
+    and it never reads quarantined keys."""
+    from ..caller import identify
+    return identify().restricted
+
+
+def _refuse_quarantined(key: str) -> None:
+    from ..caller import identify
+    from ..kv.keys import normalize_key
+    from ..kv.provenance import UNTRUSTED_PREFIX
+    from ..search.access import who_asks
+    normal = normalize_key(key)
+    if normal == UNTRUSTED_PREFIX or normal.startswith(UNTRUSTED_PREFIX + "/"):
+        caller = identify()
+        if caller.restricted:
+            raise CodeMemoryError("NOT_FOUND", f"quarantined keys are not served {who_asks(caller)}",
+                                  hint="they hold content without provenance; read them yourself in a terminal "
+                                       "(code-memory kv get) or in the review queue")
 
 
 def cmd_get(args) -> dict:
     from ..kv.view import get
+    _refuse_quarantined(args.key)
     cfg = load_config(root_override=args.root)
     return get(cfg.root, args.key)
 
@@ -82,8 +105,9 @@ def cmd_get(args) -> dict:
 def cmd_ls(args) -> dict:
     from ..kv import edge
     from ..kv.view import ls
+    _refuse_quarantined(args.prefix or "/")
     cfg = load_config(root_override=args.root)
-    return ls(cfg.root, args.prefix, edge.options(cfg), limit=args.limit)
+    return ls(cfg.root, args.prefix, edge.options(cfg), limit=args.limit, include_untrusted=not _restricted())
 
 
 def _render_ls(result: dict) -> str:
@@ -97,6 +121,8 @@ def cmd_read(args) -> dict:
     cfg = load_config(root_override=args.root)
     limit = edge.token_limit(cfg, args.token_limit, "--token-limit")
     tags = [t for t in (args.tags or "").split(",") if t.strip()]
+    if args.include_untrusted:
+        _refuse_quarantined("/untrusted")
     return default_read(cfg.root, limit, tags=tags, now=edge.parse_now(args.now, "--now"),
                         options=edge.options(cfg), include_untrusted=args.include_untrusted, prefix=args.prefix)
 
@@ -136,13 +162,13 @@ def register(sub) -> None:
     _add_set_arguments(kvsub.add_parser("set", help="write a key (JSON content) or tombstone it (null)"))
 
     p = kvsub.add_parser("get", help="the live value of a key")
-    p.add_argument("key")
+    p.add_argument("key", help="the key, e.g. /user/preference/style")
     add_common(p)
     p.set_defaults(handler=cmd_get)
 
     p = kvsub.add_parser("ls", help="live keys under a prefix (a folder of kv/index)")
-    p.add_argument("prefix", nargs="?", default=None)
-    p.add_argument("--limit", type=int, default=None)
+    p.add_argument("prefix", nargs="?", default=None, help="a key prefix, e.g. /project/ (default: every key)")
+    p.add_argument("--limit", type=int, default=None, help="at most this many keys")
     add_common(p)
     p.set_defaults(handler=cmd_ls, text_renderer=_render_ls)
 

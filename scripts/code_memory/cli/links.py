@@ -26,13 +26,14 @@ def cmd_links(args) -> dict:
     return act(bin_dir, _installation(), path_env, dry_run=args.dry_run)
 
 
-VERBS = {"create": "linked", "update": "re-pointed", "remove": "removed", "conflict": "NOT linked",
+VERBS = {"create": "linked", "update": "re-pointed", "remove": "removed", "retire": "removed (no longer installed)",
+         "conflict": "NOT linked",
          "leave": "left alone", "failed": "FAILED"}
 
 
 def render(result: dict) -> str:
     counts = result["counts"]
-    changes = sum(counts.get(a, 0) for a in ("create", "update", "remove"))
+    changes = sum(counts.get(a, 0) for a in ("create", "update", "remove", "retire"))
     head = "would change" if result["dry_run"] else "changed"
     lines = [f"{result['bin_dir']}: {head} {changes} command link(s)" if changes
              else f"{result['bin_dir']}: command links up to date — nothing to do"]
@@ -41,10 +42,10 @@ def render(result: dict) -> str:
         verb = VERBS.get(row["action"])
         if verb is None:
             continue
-        if row.get("note") and row["action"] != "update":
+        if row.get("note") and row["action"] not in ("update", "retire"):
             lines.append(f"  {verb}: {row['name']} ({row['note']})")
             continue
-        where = os.path.dirname(row["target"]) if row.get("target") else ""
+        where = os.path.dirname(row["target"]) if row.get("target") and row["action"] != "retire" else ""
         groups.setdefault((verb, where), []).append(row["name"])
     for (verb, where), names in groups.items():
         lines.append(f"  {verb} {len(names)}: {', '.join(names)}" + (f" → {where}/" if where else ""))

@@ -17,7 +17,7 @@ from ..errors import CodeMemoryError, invalid
 from ..lint.base import parse_version
 from ..lint.gate import ENGINE_SCRIPTS, ENGINES, engine_module, lint_text, settings_from_config
 from ..projects import detect_project, group_names
-from .common import ArgumentParser, add_common, parse_or_error, run_command
+from .common import ArgumentParser, add_common, add_version, parse_or_error, run_command
 
 
 def _line_set(spec: str | None):
@@ -119,6 +119,7 @@ def main(engine: str, argv=None) -> int:
     """Entry of scripts/lint-<engine>-rules.py: the engine is fixed."""
     parser = ArgumentParser(prog=ENGINE_SCRIPTS[engine],
                             description=f"Check files with the {engine} rules of the avoidance gate.")
+    add_version(parser)
     _add_arguments(parser, engine_choice=False)
     parser.set_defaults(engine=engine)
     args, status = parse_or_error(parser, sys.argv[1:] if argv is None else argv)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-from .common import ArgumentParser, hoist_globals, parse_or_error, run_command
+from .common import ArgumentParser, add_version, hoist_globals, parse_or_error, run_command
 
 _C = "code_memory.cli."
 COMMANDS = {
@@ -32,12 +32,14 @@ COMMANDS = {
     "remember": _C + "workspace", "workspace": _C + "workspace",
     "mcp": _C + "mcp",
     "ui": _C + "ui",
+    "sandbox": _C + "sandbox",
 }
 COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 
 
 def build_parser(modules=COMMAND_MODULES) -> ArgumentParser:
     parser = ArgumentParser(prog="code-memory", description="A lasting memory for Claude Code.")
+    add_version(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in modules:

@@ -86,7 +86,8 @@ def register(sub) -> None:
             ("unregister", cmd_unregister, "remove the registration")):
         q = actions.add_parser(name, help=text)
         add_common(q)
-        q.add_argument("--scope", choices=("user", "local", "project"), default="user")
+        q.add_argument("--scope", choices=("user", "local", "project"), default="user",
+                       help="Claude Code's scope for the server (default user: every project)")
         if name != "command":
             q.add_argument("--claude", help="the claude binary (default: claude on PATH)")
         q.set_defaults(handler=handler)

@@ -28,7 +28,7 @@ from ..memtool.context import EMOTIONAL_FILTERS
 from ..memtool.errors import MemtoolError, db_error, param_error
 from ..memtool.location import resolve_db, stray_local_db, stray_notice
 from ..memtool.store import MemoryStore
-from .common import emit, render_text
+from .common import add_version, emit, render_text
 
 WRITE_COMMANDS = {"init", "put", "import"}
 
@@ -49,19 +49,25 @@ def _globals(parser, suppress: bool) -> None:
                         help="json (default) or text for people")
 
 
+TYPE_HELP = "only items of this type"
+LIMIT_HELP = "at most this many items (default %(default)s)"
+STALE_HELP = "leave out items whose decay marks them stale"
+
+
 def _filters(p, *, key=True, step=True, tag=True):
-    p.add_argument("--type", choices=schema.ITEM_TYPES)
-    p.add_argument("--task-id")
+    p.add_argument("--type", choices=schema.ITEM_TYPES, help=TYPE_HELP)
+    p.add_argument("--task-id", help="only items of this task")
     if step:
-        p.add_argument("--step-id")
+        p.add_argument("--step-id", help="only items of this step of the task")
     if key:
-        p.add_argument("--key")
+        p.add_argument("--key", help="only items with this logical key")
     if tag:
         p.add_argument("--tag", action="append", help="repeatable or comma-separated; all must match")
 
 
 def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog="memtool", description="Structured memory store (SQLite + FTS5).")
+    add_version(parser)
     _globals(parser, suppress=False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     sub.required = True
@@ -76,10 +82,10 @@ def build_parser() -> ArgumentParser:
 
     p = command("put", cmd_put, "create or update an item", render_put)
     p.add_argument("--id", help="update this item (must exist); version + 1")
-    p.add_argument("--type", choices=schema.ITEM_TYPES)
+    p.add_argument("--type", choices=schema.ITEM_TYPES, help="the item's type (required for a new item)")
     p.add_argument("--key", help="with --type (+ --task-id/--step-id): upsert on this logical key")
-    p.add_argument("--task-id")
-    p.add_argument("--step-id")
+    p.add_argument("--task-id", help="the task the item belongs to")
+    p.add_argument("--step-id", help="the step of the task")
     p.add_argument("--content", help="the content (else --file, else stdin)")
     p.add_argument("--file", help="read the content from this file ('-' = stdin)")
     p.add_argument("--tag", action="append", help="repeatable or comma-separated")
@@ -92,29 +98,29 @@ def build_parser() -> ArgumentParser:
     p.add_argument("--no-link", action="store_true", help="do not link related items")
 
     p = command("get", cmd_get, "read one item by id, or the newest by logical key", render_item)
-    p.add_argument("--id")
+    p.add_argument("--id", help="the item's id (else the filters name a logical key)")
     _filters(p, tag=False)
 
     p = command("list", cmd_list, "list items (filters, sort, limit)", render_items)
     _filters(p)
-    p.add_argument("--key-prefix")
-    p.add_argument("--limit", type=int, default=50)
-    p.add_argument("--sort-by", choices=ranking.SORT_KEYS, default="updated")
-    p.add_argument("--exclude-stale", action="store_true")
+    p.add_argument("--key-prefix", help="only items whose key starts with this")
+    p.add_argument("--limit", type=int, default=50, help=LIMIT_HELP)
+    p.add_argument("--sort-by", choices=ranking.SORT_KEYS, default="updated", help="the order (default updated)")
+    p.add_argument("--exclude-stale", action="store_true", help=STALE_HELP)
 
     p = command("search", cmd_search, "full-text search (FTS5, LIKE fallback)", render_items)
-    p.add_argument("--query", "-q")
+    p.add_argument("--query", "-q", help="the words to find")
     p.add_argument("words", nargs="*", help="the query, as an alternative to --query")
     _filters(p)
-    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("--limit", type=int, default=20, help=LIMIT_HELP)
     p.add_argument("--sort-by", choices=ranking.SORT_KEYS, help="default: relevance")
-    p.add_argument("--exclude-stale", action="store_true")
+    p.add_argument("--exclude-stale", action="store_true", help=STALE_HELP)
 
     p = command("delete", cmd_delete, "delete one item by id")
-    p.add_argument("--id", required=True)
+    p.add_argument("--id", required=True, help="the item to delete")
 
     p = command("export", cmd_export, "write every item as JSONL (stdout or --output)")
-    p.add_argument("--output", "-o")
+    p.add_argument("--output", "-o", help="write to this file instead of stdout")
 
     p = command("import", cmd_import, "upsert items by id from JSONL (file or stdin)")
     p.add_argument("--input", "-i", help="JSONL file ('-' or absent = stdin)")
@@ -125,49 +131,50 @@ def build_parser() -> ArgumentParser:
     p = command("recommend", cmd_recommend, "rank items for a context, with reasons", render_items)
     p.add_argument("--context", help="text describing what you are working on")
     _filters(p, key=False, step=False)
-    p.add_argument("--key-prefix")
-    p.add_argument("--limit", type=int, default=10)
-    p.add_argument("--include-stale", action="store_true")
+    p.add_argument("--key-prefix", help="only items whose key starts with this")
+    p.add_argument("--limit", type=int, default=10, help=LIMIT_HELP)
+    p.add_argument("--include-stale", action="store_true", help="also recommend stale items")
 
     p = command("cleanup", cmd_cleanup, "list (or with --apply delete) stale items", render_cleanup)
-    p.add_argument("--type", choices=schema.ITEM_TYPES)
+    p.add_argument("--type", choices=schema.ITEM_TYPES, help=TYPE_HELP)
     p.add_argument("--older-than-days", help="also items not updated for this many days")
     p.add_argument("--stale-threshold", help=f"decay at or below this is stale (default {ranking.STALE_THRESHOLD})")
     p.add_argument("--apply", action="store_true", help="really delete (default: dry run)")
 
     p = command("contextual-search", cmd_contextual, "search filtered by context tags / emotion", render_items)
-    p.add_argument("--query", "-q")
+    p.add_argument("--query", "-q", help="the words to find")
     p.add_argument("--context-tag", action="append", help="e.g. late_night, debugging (repeatable)")
-    p.add_argument("--emotion", choices=EMOTIONAL_FILTERS)
-    p.add_argument("--type", choices=schema.ITEM_TYPES)
-    p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--emotion", choices=EMOTIONAL_FILTERS, help="only items with this emotional tone")
+    p.add_argument("--type", choices=schema.ITEM_TYPES, help=TYPE_HELP)
+    p.add_argument("--limit", type=int, default=10, help=LIMIT_HELP)
 
     p = command("assess-knowledge", cmd_assess, "how well the store knows a topic", render_assess)
-    p.add_argument("--topic", required=True)
-    p.add_argument("--type", choices=schema.ITEM_TYPES)
+    p.add_argument("--topic", required=True, help="the topic, in words")
+    p.add_argument("--type", choices=schema.ITEM_TYPES, help=TYPE_HELP)
 
     p = command("knowledge-map", cmd_map, "graph of related memories around a topic", render_map)
-    p.add_argument("--topic", required=True)
-    p.add_argument("--depth", type=int, default=2)
-    p.add_argument("--min-score", default="0.3")
-    p.add_argument("--type", choices=schema.ITEM_TYPES)
+    p.add_argument("--topic", required=True, help="the topic at the centre, in words")
+    p.add_argument("--depth", type=int, default=2, help="links to follow from the topic's items (default 2)")
+    p.add_argument("--min-score", default="0.3", help="weakest relation drawn, 0..1 (default 0.3)")
+    p.add_argument("--type", choices=schema.ITEM_TYPES, help=TYPE_HELP)
     p.add_argument("--html", help="also write a self-contained HTML rendering to this file")
     p.add_argument("--mermaid", help="also write the Mermaid graph to this file")
 
     p = command("review-due", cmd_review, "memories due for review (spaced repetition)", render_items)
-    p.add_argument("--type", choices=schema.ITEM_TYPES)
-    p.add_argument("--min-importance", default="0.5")
-    p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--type", choices=schema.ITEM_TYPES, help=TYPE_HELP)
+    p.add_argument("--min-importance", default="0.5", help="leave out items less important than this, 0..1 (default 0.5)")
+    p.add_argument("--limit", type=int, default=10, help=LIMIT_HELP)
     return parser
 
 
 # --- handlers -------------------------------------------------------------------------------
 
-def _open(args) -> MemoryStore | None:
+def _open(args, visible=None, owner=None) -> MemoryStore | None:
     if args.command == "recover":
         return None                    # recover never opens the damaged file as a store
     use_fts = os.environ.get("MEMTOOL_FTS", "").lower() not in ("off", "0", "false", "no")
-    return MemoryStore(args.db, create=args.command in WRITE_COMMANDS, use_fts=use_fts)
+    return MemoryStore(args.db, create=args.command in WRITE_COMMANDS, use_fts=use_fts, visible=visible,
+                       owner=owner)
 
 
 def cmd_init(store, args) -> dict:
@@ -400,6 +407,30 @@ def _choose_db(args) -> str | None:
     return notice
 
 
+def _caller_scope(args) -> tuple:
+    """``(visible, owner)`` of this caller (search/access.py): a Claude Code session or a detached
+    process reads, updates and deletes global items and its own project's only, writes to its
+    project, uses only the configured database and never recovers a whole database; you at your
+    terminal see every item, and what you write is global."""
+    from ..caller import identify
+    from ..search.access import resolve_scope, who_asks
+    from .common import guard_caller
+
+    caller = guard_caller(args, None, identify())      # the root, locked $MEMTOOL_DB
+    if not caller.restricted:
+        return None, None
+    cfg = load_config(root_override=args.root, project_dir=os.getcwd())
+    configured = resolve_db(cfg, None)[0]
+    if args.command == "recover" or (args.db and os.path.realpath(args.db) != os.path.realpath(configured)):
+        raise CodeMemoryError("MEMORY_SCOPE_DENIED",
+                              ("memtool recover copies every project's items" if args.command == "recover"
+                               else f"--db {args.db} is not the database this session was configured with")
+                              + f"; refused {who_asks(caller)}",
+                              hint="run it yourself in a terminal outside Claude Code")
+    scope = resolve_scope(cfg, caller=caller)
+    return scope.areas, scope.project
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     fmt = "text" if "--format=text" in argv or ("--format" in argv and "text" in argv) else "json"
@@ -407,8 +438,9 @@ def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
         fmt = args.format or "json"
+        visible, owner = _caller_scope(args)
         notice = _choose_db(args)
-        store = _open(args)
+        store = _open(args, visible, owner)
         result = args.handler(store, args)
         if store is not None:
             store.close()

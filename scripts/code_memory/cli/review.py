@@ -3,6 +3,10 @@
 Thin: parse, call :mod:`code_memory.review.queue` (read) or :mod:`code_memory.summary.review`
 (decide), print. ``approve --edit`` opens ``$EDITOR`` (then ``$VISUAL``, then ``vi``) on a temp file
 holding the proposal's text; an unchanged or empty file approves nothing.
+
+The queue is the user's (docs/security.md § Review): a Claude Code session or a detached process
+may not list or read it (proposals hold unreviewed and quarantined text), and a decision needs the
+code shown on the user's terminal (search/access.py ``require_the_user``) — or the browser.
 """
 
 from __future__ import annotations
@@ -21,8 +25,20 @@ def _cfg(args):
     return load_config(args.root)
 
 
+def _only_you(what: str) -> None:
+    """Reading the queue: not for a session or a detached process."""
+    from ..caller import identify
+    from ..search.access import who_asks
+    caller = identify()
+    if caller.restricted:
+        raise CodeMemoryError("MEMORY_SCOPE_DENIED", f"{what} is refused {who_asks(caller)}",
+                              hint="proposals hold unreviewed text: read them yourself in a terminal or in the "
+                                   "memory browser (code-memory ui)")
+
+
 def cmd_list(args) -> dict:
     from ..review import queue
+    _only_you("reading the review queue")
     cfg = _cfg(args)
     corrupt: list = []
     status = None if args.status == "all" else args.status
@@ -38,6 +54,7 @@ def cmd_list(args) -> dict:
 
 def cmd_show(args) -> dict:
     from ..review import queue
+    _only_you("reading the review queue")
     return {"proposal": queue.get_proposal(_cfg(args).root, args.id)}
 
 
@@ -60,16 +77,27 @@ def _edit_in_editor(text: str) -> str:
         os.unlink(path)
 
 
-def _only_the_user(action: str) -> None:
-    from ..search.access import refuse_in_session
-    refuse_in_session(f"{action} a memory proposal")
+def _only_the_user(action: str, cfg, pid: str) -> None:
+    """The proposal exists and is pending (so a typo is not confirmed first), then the user
+    confirms on their terminal with the code it shows."""
+    from ..caller import identify
+    from ..review import queue
+    from ..search.access import refuse_in_session, require_the_user
+    caller = identify()
+    refuse_in_session(f"{action} a memory proposal", caller.evidence)      # before anything of it is read
+    prop = queue.get_proposal(cfg.root, pid)
+    if prop.get("status") != "pending":
+        raise CodeMemoryError("CONFLICT", f"proposal {pid} is already {prop.get('status')}")
+    require_the_user(f"{action} proposal {pid}", caller, details=lambda: (
+        f"{prop.get('kind')}, {prop.get('project') or 'all projects'}: "
+        f"{' '.join(str(prop.get('title') or prop.get('text') or '').split())[:80]}"))
 
 
 def cmd_approve(args) -> dict:
     from ..review import queue
     from ..summary import review
-    _only_the_user("approving")
     cfg = _cfg(args)
+    _only_the_user("approving", cfg, args.id)
     edited = args.text
     revision = args.revision
     if args.edit:
@@ -86,8 +114,9 @@ def cmd_approve(args) -> dict:
 
 def cmd_reject(args) -> dict:
     from ..summary import review
-    _only_the_user("rejecting")
-    return review.reject(_cfg(args), args.id, reason=args.reason, expected_revision=args.revision, actor="cli")
+    cfg = _cfg(args)
+    _only_the_user("rejecting", cfg, args.id)
+    return review.reject(cfg, args.id, reason=args.reason, expected_revision=args.revision, actor="cli")
 
 
 def render_list(result: dict) -> str:
@@ -124,19 +153,20 @@ def register(sub) -> None:
     rsub.required = True
 
     p = rsub.add_parser("list", help="list proposals (pending by default)")
-    p.add_argument("--status", choices=("pending", "approved", "rejected", "all"), default="pending")
-    p.add_argument("--kind", choices=("rule", "pitfall", "fact", "skill", "kv"))
-    p.add_argument("--project", metavar="NAME")
+    p.add_argument("--status", choices=("pending", "approved", "rejected", "all"), default="pending",
+                   help="which proposals (default pending)")
+    p.add_argument("--kind", choices=("rule", "pitfall", "fact", "skill", "kv"), help="only proposals of this kind")
+    p.add_argument("--project", metavar="NAME", help="only proposals for this project")
     add_common(p)
     p.set_defaults(handler=cmd_list, text_renderer=render_list)
 
     p = rsub.add_parser("show", help="show one proposal with its full text")
-    p.add_argument("id", metavar="ID")
+    p.add_argument("id", metavar="ID", help="the proposal's id (from `review list`)")
     add_common(p)
     p.set_defaults(handler=cmd_show, text_renderer=render_show)
 
     p = rsub.add_parser("approve", help="write the proposal where it belongs (optionally edited)")
-    p.add_argument("id", metavar="ID")
+    p.add_argument("id", metavar="ID", help="the proposal's id (from `review list`)")
     group = p.add_mutually_exclusive_group()
     group.add_argument("--edit", action="store_true", help="edit the text in $EDITOR first")
     group.add_argument("--text", metavar="T", help="approve this text instead of the proposed one")
@@ -145,8 +175,8 @@ def register(sub) -> None:
     p.set_defaults(handler=cmd_approve, text_renderer=render_decision)
 
     p = rsub.add_parser("reject", help="reject the proposal; a near-identical one is not proposed again")
-    p.add_argument("id", metavar="ID")
-    p.add_argument("--reason", metavar="R")
+    p.add_argument("id", metavar="ID", help="the proposal's id (from `review list`)")
+    p.add_argument("--reason", metavar="R", help="why, kept with the decision")
     p.add_argument("--revision", type=int, metavar="N", help="the revision you reviewed (CONFLICT if it changed)")
     add_common(p)
     p.set_defaults(handler=cmd_reject, text_renderer=render_decision)

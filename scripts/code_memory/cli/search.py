@@ -56,19 +56,21 @@ def cmd_search(args) -> dict:
 
     cfg = _config(args)
     scope = _scope(args, cfg)
-    answer = search_all(cfg, query, memtool=_memtool(cfg), sources=args.source, mode=args.mode, top_k=args.top_k,
+    answer = search_all(cfg, query, memtool=_memtool(cfg, scope), sources=args.source, mode=args.mode, top_k=args.top_k,
                         scope="all" if scope.wide else "project", project=scope.project,
                         workspace=scope.workspace_id, refresh_index=not args.no_refresh)
     _record_refs(cfg, result_ids(answer.get("results", [])), "search")
     return answer
 
 
-def _memtool(cfg):
-    """memtool's database by the shared rule (``$MEMTOOL_DB``, config, ``<root>/memtool.db``)."""
+def _memtool(cfg, scope=None):
+    """memtool's database by the shared rule (``$MEMTOOL_DB``, config, ``<root>/memtool.db``),
+    read within ``scope`` (global items and the scope's projects'; every item when it is wide)."""
     from ..memtool.location import resolve_db
     from ..search.unified import MemtoolAccess
 
-    return MemtoolAccess(resolve_db(cfg)[0])
+    visible = None if scope is None or scope.wide else scope.areas
+    return MemtoolAccess(resolve_db(cfg)[0], visible=visible)
 
 
 def _record_refs(cfg, experience_ids: list, context: str) -> None:
@@ -155,7 +157,7 @@ def cmd_get(args) -> dict:
 
     cfg = _config(args)
     if args.id and kind_of(args.id) != "file":
-        return get_by_id(cfg, args.id, _memtool(cfg))
+        return get_by_id(cfg, args.id, _memtool(cfg, _scope(args, cfg)))
     if not (args.path or args.id):
         raise CodeMemoryError("INVALID_ARGUMENT", "get needs --path P or --id ID",
                               hint="both come from a search hit (path, id)")
@@ -288,6 +290,6 @@ def register(sub) -> None:
 def main(argv=None) -> int:
     argv = hoist_globals(sys.argv[1:] if argv is None else list(argv))
     # search is the default: anything that is not a subcommand (or --help) is a query
-    if not argv or (argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help")):
+    if not argv or (argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help", "--version")):
         argv = ["search", *argv]
     return script_main("memory-search.py", "Search code-memory (BM25 + vectors).", register_subcommands, argv)

@@ -43,6 +43,8 @@ def cmd_summary(args) -> dict:
         raise invalid("give --transcript PATH, --from-pending FILE or --pending-all")
     if args.dry_run and not args.transcript:
         raise invalid("--dry-run applies to --transcript only")
+    if args.transcript and not args.dry_run:
+        _only_outside_sessions()
     cfg = load_config(args.root)
     if args.pending_all:
         return run_configured_pending(cfg, args.backend)
@@ -56,6 +58,23 @@ def cmd_summary(args) -> dict:
     return summarize_transcript(cfg, paths, backend, options, args.transcript, session_id=args.session_id,
                                 project=args.project, cwd=args.cwd, dry_run=args.dry_run,
                                 followups=not args.no_followups, ended_at=_ended_at(args.ended_at))
+
+
+def _only_outside_sessions() -> None:
+    """Summarizing a transcript by hand writes rules and notes for the project the transcript
+    names: not from inside a session or a detached process (the hooks use --from-pending)."""
+    from ..caller import identify
+    from ..errors import CodeMemoryError
+    from ..search.access import who_asks
+
+    caller = identify()
+    if caller.restricted:
+        raise CodeMemoryError("MEMORY_SCOPE_DENIED", f"summarizing a transcript into memory is refused {who_asks(caller)}",
+                              hint="sessions are summarized by the SessionEnd hook; run --transcript yourself "
+                                   "in a terminal (or with --dry-run)")
+
+
+cmd_summary.any_root = lambda args: bool(args.from_pending)   # the hooks' detached job (cli/common.guard_caller)
 
 
 def _ended_at(value: str | None) -> str | None:

@@ -1,8 +1,12 @@
 """``code-memory ui`` — the memory browser on 127.0.0.1 (docs/browser.md § Memory browser).
 
 Thin: check who is asking (never from inside a Claude Code session; every project is shown, so
-the user confirms with a ``y`` on the terminal — the same rule as ``--scope all``), bind the port,
-print ``{"ok": true, "url": …}`` as the first line, open the browser, serve until Ctrl-C.
+the user confirms with the code shown on the terminal — the same rule as ``--scope all``), bind
+the port, print ``{"ok": true, "url": …}`` as the first line, open the browser, serve until Ctrl-C.
+
+The URL's token opens one browser once (ui/security.py). It never appears on a command line: the
+browser is started on a private launcher file (mode 0600 in a 0700 directory) that forwards to the
+URL, removed as soon as the token is traded (and at exit).
 """
 
 from __future__ import annotations
@@ -10,8 +14,10 @@ from __future__ import annotations
 import errno
 import os
 import secrets
+import shutil
 import socket
 import sys
+import tempfile
 
 from ..errors import CodeMemoryError
 from .common import add_common, print_json
@@ -32,6 +38,26 @@ def _bind(port: int) -> socket.socket:
     return sock
 
 
+def _launcher(url: str) -> str:
+    """A private HTML file that forwards the browser to ``url``: the browser's command line names
+    this file, not the token."""
+    from html import escape
+
+    directory = tempfile.mkdtemp(prefix="code-memory-ui-")
+    path = os.path.join(directory, "open.html")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(f'<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer">'
+                 f'<meta http-equiv="refresh" content="0;url={escape(url)}">'
+                 f'<title>code-memory</title><a href="{escape(url)}">open the memory browser</a>\n')
+    return path
+
+
+def _remove_launcher(path: str | None) -> None:
+    if path:
+        shutil.rmtree(os.path.dirname(path), ignore_errors=True)
+
+
 def cmd_ui(args) -> None:
     from ..config import load_config
     from ..oplog import record
@@ -43,8 +69,8 @@ def cmd_ui(args) -> None:
         from ..ui.app import create_app
         from ..ui.views import State, warm
     except ImportError as exc:
-        raise CodeMemoryError("UI_UNAVAILABLE", f"the memory browser needs starlette, uvicorn and jinja2 ({exc.name} "
-                              "is missing)", hint="pip install 'code-memory[ui]'") from None
+        raise CodeMemoryError("UI_UNAVAILABLE", "the memory browser needs starlette, uvicorn, jinja2 and markdown-it-py "
+                              f"({exc.name} is missing)", hint="pip install 'code-memory[ui]'") from None
     if not 0 <= args.port <= 65535:
         raise CodeMemoryError("INVALID_ARGUMENT", "--port is between 1 and 65535 (0: any free port)")
     refuse_in_session("opening the memory browser")
@@ -67,9 +93,12 @@ def cmd_ui(args) -> None:
     app = create_app(state, token=token, csrf=csrf, port=port, log=log)
     url = f"http://127.0.0.1:{port}/?token={token}"
     print_json({"ok": True, "url": url, "read_only": args.read_only, "root": cfg.root})
+    launcher = None
     if not args.no_browser:
         import webbrowser
-        webbrowser.open(url)
+        launcher = _launcher(url)
+        app.on_trade = lambda: _remove_launcher(launcher)    # the Guard calls it when the token is used
+        webbrowser.open("file://" + launcher)
     import threading
     threading.Thread(target=warm, args=(state,), daemon=True).start()
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", server_header=False,
@@ -78,6 +107,8 @@ def cmd_ui(args) -> None:
         uvicorn.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:
         pass
+    finally:
+        _remove_launcher(launcher)
     sys.stdout.flush()
 
 

@@ -245,7 +245,7 @@ def register(sub) -> None:
     p.set_defaults(handler=cmd_list)
 
     p = wsub.add_parser("add", help="register a directory as a workspace (edits the user config)")
-    p.add_argument("directory")
+    p.add_argument("directory", help="the workspace's directory")
     p.add_argument("--create-memory-dir", action="store_true", help="also create DIR/memory/")
     add_common(p)
     p.set_defaults(handler=cmd_add)

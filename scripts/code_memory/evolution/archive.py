@@ -17,7 +17,7 @@ from ..errors import CodeMemoryError, invalid
 from ..fsutil import append_events, iter_jsonl, read_text
 from ..markdown import append_to_section, heading_above
 from ..memory import facts as factsmod
-from ..memory.experience import is_valid_id, parse_id, pitfall_lines, rule_lines
+from ..memory.experience import KINDS, is_valid_id, parse_id, pitfall_lines, rule_lines
 from ..memory.tree import PITFALLS_HEADING, update_file
 from ..timeutil import now_iso
 from .feedback import Settings, scores
@@ -99,7 +99,8 @@ def archive(paths, settings: Settings, apply: bool = False, ids=None, now: float
             raise invalid(f"not an experience id: {bad[0]!r}", hint="rule:<project>:<hash>, pitfall:<hash>, fact:<id>")
         wanted = list(dict.fromkeys(ids))
     else:
-        wanted = [eid for eid, s in scored.items() if s["status"] == "archive_candidate"]
+        # only experiences can be archived; recalled items (session:…, kv:…) are scored, not removed
+        wanted = [eid for eid, s in scored.items() if s["status"] == "archive_candidate" and parse_id(eid)[0] in KINDS]
     items = []
     for eid in wanted:
         score = scored.get(eid, {}).get("score")

@@ -334,6 +334,38 @@ def consolidate(cfg, settings: Settings, dry_run: bool = False, skip=(), now: fl
     return result
 
 
+def scoped_result(result: dict, areas, now: float | None = None) -> dict:
+    """``result`` as a caller that sees only ``areas`` (its own project and groups) may read it —
+    what a Claude Code session gets (docs/security.md): other projects' edits, files, session
+    topics, areas and cleanup entries are left out and the report is rendered again; where the full
+    report was written is not said."""
+    import copy
+
+    areas = set(areas or ())
+    out = copy.deepcopy(result)
+    steps = out.get("steps", {})
+    stats = steps.get("stats", {})
+    if isinstance(stats.get("edits"), dict):
+        stats["edits"]["projects"] = {p: n for p, n in (stats["edits"].get("projects") or {}).items() if p in areas}
+    if isinstance(stats.get("top_files"), list):
+        stats["top_files"] = [t for t in stats["top_files"] if t.get("project") in areas]
+    topics = steps.get("topics", {})
+    if isinstance(topics.get("sessions"), list):
+        topics["sessions"] = [t for t in topics["sessions"] if t.get("project") in areas]
+    tree = steps.get("tree", {})
+    if isinstance(tree.get("areas"), list):
+        tree["areas"] = [a for a in tree["areas"] if a.get("kind") != "projects" or a.get("name") in areas]
+        tree["active_projects_without_area"] = [p for p in tree.get("active_projects_without_area") or [] if p in areas]
+        tree["problems"] = sum(len(a["issues"]) for a in tree["areas"]) + len(tree.get("memory_md") or [])
+    cleanup = steps.get("cleanup", {})
+    if isinstance(cleanup.get("planned"), list):
+        cleanup["planned"] = []              # which notes of whose projects: not this caller's business
+    out.pop("report_path", None)
+    out["scoped_to"] = sorted(areas)
+    out["report"] = render_report(out, time.time() if now is None else now)
+    return out
+
+
 LLM_FALLBACKS = ("LLM failed",)   # not "no LLM backend": playbooks are the designed path without one
 
 

@@ -7,8 +7,8 @@ injected at every session start within its share of the budget, so it must not g
                      the feedback loop's archive (an ``archive`` event in evolution/audit.jsonl;
                      ``memory-feedback.py restore --id ID`` puts a line back). The summarizer runs it
                      after adding pitfalls, the weekly job every week.
-  distill            fills 最佳实践 (Best practices), which the spec says is "distilled from the
-                     periodic consolidation":
+  distill            fills 最佳实践 (Best practices), the section distilled by the periodic
+                     consolidation:
                        - pitfalls that proved themselves (feedback status high_value: referenced
                          in sessions that went well) move there,
                        - a rule that two or more projects' rules.md hold (near duplicates) is a

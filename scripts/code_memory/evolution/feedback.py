@@ -2,7 +2,8 @@
 
 Events, appended to ``evolution/audit.jsonl`` (append-only, one locked write per call):
   {"timestamp", "event_type": "ref", "experience_id", "session_id", "context"}
-  {"timestamp", "event_type": "outcome", "session_id", "outcome": "success"|"failed", "corrections", "source"}
+  {"timestamp", "event_type": "outcome", "session_id", "outcome": "success"|"failed", "corrections", "source",
+   "evidence": [experience ids whose files the session changed]}
   {"timestamp", "event_type": "archive"|"restore", "experience_id", "path", "section", "line", "score"}
 
 The SQLite tables ``experience_refs``, ``session_outcomes`` and ``experience_effectiveness`` in
@@ -10,8 +11,9 @@ The SQLite tables ``experience_refs``, ``session_outcomes`` and ``experience_eff
 from scratch whenever the log was rewritten or the database is missing or damaged.
 
 Score of an experience:
-  p     = (s + 1) / (s + f + 2)          Laplace; s / f = distinct sessions that referenced it and
-                                          ended success / failed (the last outcome of a session wins)
+  p     = (s + 1) / (s + f + 2)          Laplace; s / f = distinct sessions that referenced it, whose
+                                          last outcome names it as evidence (the session changed its
+                                          files: evolution/evidence.py), and that ended success / failed
   w     = 0.5 ** (age_days / half_life)   age = days since its last reference (half-life 90 d default)
   score = p × w    < archive_threshold (0.3) → archive candidate, > high_value_threshold (0.7) → high value
 """
@@ -52,7 +54,13 @@ MIGRATIONS = [
         """CREATE TABLE IF NOT EXISTS experience_effectiveness (
           experience_id TEXT PRIMARY KEY, total_refs INTEGER, sessions INTEGER, success_refs INTEGER,
           fail_refs INTEGER, laplace_score REAL, last_ref TEXT, last_ref_ts REAL, archived INTEGER)""")),
+    # an outcome counts for an experience only when the session touched its files (evidence.py)
+    ("m002_outcome_evidence", (
+        """CREATE TABLE IF NOT EXISTS outcome_evidence (
+          outcome_id INTEGER NOT NULL, experience_id TEXT NOT NULL)""",
+        "CREATE INDEX IF NOT EXISTS outcome_evidence_by_outcome ON outcome_evidence(outcome_id, experience_id)")),
 ]
+MAX_EVIDENCE = 500
 
 # Recomputed whole after every sync that saw new events. The latest outcome per session and the
 # latest archive/restore per experience go to indexed temp tables first: joining the CTEs directly
@@ -61,7 +69,7 @@ _EFFECTIVENESS = (
     "DROP TABLE IF EXISTS temp.last_outcome",
     "DROP TABLE IF EXISTS temp.last_archive",
     """CREATE TEMP TABLE last_outcome AS
-       SELECT o.session_id, o.outcome FROM session_outcomes o
+       SELECT o.id, o.session_id, o.outcome FROM session_outcomes o
        JOIN (SELECT MAX(id) AS id FROM session_outcomes GROUP BY session_id) m ON m.id = o.id""",
     "CREATE UNIQUE INDEX temp.last_outcome_session ON last_outcome(session_id)",
     """CREATE TEMP TABLE last_archive AS
@@ -71,14 +79,17 @@ _EFFECTIVENESS = (
     "DELETE FROM experience_effectiveness",
     """INSERT INTO experience_effectiveness
        SELECT p.experience_id, SUM(p.n), COUNT(*),
-              SUM(CASE WHEN o.outcome = 'success' THEN 1 ELSE 0 END),
-              SUM(CASE WHEN o.outcome = 'failed' THEN 1 ELSE 0 END),
-              (SUM(CASE WHEN o.outcome = 'success' THEN 1 ELSE 0 END) + 1.0)
-                / (SUM(CASE WHEN o.outcome IN ('success', 'failed') THEN 1 ELSE 0 END) + 2.0),
+              SUM(CASE WHEN e.outcome_id IS NOT NULL AND o.outcome = 'success' THEN 1 ELSE 0 END),
+              SUM(CASE WHEN e.outcome_id IS NOT NULL AND o.outcome = 'failed' THEN 1 ELSE 0 END),
+              (SUM(CASE WHEN e.outcome_id IS NOT NULL AND o.outcome = 'success' THEN 1 ELSE 0 END) + 1.0)
+                / (SUM(CASE WHEN e.outcome_id IS NOT NULL AND o.outcome IN ('success', 'failed') THEN 1 ELSE 0 END)
+                   + 2.0),
               p.last_text, MAX(p.last_ts), COALESCE(a.is_archived, 0)
        FROM (SELECT experience_id, session_id, COUNT(*) AS n, MAX(ts) AS last_ts, timestamp AS last_text
              FROM experience_refs GROUP BY experience_id, session_id) p
        LEFT JOIN last_outcome o ON o.session_id = p.session_id
+       LEFT JOIN (SELECT DISTINCT outcome_id, experience_id FROM outcome_evidence) e
+              ON e.outcome_id = o.id AND e.experience_id = p.experience_id
        LEFT JOIN last_archive a ON a.experience_id = p.experience_id
        GROUP BY p.experience_id""",
 )
@@ -141,27 +152,38 @@ def record_refs(paths, session_id: str, refs, context: str | None = None, now: f
 
 
 def record_outcome(paths, session_id: str, outcome: str, corrections: int = 0, source: str = "manual",
-                   details: dict | None = None, now: float | None = None) -> dict:
-    """Append an ``outcome`` event; a later outcome of the same session replaces an earlier one."""
+                   details: dict | None = None, now: float | None = None, evidence=None) -> dict:
+    """Append an ``outcome`` event; a later outcome of the same session replaces an earlier one.
+
+    ``evidence``: the experiences of the session this outcome counts for (those whose files the
+    session changed, :func:`record_assessment`). Without it the outcome still counts for the
+    session (success rates, the failure streak, the Skill gate) but moves no experience's score."""
     session_id = _check_session(session_id)
     if outcome not in OUTCOMES:
         raise invalid(f"outcome must be success or failed, got {outcome!r}")
     if isinstance(corrections, bool) or not isinstance(corrections, int) or corrections < 0:
         raise invalid("corrections must be a non-negative integer")
+    bad = [e for e in evidence or () if not is_valid_id(e)]
+    if bad:
+        raise invalid(f"not an experience id: {bad[0]!r}")
     record = {"timestamp": now_iso(now), "event_type": "outcome", "session_id": session_id,
-              "outcome": outcome, "corrections": corrections, "source": source}
+              "outcome": outcome, "corrections": corrections, "source": source,
+              "evidence": sorted(set(evidence or ()))[:MAX_EVIDENCE]}
     if details:
         record["details"] = details
     append_events(paths.audit_log, [record])
     return record
 
 
-def record_assessment(paths, session_id: str, assessment, source: str) -> dict:
-    """:func:`record_outcome` for an ``outcome.Assessment`` of a transcript, with its evidence counts."""
+def record_assessment(paths, session_id: str, assessment, source: str, evidence=()) -> dict:
+    """:func:`record_outcome` for an ``outcome.Assessment`` of a transcript, with its counts and
+    its ``evidence`` (``evidence.session_evidence``: the experiences handed to the session whose
+    files it changed)."""
     details = {k: v for k, v in assessment.to_dict().items()
                if k in ("user_corrections", "reverted_edits", "tool_errors", "ended_unresolved")}
+    details["changed_files"] = len(assessment.changed_files)
     return record_outcome(paths, session_id, assessment.outcome, assessment.corrections, source=source,
-                          details=details)
+                          details=details, evidence=evidence)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -201,10 +223,14 @@ def _insert_event(conn, record: dict) -> None:
                                                  ts, record.get("context")))
     elif kind == "outcome" and record.get("outcome") in OUTCOMES and record.get("session_id"):
         corrections = record.get("corrections")
-        conn.execute("INSERT INTO session_outcomes (session_id, timestamp, ts, outcome, corrections, source)"
-                     " VALUES (?, ?, ?, ?, ?, ?)",
-                     (str(record["session_id"]), stamp, ts, record["outcome"],
-                      corrections if isinstance(corrections, int) else 0, record.get("source")))
+        cursor = conn.execute("INSERT INTO session_outcomes (session_id, timestamp, ts, outcome, corrections, source)"
+                              " VALUES (?, ?, ?, ?, ?, ?)",
+                              (str(record["session_id"]), stamp, ts, record["outcome"],
+                               corrections if isinstance(corrections, int) else 0, record.get("source")))
+        evidence = record.get("evidence")
+        if isinstance(evidence, list):
+            conn.executemany("INSERT INTO outcome_evidence (outcome_id, experience_id) VALUES (?, ?)",
+                             [(cursor.lastrowid, e) for e in evidence[:MAX_EVIDENCE] if is_valid_id(e)])
     elif kind in ("archive", "restore") and is_valid_id(record.get("experience_id")):
         conn.execute("INSERT INTO archive_events (experience_id, event_type, timestamp, ts, record)"
                      " VALUES (?, ?, ?, ?, ?)", (record["experience_id"], kind, stamp, ts,
@@ -247,7 +273,7 @@ def _sync_locked(db_path: str, log_path: str, rebuild: bool) -> dict:
         events = 0
         with conn:
             if rebuilt:
-                for table in ("experience_refs", "session_outcomes", "archive_events"):
+                for table in ("experience_refs", "session_outcomes", "outcome_evidence", "archive_events"):
                     conn.execute(f"DELETE FROM {table}")
             if size > offset:
                 with open(log_path, "rb") as fh:

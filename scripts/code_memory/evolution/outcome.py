@@ -25,6 +25,10 @@ last line is tolerated; sidechain and meta lines are ignored):
   A session that did none and had no problem (a question answered, a greeting) has no outcome:
   it is no evidence that the memory handed to it helped, so feedback scores do not rise from it.
   A transcript with no human prompt and no assistant message has no outcome either.
+
+  changed_files     the files a successful Edit, Write, MultiEdit or NotebookEdit changed, and
+  cwd               the session's working directory: what evidence.py reads to tell which
+                    experiences the outcome counts for
 """
 
 from __future__ import annotations
@@ -54,6 +58,8 @@ class Assessment:
     gate_denials: int = 0               # code-memory's own gate said "read the rules first"
     ended_unresolved: bool = False
     reasons: list = field(default_factory=list)
+    changed_files: list = field(default_factory=list)   # files a successful edit tool changed (evidence.py)
+    cwd: str = ""                                       # the session's working directory
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -122,9 +128,12 @@ def assess_lines(records, max_corrections: int = 3, max_tool_errors: int = 10) -
     assistant_seen = False
     pending = None               # the unresolved problem so far: "error" | "correction" | "api-error"
     seen_messages = set()
+    edit_targets: dict = {}      # tool_use id -> the file an edit tool was asked to change
     for rec in records:
         if rec.get("isSidechain") or rec.get("isMeta") or rec.get("type") not in ("user", "assistant"):
             continue
+        if not a.cwd and isinstance(rec.get("cwd"), str):
+            a.cwd = rec["cwd"]
         message = rec.get("message")
         if not isinstance(message, dict):
             continue
@@ -144,6 +153,8 @@ def assess_lines(records, max_corrections: int = 3, max_tool_errors: int = 10) -
                 tool_names[block.get("id")] = name
                 if name in WORK_TOOLS:
                     a.work_calls += 1
+                if name in EDIT_TOOLS and isinstance(inp, dict) and isinstance(inp.get(EDIT_TOOLS[name]), str):
+                    edit_targets[block.get("id")] = inp[EDIT_TOOLS[name]]
                 if name in ("Edit", "Write", "MultiEdit") and isinstance(inp, dict) and reverts.edit(name, inp):
                     a.reverted_edits += 1
                 elif name == "Bash" and isinstance(inp, dict) and _GIT_REVERT.search(str(inp.get("command", ""))):
@@ -172,6 +183,9 @@ def assess_lines(records, max_corrections: int = 3, max_tool_errors: int = 10) -
                         pending = "error"
                 else:
                     pending = None
+                    target = edit_targets.get(block.get("tool_use_id"))
+                    if target and target not in a.changed_files:
+                        a.changed_files.append(target)
             continue
         text = _prompt_text(rec, content)
         if text is None or text.startswith("This session is being continued"):

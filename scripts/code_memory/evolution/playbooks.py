@@ -1,5 +1,6 @@
 """What a generated Skill says when no LLM writes it: trigger words and concrete steps for each
-recurring pattern (``<type>:<subject>``), with a fallback per signal type. Pure data.
+recurring pattern (``<type>:<subject>``), with a fallback per signal type. Pure data. Corrections
+and "again" have none: they never become a Skill (signals.is_actionable).
 
 Trigger words go into the Skill's ``description`` (what Claude matches on), in Chinese and English;
 steps are the body. ``{subject}`` in a step is replaced with the pattern's subject (e.g. an
@@ -159,20 +160,6 @@ PLAYBOOKS = {
         "Read the traceback bottom-up; find the innermost frame in this project's code.",
         "Reproduce with the same input, fix, and add a test for it.",
     ]),
-    "correction:user-correction": ("Getting corrected by the user", ["用户纠正", "用户指出", "不对", "搞错", "user corrected", "that's not what I asked"], [
-        "Before editing, restate the task in one sentence and name the files you will touch.",
-        "Load the project's rules (`areas/projects/<project>/rules.md`) and follow them.",
-        "When the request is ambiguous, ask one precise question instead of guessing.",
-    ]),
-    "correction:revert": ("Changes that get reverted", ["回滚", "撤销", "还原", "revert", "roll back", "undo"], [
-        "Check `git status` / `git diff` before editing so you can return to a clean state.",
-        "Make small, reviewable edits; confirm risky or wide changes with the user first.",
-        "After a revert, write down why the change was wrong before trying again.",
-    ]),
-    "correction:wrong-approach": ("Wrong approach", ["理解错", "搞错", "不应该", "wrong approach", "misunderstood", "by mistake"], [
-        "Read the project's summary and rules before choosing an approach.",
-        "State the approach you plan in two lines and get a yes before large edits.",
-    ]),
     "capability_gap:manual-step": ("Manual steps", ["手动", "手工", "manually", "by hand"], [
         "Write the manual step down as a script in the project (with `--dry-run`) instead of doing it by hand again.",
         "Document how to run it in the README.",
@@ -188,10 +175,6 @@ PLAYBOOKS = {
     "capability_gap:workaround": ("Recurring workarounds", ["绕过", "变通", "临时方案", "workaround", "hack"], [
         "Find the workaround used last time (search memory) and check whether the root cause can now be fixed.",
         "If the workaround stays, make it a documented script rather than an ad-hoc sequence.",
-    ]),
-    "recurring_issue:again": ("Problems that keep coming back", ["又出现", "再次", "反复", "老问题", "again", "same issue", "keeps happening"], [
-        "Search memory before debugging: `memory-search.py \"<error text or topic>\"`; apply the fix recorded last time.",
-        "If there is none, find the root cause rather than the symptom, and record it as a pitfall.",
     ]),
 }
 
@@ -216,14 +199,8 @@ TYPE_FALLBACK = {
     "security_issue": ("Security problem: {subject}", ["安全", "security", "{subject}"], [
         "Treat it as a security fix: smallest safe change, a test for the bad input, tell the user what was exposed.",
     ]),
-    "correction": ("Corrections: {subject}", ["纠正", "correction", "{subject}"], [
-        "Restate the task and the files you will touch before editing; follow the project's rules.",
-    ]),
     "capability_gap": ("Capability gap: {subject}", ["能力缺口", "{subject}"], [
         "Turn the repeated manual work into a script and document it.",
-    ]),
-    "recurring_issue": ("Recurring problem: {subject}", ["反复出现", "again", "{subject}"], [
-        "Search memory for the previous fix before debugging: `memory-search.py \"{subject}\"`.",
     ]),
 }
 
@@ -233,6 +210,6 @@ def playbook(pattern: str) -> tuple:
     if pattern in PLAYBOOKS:
         return PLAYBOOKS[pattern]
     sig_type, _, subject = pattern.partition(":")
-    title, triggers, steps = TYPE_FALLBACK.get(sig_type, TYPE_FALLBACK["recurring_issue"])
+    title, triggers, steps = TYPE_FALLBACK.get(sig_type, TYPE_FALLBACK["error"])
     fill = lambda s: s.replace("{subject}", subject)  # noqa: E731
     return fill(title), [fill(t) for t in triggers], [fill(s) for s in steps]

@@ -9,12 +9,24 @@ streaks, and keep each pattern's state (active / addressed / suppressed).
 
 What is scanned: the numbered items (not the files), the extracted rules and pitfalls, the
 final message, errors and corrections — never headings, the commands' text, code-memory's own
-lint findings or any line quoting our hooks (``[code-memory] …``).
+lint findings or any line quoting our hooks (``[code-memory] …``). The commands section is read
+for one thing: how many distinct commands failed (``✗``).
+
+A session's signals are its problems, not its lines: one signal per pattern however many lines
+mention it; a topic word (docker, venv) beside a stated problem of the same type (a port in use)
+is that problem's context, not a second one; the catch-all of a type (``general``; for errors
+also ``traceback``, for performance ``slow``) only when nothing more specific of that type was
+found; at most one ``error`` signal per distinct failed command (at least one); at most one
+``correction`` — and every line of the note's user-corrections section is one (the transcript
+reader already judged it a correction). A failed Read or Edit (Claude's own tool use) is no error
+signal.
 
 A *pattern* is ``<type>:<subject>`` (``environment_issue:port``). Its count is the number of
 sessions in the window (the last ``signals.window_sessions`` summaries, 8) that show it; count ≥ 3
 is HIGH, ≥ 5 CRITICAL (2 MEDIUM, 1 LOW). Patterns with the subject ``general`` (the catch-all of a
-type) are reported but are not *actionable*: no concrete Skill can be generated from them.
+type), corrections and ``recurring_issue`` patterns are reported but are not *actionable*: no
+concrete Skill can be generated from them — a correction says Claude was corrected, not what went
+wrong, and "again" names no problem of its own.
 """
 
 from __future__ import annotations
@@ -32,9 +44,18 @@ from ..fsutil import append_events, atomic_write_text, iter_jsonl, read_text
 from ..redact import redact
 from ..timeutil import now_iso, parse_ts
 from ..transcript import OWN_MARKER
-from .signal_rules import SIGNAL_TYPES, classify_line, compile_rules
+from .signal_rules import SIGNAL_TYPES, classify, compile_rules
 
+# Bump when the rules or the per-session consolidation change: extractions of an older version
+# are redone from the summary (when it is still there).
+RULES_VERSION = 2
 STATES = ("active", "addressed", "suppressed")
+NOT_ACTIONABLE_TYPES = ("correction", "recurring_issue")
+# per type, the subjects that only say "something of this kind went wrong", most generic last
+GENERIC_SUBJECTS = {"error": ("traceback", "general"), "performance_issue": ("slow",)}
+# which error subject to keep when a session has fewer failed commands than error subjects
+_ERROR_RANK = ("build-failure", "test-failure", "crash")
+_CORRECTION_RANK = ("revert", "wrong-approach", "user-correction")
 MAX_SIGNALS_PER_SESSION = 60
 TEXT_CHARS = 200
 _PATTERN = re.compile(r"^(%s):[a-z0-9][a-z0-9_\-]{0,63}$" % "|".join(SIGNAL_TYPES))
@@ -47,6 +68,12 @@ _FILES_LABELS = ("涉及文件", "files", "文件")
 # note sections that are not what happened to the person: the commands' text and code-memory's own
 # lint findings (summary/distribute.py writes them)
 _SKIPPED_SECTIONS = ("执行的命令", "commands", "避坑检查", "lint findings")
+_COMMANDS_SECTIONS = ("执行的命令", "commands")
+_CORRECTIONS_SECTIONS = ("用户纠正", "user corrections")
+_FAILED_COMMAND = re.compile(r"^\s*-\s*`(.+)`\s*✗\s*$")
+# an error line of a tool that is not a shell command: "Edit: String to replace not found", "错误: Read: …"
+_TOOL_ERROR = re.compile(r"^(?:错误\s*[:：]\s*)?(?:Read|Edit|Write|MultiEdit|NotebookEdit|Glob|Grep|LS|WebFetch|"
+                         r"WebSearch|TodoWrite|Task|tool)\s*:")
 _TOPIC_LABELS = ("主题", "topic")
 _TIME_KEYS = ("时间", "time", "date")
 _PROJECT_KEYS = ("项目", "project")
@@ -100,8 +127,9 @@ class Summary:
     time_text: str
     project: str
     digest: str
-    lines: list = field(default_factory=list)     # body lines to scan (files item left out)
+    lines: list = field(default_factory=list)     # (section, line) to scan: "body" or "corrections"
     topic: str = ""
+    failed_commands: int = 0                      # distinct commands marked ✗ in the commands section
 
 
 def _matches(label: str, keys) -> bool:
@@ -110,7 +138,7 @@ def _matches(label: str, keys) -> bool:
 
 
 def parse_summary(path: str, text: str) -> Summary:
-    """A session summary in the spec's format (``# 会话摘要: id``, ``- **项目**: …`` header, ``---``,
+    """A session summary in the 会话摘要 format (``# 会话摘要: id``, ``- **项目**: …`` header, ``---``,
     numbered items); tolerant of other Markdown. The "涉及文件" (files) item is not scanned."""
     lines = text.split("\n")
     session_id = os.path.splitext(os.path.basename(path))[0]
@@ -132,7 +160,8 @@ def parse_summary(path: str, text: str) -> Summary:
     ts = parse_ts(time_text)
     if ts is None:
         ts = os.path.getmtime(path)
-    body, skipping, topic = [], False, ""
+    body, skipping, topic, section = [], False, "", "body"
+    failed = set()
     for line in lines[body_start:]:
         if not body_start and (_TITLE.match(line) or _FIELD.match(line)):
             continue
@@ -146,11 +175,17 @@ def parse_summary(path: str, text: str) -> Summary:
         elif line.startswith("#"):
             title = line.lstrip("#").strip().lower()
             skipping = any(name in title for name in _SKIPPED_SECTIONS)
+            section = ("commands" if any(name in title for name in _COMMANDS_SECTIONS) else
+                       "corrections" if any(name in title for name in _CORRECTIONS_SECTIONS) else "body")
             continue                       # a heading names a section; it is not a signal itself
+        if section == "commands":
+            command = _FAILED_COMMAND.match(line)
+            if command:
+                failed.add(command.group(1).strip())
         if not skipping and line.strip() and OWN_MARKER not in line:
-            body.append(line)
+            body.append((section, line))
     digest = hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
-    return Summary(session_id, path, ts, time_text, project, digest, body, topic)
+    return Summary(session_id, path, ts, time_text, project, digest, body, topic, len(failed))
 
 
 _PARSED: dict = {}      # path -> ((mtime_ns, size), Summary): a long-lived process (the memory browser)
@@ -185,20 +220,53 @@ def list_summaries(paths) -> list:
 
 
 def signals_in(summary: Summary, rules: list) -> list:
-    """The signals of one summary: ``[{type, subject, pattern, text}]`` (text redacted, capped)."""
-    found = []
-    for raw in summary.lines:
+    """The signals of one summary: ``[{type, subject, pattern, text}]`` (text redacted, capped) —
+    one per problem, not per line (the module docstring says how lines are merged)."""
+    mentions: dict = {}               # (type, subject) -> the first line that says it
+    stated = set()                    # (type, subject) said by a line on its own (not a topic word)
+    for section, raw in summary.lines:
         item = _ITEM.match(raw)
         line = item.group(2) if item else raw
         line = _MARKUP.sub("", line).strip()
         if not line:
             continue
-        for sig_type, subject, _matched in classify_line(line, rules):
-            found.append({"type": sig_type, "subject": subject, "pattern": f"{sig_type}:{subject}",
-                          "text": redact(line)[:TEXT_CHARS]})
-            if len(found) >= MAX_SIGNALS_PER_SESSION:
-                return found
-    return found
+        found = classify(line, rules)
+        if section == "corrections":
+            found.append(("correction", "user-correction", "", "statement"))
+        tool_error = bool(_TOOL_ERROR.match(line))
+        for sig_type, subject, _matched, evidence in found:
+            if not (tool_error and sig_type == "error"):
+                mentions.setdefault((sig_type, subject), line)
+                if evidence == "statement":
+                    stated.add((sig_type, subject))
+    out = []
+    for sig_type in SIGNAL_TYPES:
+        subjects = [subject for t, subject in mentions if t == sig_type]
+        if any((sig_type, s) in stated for s in subjects):     # a topic word beside a stated problem
+            subjects = [s for s in subjects if (sig_type, s) in stated]   # of its type is its context
+        for subject in _kept_subjects(sig_type, subjects, summary.failed_commands):
+            line = mentions[(sig_type, subject)]
+            out.append({"type": sig_type, "subject": subject, "pattern": f"{sig_type}:{subject}",
+                        "text": redact(line)[:TEXT_CHARS]})
+    return out[:MAX_SIGNALS_PER_SESSION]
+
+
+def _kept_subjects(sig_type: str, subjects: list, failed_commands: int) -> list:
+    """The subjects of one type that stand for a problem of their own: the specific ones (else the
+    most telling catch-all), errors capped by the failed commands, one correction."""
+    generic = GENERIC_SUBJECTS.get(sig_type, ()) + ("general",)
+    specific = [s for s in subjects if s not in generic]
+    if specific:
+        subjects = specific
+    else:
+        subjects = sorted(subjects, key=generic.index)[:1]      # the most telling catch-all
+    if sig_type == "error":
+        rank = {name: i for i, name in enumerate(_ERROR_RANK)}
+        subjects = sorted(subjects, key=lambda s: rank.get(s, len(rank)))[:max(1, failed_commands)]
+    elif sig_type == "correction":
+        subjects = sorted(subjects, key=lambda s: _CORRECTION_RANK.index(s) if s in _CORRECTION_RANK
+                          else len(_CORRECTION_RANK))[:1]
+    return subjects
 
 
 # ---------------------------------------------------------------------------------------------
@@ -225,7 +293,8 @@ def load_extractions(paths) -> dict:
             continue
         if rec.get("event_type") == "extraction":
             out[sid] = {"digest": rec.get("digest"), "session_time": rec.get("session_time"),
-                        "ts": rec.get("session_ts"), "project": rec.get("project"), "signals": []}
+                        "ts": rec.get("session_ts"), "project": rec.get("project"), "signals": [],
+                        "rules_version": rec.get("rules_version", 1)}
         elif rec.get("event_type") == "signal" and sid in out and rec.get("digest") == out[sid]["digest"]:
             out[sid]["signals"].append({k: rec.get(k) for k in ("type", "subject", "pattern", "text")})
     if key is not None:
@@ -249,7 +318,7 @@ def extract(paths, settings: Settings, session_id: str | None = None, force: boo
     done, skipped = [], 0
     stamp = now_iso(now)
     for summary in summaries:
-        if not force and known.get(summary.session_id, {}).get("digest") == summary.digest:
+        if not force and _current(known.get(summary.session_id), summary):
             skipped += 1
             continue
         found = signals_in(summary, rules)
@@ -259,10 +328,17 @@ def extract(paths, settings: Settings, session_id: str | None = None, force: boo
     return {"extracted": done, "skipped": skipped}
 
 
+def _current(extraction: dict | None, summary: Summary) -> bool:
+    """Is ``extraction`` of this version of the summary, by the current rules?"""
+    return bool(extraction) and extraction.get("digest") == summary.digest \
+        and extraction.get("rules_version") == RULES_VERSION
+
+
 def _record_extraction(paths, summary: Summary, found: list, stamp: str) -> None:
     base = {"timestamp": stamp, "session_id": summary.session_id, "digest": summary.digest}
     records = [{**base, "event_type": "extraction", "session_time": summary.time_text,
-                "session_ts": summary.ts, "project": summary.project, "signals": len(found)}]
+                "session_ts": summary.ts, "project": summary.project, "signals": len(found),
+                "rules_version": RULES_VERSION}]
     records += [{**base, "event_type": "signal", **sig} for sig in found]
     append_events(paths.signals_log, records)
 
@@ -273,14 +349,15 @@ def sessions_with_signals(paths, settings: Settings, persist: bool = True, now: 
     whose summary was cleaned up but whose extraction is in the log. Cleanup never shrinks the
     signal window."""
     sessions = {}
-    for sid, ext in load_extractions(paths).items():
+    known = load_extractions(paths)
+    for sid, ext in known.items():
         sessions[sid] = {"session_id": sid, "ts": ext["ts"] or parse_ts(ext["session_time"]) or 0.0,
                          "time_text": ext["session_time"] or "", "project": ext["project"] or "",
                          "digest": ext["digest"], "signals": ext["signals"]}
     rules = None
     stamp = now_iso(now)
     for summary in list_summaries(paths):
-        if sessions.get(summary.session_id, {}).get("digest") == summary.digest:
+        if _current(known.get(summary.session_id), summary):
             continue
         rules = rules or settings.rules()
         found = signals_in(summary, rules)
@@ -322,6 +399,12 @@ def load_states(paths) -> dict:
 
 # ---------------------------------------------------------------------------------------------
 # recurring patterns
+
+def is_actionable(sig_type: str, subject: str) -> bool:
+    """Can a concrete Skill come from this pattern? Not from a catch-all subject, a correction
+    (never a Skill on its own) or a bare "again"."""
+    return subject != "general" and sig_type not in NOT_ACTIONABLE_TYPES
+
 
 def failure_streak(outcomes: list) -> dict:
     """The run of failed sessions at the end of ``outcomes`` (oldest first)."""
@@ -376,7 +459,7 @@ def analyze(paths, settings: Settings, outcomes: list | None = None, now: float 
         state = state_rec.get("state", "active")
         item = {k: v for k, v in entry.items() if not k.startswith("_") and k != "positions"}
         item.update(count=count, level=settings.level(count), streak=streak, state=state,
-                    actionable=entry["subject"] != "general", reopened=False)
+                    actionable=is_actionable(entry["type"], entry["subject"]), reopened=False)
         if state == "addressed":
             since = parse_ts(state_rec.get("timestamp")) or 0
             again = sum(1 for ts in entry["_ts"] if ts > since)

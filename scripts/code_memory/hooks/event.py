@@ -21,10 +21,12 @@ class HookEvent(Frozen):
     """``name``: hook_event_name; ``file_path``: the absolute path a file tool touches ("" if none);
     ``tool_input`` / ``tool_response``: the raw objects ({} when missing); ``agent_id``: set only
     inside a subagent (Claude Code ≥ 2.1.69 puts it on every event of the subagent, tool events
-    included), "" for the main agent and for older builds."""
+    included), "" for the main agent and for older builds; ``prompt``: what the user typed
+    (UserPromptSubmit)."""
 
     __slots__ = ("name", "session_id", "transcript_path", "cwd", "tool_name", "tool_input",
-                 "tool_response", "file_path", "agent_type", "source", "reason", "trigger", "agent_id")
+                 "tool_response", "file_path", "agent_type", "source", "reason", "trigger", "agent_id",
+                 "prompt")
 
 
 def _text(obj: dict, key: str) -> str:
@@ -77,4 +79,5 @@ def parse_event(raw: bytes, default_name: str = "") -> HookEvent | None:
         _text(payload, "reason"),
         _text(payload, "trigger"),
         _text(payload, "agent_id"),
+        _text(payload, "prompt"),
     )

@@ -91,10 +91,17 @@ class SessionFlags:
         if not self.usable() or len(name.encode("utf-8", "surrogateescape")) > MAX_NAME_BYTES:
             return False
         try:
-            os.close(os.open(self._path(name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
+            os.close(os.open(self._path(name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, 0o600))
             return True
         except OSError:
             return False
+
+    def has_flag(self, name: str) -> bool:
+        """A flag of another module's (hooks/ledger.py's file markers)."""
+        return self._has(name)
+
+    def set_flag(self, name: str) -> bool:
+        return self._set(name)
 
     def has_project(self, project: str, mark: str = "") -> bool:
         """The project's rules are loaded; if so, directory ``mark`` (when given) is marked too."""

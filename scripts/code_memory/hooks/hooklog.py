@@ -34,6 +34,10 @@ class HookLog:
         if self.level == "info":
             self._write("info", action, meta)
 
+    def warning(self, action: str, **meta) -> None:
+        """Written at every level: something was skipped that the user should fix."""
+        self._write("warning", action, meta)
+
     def error(self, action: str, exc: BaseException | None = None, **meta) -> None:
         if exc is not None:
             meta["error"] = type(exc).__name__
@@ -56,7 +60,7 @@ class HookLog:
             record.update(meta)
             line = dumps(record, default=str) + "\n"
             self._rotate_if_needed()
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o600)  # a FIFO: ENXIO, not a stall
             try:
                 os.write(fd, line.encode("utf-8", "replace"))
             finally:

@@ -222,19 +222,36 @@ def assemble_by_priority(blocks: list, limit: int, header: str, shares: dict, na
     return "", []
 
 
+def recall_settings(ctx) -> dict:
+    """The ``recall`` config section of prompt- and file-time recall (defaults: config.DEFAULTS)."""
+    from ..config import DEFAULTS
+
+    section = ctx.cfg.get("recall") or {}
+    return {key: (section.get(key) if section.get(key) is not None else default)
+            for key, default in DEFAULTS["recall"].items()}
+
+
 def record_recalled(ctx, text: str, known: dict, label: str) -> int:
     """Record a feedback reference (code_memory.evolution.feedback) for every known experience line —
     ``{line.strip(): experience_id}`` — that made it into the injected ``text`` (lines cut by the
     byte cap were not handed over and do not count). Off with ``feedback.record_refs: false``.
     Never raises: a failure is logged and the injection goes on."""
-    if not known or not ctx.event.session_id or not ctx.cfg.get_path("feedback.record_refs"):
+    if not known:
+        return 0
+    from ..memory.experience import ids_in
+
+    return record_ids(ctx, ids_in(text, known), label)
+
+
+def record_ids(ctx, ids: list, label: str) -> int:
+    """Record feedback references of ``ids`` (experiences, or recalled items such as
+    ``session:<id>``) for the session, labelled ``label``; never raises."""
+    if not ids or not ctx.event.session_id or not ctx.cfg.get_path("feedback.record_refs"):
         return 0
     try:
         from ..evolution.feedback import record_refs
-        from ..memory.experience import ids_in
 
-        ids = ids_in(text, known)
-        count = record_refs(ctx.paths, ctx.event.session_id, ids, context=label) if ids else 0
+        count = record_refs(ctx.paths, ctx.event.session_id, ids, context=label)
     except Exception as exc:  # noqa: BLE001 — feedback must never cost the session its memory
         ctx.log.error("record-refs-failed", exc)
         return 0

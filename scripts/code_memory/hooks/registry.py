@@ -15,8 +15,10 @@ EDIT_MATCHER = "Edit|Write|MultiEdit|NotebookEdit"
 HOOKS = (
     ("session-start", "SessionStart", None, "session_start", 10,
      "inject the recent-work brief, MEMORY.md, the project summary, kv, routing and Skills index in one budget"),
+    ("prompt-recall", "UserPromptSubmit", None, "prompt_recall", 10,
+     "memory relevant to the prompt, behind the calibrated relevance gate; silent otherwise, never repeated"),
     ("rules-injector", "PreToolUse", "Read", "rules_injector", 10,
-     "first Read in a project this session: allow + the project's rules as context"),
+     "first Read in a project this session: allow + the project's rules as context; first Read of a known file: what memory knows about it"),
     ("rules-gate", "PreToolUse", EDIT_MATCHER, "rules_gate", 10,
      "deny an edit in a project whose rules are not loaded yet, saying what to read"),
     ("subagent-rules", "SubagentStart", None, "subagent_rules", 10,

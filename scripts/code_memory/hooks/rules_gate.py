@@ -2,7 +2,8 @@
 rules-injector. An edit in a project that has rules, before they were loaded this session, is
 denied with a reason that says exactly what to read (``hooks.rules_gate = "deny"``), or denied once
 with the rules themselves in the reason so the retried edit passes (``"inline"``); ``"off"``
-never denies.
+never denies. An allowed edit of a file memory knows something about brings that, the first time
+this session, as context (hooks/file_recall.py).
 
 Fails open: if the session flags cannot be kept (unwritable temp dir), nothing is ever denied —
 a gate that could never be satisfied would lock the user out of their own project — and the
@@ -15,29 +16,40 @@ import os
 
 from ..paths import is_under
 from .event import EDIT_TOOLS
-from .runtime import deny
+from .runtime import context_output, deny
+
+
+def _file_recall(event, ctx, project):
+    """An allowed edit: what memory knows about the file on its first Edit this session, as context
+    only — no permission decision, so Claude Code's own permission flow is untouched."""
+    from .file_recall import file_context
+
+    text = file_context(event, ctx, project)
+    return context_output("PreToolUse", text) if text else None
 
 
 def handle(event, ctx):
     if event.tool_name not in EDIT_TOOLS or not event.file_path:
         return None
     mode = str(ctx.setting("rules_gate")).lower()
-    if mode not in ("deny", "inline") or ctx.inside_root(event.file_path):
+    if ctx.inside_root(event.file_path):
         return None
+    if mode not in ("deny", "inline"):
+        return _file_recall(event, ctx, ctx.project_of_file(event.file_path))
     project = ctx.project_of_file(event.file_path)
     if project is None:  # outside every project (~/scratch/x.py, ~/.bashrc): no project's rules apply
         return None
     flags = ctx.flags
     own_dir = os.path.dirname(event.file_path) if is_under(event.file_path, project.root) else ""
     if flags.has_project(project.name, mark=own_dir):
-        return None
+        return _file_recall(event, ctx, project)
 
     from .project_rules import render_rules, rule_blocks
 
     blocks = rule_blocks(ctx.paths, project.name, ctx.groups_of(project.name))
     if not blocks:  # nothing to load: nothing to gate
         flags.set_project(project.name, mark=own_dir)
-        return None
+        return _file_recall(event, ctx, project)
     if not flags.usable():  # fail open — and tell the session once (gate_health)
         from .gate_health import problems, warn_once
         ctx.log.error("gate-open", reason="session flags unusable", project=project.name)

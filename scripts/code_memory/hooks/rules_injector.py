@@ -1,5 +1,6 @@
 """rules-injector (PreToolUse, Read): the first Read in a project each session brings that
-project's rules (+ its groups' rules) into the context; later Reads are silent.
+project's rules (+ its groups' rules) into the context; later Reads are silent — except the first Read of a file memory knows something about, which
+brings that (hooks/file_recall.py: the sessions that touched it, the pitfalls and facts naming it).
 
 The answer is ``permissionDecision: allow`` + ``additionalContext``, so the Read runs and the rules
 arrive with it (one call = the file + the rules). ``allow`` is only given for files under
@@ -24,9 +25,22 @@ def _answer(event, text: str) -> dict:
     return context_output("PreToolUse", text)
 
 
+def _with_file_recall(event, ctx, project, rules_text: str = ""):
+    """The answer: the rules (when they go out now) and what memory knows about the file (on its
+    first Read this session: hooks/file_recall.py), or None when both are empty."""
+    from .file_recall import file_context
+
+    recalled = file_context(event, ctx, project)
+    text = "\n\n".join(t for t in (rules_text, recalled) if t)
+    return _answer(event, text) if text else None
+
+
 def handle(event, ctx):
-    if event.tool_name != "Read" or not event.file_path or not ctx.setting("rules_injection"):
+    if event.tool_name != "Read" or not event.file_path:
         return None
+    if not ctx.setting("rules_injection"):
+        return None if ctx.inside_root(event.file_path) else _with_file_recall(
+            event, ctx, ctx.project_for(event.file_path))
     flags = ctx.flags
     max_bytes = int(ctx.setting("rules_max_bytes"))
 
@@ -58,7 +72,7 @@ def handle(event, ctx):
     # derived from the file itself, not the cwd
     own_dir = os.path.dirname(event.file_path) if is_under(event.file_path, project.root) else ""
     if flags.has_project(project.name, mark=own_dir):
-        return None
+        return _with_file_recall(event, ctx, project)
     # re, templates, feedback: only now that the rules really go out
     from .project_rules import render_rules, rule_blocks, rule_candidates
     from .recall import record_recalled, utf8_len
@@ -66,12 +80,16 @@ def handle(event, ctx):
     blocks = rule_blocks(ctx.paths, project.name, ctx.groups_of(project.name))
     flags.set_project(project.name, mark=own_dir)
     if not blocks:
-        return None
+        return _with_file_recall(event, ctx, project)
     text = render_rules(blocks, project.name, max_bytes,
                         f"[code-memory] Rules of project \"{project.name}\" — loaded with the first Read in "
                         f"this project this session (not repeated; re-loaded after compaction).")
     if not text:
-        return None
+        return _with_file_recall(event, ctx, project)
     ctx.log.info("inject-rules", project=project.name, files=len(blocks), bytes=utf8_len(text))
     record_recalled(ctx, text, rule_candidates(blocks), "rules-injector")
-    return _answer(event, text)
+    from ..text.lines import text_digests
+    from .ledger import Ledger
+
+    Ledger(flags).add(lines=text_digests(text))
+    return _with_file_recall(event, ctx, project, text)

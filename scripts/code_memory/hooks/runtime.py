@@ -170,6 +170,9 @@ def run(hook: str, raw: bytes, env) -> dict | None:
             return None
         module = __import__(f"{__package__}.{module_name}", fromlist=["handle"])
         output = module.handle(event, HookContext(cfg, env, log, event))
+        from ..fsutil import ODD_FILES
+        if ODD_FILES:                     # skipped, never waited on: said in the log (and at SessionStart)
+            log.warning("skipped", not_regular=sorted(_rel(p, cfg.paths.root) for p in ODD_FILES)[:10])
         if hook == "session-start":
             output = _with_encoding_notice(_with_gate_warning(output, event, cfg, env), event, cfg)
         return output if isinstance(output, dict) and output else None
@@ -205,16 +208,28 @@ def _with_gate_warning(output, event, cfg, env):
     return output
 
 
+def _rel(path: str, root: str) -> str:
+    return os.path.relpath(path, root) if path.startswith(root + os.sep) else path
+
+
 def _with_encoding_notice(output, event, cfg):
-    """SessionStart's answer plus one line per memory file it read that is not UTF-8: the text was
-    injected (read as GB18030), but code-memory will not add to the file until it is converted."""
-    from ..fsutil import NOT_UTF8_READ
-    if not NOT_UTF8_READ:
+    """SessionStart's answer plus one line per memory file it read that is not UTF-8 (the text was
+    injected, read as GB18030, but code-memory will not add to the file until it is converted) and
+    one naming what it skipped because it is not a regular file (a FIFO, a device)."""
+    from ..fsutil import NOT_UTF8_READ, ODD_FILES
+    if not NOT_UTF8_READ and not ODD_FILES:
         return output
     root = cfg.paths.root
-    names = ", ".join(sorted(os.path.relpath(p, root) if p.startswith(root + os.sep) else p for p in NOT_UTF8_READ))
-    text = (f"[code-memory] Not UTF-8, so code-memory reads but never writes them: {names}. Convert to keep them "
-            "updated: iconv -f GB18030 -t UTF-8 FILE > FILE.new && mv FILE.new FILE.")
+    notes = []
+    if NOT_UTF8_READ:
+        names = ", ".join(sorted(_rel(p, root) for p in NOT_UTF8_READ))
+        notes.append(f"[code-memory] Not UTF-8, so code-memory reads but never writes them: {names}. Convert to "
+                     "keep them updated: iconv -f GB18030 -t UTF-8 FILE > FILE.new && mv FILE.new FILE.")
+    if ODD_FILES:
+        names = ", ".join(f"{_rel(p, root)} ({kind})" for p, kind in sorted(ODD_FILES.items())[:10])
+        notes.append(f"[code-memory] Skipped, not regular files: {names}. Remove them; code-memory recreates "
+                     "its files.")
+    text = "\n".join(notes)
     output = output or {}
     specific = output.setdefault("hookSpecificOutput", {"hookEventName": event.name})
     specific["additionalContext"] = (specific.get("additionalContext", "") + "\n\n" + text).strip()

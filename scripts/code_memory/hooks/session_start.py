@@ -254,6 +254,8 @@ def handle(event, ctx):
     if event.session_id:
         hours = float(ctx.setting("flag_max_age_hours"))
         sweep_stale(ctx.flags.flag_dir, hours * 3600)
+        if event.source == "clear":     # /clear emptied the context: rules and recall start over
+            ctx.flags.clear()
     if not ctx.root_ready():
         return None
     project = ctx.project_for(None, event.cwd) if event.cwd else None
@@ -264,4 +266,16 @@ def handle(event, ctx):
                  project=project.name if project else None, source=event.source[:20])
     if "memory" in blocks:  # the MEMORY.md text memory_block read
         record_recalled(ctx, text, _pitfalls(blocks["memory"].text), "session-start")
+    _to_ledger(ctx, text)
     return context_output("SessionStart", text)
+
+
+def _to_ledger(ctx, text: str) -> None:
+    """What the context now holds, for recall not to repeat it (hooks/ledger.py): every line, and
+    the sessions the brief shows (``- note: sessions/<id>.md``)."""
+    from ..text.lines import text_digests
+    from .ledger import Ledger
+
+    sessions = [line.strip()[len("- note: sessions/"):-3] for line in text.split("\n")
+                if line.strip().startswith("- note: sessions/") and line.strip().endswith(".md")]
+    Ledger(ctx.flags).add(["session:" + s for s in sessions], text_digests(text))

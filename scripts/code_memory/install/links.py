@@ -1,7 +1,7 @@
 """Our commands on PATH: symlinks in ``~/.local/bin`` (or ``$CODE_MEMORY_BIN``) — docs/install.md.
 
-Every command a user or Claude types (``code-memory``, ``memory-search``, ``memtool``, … and the
-``*.py`` names the README and the seeded routing table use) gets one link:
+The commands on PATH (:data:`COMMANDS`; docs/install.md § Commands on PATH says why these) each
+get one link:
 
 * to the venv's console script when the Python running this has one (``install.sh`` runs us with
   its venv's Python, so the links carry that venv, extras included), else
@@ -25,27 +25,34 @@ import os
 from ..errors import CodeMemoryError
 
 # (command name, script in scripts/) — the console scripts of pyproject.toml are exactly these
-# names (tests/test_links.py keeps them equal) and bin/ holds one wrapper per name.
+# names (tests/test_links.py keeps them equal) and bin/ holds one wrapper per name. `code-memory`
+# runs every command; beside it only the tools with a life of their own, and the four *.py names
+# that the seeded routing table and generated Skills tell Claude to run (already seeded into users'
+# memory roots, so they stay).
 COMMANDS = (
     ("code-memory", "code-memory.py"),
     ("memory-search", "memory-search.py"),
-    ("memory-search.py", "memory-search.py"),
-    ("memory-feedback", "memory-feedback.py"),
-    ("memory-feedback.py", "memory-feedback.py"),
-    ("signal-analyzer", "signal-analyzer.py"),
-    ("signal-analyzer.py", "signal-analyzer.py"),
-    ("capability-generator", "capability-generator.py"),
-    ("capability-generator.py", "capability-generator.py"),
-    ("session-summary", "session-summary.py"),
-    ("session-summary.py", "session-summary.py"),
-    ("auto-extract-facts", "auto-extract-facts.py"),
-    ("auto-extract-facts.py", "auto-extract-facts.py"),
-    ("set-memory", "set-memory.py"),
-    ("set-memory.py", "set-memory.py"),
     ("memtool", "memtool.py"),
     ("code-memory-mcp", "code-memory-mcp.py"),
+    ("memory-search.py", "memory-search.py"),
+    ("memory-feedback.py", "memory-feedback.py"),
+    ("signal-analyzer.py", "signal-analyzer.py"),
+    ("capability-generator.py", "capability-generator.py"),
 )
 NAMES = tuple(name for name, _script in COMMANDS)
+# names earlier versions linked, each now a `code-memory` command: an install removes our links
+# of these names (a link of theirs would dangle once the package no longer has the console script)
+RETIRED = (
+    ("memory-feedback", "memory-feedback.py"),     # code-memory feedback
+    ("signal-analyzer", "signal-analyzer.py"),     # code-memory signals
+    ("capability-generator", "capability-generator.py"),  # code-memory capabilities
+    ("session-summary", "session-summary.py"),     # code-memory summary
+    ("session-summary.py", "session-summary.py"),
+    ("auto-extract-facts", "auto-extract-facts.py"),  # code-memory facts extract
+    ("auto-extract-facts.py", "auto-extract-facts.py"),
+    ("set-memory", "set-memory.py"),               # code-memory kv set
+    ("set-memory.py", "set-memory.py"),
+)
 WRAPPER_MARK = "# code-memory command wrapper"
 ENTRY_MARKS = (b"code_memory", WRAPPER_MARK.encode())
 PATH_HINT = 'export PATH="{dir}:$PATH"'
@@ -93,7 +100,7 @@ def is_ours(link: str, name: str) -> bool:
     if not os.path.islink(link):
         return False
     target = _target_of(link)
-    scripts = {script for n, script in COMMANDS if n == name}
+    scripts = {script for n, script in COMMANDS + RETIRED if n == name}
     if os.path.basename(target) not in {name, *scripts}:
         return False
     return not os.path.exists(target) or _is_entry_point(target)
@@ -144,11 +151,23 @@ def on_path(bin_dir: str, path_env: str) -> bool:
     return any(p and os.path.realpath(os.path.expanduser(p)) == real for p in path_env.split(os.pathsep))
 
 
+def _retired_rows(bin_dir: str) -> list:
+    """Our links of retired names (any installation's, or dangling): removed by install and remove."""
+    rows = []
+    for name, _script in RETIRED:
+        path = os.path.join(bin_dir, name)
+        if is_ours(path, name):
+            rows.append({"name": name, "path": path, "target": _target_of(path), "action": "retire",
+                         "note": "a name this version no longer installs"})
+    return rows
+
+
 def plan(bin_dir: str, inst: Installation, remove: bool = False) -> list:
     """One ``{name, path, target, action, note?}`` per command. Install actions: create, update
     (re-point one of our links), keep, conflict (not ours: left alone). Remove actions: remove
-    (ours, pointing into this installation), leave (another installation's), absent."""
-    rows = []
+    (ours, pointing into this installation), leave (another installation's), absent. Both: retire
+    (our link of a :data:`RETIRED` name)."""
+    rows = _retired_rows(bin_dir)
     for name, script in COMMANDS:
         path = os.path.join(bin_dir, name)
         exists = os.path.lexists(path)
@@ -200,6 +219,7 @@ def install(bin_dir: str, inst: Installation, path_env: str, dry_run: bool = Fal
                               bin_dir=bin_dir)
     rows = plan(bin_dir, inst)
     if not dry_run:
+        _unlink(rows, "retire")
         tried = [row for row in rows if row["action"] in ("create", "update")]
         for row in tried:
             try:
@@ -215,13 +235,17 @@ def install(bin_dir: str, inst: Installation, path_env: str, dry_run: bool = Fal
 def remove(bin_dir: str, inst: Installation, path_env: str, dry_run: bool = False) -> dict:
     rows = plan(bin_dir, inst, remove=True) if os.path.isdir(bin_dir) else []
     if not dry_run:
-        for row in rows:
-            if row["action"] == "remove":
-                try:
-                    os.unlink(row["path"])
-                except OSError as exc:
-                    row.update(action="failed", note=exc.strerror)
+        _unlink(rows, "remove", "retire")
     return _answer(bin_dir, rows, path_env, dry_run)
+
+
+def _unlink(rows: list, *actions: str) -> None:
+    for row in rows:
+        if row["action"] in actions:
+            try:
+                os.unlink(row["path"])
+            except OSError as exc:
+                row.update(action="failed", note=exc.strerror)
 
 
 def status(bin_dir: str, inst: Installation, path_env: str) -> dict:

@@ -20,6 +20,7 @@ import sys
 import zlib
 from array import array
 
+from ..fsutil import open_regular
 from ..jsonlite import dumps, loads
 from .provenance import UNTRUSTED_PREFIX
 
@@ -121,7 +122,7 @@ class Digest:
     def load(cls, path: str, state_id):
         """``(digest, header)`` from ``path``, or ``(None, None)`` when missing, foreign or stale."""
         try:
-            with open(path, "rb") as fh:
+            with open_regular(path) as fh:
                 header = loads(fh.readline())
                 body = fh.read()
         except (OSError, ValueError):

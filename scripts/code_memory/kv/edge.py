@@ -35,12 +35,18 @@ def parse_now(text: str | None, name: str):
     return moment
 
 
-def set_memory(cfg, key: str, json_content, source, opts: KVOptions | None = None) -> dict:
+def set_memory(cfg, key: str, json_content, source, opts: KVOptions | None = None, *,
+               agent: bool = False) -> dict:
     """:func:`~.write.set_memory` with ``opts`` (default :func:`options`), then — when it reports
     ``compaction_due`` and ``kv.auto_compact`` is on — :func:`~.maintain.compact` (its report under
-    ``compaction``, without the index details)."""
+    ``compaction``, without the index details). ``agent``: the write comes from the model (the MCP
+    server, a session's command), so the source is agent-level whatever it declares
+    (:func:`~.provenance.as_agent`)."""
     from .maintain import compact
+    from .provenance import as_agent
     from .write import set_memory as write
+    if agent:
+        source = as_agent(source)
     if opts is None:
         opts = options(cfg)
     from ..review import queue
@@ -50,15 +56,16 @@ def set_memory(cfg, key: str, json_content, source, opts: KVOptions | None = Non
         opts = KVOptions(**{**{n: getattr(opts, n) for n in KVOptions.DEFAULTS}, "quarantine_untrusted": True})
     result = write(cfg.root, key, json_content, source, options=opts)
     if review and result.get("quarantined"):
-        result["proposal"] = _propose(cfg, result, json_content)
+        result["proposal"] = _propose(cfg, result, json_content, source)
     if result["compaction_due"] and cfg.get_path("kv.auto_compact"):
         result["compaction"] = {k: v for k, v in compact(cfg.root, opts).items() if k != "index"}
     return result
 
 
-def _propose(cfg, result: dict, json_content) -> str | None:
-    """Queue the quarantined write for its real key (docs/browser.md § Review queue); the proposal's id, or
-    None when a near-identical one is pending or was rejected."""
+def _propose(cfg, result: dict, json_content, source) -> str | None:
+    """Queue the quarantined write for its real key (docs/browser.md § Review queue), with the write's
+    ``source`` (its provenance, shown to the reviewer); the proposal's id, or None when a near-identical
+    one is pending or was rejected."""
     import json
 
     from ..redact import redact_obj
@@ -67,5 +74,6 @@ def _propose(cfg, result: dict, json_content) -> str | None:
     target = result["key"][len(UNTRUSTED_PREFIX):] if result["key"].startswith(UNTRUSTED_PREFIX + "/") else result["key"]
     text = json.dumps(redact_obj(json_content), ensure_ascii=False, indent=2, sort_keys=True)
     prop = queue.propose(cfg.root, "kv", text, title=f"kv {target}"[:120], target=target, source="kv",
-                         payload={"quarantined_as": result["key"], "reason": result.get("quarantine_reason")})
+                         payload={"quarantined_as": result["key"], "reason": result.get("quarantine_reason"),
+                                  "source": redact_obj(source)})
     return prop["id"] if prop else None

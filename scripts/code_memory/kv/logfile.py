@@ -19,6 +19,7 @@ import datetime as dt
 import os
 import zlib
 
+from ..fsutil import NotRegularFile, open_regular
 from ..jsonlite import loads
 from ..timeutil import parse_datetime, utc_stamp
 
@@ -53,11 +54,11 @@ def _head_digest(fh, length: int) -> str:
 def log_position(path: str, offset: int) -> dict:
     """The position ``offset`` in the current log file (an empty position when there is no log)."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             st = os.fstat(fh.fileno())
             head_len = min(HEAD_BYTES, offset)
             return {"inode": st.st_ino, "head": _head_digest(fh, head_len), "head_len": head_len, "offset": offset}
-    except FileNotFoundError:
+    except (FileNotFoundError, NotRegularFile):
         return {"inode": None, "head": None, "head_len": 0, "offset": 0}
 
 
@@ -66,22 +67,22 @@ def resume_offset(path: str, position: dict | None) -> int:
     if not position or not position.get("offset"):
         return 0
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             st = os.fstat(fh.fileno())
             if st.st_ino != position.get("inode") or st.st_size < position["offset"]:
                 return 0
             if _head_digest(fh, int(position.get("head_len") or 0)) != position.get("head"):
                 return 0
             return int(position["offset"])
-    except (FileNotFoundError, TypeError, ValueError):
+    except (FileNotFoundError, NotRegularFile, TypeError, ValueError):
         return 0
 
 
 def count_lines(path: str, start: int = 0) -> tuple[int, int]:
     """``(lines in the file, lines after byte start)``, read in 1 MiB blocks; FileNotFoundError
-    when there is no file."""
+    when there is no file (NotRegularFile when it is a FIFO or a device)."""
     total = tail = position = 0
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             count = block.count(b"\n")
             total += count
@@ -97,10 +98,10 @@ def read_complete_lines(path: str, start: int):
     """``(lines, end)``: the complete lines of the log from byte ``start``, and the offset after the
     last complete line (a line still being written by a concurrent writer is left for later)."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             fh.seek(start)
             data = fh.read()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotRegularFile):
         return [], 0
     cut = data.rfind(b"\n")
     if cut < 0:
@@ -147,9 +148,9 @@ def last_line_ts(fd: int, size: int) -> tuple[str | None, bool]:
 
 def read_state_header(path: str) -> dict | None:
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             first = fh.readline()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotRegularFile):
         return None
     try:
         obj = loads(first)
@@ -171,9 +172,9 @@ def read_state_checked(path: str) -> tuple[dict | None, dict, bool]:
     is not intact, and readers then rebuild from the log and its archives."""
     entries: dict = {}
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             data = fh.read()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotRegularFile):
         return None, entries, False
     first, _sep, body = data.partition(b"\n")
     header = None
@@ -223,7 +224,7 @@ def archive_files(archive_dir: str) -> list:
     """The rotated logs in history order (oldest first)."""
     try:
         names = [n for n in os.listdir(archive_dir) if n.startswith("log_") and n.endswith(".jsonl")]
-    except FileNotFoundError:
+    except (FileNotFoundError, NotRegularFile):
         return []
     return [os.path.join(archive_dir, n) for n in sorted(names, key=_archive_order)]
 
@@ -239,14 +240,14 @@ def next_archive_name(archive_dir: str, stamp: str) -> str:
 def iter_lines_with_end(path: str):
     """``(raw line, offset after it)`` for the complete lines of a log file."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             offset = 0
             for raw in fh:
                 if not raw.endswith(b"\n"):
                     return                     # a line still being written
                 offset += len(raw)
                 yield raw, offset
-    except FileNotFoundError:
+    except (FileNotFoundError, NotRegularFile):
         return
 
 
@@ -255,7 +256,7 @@ def same_file(path: str, position: dict | None) -> bool:
     if not position or position.get("inode") is None:
         return False
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             st = os.fstat(fh.fileno())
             if st.st_ino == position.get("inode"):
                 return True

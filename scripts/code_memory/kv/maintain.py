@@ -26,7 +26,7 @@ import time
 import uuid
 
 from ..errors import CodeMemoryError
-from ..fsutil import atomic_write_bytes, ensure_dir, file_lock
+from ..fsutil import atomic_write_bytes, ensure_dir, file_lock, open_regular
 from .keys import FILE_SUFFIX, index_relpath, normalize_key
 from .layout import KVLayout, KVOptions
 from .logfile import (
@@ -87,7 +87,7 @@ def scan_index(layout: KVLayout, expected: dict) -> dict:
 
 def _matches(path: str, envelope: dict) -> bool:
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             doc = json.loads(fh.read())
     except (OSError, ValueError):
         return False
@@ -149,7 +149,7 @@ def salvage_index(layout: KVLayout, entries: dict, last_op: dict, snapshot: dict
                 walk(item.path)
             elif item.name.endswith(FILE_SUFFIX) and "@" in item.name:
                 try:
-                    with open(item.path, "rb") as fh:
+                    with open_regular(item.path) as fh:
                         doc = json.loads(fh.read())
                 except (OSError, ValueError):
                     continue

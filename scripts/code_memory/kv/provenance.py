@@ -12,13 +12,21 @@ against a declared schema, and how far a source is trusted. Pure.
 No field name or text may hold a control or invisible character; every URL anywhere in the source
 must use a scheme of :data:`URL_SCHEMES` (``javascript:``, ``data:`` … are refused).
 
-**Trust.** A source is *external* (untrusted) when its kind is web, tool or file, when a string
-source is a URL or starts with ``web:``/``tool:``/``file:``, or when it carries a URL anywhere —
-whatever kind it declares (``{"kind": "agent", "locator": "https://…"}`` is external). External
-sources and every ``/kb/…`` key need the provenance minimum (kind, name, retrieved_at, locator).
-Only user, system and agent sources without a URL are trusted; an external source never replaces
-or deletes a value written by a trusted one (:func:`trusted`; the write refuses it or, with
+**Trust** has three levels (:func:`trust_level`). A source is *external* (untrusted) when its kind
+is web, tool or file; when a string source is a URL or names a tool or a scheme (``web:``,
+``tool :search``, ``mcp__fetch__fetch``, ``WebFetch`` — spaces and case do not matter); when an
+object's ``name`` names a tool; or when it carries a URL anywhere — whatever kind it declares
+(``{"kind": "agent", "locator": "https://…"}`` is external). External sources and every ``/kb/…``
+key need the provenance minimum (kind, name, retrieved_at, locator). A user or system source is
+*user*-level; an agent source, and any other string, *agent*-level. A write never replaces or
+deletes a value of a higher level (:func:`outranked`; the write refuses it or, with
 ``kv.quarantine_untrusted``, stores it under ``/untrusted/…``).
+
+**Who says so.** What a source declares about itself is believed only from you at your terminal.
+Writes from the MCP server and from a Claude Code session's (or a detached process's) commands
+are agent-sourced whatever they claim: :func:`as_agent` turns a declared user or system kind into
+``agent`` and keeps the claim as ``claimed_kind`` — so an agent cannot pass itself off as you,
+and cannot replace or delete a key you wrote.
 """
 
 from __future__ import annotations
@@ -42,7 +50,11 @@ SCHEMA = {
 }
 KB_PREFIX = "/kb/"
 UNTRUSTED_PREFIX = "/untrusted"
-_STRING_EXTERNAL_PREFIXES = ("web:", "tool:", "file:")
+_STRING_EXTERNAL_PREFIXES = ("web:", "tool:", "file:", "mcp:", "mcp__")
+# a tool's name as Claude Code spells it: MCP tools (mcp__server__tool) and the web tools
+_TOOL_NAME = re.compile(r"(?i)^\s*(mcp__|mcp\s*:|tool\s*:|web\s*:|file\s*:|web\s*fetch\b|web\s*search\b)")
+_USER_STRING = re.compile(r"(?i)^\s*(user|system)\s*(:|$)")
+LEVELS = {"external": 0, "agent": 1, "user": 2}
 _SCHEME_URL = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]{1,30})://")
 _DANGEROUS_SCHEMES = re.compile(r"(?i)^\s*(javascript|data|vbscript):")
 MAX_SOURCE_BYTES = 8192
@@ -91,22 +103,49 @@ def carries_url(source) -> bool:
     return any(_SCHEME_URL.search(text) for text in _strings(source))
 
 
+def names_tool(text) -> bool:
+    """Whether ``text`` names a tool or an external scheme (``tool :search``, ``mcp__fetch__fetch``)."""
+    return isinstance(text, str) and bool(_TOOL_NAME.match(text))
+
+
 def is_external(source) -> bool:
     """Whether ``source`` is untrusted (see the module docstring)."""
     if isinstance(source, str):
         text = source.strip().lower()
-        return text.startswith(_STRING_EXTERNAL_PREFIXES) or bool(_SCHEME_URL.search(text))
+        return (text.startswith(_STRING_EXTERNAL_PREFIXES) or names_tool(text)
+                or bool(_SCHEME_URL.search(text)))
     if isinstance(source, dict):
-        return source.get("kind") not in TRUSTED_KINDS or carries_url(source)
+        return (source.get("kind") not in TRUSTED_KINDS or carries_url(source) or names_tool(source.get("name"))
+                or names_tool(source.get("kind")))
     return True
 
 
-def trusted(source) -> bool:
-    """Whether a stored source may only be replaced by another trusted source."""
+def trust_level(source) -> str:
+    """``"user"`` (user or system, as written from your terminal), ``"agent"`` or ``"external"``."""
     try:
-        return not is_external(source)
+        if is_external(source):
+            return "external"
     except CodeMemoryError:
-        return False
+        return "external"
+    if isinstance(source, dict):
+        return "user" if source.get("kind") in ("user", "system") else "agent"
+    return "user" if _USER_STRING.match(source) else "agent"
+
+
+def outranked(stored, new) -> bool:
+    """Whether a write with source ``new`` may not replace or delete a value from ``stored``."""
+    return LEVELS[trust_level(new)] < LEVELS[trust_level(stored)]
+
+
+def as_agent(source):
+    """``source`` as an agent's write says it: a declared user or system kind becomes ``agent``
+    (the claim kept as ``claimed_kind``); a string that claims to be the user likewise. Other
+    sources are returned as they are (external stays external)."""
+    if isinstance(source, dict) and source.get("kind") in ("user", "system"):
+        return {**source, "kind": "agent", "claimed_kind": source["kind"]}
+    if isinstance(source, str) and _USER_STRING.match(source):
+        return {"kind": "agent", "name": source.strip()[:200], "claimed_kind": "user"}
+    return source
 
 
 def needs_provenance(key: str, source) -> bool:

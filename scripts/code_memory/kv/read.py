@@ -5,7 +5,7 @@ Filtering: tombstoned keys are gone from the view; a key whose ``content.expired
 to-do or task (``content.status`` done/completed/closed/resolved/cancelled, or ``content.done`` /
 ``content.completed`` true) is skipped — it stays readable with ``get``.
 
-Ordering: ``score = 3·recency + 2·importance + 1·tag_match`` — the spec's priorities P0 recency,
+Ordering: ``score = 3·recency + 2·importance + 1·tag_match`` — the priorities P0 recency,
 P1 importance, P2 tags as weights rather than a strict lexicographic sort (with strict sorting
 importance and tags would only break ties of identical timestamps):
   recency    = 0.5 ** (age_days / half_life_days)          (1.0 for a key written just now)

@@ -14,6 +14,7 @@ import datetime as dt
 import os
 
 from ..errors import CodeMemoryError
+from ..fsutil import open_regular
 from ..jsonlite import dumps, loads
 from ..timeutil import parse_datetime, parse_ts
 from .digest import Digest
@@ -233,7 +234,7 @@ def read_index_doc(layout: KVLayout, key: str) -> dict | None:
     """The index file of ``key`` as a dict, or None when missing or unreadable."""
     from .keys import index_relpath
     try:
-        with open(layout.index_file(index_relpath(key)), "rb") as fh:
+        with open_regular(layout.index_file(index_relpath(key))) as fh:
             doc = loads(fh.read())
     except (OSError, ValueError):
         return None
@@ -293,14 +294,16 @@ def get(root_or_paths, key: str) -> dict:
 
 
 def ls(root_or_paths, prefix: str | None = None, options: KVOptions | None = None,
-       limit: int | None = None) -> dict:
-    """The live keys under ``prefix`` (a folder of the key tree), sorted by key, with type and summary."""
+       limit: int | None = None, include_untrusted: bool = True) -> dict:
+    """The live keys under ``prefix`` (a folder of the key tree), sorted by key, with type and summary;
+    without quarantined ``/untrusted/…`` keys unless ``include_untrusted``."""
     from .keys import normalize_prefix, prefix_reldir
     options = options or KVOptions()
     layout = KVLayout.of(root_or_paths)
     prefix = normalize_prefix(prefix)
     digest, _info = digest_view(layout)
-    rows = sorted((r[0], r[1]) for r in digest.rows() if not prefix or r[0] == prefix or r[0].startswith(prefix + "/"))
+    rows = sorted((r[0], r[1]) for r in digest.rows() if (not prefix or r[0] == prefix or r[0].startswith(prefix + "/"))
+                  and (include_untrusted or not r[3]))
     total = len(rows)
     if limit is not None:
         rows = rows[:limit]

@@ -18,12 +18,20 @@ import stat
 
 from .. import oplog
 from ..errors import CodeMemoryError
-from ..fsutil import atomic_write_bytes, ensure_dir, file_lock
+from ..fsutil import atomic_write_bytes, ensure_dir, file_kind, file_lock
 from ..redact import find_secrets, redact_obj
 from .keys import index_relpath, normalize_key
 from .layout import KVLayout, KVOptions
 from .logfile import count_lines, encode_envelope, format_ts, last_line_ts, parse_ts, read_state_header, resume_offset
-from .provenance import MAX_SOURCE_BYTES, UNTRUSTED_PREFIX, ProvenanceError, check_source, source_kind, trusted
+from .provenance import (
+    MAX_SOURCE_BYTES,
+    UNTRUSTED_PREFIX,
+    ProvenanceError,
+    check_source,
+    outranked,
+    source_kind,
+    trust_level,
+)
 
 COMPACTION_CHECK_BYTES = 1 << 20   # look at the line count each time the log grows by 1 MiB
 
@@ -108,17 +116,15 @@ def set_memory(root_or_paths, key: str, json_content, source, *, options: KVOpti
 
     layout.require_safe()
     with file_lock(layout.lock, timeout=options.lock_timeout):
-        if not quarantine and not trusted(source):
-            conflict = _trust_conflict(layout, key)
-            if conflict:
-                if not options.quarantine_untrusted or json_content is None:
-                    raise CodeMemoryError(
-                        "KV_TRUST_CONFLICT", f"{key} holds a value from a trusted source; an external source "
-                        "(web/tool/file or with a URL) cannot replace or delete it",
-                        hint="write it under /kb/… with provenance, have the user confirm it, or turn on "
-                             "kv.quarantine_untrusted to keep it under /untrusted/… for review", key=key)
-                quarantine = {"from": key, "reason": conflict}
-                key = envelope["key"] = normalize_key(UNTRUSTED_PREFIX + key)
+        conflict = None if quarantine else _trust_conflict(layout, key, source)
+        if conflict:
+            if not options.quarantine_untrusted or json_content is None:
+                raise CodeMemoryError(
+                    "KV_TRUST_CONFLICT", f"{key}: {conflict}",
+                    hint="the user can change it from a terminal; write it under /kb/… with provenance, or turn "
+                         "on kv.quarantine_untrusted to keep it under /untrusted/… for review", key=key)
+            quarantine = {"from": key, "reason": conflict}
+            key = envelope["key"] = normalize_key(UNTRUSTED_PREFIX + key)
         if quarantine:
             envelope["quarantine"] = quarantine
         relpath = index_relpath(key)
@@ -134,12 +140,22 @@ def set_memory(root_or_paths, key: str, json_content, source, *, options: KVOpti
             **({"quarantine_reason": quarantine["reason"]} if quarantine else {})}
 
 
-def _trust_conflict(layout: KVLayout, key: str) -> str | None:
-    """Why an external write of ``key`` must not land there: its live value came from a trusted source."""
-    from .view import current_envelope
+def _trust_conflict(layout: KVLayout, key: str, source) -> str | None:
+    """Why a write of ``key`` from ``source`` must not land there: the live value came from a
+    source of a higher trust level (an external source cannot replace an agent's or the user's
+    value; an agent cannot replace or delete the user's)."""
+    from .view import current_envelope, read_index_doc
+    level = trust_level(source)
+    if level == "user":
+        return None
+    if level == "agent":               # only a user's value outranks it: the key's index file says whose
+        doc = read_index_doc(layout, key)
+        if doc is None or trust_level(doc.get("source")) != "user":
+            return None
     current = current_envelope(layout, key)
-    if current is not None and trusted(current.get("source")):
-        return "the key holds a value from a trusted source; an external source cannot replace it"
+    if current is not None and outranked(current.get("source"), source):
+        return (f"the key holds a value from a {trust_level(current.get('source'))} source; "
+                f"an {trust_level(source)} source cannot replace or delete it")
     return None
 
 
@@ -161,13 +177,18 @@ def append_envelope(layout: KVLayout, envelope: dict, options: KVOptions, now=No
     """Append one envelope to the log with a single write(2); its ``ts`` is set here unless
     ``keep_ts`` (a restored line keeps its own). The caller holds the lock. Returns
     ``(size before, size after, ts)``."""
-    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(layout.log, flags, 0o600)
     except OSError as exc:
         raise CodeMemoryError("MEMORY_WRITE_FAILED", f"cannot open kv log: {exc.strerror}") from None
     try:
-        size = os.fstat(fd).st_size
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise CodeMemoryError("MEMORY_WRITE_FAILED", f"the kv log is a {file_kind(st.st_mode)}, not a regular "
+                                  "file; nothing was written", hint="remove kv/log.jsonl, then `code-memory kv check "
+                                  "--repair`")
+        size = st.st_size
         last, ends_clean = last_line_ts(fd, size)
         if last is None and size == 0:
             last = (read_state_header(layout.state) or {}).get("max_ts")

@@ -5,7 +5,9 @@ Options come from the config's ``kv`` section (read once by the server). A write
 ``compaction_due`` is followed by a compaction when ``kv.auto_compact`` is on
 (:func:`code_memory.kv.edge.set_memory`, shared with the CLI).
 The default read takes the session's project name as its context tag unless tags are given;
-quarantined ``/untrusted/…`` keys are never part of it.
+quarantined ``/untrusted/…`` keys are never part of it. A write through MCP is the model's: its
+source is agent-level whatever it declares (docs/stores.md § provenance), so it never replaces or
+deletes a key the user wrote.
 """
 
 # No ``from __future__ import annotations`` (see memtool_tools): the SDK needs real annotations.
@@ -24,7 +26,7 @@ def tools(ctx) -> list:
         Returns key, ts, valid and the index file's path (readable with ls/cat/grep/jq)."""
         from ..kv import edge
         from .answer import compact
-        return compact(edge.set_memory(ctx.cfg, key, json_content, source))
+        return compact(edge.set_memory(ctx.cfg, key, json_content, source, agent=True))
 
     def memory_default_read(token_limit: Optional[int] = None, tags: Optional[List[str]] = None,
                             now: Optional[str] = None, prefix: Optional[str] = None) -> dict:

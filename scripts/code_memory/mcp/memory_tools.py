@@ -109,7 +109,7 @@ def tools(ctx) -> list:
             from ..timeutil import now_iso
             source = {"kind": "agent", "name": "memory_delete (MCP)", "retrieved_at": now_iso(),
                       "locator": {"id": f"kv:{key}"}}   # full provenance: /kb/ keys need it too
-            done = edge.set_memory(ctx.cfg, key, None, source)
+            done = edge.set_memory(ctx.cfg, key, None, source, agent=True)   # never the user's keys
             return {"store": "kv", "id": f"kv:{key}", "deleted": True, "ts": done.get("ts")}
         raise invalid("only memtool: and kv: ids can be deleted",
                       hint="Markdown memory is the user's files: edit them instead")

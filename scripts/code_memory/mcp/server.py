@@ -25,6 +25,7 @@ import sys
 import threading
 
 from ..errors import CodeMemoryError
+from ..paths import version_text
 
 SERVER_NAME = "code-memory"
 TOOL_MODULES = [
@@ -107,7 +108,8 @@ class ServerContext:
             if self._store is None:
                 from ..memtool.store import MemoryStore
                 os.makedirs(os.path.dirname(self.memtool_db), exist_ok=True)
-                self._store = MemoryStore(self.memtool_db)
+                # the session's own project's items and global ones; what it writes is its project's
+                self._store = MemoryStore(self.memtool_db, visible=self.project_areas(), owner=self.project_name())
             try:
                 return work(self._store)
             finally:
@@ -147,14 +149,20 @@ def build_server(context: ServerContext) -> tuple:
     return server, names
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="code-memory-mcp",
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="code-memory-mcp", formatter_class=argparse.RawDescriptionHelpFormatter,
                                      description="code-memory as an MCP server (stdio).")
     parser.add_argument("--root", help="memory root (default: $CODE_MEMORY_ROOT or ~/.claude/memory)")
     parser.add_argument("--db", help="memtool database (default: $MEMTOOL_DB, config memtool.db, "
                                      "<root>/memtool.db)")
     parser.add_argument("--list-tools", action="store_true", help="print the tool names as JSON and exit")
-    args = parser.parse_args(argv)
+    parser.add_argument("--version", action="version", version=version_text(parser.prog),
+                        help="print the version, where this installation is and its Python, then exit")
+    return parser
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
     try:
         context = ServerContext.from_environment(root=args.root, db=args.db)

@@ -13,17 +13,21 @@ from __future__ import annotations
 import json
 import sys
 
-from ..paths import REPO_DIR
+from ..paths import REPO_DIR, in_checkout
 
 SETUP_TOOL = "code_memory_setup"
 
 
 def message(python: str) -> str:
+    if in_checkout():
+        remedy = (f"run in a terminal: {REPO_DIR}/install.sh --no-hooks — it creates ~/.claude/code-memory/venv "
+                  "with the SDK and the optional extras (the plugin keeps providing the hooks) —")
+    else:   # an installed package: the extra goes into the environment it was installed into
+        remedy = (f"install the SDK into that environment ({python} -m pip install 'mcp>=1.2'; after "
+                  "`uv tool install`, install again with the `[mcp]` extra),")
     return (f"code-memory's MCP tools are not running: the Python that starts them ({python}) has no `mcp` SDK. "
-            f"To turn them on, run in a terminal: {REPO_DIR}/install.sh --no-hooks — it creates "
-            "~/.claude/code-memory/venv with the SDK and the optional extras (the plugin keeps providing the "
-            "hooks) — then restart Claude Code (or reconnect the server with /mcp). Memory search works meanwhile "
-            'from Bash: `memory-search.py "<question>"`. Tell the user this once.')
+            f"To turn them on, {remedy} then restart Claude Code (or reconnect the server with /mcp). Memory "
+            'search works meanwhile from Bash: `memory-search.py "<question>"`. Tell the user this once.')
 
 
 def _answer(request: dict, text: str) -> dict | None:

@@ -182,9 +182,16 @@ def entry_from_note(paths: MemoryPaths, path: str, fields: dict, workspace_of=No
     return {"id": sid, "note": os.path.relpath(path, paths.root), "project": fields.get("project") or "",
             "workspace": workspace or "", "ended": fields.get("ended") or fields.get("time") or "", "ts": ts,
             "topic": fields.get("topic") or "", "files": list(fields.get("files") or [])[:12],
-            "decisions": list(fields.get("decisions") or [])[:3],
-            "todos": [{"text": t} for t in fields.get("todos") or []][:8],
+            "decisions": briefable(fields.get("decisions"))[:3],
+            "todos": [{"text": t} for t in briefable(fields.get("todos"))][:8],
             "done": [list(d) for d in fields.get("done") or []]}
+
+
+def briefable(lines) -> list:
+    """Decisions and to-dos the next session's brief may show: never one that fetches code from
+    the network and runs it (text/fetch_run.py; docs/security.md § Review)."""
+    from ..text.fetch_run import fetches_and_runs
+    return [line for line in lines or [] if not fetches_and_runs(line)]
 
 
 def build_indexes(paths: MemoryPaths, note_paths, is_same, workspace_of=None) -> dict:

@@ -1,7 +1,7 @@
 """Session notes ``sessions/<id>.md`` (docs/summaries.md § Session summaries): one summary per session,
 written whole (temp file + rename) by the summarizer, and read back into fields.
 
-A note is the spec's 会话摘要 format: a ``# 会话摘要: <id>`` title, ``- **项目**: …`` header
+A note is in the 会话摘要 (session summary) format: a ``# 会话摘要: <id>`` title, ``- **项目**: …`` header
 fields, ``---``, then numbered items ``1. **主题**: …`` with indented ``- …`` bullets:
 
     1. 主题   2. 关键知识点   3. 涉及文件 (comma separated)   4. 决策记录 (one line or bullets)

@@ -26,6 +26,14 @@ EXIT_CODES = {
     "FTS_UNAVAILABLE": 5,
 }
 
+MEANINGS = {
+    "GENERAL_ERROR": "an unexpected failure (`MEMTOOL_DEBUG=1` prints a traceback on stderr)",
+    "PARAM_ERROR": "a missing or malformed argument (do not retry)",
+    "NOT_FOUND": "get/put --id/delete of an id that does not exist",
+    "DB_ERROR": "lock timeout, corrupt file, disk full (retry after 1-2 s)",
+    "FTS_UNAVAILABLE": "SQLite has no FTS5; search falls back to LIKE (a warning)",
+}
+
 BUSY_TIMEOUT_MS = 5000
 LOCKED_HINT = "Another process may be writing. Retry after a short delay."
 

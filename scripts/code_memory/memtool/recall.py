@@ -23,7 +23,7 @@ import json
 
 from . import context as context_mod
 from .errors import param_error
-from .store import Filters, check_limit, normalize_tags, row_to_item
+from .store import check_limit, normalize_tags, row_to_item
 from .tokens import jaccard, keywords, terms
 
 RECOMMEND_CANDIDATES = 200
@@ -35,7 +35,7 @@ CONTEXT_MATCH_COVERAGE = 0.5
 def recommend(store, *, context=None, task_id=None, tags=None, key_prefix=None, type=None,
               limit=None, include_stale: bool = False, track: bool = True) -> dict:
     limit = check_limit(limit, 10)
-    filters = Filters(type=type, task_id=task_id, tags=tags, key_prefix=key_prefix)
+    filters = store.filters(type=type, task_id=task_id, tags=tags, key_prefix=key_prefix)
     rows = store.fetch(
         "SELECT m.* FROM memory_items m" + filters.sql() + " ORDER BY m.updated_at DESC, m.rowid DESC LIMIT ?",
         filters.params + [RECOMMEND_CANDIDATES])
@@ -120,7 +120,7 @@ def contextual_search(store, query=None, *, context_tags=None, emotional_filter=
 
 
 def _tagged_recent(store, tags, type, limit) -> list:
-    filters = Filters(type=type)
+    filters = store.filters(type=type)
     if tags:
         filters.add("(" + " OR ".join("m.context_tags_json LIKE ?" for _ in tags) + ")",
                     *[f"%{json.dumps(t, ensure_ascii=False)}%" for t in tags])

@@ -5,7 +5,8 @@ Tables (docs/stores.md § memtool):
 * ``memory_items`` — one row per memory: id (UUID4 hex), type (project|feature|run), task_id,
   step_id, key, content, content_search, tags_json, source, weight, version, created_at, updated_at
   (UTC ISO 8601); ranking adds confidence_level (high|medium|low); Phase 2 adds access_count,
-  last_accessed_at, consolidation_score, context_tags_json, emotional_weight, related_ids_json.
+  last_accessed_at, consolidation_score, context_tags_json, emotional_weight, related_ids_json;
+  ``project`` (NULL: global) scopes an item to the project it was written in.
   Indexes: (type, key), (task_id, step_id), (updated_at), confidence_level, access_count,
   consolidation_score.
 * ``memory_tags`` — (tag, item_id): tags normalized for exact filtering.
@@ -231,6 +232,13 @@ def _m007_term_stats(conn) -> None:
     rebuild_term_stats(conn)
 
 
+def _m008_project(conn) -> None:
+    """The project an item belongs to (NULL: global — items written outside any project, and every
+    item written before this migration): a session reads global items and its own project's."""
+    _add_column(conn, "project", "TEXT")
+    conn.execute("CREATE INDEX IF NOT EXISTS idx_memory_project ON memory_items(project)")
+
+
 def create_term_stats(conn) -> None:
     conn.execute("CREATE TABLE IF NOT EXISTS memory_terms (term TEXT PRIMARY KEY, df INTEGER NOT NULL) "
                  "WITHOUT ROWID")
@@ -255,6 +263,7 @@ MIGRATIONS = [
     ("005_phase2_context", _m005_context),
     ("006_fts_rowid_sync", _m006_fts),
     ("007_term_stats", _m007_term_stats),
+    ("008_item_project", _m008_project),
 ]
 
 

@@ -31,12 +31,12 @@ from .tokens import build_content_search, fts_expression, parse_query, terms
 ITEM_FIELDS = ("id", "type", "task_id", "step_id", "key", "content", "tags", "source", "weight",
                "version", "created_at", "updated_at", "confidence_level", "access_count",
                "last_accessed_at", "consolidation_score", "context_tags", "emotional_weight",
-               "related_ids")
+               "related_ids", "project")
 _JSON_COLUMNS = {"tags": "tags_json", "context_tags": "context_tags_json",
                  "related_ids": "related_ids_json"}
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:\-]{0,127}$")
 MAX_CONTENT_BYTES = 1 << 20        # checked before redaction, tokenizing or the write lock
-FIELD_LIMITS = {"key": 512, "task_id": 256, "step_id": 256, "source": 2000, "tag": 200}
+FIELD_LIMITS = {"key": 512, "task_id": 256, "step_id": 256, "source": 2000, "tag": 200, "project": 200}
 MAX_TAGS = 50
 MAX_LIMIT = 10000
 COMMON_REFRESH_WRITES = 200
@@ -189,10 +189,16 @@ def check_limit(value, default: int = 20) -> int:
 
 
 class Filters:
-    """WHERE clauses shared by list, search, recommend and cleanup (column prefix ``m.``)."""
+    """WHERE clauses shared by list, search, recommend and cleanup (column prefix ``m.``).
+    ``visible``: the projects whose items may be read (global items always; None: every item)."""
 
-    def __init__(self, type=None, task_id=None, step_id=None, key=None, tags=None, key_prefix=None):
+    def __init__(self, type=None, task_id=None, step_id=None, key=None, tags=None, key_prefix=None,
+                 visible=None):
         self.clauses, self.params = [], []
+        if visible is not None:
+            names = sorted(visible)
+            self.add("(m.project IS NULL" + (f" OR m.project IN ({', '.join('?' * len(names))}))" if names else ")"),
+                     *names)
         if type is not None:
             self.add("m.type = ?", check_type(type))
         for column, value in (("task_id", task_id), ("step_id", step_id), ("key", key)):
@@ -218,12 +224,19 @@ LOGICAL_KEY_SQL = ("SELECT * FROM memory_items WHERE type = ? AND key = ? AND ta
 
 
 class MemoryStore:
-    """One database file. ``create=False`` refuses to create a missing file (read commands)."""
+    """One database file. ``create=False`` refuses to create a missing file (read commands).
+
+    ``visible``: the projects whose items this caller may read, update or delete — global items
+    (``project`` NULL) always; None (the user at a terminal, the memory browser) sees every item.
+    ``owner``: the project new items are written to (None: global). The edges set both from the
+    access policy (search/access.py): a session sees its own project's items, never another's."""
 
     def __init__(self, db_path: str, *, create: bool = True, use_fts: bool = True,
                  track_access: bool = True, clock=ranking.utcnow, local_clock=None,
-                 tracker: AccessTracker | None = None):
+                 tracker: AccessTracker | None = None, visible=None, owner: str | None = None):
         self.db_path = db_path
+        self.visible = frozenset(visible) if visible is not None else None
+        self.owner = owner
         self._clock = clock
         self._local_clock = local_clock or (lambda: dt.datetime.now())
         if not create and not os.path.exists(db_path):
@@ -314,10 +327,23 @@ class MemoryStore:
             raise
 
     def fetch(self, sql: str, params=()) -> list:
+        """Rows of a query, without items this caller may not see (when the rows are items)."""
         try:
-            return self.conn.execute(sql, params).fetchall()
+            return self.only_visible(self.conn.execute(sql, params).fetchall())
         except sqlite3.Error as exc:
             raise db_error(exc, self.db_path) from exc
+
+    def can_see(self, row) -> bool:
+        if self.visible is None or "project" not in row.keys():
+            return True
+        return row["project"] is None or row["project"] in self.visible
+
+    def only_visible(self, rows) -> list:
+        return rows if self.visible is None else [row for row in rows if self.can_see(row)]
+
+    def filters(self, *args, **kwargs) -> Filters:
+        """:class:`Filters` with this caller's visibility."""
+        return Filters(*args, **kwargs, visible=self.visible)
 
     def track(self, items) -> None:
         if self.tracker is None:
@@ -408,13 +434,15 @@ class MemoryStore:
     def _find_for_put(self, item_id, fields):
         if item_id is not None:
             row = self.conn.execute("SELECT * FROM memory_items WHERE id = ?", (item_id,)).fetchone()
-            if row is None:
+            if row is None or not self.can_see(row):
                 raise not_found(item_id)
             return row
         if fields["key"] is None:
             return None
-        return self.conn.execute(LOGICAL_KEY_SQL, (fields["type"], fields["key"], fields["task_id"],
-                                                   fields["step_id"])).fetchone()
+        rows = self.only_visible(self.conn.execute(
+            LOGICAL_KEY_SQL.replace(" LIMIT 1", ""), (fields["type"], fields["key"], fields["task_id"],
+                                                     fields["step_id"])).fetchall())
+        return rows[0] if rows else None
 
     def _context(self, content, ctx_tags, emotion):
         tags, weight = context_mod.extract(content, self._local_clock())
@@ -428,18 +456,19 @@ class MemoryStore:
         if auto_link:
             related, duplicates = linking.find_links(self.conn, search_text, fields["type"], item_id, self.fts5,
                                                      self.common_terms())
+            related, duplicates = self._visible_links(related), self._visible_links(duplicates)
         related_ids = [r["id"] for r in related]
         tags = tag_list or []
         self.conn.execute(
             "INSERT INTO memory_items (id, type, task_id, step_id, key, content, content_search, "
             "tags_json, source, weight, version, created_at, updated_at, confidence_level, "
-            "context_tags_json, emotional_weight, related_ids_json) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)",
+            "context_tags_json, emotional_weight, related_ids_json, project) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)",
             (item_id, fields["type"], fields["task_id"], fields["step_id"], fields["key"], content,
              search_text, json.dumps(tags, ensure_ascii=False), fields["source"],
              1.0 if fields["weight"] is None else fields["weight"], now, now,
              fields["confidence_level"] or "medium", json.dumps(context_tags, ensure_ascii=False),
-             emotional, json.dumps(related_ids)))
+             emotional, json.dumps(related_ids), self.owner))
         linking.count_terms(self.conn, search_terms, +1)
         set_tags(self.conn, item_id, tags)
         linking.sync_back_links(self.conn, item_id, [], related_ids)
@@ -462,6 +491,7 @@ class MemoryStore:
             if auto_link:
                 related, duplicates = linking.find_links(self.conn, search_text, merged["type"], item["id"],
                                                          self.fts5, self.common_terms())
+                related, duplicates = self._visible_links(related), self._visible_links(duplicates)
                 related_ids = [r["id"] for r in related]
             linking.count_terms(self.conn, prepared[2], +1)
         tags = tag_list if tag_list is not None else item["tags"]
@@ -480,6 +510,14 @@ class MemoryStore:
         if related_ids != item["related_ids"]:
             linking.sync_back_links(self.conn, item["id"], item["related_ids"], related_ids)
         return self._put_result("updated", item["id"], related, duplicates)
+
+    def _visible_links(self, links: list) -> list:
+        """Related or duplicate items this caller may see (another project's are not linked)."""
+        if self.visible is None or not links:
+            return links
+        seen = {row["id"] for row in self.only_visible(
+            schema.select_in(self.conn, "SELECT id, project FROM memory_items WHERE id", [r["id"] for r in links]))}
+        return [r for r in links if r["id"] in seen]
 
     def _put_result(self, action, item_id, related, duplicates) -> dict:
         row = self.conn.execute("SELECT * FROM memory_items WHERE id = ?", (item_id,)).fetchone()
@@ -505,7 +543,7 @@ class MemoryStore:
                 raise param_error("get needs --id, or --type and --key (plus optional --task-id/--step-id)",
                                   TYPE_HINT)
             check_type(type)
-            rows = self.fetch(LOGICAL_KEY_SQL, (type, key, task_id, step_id))
+            rows = self.fetch(LOGICAL_KEY_SQL.replace(" LIMIT 1", ""), (type, key, task_id, step_id))[:1]
             if not rows:
                 raise MemtoolError("NOT_FOUND", f"No memory item found with type={type} key={key}"
                                    + (f" task_id={task_id}" if task_id else "")
@@ -523,7 +561,7 @@ class MemoryStore:
             rows = schema.select_in(self.conn, "SELECT * FROM memory_items WHERE id", ids)
         except sqlite3.Error as exc:
             raise db_error(exc, self.db_path) from exc
-        found = {row["id"]: row for row in rows}
+        found = {row["id"]: row for row in self.only_visible(rows)}
         return [found[i] for i in ids if i in found]
 
     def get_many(self, ids) -> dict:
@@ -534,7 +572,7 @@ class MemoryStore:
              limit=None, sort_by: str = "updated", include_stale: bool = True) -> list:
         limit = check_limit(limit, 50)
         check_sort(sort_by)
-        filters = Filters(type, task_id, step_id, key, tags, key_prefix)
+        filters = self.filters(type, task_id, step_id, key, tags, key_prefix)
         ranked = sort_by != "updated" or not include_stale
         sql = "SELECT * FROM memory_items m" + filters.sql() + " ORDER BY m.updated_at DESC, m.rowid DESC"
         rows = self.fetch(sql + ("" if ranked else " LIMIT ?"), filters.params + ([] if ranked else [limit]))
@@ -547,7 +585,7 @@ class MemoryStore:
         """Every item (optionally of one type) with scores, newest first — for lifecycle sweeps."""
         columns = "*" if include_content else ", ".join(
             c for c in schema.columns(self.conn, "memory_items") if c not in ("content", "content_search"))
-        filters = Filters(type=type)
+        filters = self.filters(type=type)
         rows = self.fetch(f"SELECT {columns} FROM memory_items m" + filters.sql() +
                           " ORDER BY m.updated_at DESC", filters.params)
         return self.scored(row_to_item(r) for r in rows)
@@ -586,7 +624,7 @@ class MemoryStore:
         out, seen = [], set()
         modes = ("all", "any") if len(tokens) > 1 else ("all",)
         for mode in modes:
-            filters = Filters(*filter_args)
+            filters = self.filters(*filter_args)
             for term in like_terms:
                 filters.add("m.content LIKE ? ESCAPE '\\'", like_pattern(term))
             rows = self.fetch(
@@ -602,7 +640,7 @@ class MemoryStore:
         return out[:limit]
 
     def _like_rows(self, terms, limit, *filter_args) -> list:
-        filters = Filters(*filter_args)
+        filters = self.filters(*filter_args)
         for term in terms:
             filters.add("m.content LIKE ? ESCAPE '\\'", like_pattern(term))
         rows = self.fetch("SELECT m.* FROM memory_items m" + filters.sql() +
@@ -614,8 +652,10 @@ class MemoryStore:
     def _delete_row(self, item_id: str):
         """Delete one item (uncounting its terms, dropping its back-links); its version and
         content_search as they were, or None when there is no such item. Inside a transaction."""
-        row = self.conn.execute("SELECT version, content_search FROM memory_items WHERE id = ?",
+        row = self.conn.execute("SELECT version, content_search, project FROM memory_items WHERE id = ?",
                                 (item_id,)).fetchone()
+        if row is not None and not self.can_see(row):
+            return None
         if row is not None:
             self.conn.execute("DELETE FROM memory_items WHERE id = ?", (item_id,))
             linking.forget(self.conn, item_id, row["content_search"])

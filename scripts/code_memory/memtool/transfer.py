@@ -29,13 +29,14 @@ from .store import (
 )
 from .tokens import build_content_search, terms
 
-_OPTIONAL_TEXT = ("key", "task_id", "step_id", "source", "last_accessed_at")
+_OPTIONAL_TEXT = ("key", "task_id", "step_id", "source", "last_accessed_at", "project")
 
 
 def iter_export(store):
     cursor = store.conn.execute("SELECT * FROM memory_items ORDER BY created_at, rowid")
     for row in cursor:
-        yield row_to_item(row)
+        if store.can_see(row):
+            yield row_to_item(row)
 
 
 def _fail(line_no: int, message: str):
@@ -125,7 +126,7 @@ def parse_line(text: str, line_no: int, now_iso: str) -> dict:
 _COLUMNS = ("id", "type", "task_id", "step_id", "key", "content", "content_search", "tags_json",
             "source", "weight", "version", "created_at", "updated_at", "confidence_level",
             "access_count", "last_accessed_at", "consolidation_score", "context_tags_json",
-            "emotional_weight", "related_ids_json")
+            "emotional_weight", "related_ids_json", "project")
 
 
 def _values(item: dict) -> tuple:
@@ -154,6 +155,8 @@ def import_lines(store, lines) -> dict:
         items.append(item)
     redacted = 0
     for item in items:
+        if store.visible is not None:      # a restricted caller imports into its own project only
+            item["project"] = store.owner
         clean = redact(item["content"])
         for name in ("key", "task_id", "step_id", "source"):
             if item.get(name):
@@ -173,7 +176,11 @@ def import_lines(store, lines) -> dict:
             conn = store.conn
             assignments = ", ".join(f"{c} = ?" for c in _COLUMNS[1:])
             for item, values, new_terms in batch:
-                old = conn.execute("SELECT content_search FROM memory_items WHERE id = ?", (item["id"],)).fetchone()
+                old = conn.execute("SELECT content_search, project FROM memory_items WHERE id = ?",
+                                   (item["id"],)).fetchone()
+                if old is not None and not store.can_see(old):
+                    raise param_error(f"item {item['id']} belongs to another project",
+                                      "import it without an id (a new one is made), or run the import yourself")
                 linking.count_terms(conn, new_terms, +1)
                 if old is not None:
                     linking.count_terms(conn, terms(old[0]), -1)

@@ -1,26 +1,24 @@
 """Who may read what: the one access policy behind every door (CLI search/get, ``code-memory
-remember``, the MCP tools, the web UI).
+remember``, facts, memtool, the MCP tools, the web UI) — docs/security.md.
 
 A caller sees its **home scope**: global memory, its own project (and that project's groups) and
 the registered workspace holding its home directory. Anything wider — another project, another
 workspace, ``--scope all`` — is *widening*, and widening needs an explicit action on the user's
-terminal:
+terminal. Who is asking is :mod:`code_memory.caller`'s question:
 
-* Inside a Claude Code session it is refused outright. A session is recognised by its environment
-  (``CLAUDECODE``, ``CLAUDE_CODE_SESSION_ID``, ``CLAUDE_CODE_ENTRYPOINT``, …) **or** by a
-  Claude Code process among the caller's ancestors — unsetting the variables does not hide that.
-  In a session the home directory is Claude Code's own working directory (its launch directory),
-  so ``cd`` in the Bash tool does not move the home scope either.
-* Outside a session the user confirms on the controlling terminal (``/dev/tty``). Claude Code runs
-  every Bash tool command in a new session without a controlling terminal (verified with the real
-  binary, also when Claude Code itself runs on a terminal: ``/dev/tty`` gives ENXIO), so a command
-  the model starts — even detached, with the variables unset — cannot open the prompt, and a
-  process without a terminal is refused.
+* Inside a Claude Code session widening is refused outright (its variables, or a Claude Code
+  ancestor). The home directory is Claude Code's own working directory, so ``cd`` in the Bash
+  tool does not move the home scope; a session process that lost its ancestor (``setsid``) and a
+  process detached from every terminal have no home at all — global memory only.
+* Such *restricted* callers use only the memory root Claude Code was started with
+  (:func:`guard_root`: another ``--root`` / ``$CODE_MEMORY_ROOT`` is ``MEMORY_SCOPE_DENIED``).
+* Outside a session the user confirms on the controlling terminal (``/dev/tty``) by typing the
+  code it shows, after type-ahead is discarded. Claude Code runs every Bash tool command without a
+  controlling terminal (verified with the real binary 2.1.330: ``/dev/tty`` gives ENXIO), so a
+  command the model starts cannot open the prompt.
 
-What a same-user process cannot be kept from doing is written in the README (§ Trust boundaries):
-a model that deliberately builds its own pseudo-terminal (``script``, Python's ``pty``) in a
-process detached from Claude Code could answer the prompt; the hard boundary for that is an OS
-one (another user, a sandbox).
+What a same-user process cannot be kept from doing is in docs/security.md (§ The same-user
+limit); the hard boundary is Claude Code's sandbox (``code-memory sandbox install``).
 
 Paths: :func:`path_denial` says why a file may not be read — derived files (the index, the
 key-value log, snapshot, digests and index files, databases, logs, locks, config) never, another
@@ -36,12 +34,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from ..caller import (  # noqa: F401 — the policy's names, kept importable from here
+    SESSION_ENV,
+    Caller,
+    claude_ancestor,
+    confirm_on_terminal,
+    identify,
+    session_evidence,
+)
 from ..errors import CodeMemoryError
 
-SESSION_ENV = ("CLAUDECODE", "CLAUDE_CODE_SESSION_ID", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_CODE_CHILD_SESSION",
-               "CLAUDE_PID", "CLAUDE_CODE_EXECPATH")
-CLAUDE_NAMES = ("claude", "claude.exe")
-MAX_ANCESTORS = 64
 DENIED = "MEMORY_SCOPE_DENIED"
 HIDDEN_LINE = "[a line of another project, hidden]"
 
@@ -50,80 +52,6 @@ DERIVED_TOP = ("kv", "evolution")
 DERIVED_SUFFIXES = (".sqlite", ".sqlite-wal", ".sqlite-shm", ".db", ".db-wal", ".db-shm", "-journal",
                     ".jsonl", ".lock", ".tmp", ".pid", ".sock", ".log")
 PRIVATE_FILES = ("config.json",)
-
-
-# ---------------------------------------------------------------------------------------------
-# who is asking
-
-def claude_ancestor(pid: int | None = None, proc: str = "/proc") -> tuple | None:
-    """``(pid, cwd)`` of the nearest Claude Code process among ``pid``'s ancestors, or None.
-    (cwd is None when it cannot be read.) Linux ``/proc`` only; elsewhere None."""
-    pid = os.getpid() if pid is None else pid
-    for _ in range(MAX_ANCESTORS):
-        try:
-            with open(f"{proc}/{pid}/stat", "rb") as fh:
-                ppid = int(fh.read().rsplit(b")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            return None
-        if ppid <= 1:
-            return None
-        pid = ppid
-        try:
-            with open(f"{proc}/{pid}/cmdline", "rb") as fh:
-                argv = fh.read().split(b"\0")
-        except OSError:
-            continue
-        if _is_claude(argv):
-            try:
-                cwd = os.readlink(f"{proc}/{pid}/cwd")
-            except OSError:
-                cwd = None
-            return pid, cwd
-    return None
-
-
-def _is_claude(argv: list) -> bool:
-    names = [os.path.basename(a.decode("utf-8", "replace")) for a in argv[:2] if a]
-    if any(n in CLAUDE_NAMES for n in names):
-        return True
-    return any(b"@anthropic-ai/claude-code" in a for a in argv[:2])
-
-
-def session_evidence(env=None, ancestor=None) -> list:
-    """Why the caller looks like part of a Claude Code session (empty: it does not)."""
-    env = os.environ if env is None else env
-    found = [f"${name} is set" for name in SESSION_ENV if env.get(name)]
-    ancestor = claude_ancestor() if ancestor is None else ancestor
-    if ancestor:
-        found.append(f"Claude Code (pid {ancestor[0]}) is an ancestor process")
-    return found
-
-
-def confirm_on_terminal(question: str, timeout: float = 120.0) -> bool:
-    """Ask ``question`` on the controlling terminal and read the answer there (not stdin, which a
-    caller can pipe). False without a terminal, on timeout, or unless the answer is y/yes."""
-    import select
-
-    try:
-        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
-    except OSError:
-        return False
-    try:
-        os.write(fd, question.encode("utf-8", "replace"))
-        answer = b""
-        while not answer.endswith(b"\n") and len(answer) < 64:
-            ready, _, _ = select.select([fd], [], [], timeout)
-            if not ready:
-                return False
-            chunk = os.read(fd, 64)
-            if not chunk:
-                break
-            answer += chunk
-        return answer.decode("utf-8", "replace").strip().lower() in ("y", "yes")
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
 
 
 @dataclass
@@ -136,6 +64,7 @@ class Scope:
     workspace: object | None = None                # workspace.registry.Workspace or None
     wide: bool = False
     in_session: bool = False
+    restricted: bool = False                       # a session or a detached process (caller.Caller)
 
     @property
     def workspace_id(self) -> str | None:
@@ -147,12 +76,16 @@ class Scope:
         return [self.root] + ([self.workspace.memory_dir] if self.workspace is not None else [])
 
 
-def home_dir(cwd: str | None = None, ancestor=None) -> str:
+def home_dir(cwd: str | None = None, ancestor=None, caller: Caller | None = None) -> str | None:
     """The directory whose project and workspace the caller sees: Claude Code's own working
-    directory when it is an ancestor (the model's ``cd`` does not move it), else ``cwd``."""
+    directory when it is an ancestor (the model's ``cd`` does not move it); None for a session
+    process without that ancestor or a detached process (they have no home: global memory only);
+    else ``cwd``."""
     ancestor = claude_ancestor() if ancestor is None else ancestor
     if ancestor and ancestor[1]:
         return ancestor[1]
+    if ancestor or (caller is not None and caller.restricted):
+        return None
     return cwd or os.getcwd()
 
 
@@ -163,10 +96,10 @@ def authorize_widening(what: str, evidence: list, confirm=confirm_on_terminal) -
         raise CodeMemoryError(DENIED, f"{what} is refused inside a Claude Code session ({'; '.join(evidence)})",
                               hint="a session sees global memory, its own project and its workspace; "
                                    "run the command yourself in a terminal outside Claude Code")
-    if not confirm(f"code-memory: {what}. Allow? [y/N] "):
+    if not confirm(f"code-memory: {what}."):
         raise CodeMemoryError(DENIED, f"{what} needs your confirmation on the terminal",
-                              hint="run it in an interactive terminal and answer y (there was no terminal, "
-                                   "or the answer was not y)")
+                              hint="run it in an interactive terminal and type the code it shows (there was "
+                                   "no terminal, or the answer was not the code)")
 
 
 def refuse_in_session(what: str, evidence: list | None = None) -> None:
@@ -179,25 +112,65 @@ def refuse_in_session(what: str, evidence: list | None = None) -> None:
                                    "outside Claude Code")
 
 
+def require_the_user(what: str, caller: Caller | None = None, confirm=confirm_on_terminal,
+                     details=None) -> None:
+    """A decision only the user makes at their own terminal (approving or rejecting a proposal):
+    refused inside a session, and otherwise confirmed with the code :func:`confirm_on_terminal`
+    shows — a detached process has no terminal to type it on. ``details()`` (say, the proposal's
+    text) is shown on the terminal only, never in an error a refused caller reads."""
+    caller = identify() if caller is None else caller
+    refuse_in_session(what, caller.evidence)
+    if not confirm(f"code-memory: {what}" + (f" — {details()}" if details else "") + "."):
+        raise CodeMemoryError(DENIED, f"{what} needs your confirmation on the terminal",
+                              hint="run it yourself in an interactive terminal and type the code it shows, "
+                                   "or decide in the memory browser (code-memory ui)")
+
+
+def who_asks(caller: Caller) -> str:
+    """How a refusal names a restricted caller: inside a session, or detached, with the evidence."""
+    where = "inside a Claude Code session" if caller.in_session else "for a detached process"
+    return f"{where} ({'; '.join(caller.reasons())})"
+
+
+def guard_root(root_arg: str | None, caller: Caller | None = None, env=None) -> Caller:
+    """Inside a session or from a detached process, only the memory root (and config file) Claude
+    Code was started with may be used: ``MEMORY_SCOPE_DENIED`` for another ``--root`` /
+    ``$CODE_MEMORY_ROOT`` / ``$CODE_MEMORY_CONFIG``. Returns the caller."""
+    from ..caller import root_refusal
+
+    caller = identify(env) if caller is None else caller
+    reason = root_refusal(caller, root_arg, env)
+    if reason:
+        raise CodeMemoryError(DENIED, f"{reason}; refused {who_asks(caller)}",
+                              hint="a session reads and writes only the memory root Claude Code was started "
+                                   "with; run the command yourself in a terminal for another root")
+    return caller
+
+
 def resolve_scope(cfg, *, project: str | None = None, workspace: str | None = None, scope: str = "project",
                   cwd: str | None = None, env=None, confirm=confirm_on_terminal, ancestor=None,
                   verb: str = "reading",
-                  widest: str = "reading every project's and workspace's memory (--scope all)") -> Scope:
+                  widest: str = "reading every project's and workspace's memory (--scope all)",
+                  caller: Caller | None = None) -> Scope:
     """The scope a command may read (or, with ``verb="writing to"``, write): the caller's home
     scope, widened to ``project`` / ``workspace`` / ``scope="all"`` only when
-    :func:`authorize_widening` allows it (``widest``: how the question names ``scope="all"``)."""
+    :func:`authorize_widening` allows it (``widest``: how the question names ``scope="all"``).
+    ``caller`` (default: :func:`~code_memory.caller.identify` from ``env`` and ``ancestor``)
+    decides the home: a session process without its Claude Code ancestor and a detached process
+    have none (global memory only)."""
     from ..projects import detect_project, group_names
     from ..workspace.registry import registry_from_config
 
-    ancestor = claude_ancestor() if ancestor is None else ancestor
-    evidence = session_evidence(env, ancestor or ())
-    home = home_dir(cwd, ancestor or ())
-    found = detect_project(None, home, cfg.get("projects"))
+    if caller is None:
+        caller = identify(env, claude_ancestor() if ancestor is None else ancestor)
+    evidence = caller.evidence
+    home = home_dir(cwd, caller.ancestor or (), caller)
+    found = detect_project(None, home, cfg.get("projects")) if home else None
     home_project = found.name if found else None
     registry = registry_from_config(cfg)
-    home_ws = registry.containing(home)
+    home_ws = registry.containing(home) if home else None
     areas = {home_project, *group_names(home_project, cfg.get("project_groups"))} if home_project else set()
-    out = Scope(cfg.root, home_project, areas, home_ws, in_session=bool(evidence))
+    out = Scope(cfg.root, home_project, areas, home_ws, in_session=bool(evidence), restricted=caller.restricted)
     if scope not in ("project", "all"):
         raise CodeMemoryError("INVALID_ARGUMENT", f"unknown scope {scope!r}", hint="project or all")
     if scope == "all":
@@ -262,13 +235,16 @@ def read_memory_lines(cfg, scope: Scope, path: str, from_line: int = 1, lines: i
     """Lines of one memory file as every door serves them: inside the scope's roots, never a
     derived file or another project's, other projects' daily lines blanked."""
     from ..fsutil import read_text
-    from ..paths import resolve_inside
+    from ..paths import is_memory_root, resolve_inside
     from ..workspace.registry import registry_from_config
     from .engine import get_lines
 
     roots = scope.roots(registry_from_config(cfg) if scope.wide else None)
     if not isinstance(path, str) or not path:
         raise CodeMemoryError("INVALID_ARGUMENT", "a path is required", hint="pass a path or id from a search hit")
+    if not is_memory_root(cfg.root):         # `get --root / --path etc/passwd`: not memory text
+        raise CodeMemoryError("NOT_FOUND", f"there is no memory root at {cfg.root}",
+                              hint="get reads memory files; `code-memory init` makes a memory root", path=path)
     real = resolve_inside(path, roots, base=cfg.root)
     reason = path_denial(cfg.root, real, scope)
     if reason:

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 
 from ..config import DEFAULTS, section_values
 from ..errors import CodeMemoryError
-from ..paths import resolve_inside
+from ..fsutil import open_regular
+from ..paths import is_memory_root, resolve_inside
 from ..text import query as querytext
 from ..text.segment import Segmenter, get_segmenter
 from .index import (
@@ -92,6 +93,9 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
     ``upgrade`` (the ``index`` command) also rebuilds when a better segmenter is now available
     (jieba installed after the index was built with bigrams); searches keep the recorded one."""
     report: dict = {}
+    if opts.memory_root and not is_memory_root(opts.memory_root):
+        return _read_only_index(index_path, sources, opts, why=f"{opts.memory_root} is not a memory root "
+                                "(code-memory init makes one); nothing is written there")
     if not index_writable(index_path):
         return _read_only_index(index_path, sources, opts)
     existed = os.path.exists(index_path)
@@ -99,6 +103,8 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
     try:
         db = open_index(index_path)
     except IndexCorrupted as exc:
+        if disk_full(exc, index_path):    # not corrupted: the disk is full — never delete it for that
+            return _read_only_index(index_path, sources, opts, why="the disk is full")
         if not opts.auto_rebuild:
             raise CodeMemoryError("MEMORY_INDEX_CORRUPTED", f"the index is unusable ({exc})",
                                   hint="run: memory-search.py index --full") from None
@@ -136,18 +142,44 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
                             max_file_bytes=opts.max_file_bytes, cache_dir=opts.cache_dir, busy_ms=busy_ms)
             report["refresh"] = {k: v for k, v in stats.items() if v or k == "elapsed_ms"}
         except sqlite3.OperationalError as exc:
+            if disk_full(exc, index_path):   # a read must not fail for want of space: the index as it is
+                db.conn.rollback()
+                if report.get("rebuilt"):
+                    db.close()
+                    return _read_only_index(index_path, sources, opts, why="the disk is full")
+                report["refresh"] = {"skipped": "the disk is full: searching the index as it was"}
+                return IndexHandle(db, report, segmenter)
             if "locked" not in str(exc) and "busy" not in str(exc):
                 raise
             report["refresh"] = {"skipped": "the index is being updated by another process"}
     return IndexHandle(db, report, segmenter)
 
 
-def _read_only_index(index_path: str, sources: list, opts: SearchOptions) -> IndexHandle:
-    """A memory root that cannot be written still answers: the index as it is, never deleted or
-    rebuilt in place; without a usable one, an index built in memory for this search. Reported
-    as ``read_only`` in the answer."""
+def disk_full(exc: BaseException, path: str | None = None) -> bool:
+    """Whether ``exc`` says the disk (or the quota) is full: ENOSPC / EDQUOT, SQLite's words — or,
+    for an I/O error (what SQLite says when it cannot grow its shared-memory file), no free block
+    left where ``path`` lives."""
+    import errno
+    text = str(exc).lower()
+    if getattr(exc, "errno", None) in (errno.ENOSPC, errno.EDQUOT) or "disk is full" in text \
+            or "no space left" in text:
+        return True
+    if path and "i/o error" in text:
+        try:
+            st = os.statvfs(os.path.dirname(path) or ".")
+        except OSError:
+            return False
+        return st.f_bavail == 0 or st.f_favail == 0
+    return False
+
+
+def _read_only_index(index_path: str, sources: list, opts: SearchOptions,
+                     why: str = "the memory root is not writable") -> IndexHandle:
+    """A memory root that cannot be written (read-only, or a full disk) still answers: the index
+    as it is, never deleted or rebuilt in place; without a usable one, an index built in memory for
+    this search. Reported as ``read_only`` in the answer."""
     db, how = open_read_only(index_path)
-    report = {"read_only": f"the memory root is not writable: searching the index {how}"}
+    report = {"read_only": f"{why}: searching the index {how}"}
     if how == "in memory":
         db.set_meta("segmenter", desired_segmenter(opts.cache_dir))
         db.conn.commit()
@@ -399,7 +431,7 @@ def get_lines(allowed_roots: list, path: str, from_line: int = 1, lines: int = D
     clamped = lines > MAX_GET_LINES
     lines = min(lines, MAX_GET_LINES)
     try:
-        with open(real, "rb") as fh:
+        with open_regular(real) as fh:
             data = fh.read()
     except OSError as exc:
         raise CodeMemoryError("MEMORY_READ_FAILED", f"cannot read the file ({exc.strerror})", path=path) from None
@@ -532,6 +564,10 @@ def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None
 def open_for_search(index_path: str, sources: list, opts: SearchOptions, refresh_index: bool) -> IndexHandle:
     try:
         return ensure_index(index_path, sources, opts, refresh_now=refresh_index, busy_ms=200)
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, OSError) as exc:
+        if disk_full(exc, index_path):   # a search is a read: on a full disk it answers from what is there
+            return _read_only_index(index_path, sources, opts, why="the disk is full")
+        if isinstance(exc, OSError):
+            raise
         raise CodeMemoryError("MEMORY_INDEX_FAILED", f"the index could not be prepared ({type(exc).__name__})",
                               hint="run: memory-search.py index --full") from None

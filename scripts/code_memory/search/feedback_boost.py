@@ -119,5 +119,5 @@ def record_shown(cfg, session_id: str | None, experience_ids: list, context: str
 
     try:
         return record_refs(cfg.paths, session_id.strip(), experience_ids, context=context)
-    except CodeMemoryError:
+    except (CodeMemoryError, OSError):         # a full disk, a FIFO in the log's place: the read goes on
         return 0

@@ -16,11 +16,13 @@ import datetime as dt
 import hashlib
 import os
 import sqlite3
+import stat
 import time
 from dataclasses import dataclass, field
 
 from .. import migrations
 from ..errors import CodeMemoryError
+from ..fsutil import ODD_FILES, NotRegularFile, file_kind, open_regular
 from ..text.segment import Segmenter, get_segmenter, has_cjk
 
 SCHEMA_VERSION = "1"
@@ -181,9 +183,19 @@ def discover(source: Source) -> tuple:
                     real = os.path.realpath(item.path)
                     if not real.startswith(root + os.sep):
                         skipped.append({"path": rel, "reason": "symlink outside the root"})
+                        try:
+                            target_mode = os.stat(item.path).st_mode
+                        except OSError:
+                            continue
+                        if not stat.S_ISREG(target_mode):        # e.g. /dev/zero: said, like a FIFO
+                            ODD_FILES[item.path] = file_kind(target_mode)
                         continue
                 st = item.stat()
             except FileNotFoundError:
+                continue
+            if not stat.S_ISREG(st.st_mode):     # a FIFO or a device would stall the read: skipped, said
+                ODD_FILES[item.path] = file_kind(st.st_mode)
+                skipped.append({"path": rel, "reason": f"not a regular file ({ODD_FILES[item.path]})"})
                 continue
             kind, category, project = info
             entries.append(FileEntry(item.path, rel, kind, category, project, source, st.st_mtime_ns, st.st_size))
@@ -452,10 +464,13 @@ def apply_plan(db: IndexDB, plan: Plan, window_lines: int, max_file_bytes: int,
             skipped.append({"path": entry.rel_path, "reason": f"larger than index.max_file_bytes ({entry.size} bytes)"})
             return None
         try:
-            with open(entry.path, "rb") as fh:
+            with open_regular(entry.path) as fh:
                 data = fh.read(max_file_bytes + 1)
         except FileNotFoundError:
             skipped.append({"path": entry.rel_path, "reason": "deleted during indexing"})
+            return None
+        except NotRegularFile as exc:
+            skipped.append({"path": entry.rel_path, "reason": f"not a regular file ({exc.strerror})"})
             return None
         except OSError as exc:
             skipped.append({"path": entry.rel_path, "reason": f"unreadable ({exc.strerror})"})

@@ -44,18 +44,21 @@ def parse_sources(values) -> tuple:
 
 class MemtoolAccess:
     """How the search reaches memtool: the database path, and optionally a runner that executes
-    ``work(store)`` on an already open store (the MCP server's shared one, under its lock)."""
+    ``work(store)`` on an already open store (the MCP server's shared one, under its lock, and
+    scoped by it). ``visible``: the projects whose items may be read (None: every project) — a
+    search's scope, as the access policy set it."""
 
-    def __init__(self, db_path: str, runner=None):
+    def __init__(self, db_path: str, runner=None, visible=None):
         self.db_path = db_path
         self.runner = runner
+        self.visible = visible
 
     def run(self, work):
         if self.runner is not None:
             return self.runner(work)
         from ..memtool.store import MemoryStore
 
-        store = MemoryStore(self.db_path, create=False)
+        store = MemoryStore(self.db_path, create=False, visible=self.visible)
         try:
             return work(store)
         finally:

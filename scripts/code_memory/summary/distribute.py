@@ -64,7 +64,7 @@ def _fence(text: str) -> str:
 
 
 def render_summary_body(summary: dict, cwd: str | None) -> str:
-    """The numbered body of the spec's 会话摘要 format from a validated ``summary`` object:
+    """The numbered body of the 会话摘要 format from a validated ``summary`` object:
     1. 主题 2. 关键知识点 3. 涉及文件 4. 决策记录, then 5. 待办 (``- [ ]``) and 6. 已完成的待办
     (``- [x] … (sessions/<earlier id>.md)``) when there are any (memory/sessions.py reads them back)."""
     lines = [f"1. **{TOPIC}**: {one_line(summary.get('topic')) or '—'}", f"2. **{POINTS}**:"]
@@ -219,10 +219,12 @@ def _promote(lines: list, text: str, ver: dict, new_line: str, added: list) -> b
     return False
 
 
-def add_rules(paths: MemoryPaths, project: str, rules: list, dry_run: bool = False) -> list:
+def add_rules(paths: MemoryPaths, project: str, rules: list, dry_run: bool = False,
+              preview: dict | None = None) -> list:
     """Append ``- rule`` lines under ``## <category>`` in the project's rules.md; a rule already
     present anywhere in the file is skipped — or, when it was a hypothesis and this one is
-    verified, its line is replaced (promoted). Returns the lines added or promoted."""
+    verified, its line is replaced (promoted). Returns the lines added or promoted. With
+    ``dry_run``, a ``preview`` dict receives the file's text ``before`` and ``after``."""
     if not rules or not project:
         return []
     directory = paths.project_dir(project) if dry_run else ensure_area(paths, "projects", project)
@@ -257,17 +259,25 @@ def add_rules(paths: MemoryPaths, project: str, rules: list, dry_run: bool = Fal
         return "\n".join(lines) + "\n"
 
     if dry_run:
-        from ..fsutil import read_text
-        transform(read_text(path) or "")
+        _dry_run(path, transform, preview)
     else:
         update_file(path, transform)
     return added
 
 
+def _dry_run(path: str, transform, preview: dict | None) -> None:
+    from ..fsutil import read_text
+    before = read_text(path) or ""
+    after = transform(before)
+    if preview is not None:
+        preview.update(before=before, after=after)
+
+
 def add_pitfalls(paths: MemoryPaths, avoidances: list, jaccard: float, containment: float,
-                 dry_run: bool = False) -> list:
+                 dry_run: bool = False, preview: dict | None = None) -> list:
     """Append new pitfalls to MEMORY.md's pitfalls section, skipping near-duplicates of any line
-    already there (and of each other). Returns the lines added."""
+    already there (and of each other). Returns the lines added. With ``dry_run``, a ``preview``
+    dict receives MEMORY.md's text ``before`` and ``after``."""
     if not avoidances:
         return []
     from ..markdown import append_to_section, section_lines
@@ -298,8 +308,7 @@ def add_pitfalls(paths: MemoryPaths, avoidances: list, jaccard: float, containme
         return append_to_section(text, PITFALLS_HEADING, bullets)
 
     if dry_run:
-        from ..fsutil import read_text
-        transform(read_text(paths.memory_md) or "")
+        _dry_run(paths.memory_md, transform, preview)
     else:
         update_file(paths.memory_md, transform)
     return added

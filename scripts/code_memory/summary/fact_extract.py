@@ -27,6 +27,7 @@ from ..paths import MemoryPaths
 from ..redact import redact
 from ..review import queue as review_queue
 from ..text import similarity as dedup
+from ..text.fetch_run import fetches_and_runs
 from ..timeutil import parse_datetime
 from .extract import verification_of
 from .summarize import InvalidSummary, extract_json_object
@@ -195,9 +196,12 @@ def extract_for_project(paths: MemoryPaths, backend, project: str, sessions: lis
             continue
         evidence = redact("auto-extract-facts: " + (proposal["evidence"] or ", ".join(s.session_id for s in sessions[:5])))
         ver = verification_of(proposal["evidence"], ran)
+        held = fetches_and_runs(text)      # fetches and runs code from the network: the user decides
+        if held:
+            ver = {"state": "hypothesis", "evidence": []}
         planned = {"fact": text, "category": proposal["category"], "evidence": evidence, "supersedes": replaced,
                    "verification": ver}
-        if queue and not dry_run:
+        if (queue or held) and not dry_run:
             prop = review_queue.propose(paths.root, "fact", text, project=project, verification=ver,
                                         target=os.path.relpath(facts_path, paths.root), source="fact-extractor",
                                         session=sessions[0].session_id if sessions else None,

@@ -67,10 +67,11 @@ def workspace_resolver(cfg):
     return workspace_of
 
 
-def run_followups(cfg: dict, paths: MemoryPaths, session_id: str, transcript_path: str) -> dict:
+def run_followups(cfg: dict, paths: MemoryPaths, session_id: str, transcript_path: str,
+                  project: str | None = None) -> dict:
     """The feedback outcome and signal extraction after a summary (docs/summaries.md § Session summaries). A failing
-    follow-up is reported, never raised."""
-    from ..evolution import feedback, outcome, signals
+    follow-up is reported, never raised. ``project``: the session's (the summary's), for the outcome's evidence."""
+    from ..evolution import evidence, feedback, outcome, signals
 
     done: dict = {}
     try:
@@ -80,7 +81,9 @@ def run_followups(cfg: dict, paths: MemoryPaths, session_id: str, transcript_pat
         if assessment.outcome is None:
             done["feedback"] = "no outcome"
         else:
-            feedback.record_assessment(paths, session_id, assessment, source="summary")
+            touched = evidence.session_evidence(paths, session_id, assessment, project, cfg.get("projects"),
+                                                cfg.get("project_groups"))
+            feedback.record_assessment(paths, session_id, assessment, source="summary", evidence=touched)
             done["feedback"] = assessment.outcome
     except Exception as exc:  # a follow-up never fails the summary
         done["feedback"] = f"error {type(exc).__name__}"
@@ -119,7 +122,7 @@ def summarize_transcript(cfg: dict, paths: MemoryPaths, backend, options: Summar
         raise CodeMemoryError("MEMORY_READ_FAILED", f"cannot read the transcript ({exc.strerror})") from None
     report["seconds"] = round(time.monotonic() - started, 3)
     if followups and not dry_run and report.get("mode") != "empty":
-        report["followups"] = run_followups(cfg, paths, report["session_id"], transcript_path)
+        report["followups"] = run_followups(cfg, paths, report["session_id"], transcript_path, report.get("project"))
     if not dry_run:
         log_event(paths, {k: report.get(k) for k in
                           ("session_id", "mode", "llm_error", "transcript_bytes", "conversation_chars",

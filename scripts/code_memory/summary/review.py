@@ -101,6 +101,60 @@ def _write(cfg, prop: dict, text: str, ver: dict) -> dict:
     raise CodeMemoryError("INVALID_ARGUMENT", f"unknown proposal kind {kind!r}")
 
 
+def preview(cfg, prop: dict, actor: str = "ui") -> dict:
+    """What approving ``prop`` as it stands would change, computed by the writers :func:`_write`
+    uses, in their dry-run mode (nothing is written): ``{target, before, after}`` — the target
+    file's whole text (rules, pitfalls), the key's current value as JSON (kv, ``before`` None
+    when the key is new), the fact it supersedes (facts), nothing (``before`` None: a new Skill).
+    A target that cannot be written is ``{target, error, message}``."""
+    paths = cfg.paths
+    kind, payload = prop["kind"], prop.get("payload") or {}
+    ver = _approved_verification(prop, actor)
+    try:
+        if kind == "rule":
+            project = _require_project(paths, prop)
+            out = {"target": os.path.relpath(os.path.join(paths.project_dir(project), "rules.md"), paths.root)}
+            distribute.add_rules(paths, project, [{"rule": prop["text"], "category": payload.get("category"),
+                                                   "verification": ver}], dry_run=True, preview=out)
+            return out
+        if kind == "pitfall":
+            options = SummaryOptions.from_config(cfg)
+            out = {"target": "MEMORY.md"}
+            distribute.add_pitfalls(paths, [{"text": prop["text"], "verification": ver}], options.pitfall_jaccard,
+                                    options.pitfall_containment, dry_run=True, preview=out)
+            return out
+        if kind == "kv":
+            return {"target": prop["target"], "before": _kv_now(cfg, prop["target"]), "after": prop["text"]}
+        if kind == "fact":
+            project = _require_project(paths, prop)
+            target = os.path.relpath(os.path.join(paths.project_dir(project), "facts.json"), paths.root)
+            return {"target": target, "before": _fact_text(paths, project, payload.get("supersedes")),
+                    "after": prop["text"]}
+        return {"target": prop.get("target") or "", "before": None, "after": prop["text"]}
+    except CodeMemoryError as exc:
+        return {"target": prop.get("target") or "", "error": exc.code, "message": exc.message}
+
+
+def _kv_now(cfg, key: str) -> str | None:
+    """The live value of ``key`` as the kv proposal's text is written (sorted, indented JSON), or None."""
+    import json
+
+    from ..kv.view import get
+    try:
+        entry = get(cfg.root, key)
+    except CodeMemoryError:
+        return None
+    return json.dumps(entry.get("content"), ensure_ascii=False, indent=2, sort_keys=True)
+
+
+def _fact_text(paths, project: str, fact_id) -> str | None:
+    from ..memory.facts import load_facts
+    if not fact_id:
+        return None
+    facts = load_facts(os.path.join(paths.project_dir(project), "facts.json"))
+    return next((f.get("fact") for f in facts if f.get("id") == fact_id), None)
+
+
 def approve(cfg, pid: str, edited_text: str | None = None, expected_revision: int | None = None,
             actor: str = "cli") -> dict:
     """Write the proposal where it belongs (``edited_text`` replaces its text) and mark it approved.

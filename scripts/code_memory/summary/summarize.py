@@ -411,11 +411,17 @@ def _summarize(paths, digest, backend, options, session, dry_run, now, report):
              for r in (knowledge or {}).get("rules") or []]
     avoidances = [dict(a, verification=extract.verification_of(a.get("evidence"), digest))
                   for a in (knowledge or {}).get("avoidances") or []]
+    rules, held_rules = _hold_fetch_and_run(rules, "rule")
+    avoidances, held_pitfalls = _hold_fetch_and_run(avoidances, "text")
     queued = {"rule": [], "pitfall": []}
     if "rule" in options.queued and project:
         queued["rule"], rules = distribute.propose(paths, "rule", project, session.id, rules, dry_run), []
     if "pitfall" in options.queued:
         queued["pitfall"], avoidances = distribute.propose(paths, "pitfall", None, session.id, avoidances, dry_run), []
+    if held_rules and project:        # whatever review.mode says: the user decides on these
+        queued["rule"] += distribute.propose(paths, "rule", project, session.id, held_rules, dry_run)
+    if held_pitfalls:
+        queued["pitfall"] += distribute.propose(paths, "pitfall", None, session.id, held_pitfalls, dry_run)
     added_rules = _unless_not_utf8(report, lambda: distribute.add_rules(paths, project, rules, dry_run=dry_run),
                                    []) if project else []
     added_pitfalls = _unless_not_utf8(report, lambda: distribute.add_pitfalls(
@@ -462,6 +468,21 @@ def _unless_not_utf8(report: dict, write, skipped):
         return skipped
 
 
+def _hold_fetch_and_run(items: list, field: str) -> tuple:
+    """``(kept, held)``: learned lines that fetch code from the network and run it
+    (text/fetch_run.py) are held back for review, unverified — never written on the transcript's
+    word (docs/security.md § Review)."""
+    from ..text.fetch_run import fetches_and_runs
+
+    kept, held = [], []
+    for item in items:
+        if fetches_and_runs(item.get(field)):
+            held.append(dict(item, verification={"state": "hypothesis", "evidence": []}))
+        else:
+            kept.append(item)
+    return kept, held
+
+
 def record_recent(paths: MemoryPaths, session: _Session, summary: dict, mode: str, ended: dt.datetime) -> list:
     """Put the session into the recent-work index (memory/recent.py). Returns the files written."""
     entry = {"id": session.id, "note": os.path.relpath(paths.session_note(session.id), paths.root),
@@ -470,8 +491,8 @@ def record_recent(paths: MemoryPaths, session: _Session, summary: dict, mode: st
              "topic": distribute.one_line(summary.get("topic"), 160),
              "files": [distribute.display_path(distribute.one_line(f), session.cwd)
                        for f in summary.get("files") or []][:12],
-             "decisions": [distribute.one_line(d, 200) for d in summary.get("decisions") or []][:3],
-             "todos": [{"text": distribute.one_line(t, 200)} for t in summary.get("todos") or []][:8],
+             "decisions": [distribute.one_line(d, 200) for d in recent.briefable(summary.get("decisions"))][:3],
+             "todos": [{"text": distribute.one_line(t, 200)} for t in recent.briefable(summary.get("todos"))][:8],
              "mode": mode}
     done = [(ref, text) for ref, text in summary.get("done") or []]
     return list(recent.record_session(paths, entry, done, extract.same_todo).values())

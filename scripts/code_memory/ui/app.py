@@ -148,10 +148,11 @@ class App:
     def v_file(self, request):
         q = request.query_params
         try:
-            start, count = int(q.get("from", "1")), int(q.get("lines", "80"))
+            start, count = int(q.get("from", "1")), int(q.get("lines", views.PAGE_LINES))
+            end = int(q["to"]) if q.get("to") else None
         except ValueError:
-            raise invalid("from and lines are numbers") from None
-        return views.read_lines(self.state, q.get("path", ""), start, count)
+            raise invalid("from, to and lines are whole numbers") from None
+        return views.read_lines(self.state, q.get("path", ""), start, count, end)
 
     def v_item(self, request):
         return views.get_item(self.state, request.query_params.get("id", ""))

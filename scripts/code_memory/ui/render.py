@@ -1,7 +1,8 @@
-"""HTML pieces the memory browser draws itself: Markdown notes, highlighted snippets, SVG plots and
-the knowledge-map graph. Everything from memory is escaped first (memory text may hold HTML or
-script — it is shown, never run); the markup added afterwards carries no attributes taken from
-memory, and links are never made from memory text.
+"""HTML pieces of the memory browser: Markdown notes (markdown-it-py), highlighted snippets, SVG
+plots and the knowledge-map graph. Everything from memory is escaped (memory text may hold HTML or
+script — it is shown, never run). A note's Markdown links become links only to http(s), mailto or
+relative addresses (``rel="nofollow noopener noreferrer"``); its images are shown as links, never
+loaded. The plots' markup carries no attributes taken from memory.
 """
 
 from __future__ import annotations
@@ -10,93 +11,64 @@ import html
 import math
 import re
 
+from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from ..text.segment import bigrams, has_cjk
 
-_INLINE_CODE = re.compile(r"`([^`\n]+)`")
-_BOLD = re.compile(r"\*\*([^*\n]+)\*\*")
-_ORDERED = re.compile(r"^(\s*)(\d+)[.)]\s+(.*)$")
+MAX_MARKDOWN_CHARS = 200_000          # a note longer than this is shown cut (the file view pages the rest)
+LINK_SCHEMES = ("http", "https", "mailto")
+_SCHEME = re.compile(r"^([a-z][a-z0-9+.\-]*):", re.IGNORECASE)
+_RENDERER = None
 
 
-def _inline(text: str) -> str:
-    out = html.escape(text, quote=True)
-    out = _INLINE_CODE.sub(lambda m: f"<code>{m.group(1)}</code>", out)
-    return _BOLD.sub(lambda m: f"<strong>{m.group(1)}</strong>", out)
+def safe_link(url: str) -> bool:
+    """A link or image address the browser may follow: http(s), mailto, or one without a scheme
+    (relative, ``#anchor``). ``javascript:``, ``data:``, ``vbscript:``, ``file:`` … are refused —
+    markdown-it has decoded entities (``jav&#x61;script:``) and percent-encoded controls before this."""
+    found = _SCHEME.match(url.strip())
+    return found is None or found.group(1).lower() in LINK_SCHEMES
+
+
+def _image_as_link(self, tokens, idx, options, env) -> str:
+    """An image is never loaded (no request leaves for a tracker): its alt text, linked to it."""
+    token = tokens[idx]
+    label = html.escape(f"[image: {self.renderInlineAsText(token.children or [], options, env) or 'no description'}]")
+    src = token.attrGet("src")
+    return f'<a href="{html.escape(str(src))}" rel="nofollow noopener noreferrer">{label}</a>' if src else label
+
+
+def _link_open(self, tokens, idx, options, env) -> str:
+    tokens[idx].attrSet("rel", "nofollow noopener noreferrer")
+    return self.renderToken(tokens, idx, options, env)
+
+
+def _parser():
+    """CommonMark with GFM tables and strikethrough; raw HTML off (shown as text); line breaks
+    kept (notes are written line by line); links restricted to :func:`safe_link`."""
+    global _RENDERER
+    if _RENDERER is None:
+        md = MarkdownIt("commonmark", {"html": False, "breaks": True, "linkify": False, "typographer": False})
+        md.enable(["table", "strikethrough"])
+        md.validateLink = safe_link
+        md.add_render_rule("image", _image_as_link)
+        md.add_render_rule("link_open", _link_open)
+        _RENDERER = md
+    return _RENDERER
 
 
 def markdown(text: str) -> Markup:
-    """A small, safe Markdown: headings, lists, fenced code, quotes, paragraphs, inline code, bold."""
-    out: list = []
-    para: list = []
-    in_list = None
-    fence = None
-
-    def close_para():
-        if para:
-            out.append("<p>" + "<br>".join(_inline(p) for p in para) + "</p>")
-            para.clear()
-
-    def close_list():
-        nonlocal in_list
-        if in_list:
-            out.append(f"</{in_list}>")
-            in_list = None
-
-    for line in (text or "").split("\n"):
-        stripped = line.strip()
-        if fence is not None:
-            if stripped.startswith("```"):
-                out.append("<pre><code>" + html.escape("\n".join(fence)) + "</code></pre>")
-                fence = None
-            else:
-                fence.append(line)
-            continue
-        if stripped.startswith("```"):
-            close_para()
-            close_list()
-            fence = []
-            continue
-        level = len(stripped) - len(stripped.lstrip("#"))
-        if 1 <= level <= 6 and stripped[level:level + 1] == " ":
-            close_para()
-            close_list()
-            out.append(f"<h{min(level + 1, 6)}>{_inline(stripped[level + 1:])}</h{min(level + 1, 6)}>")
-            continue
-        ordered = _ORDERED.match(line)
-        if stripped[:2] in ("- ", "* ", "+ ") or ordered:
-            close_para()
-            kind = "ol" if ordered and stripped[:2] not in ("- ", "* ", "+ ") else "ul"
-            if in_list != kind:
-                close_list()
-                out.append(f"<{kind}>")
-                in_list = kind
-            if kind == "ol":      # the note's own number, so a nested list does not restart the count
-                out.append(f'<li value="{int(ordered.group(2))}">{_inline(ordered.group(3))}</li>')
-            else:
-                out.append(f"<li>{_inline(stripped[2:])}</li>")
-            continue
-        if not stripped:
-            close_para()
-            close_list()
-            continue
-        if stripped.startswith(">"):
-            close_para()
-            close_list()
-            out.append(f"<blockquote>{_inline(stripped.lstrip('> '))}</blockquote>")
-            continue
-        if stripped in ("---", "***"):
-            close_para()
-            close_list()
-            out.append("<hr>")
-            continue
-        close_list()
-        para.append(stripped)
-    if fence is not None:
-        out.append("<pre><code>" + html.escape("\n".join(fence)) + "</code></pre>")
-    close_para()
-    close_list()
-    return Markup("\n".join(out))
+    """A note as HTML through markdown-it-py: headings one level down (the page has the ``<h1>``),
+    lists, tables, fenced code, quotes, emphasis; any HTML in the text is shown, never run."""
+    text = text or ""
+    if len(text) > MAX_MARKDOWN_CHARS:
+        text = text[:MAX_MARKDOWN_CHARS] + "\n\n… (cut here: the rest is in the file view)"
+    md = _parser()
+    tokens = md.parse(text)
+    for token in tokens:
+        if token.type in ("heading_open", "heading_close"):
+            token.tag = f"h{min(int(token.tag[1]) + 1, 6)}"
+    return Markup(md.renderer.render(tokens, md.options, {}))
 
 
 def query_marks(query: str) -> list:

@@ -2,9 +2,12 @@
 
 * **Host**: only ``127.0.0.1:PORT`` and ``localhost:PORT`` — a page on another site that rebinds
   its DNS name to 127.0.0.1 sends its own name and is refused (``HOST_REFUSED``).
-* **Token**: the per-run token from the printed URL (``?token=…``) is exchanged for an HttpOnly,
-  SameSite=Strict cookie (named after the port) and the URL is redirected without it; later
-  requests need that cookie or an ``X-Code-Memory-Token`` header (``TOKEN_REQUIRED``).
+* **Token**: the per-run token from the printed URL (``?token=…``) is good for one request: it is
+  traded for a fresh session secret in an HttpOnly, SameSite=Strict cookie (named after the port)
+  and the URL is redirected without it. A second use gets 401 (``TOKEN_USED``): a token copied from
+  a screen, a log or a history is worth nothing once the browser has opened. Later requests need
+  the cookie or the session secret in an ``X-Code-Memory-Token`` header (``TOKEN_REQUIRED``). The
+  token is never on a command line (``cli/ui.py`` hands it to the browser in a private file).
 * **Writes**: a POST needs the per-run CSRF token (``X-CSRF-Token`` header or a ``csrf`` form
   field, checked by the handler), a same-origin ``Origin`` when the browser sends one, and is
   refused outright with ``--read-only`` (``READ_ONLY``).
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import secrets
 import time
 from urllib.parse import parse_qsl, urlencode
 
@@ -41,9 +45,12 @@ def _cookies(header: str) -> dict:
 class Guard:
     """Pure ASGI middleware."""
 
-    def __init__(self, app, *, token: str, port: int, read_only: bool, log=None):
+    def __init__(self, app, *, token: str, port: int, read_only: bool, log=None, on_trade=None):
         self.app = app
         self.token = token
+        self.session = secrets.token_urlsafe(32)       # what the cookie carries once the token is traded
+        self.traded = False
+        self.on_trade = on_trade or (lambda: None)
         self.port = port
         self.read_only = read_only
         self.hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
@@ -86,12 +93,17 @@ class Guard:
         if scope["method"] == "GET" and "token" in query:
             if not same(query["token"], self.token):
                 return 401, "TOKEN_REQUIRED", "that token is not this run's; use the URL `code-memory ui` printed", None
+            if self.traded:
+                return 401, "TOKEN_USED", ("this run's token was already used (it opens one browser once); "
+                                           "start `code-memory ui` again for a new one"), None
+            self.traded = True
+            self.on_trade()
             rest = urlencode([(k, v) for k, v in query.items() if k != "token"])
             location = scope["path"] + (f"?{rest}" if rest else "")
-            cookie = f"{self.cookie}={self.token}; HttpOnly; SameSite=Strict; Path=/"
+            cookie = f"{self.cookie}={self.session}; HttpOnly; SameSite=Strict; Path=/"
             return 303, None, None, [(b"location", location.encode("utf-8")), (b"set-cookie", cookie.encode())]
         presented = (_cookies(headers.get("cookie", "")).get(self.cookie, ""), headers.get("x-code-memory-token", ""))
-        if not any(same(value, self.token) for value in presented):
+        if not self.traded or not any(same(value, self.session) for value in presented):
             return 401, "TOKEN_REQUIRED", "open the URL `code-memory ui` printed (it carries this run's token)", None
         if scope["method"].encode() in WRITE_METHODS:
             if self.read_only:

@@ -17,9 +17,12 @@ from dataclasses import dataclass, field
 from ..errors import CodeMemoryError, invalid
 from ..fsutil import read_text
 from ..paths import AREA_KINDS, safe_name
+from ..search.engine import MAX_GET_LINES as MAX_PAGE_LINES  # what one read may return
+from . import proposals
 from .catalog import Catalog
 
 PAGE_SIZE = 100
+PAGE_LINES = 80                 # the file view's page
 SEARCH_TOP_K = 20
 MAP_OVERVIEW_NODES = 60
 
@@ -105,11 +108,43 @@ def search(state: State, q: str, source: str = "", project: str = "", mode: str 
     return answer
 
 
-def read_lines(state: State, path: str, from_line: int = 1, lines: int = 80) -> dict:
+def read_lines(state: State, path: str, from_line: int = 1, lines: int = PAGE_LINES, to_line: int | None = None) -> dict:
+    """Lines ``from_line``..``to_line`` (or ``lines`` of them) of one memory file, at most
+    ``MAX_PAGE_LINES``: the access policy's answer plus ``to_line`` (the last line shown) and the
+    ``previous`` / ``next`` pages (``{"from", "to"}``, or None at either end)."""
     from ..search.access import read_memory_lines
 
     check_root(state)
-    return read_memory_lines(state.cfg, state.scope, path, from_line, max(1, min(int(lines), 400)))
+    if from_line < 1:
+        raise invalid("from is 1-based and must be ≥ 1")
+    if to_line is not None:
+        if to_line < from_line:
+            raise invalid(f"to ({to_line}) is before from ({from_line})")
+        lines = to_line - from_line + 1
+    if lines < 1:
+        raise invalid("lines must be ≥ 1")
+    answer = read_memory_lines(state.cfg, state.scope, path, from_line, min(lines, MAX_PAGE_LINES))
+    total, shown = answer["total_lines"], answer["lines"]
+    if from_line > max(total, 1):
+        raise invalid(f"from ({from_line}) is past the end of the file ({total} lines)",
+                      hint=f"the last page starts at line {max(1, total - PAGE_LINES + 1)}")
+    answer.pop("clamped_to", None)
+    last = from_line + shown - 1
+    answer.update(
+        to_line=last,
+        previous={"from": max(1, from_line - PAGE_LINES), "to": from_line - 1} if from_line > 1 else None,
+        next={"from": last + 1, "to": min(total, last + PAGE_LINES)} if last < total else None)
+    return answer
+
+
+def whole_text(state: State, path: str) -> str:
+    """Every line of one memory file (a note shown whole), read page by page through :func:`read_lines`."""
+    answer = read_lines(state, path, 1, MAX_PAGE_LINES)
+    parts = [answer["text"]]
+    while answer["next"]:
+        answer = read_lines(state, path, answer["next"]["from"], MAX_PAGE_LINES)
+        parts.append(answer["text"])
+    return "\n".join(parts)
 
 
 def get_item(state: State, item_id: str) -> dict:
@@ -149,6 +184,10 @@ def _resolve_refs(state: State, refs: list) -> list:
 
     out = []
     for ref in refs[:200]:
+        item = _recalled_item(state, ref["experience_id"])
+        if item is not None:        # recalled by prompt/file recall: a note, a kv key, a memtool item
+            out.append({**ref, "text": item[0], "verification": None, "path": item[1]})
+            continue
         loc = locate(state.paths, ref["experience_id"])
         if loc is None:
             text, ver = "(no longer in memory: edited, archived or removed)", None
@@ -160,6 +199,22 @@ def _resolve_refs(state: State, refs: list) -> list:
     return out
 
 
+def _recalled_item(state: State, ref_id: str):
+    """``(text, path or None)`` of a recalled item's ref (``session:<id>``, ``kv:<key>``,
+    ``memtool:<id>``, ``memory:<path>``; docs/hooks.md § Recall), or None for an experience."""
+    from ..memory.experience import KINDS
+    from ..memory.sessions import parse_note
+
+    kind, _, key = ref_id.partition(":")
+    if kind in KINDS:
+        return None
+    if kind == "session":
+        path = state.paths.session_note(key)
+        topic = parse_note(read_text(path, default="") or "", path)["topic"] if os.path.isfile(path) else ""
+        return f"session note · {topic or key}", os.path.relpath(path, state.cfg.root)
+    return f"{kind} · {key}", key if kind == "memory" else None
+
+
 def session(state: State, session_id: str) -> dict:
     from ..evolution import feedback
     from ..memory.sessions import parse_note
@@ -169,7 +224,7 @@ def session(state: State, session_id: str) -> dict:
     path = state.paths.session_note(sid)
     if not os.path.isfile(path):
         raise CodeMemoryError("NOT_FOUND", f"no session note {sid}", hint="it may have been removed; reload the timeline")
-    answer = read_lines(state, path, 1, 400)        # the access policy's read (derived files, scope)
+    answer = read_lines(state, path, 1, 1)          # the access policy's read (derived files, scope)
     text = read_text(path, default="") or ""
     fields = parse_note(text, path)
     refs = _resolve_refs(state, feedback.session_refs(state.paths, fields["session_id"] or sid))
@@ -184,8 +239,7 @@ def daily(state: State, date: str) -> dict:
     path = state.paths.daily_note(date)
     if not os.path.isfile(path):
         raise CodeMemoryError("NOT_FOUND", f"no daily note for {date}")
-    answer = read_lines(state, path, 1, 400)
-    return {"date": date, "path": os.path.relpath(path, state.cfg.root), "text": answer["text"]}
+    return {"date": date, "path": os.path.relpath(path, state.cfg.root), "text": whole_text(state, path)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -387,12 +441,21 @@ def review_list(state: State, status: str = "pending", kind: str = "") -> dict:
     corrupt: list = []
     items = queue.list_proposals(state.cfg.root, None if status == "all" else status, kind=kind or None,
                                  corrupt=corrupt)
+    for prop in items:
+        prop["origin"] = proposals.origin(state.paths, prop, (prop.get("payload") or {}).get("source"))
     return {"status": status, "kind": kind, "pending": queue.pending_count(state.cfg.root),
             "proposals": items[::-1], "corrupt": corrupt}
 
 
 def review_item(state: State, pid: str) -> dict:
+    """One proposal, where it came from (``provenance``) and — while it waits — what approving it
+    would change (``change``: the target's text before and after, and their diff)."""
     from ..review import queue
+    from ..summary.review import preview
 
     check_root(state)
-    return {"proposal": queue.get_proposal(state.cfg.root, pid)}
+    prop = queue.get_proposal(state.cfg.root, pid)
+    provenance = proposals.provenance(state.paths, prop)
+    prop["origin"] = proposals.origin(state.paths, prop, provenance.get("source"))
+    change = proposals.change(prop["kind"], preview(state.cfg, prop)) if prop.get("status") == "pending" else None
+    return {"proposal": prop, "provenance": provenance, "change": change}

@@ -1,0 +1,602 @@
+#!/usr/bin/env python3
+"""Prompt-time recall: the relevance gate's curve, measured (BENCHMARKS.md § Recall).
+
+  python bench/bench_recall.py                  # the curve: LoCoMo dev + routine prompts (tuning sets)
+  python bench/bench_recall.py --smoke          # a few seconds on a slice of each
+  python bench/bench_recall.py --dump FILE      # every candidate's signals, for analysis
+
+What it measures, for each threshold of ``recall.threshold``, through the same function the
+UserPromptSubmit hook calls (code_memory.search.recall.prompt_recall, BM25, every store):
+
+* **evidence rate** — LoCoMo's dev split (../shared/bench-data/locomo, never copied here): each
+  conversation is one project of one memory root, each of its sessions one session note in the
+  product's format (the summarizer's raw-conversation note, a turn per line tagged ``[D<s>:<t>]``),
+  written by the summarizer's own renderer. Every answerable question (categories 1–4: multi-hop,
+  temporal, open-domain, single-hop) is a prompt in its conversation's project; the rate is the share
+  whose injected context holds an evidence turn (``all``: every evidence turn).
+* **off-topic rate** — the same questions asked in the *next* conversation's project (another
+  person's life): the share that inject anything. The "CSS note for an authentication prompt".
+* **false-injection rate** — routine coding prompts (bench/data/recall_tuning/routine_prompts.json,
+  62 English + 62 Chinese) in a lived-in memory: project ``code-memory`` built from this
+  repository's own history (one session note per commit up to PINNED_COMMIT: subject, body, files;
+  every 5th commit a memtool item instead, every 7th a kv key, "never/always" lines as MEMORY.md
+  pitfalls) and project ``msgcode`` built from the user's Chinese design documents
+  (../shared/specs: one session note per section). The share of prompts that inject anything.
+* **repeats** — one simulated session per project running all its prompts with the hook's ledger:
+  items or lines injected twice (must be 0).
+
+Both prompt sets are tuning sets, written or chosen alongside the gate: numbers on them are upper
+bounds. The held-out numbers come from bench/heldout_recall.py (another engineer's data).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import types
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+
+DATA = os.environ.get("CODE_MEMORY_BENCH_DATA", os.path.join(os.path.dirname(REPO), "shared", "bench-data"))
+if not os.path.isdir(DATA):
+    DATA = "/work/shared/bench-data"
+SPECS = os.path.join(os.path.dirname(DATA), "specs")
+ROUTINE = os.path.join(REPO, "bench", "data", "recall_tuning", "routine_prompts.json")
+PINNED_COMMIT = "ba21af9"          # the repository's history up to here is the lived-in memory
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+THRESHOLDS = [0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7]
+
+
+def _config(root: str):
+    from code_memory.config import load_config
+
+    env = {"CODE_MEMORY_ROOT": root, "HOME": os.environ.get("HOME", "/tmp")}
+    return load_config(env=env)
+
+
+def _note(paths, sid: str, project: str, when: str, summary: dict, extra: str = "") -> None:
+    """A session note as the summarizer renders it (summary.distribute)."""
+    import datetime as dt
+
+    from code_memory.summary import distribute
+
+    ended = dt.datetime.fromisoformat(when) if when else dt.datetime(2024, 1, 1)
+    digest = types.SimpleNamespace(bytes=len(extra) + 2000, lines=40)
+    body = distribute.render_summary_body(summary, f"/work/{project}")
+    text = distribute.render_note(session_id=sid, project=project, cwd=f"/work/{project}", digest=digest,
+                                  mode_line="raw conversation" if extra else "deterministic (no LLM)", body=body,
+                                  extra_sections=[extra] if extra else [], now=ended, ended=ended)
+    from code_memory.memory.sessions import write_session_note
+
+    write_session_note(paths, sid, text)
+
+
+# ---------------------------------------------------------------------------------------------
+# LoCoMo: one project per conversation
+
+def _evidence(raw, valid: set) -> list:
+    out = []
+    for item in raw or []:
+        for tok in re.split(r"[;\s]+", str(item)):
+            tok = re.sub(r"^D:(\d+):", r"D\1:", tok.strip())
+            m = re.fullmatch(r"D(\d+):(\d+)", tok)
+            if m and f"D{int(m.group(1))}:{int(m.group(2))}" in valid:
+                out.append(f"D{int(m.group(1))}:{int(m.group(2))}")
+    return list(dict.fromkeys(out))
+
+
+def _when(text: str) -> str:
+    months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+              "October", "November", "December"]
+    m = re.match(r"(\d+):(\d+)\s*(am|pm) on (\d+) (\w+),? (\d{4})", text or "")
+    if not m:
+        return ""
+    hour = int(m.group(1)) % 12 + (12 if m.group(3) == "pm" else 0)
+    month = months.index(m.group(5)) + 1 if m.group(5) in months else 1
+    return f"{m.group(6)}-{month:02d}-{int(m.group(4)):02d}T{hour:02d}:{int(m.group(2)):02d}:00"
+
+
+def build_locomo(paths, conversations: int | None) -> list:
+    from code_memory.summary import distribute
+
+    with open(os.path.join(DATA, "locomo", "locomo_dev.json"), encoding="utf-8") as fh:
+        samples = json.load(fh)[:conversations]
+    questions = []
+    for sample in samples:
+        conv_id, conv = sample["sample_id"], sample["conversation"]
+        valid = set()
+        n = 1
+        while f"session_{n}" in conv or f"session_{n}_date_time" in conv:
+            turns = conv.get(f"session_{n}") or []
+            if turns:
+                lines = []
+                for turn in turns:
+                    valid.add(turn["dia_id"])
+                    text = turn["text"] + (f" [shares a photo: {turn['blip_caption']}]" if turn.get("blip_caption") else "")
+                    lines.append(f"[{turn['dia_id']}] {turn['speaker']}: {text}")
+                raw = distribute.raw_conversation_section("\n".join(lines), 20000)
+                summary = {"topic": f"{turns[0]['speaker']}: {turns[0]['text']}", "key_points": [], "files": [],
+                           "decisions": [], "todos": []}
+                _note(paths, f"{conv_id}-s{n:02d}", conv_id, _when(conv.get(f"session_{n}_date_time", "")), summary, raw)
+            n += 1
+        for i, qa in enumerate(sample["qa"]):
+            gold = _evidence(qa.get("evidence"), valid)
+            if qa.get("category") in CATEGORIES and gold:
+                questions.append({"qid": f"{conv_id}#{i}", "project": conv_id, "prompt": qa["question"],
+                                  "category": CATEGORIES[qa["category"]], "gold": gold})
+    return questions
+
+
+# ---------------------------------------------------------------------------------------------
+# the lived-in coding memory
+
+def _git_history(limit: int | None) -> list:
+    try:
+        raw = subprocess.run(["git", "-C", REPO, "log", "--reverse", "--name-only", "--format=%x00%H%x01%aI%x01%s%x01%b%x02",
+                              PINNED_COMMIT], capture_output=True, text=True, check=True).stdout
+    except (subprocess.CalledProcessError, OSError):
+        return []
+    commits = []
+    for record in raw.split("\x00")[1:]:
+        head, _, files = record.partition("\x02")
+        sha, date, subject, body = (head.split("\x01") + ["", "", "", ""])[:4]
+        commits.append({"sha": sha, "date": date[:19], "subject": subject.strip(), "body": body.strip(),
+                        "files": [f for f in files.split("\n") if f.strip()]})
+    return commits[:limit]
+
+
+def _spec_sections(limit: int | None) -> list:
+    out = []
+    for name in sorted(os.listdir(SPECS)) if os.path.isdir(SPECS) else []:
+        if not name.endswith(".txt"):
+            continue
+        with open(os.path.join(SPECS, name), encoding="utf-8") as fh:
+            text = fh.read()
+        heading, body = None, []
+        for line in text.split("\n") + ["## END"]:
+            if line.startswith("## ") or line.startswith("### "):
+                if heading and any(b.strip() for b in body):
+                    out.append((heading, [b.strip() for b in body if b.strip() and not b.startswith("```")]))
+                heading, body = line.lstrip("#").strip(), []
+            else:
+                body.append(line)
+    return out[:limit]
+
+
+def build_lived_in(paths, limit: int | None) -> dict:
+    """Projects ``code-memory`` (English, from git history) and ``msgcode`` (Chinese, from the
+    design documents), with every store used. Returns what was written, by store."""
+    from code_memory.kv.write import set_memory
+    from code_memory.memtool.store import MemoryStore
+
+    counts = {"notes": 0, "memtool": 0, "kv": 0, "pitfalls": 0}
+    store = MemoryStore(os.path.join(paths.root, "memtool.db"))
+    pitfalls = []
+    for i, c in enumerate(_git_history(limit)):
+        body = [ln.strip("-* ").strip() for ln in c["body"].split("\n") if ln.strip()]
+        if i % 5 == 4:
+            store.put(type="feature", key=c["subject"][:80], content="\n".join([c["subject"]] + body)[:2000],
+                      tags=["code-memory"])
+            counts["memtool"] += 1
+            continue
+        if i % 7 == 6:
+            set_memory(paths.root, f"/projects/code-memory/history/{c['sha'][:8]}",
+                       {"subject": c["subject"], "details": body[:6]}, source={"kind": "user", "name": "bench"})
+            counts["kv"] += 1
+            continue
+        decisions = [b for b in body if re.search(r"\b(because|instead|so that|rather than)\b", b, re.I)][:2]
+        pitfalls += [b for b in body if re.match(r"(never|always|do not|don't)\b", b, re.I)]
+        summary = {"topic": c["subject"], "key_points": body[:6], "files": c["files"][:12], "decisions": decisions,
+                   "todos": []}
+        _note(paths, f"cm-{c['sha'][:10]}", "code-memory", c["date"], summary)
+        counts["notes"] += 1
+    for i, (heading, body) in enumerate(_spec_sections(limit)):
+        decisions = [b.lstrip("-* ") for b in body if re.search(r"(决定|采用|改为|不要|必须|禁止)", b)][:2]
+        pitfalls += [b.lstrip("-* ") for b in body if b.lstrip("-* ").startswith(("不要", "禁止", "避免"))]
+        summary = {"topic": heading, "key_points": [b.lstrip("-* ") for b in body[:8]], "files": [],
+                   "decisions": decisions, "todos": []}
+        _note(paths, f"mc-{i:03d}", "msgcode", f"2026-0{1 + i % 9}-{10 + i % 18}T10:00:00", summary)
+        counts["notes"] += 1
+    store.close()
+    if pitfalls:
+        from code_memory.memory.tree import update_file
+
+        def add(text):
+            return text.rstrip("\n") + "\n" + "\n".join(f"- {p[:200]}" for p in pitfalls[:30]) + "\n"
+        update_file(paths.memory_md, add)
+        counts["pitfalls"] = min(30, len(pitfalls))
+    from code_memory.memory.recent import rebuild
+    from code_memory.summary.extract import same_todo
+
+    rebuild(paths, same_todo)
+    return counts
+
+
+def routine_prompts(limit: int | None) -> list:
+    with open(ROUTINE, encoding="utf-8") as fh:
+        data = json.load(fh)
+    out = []
+    for lang, project in (("en", "code-memory"), ("zh", "msgcode")):
+        out += [{"prompt": p, "lang": lang, "project": project} for p in data[lang][:limit]]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# measuring
+
+def evidence_in(items: list, gold: list) -> tuple:
+    text = "\n".join(i["text"] for i in items)
+    found = [g for g in gold if f"[{g}]" in text]
+    return bool(found), len(found) == len(gold)
+
+
+def measure_all(cfg, prompts: list) -> list:
+    from code_memory.search.recall import measure
+
+    out = []
+    for p in prompts:
+        out.append(measure(cfg, {"prompt": p["prompt"], "project": p["project"], "mode": "bm25", "refresh": False}))
+    return out
+
+
+def curve(cfg, questions, q_measured, offtopic_measured, routine, r_measured) -> list:
+    from code_memory.search.recall import build
+
+    rows = []
+    budget, items = int(cfg.get_path("recall.max_chars")), int(cfg.get_path("recall.max_items"))
+    for th in THRESHOLDS:
+        any_hits = all_hits = 0
+        per_cat: dict = {}
+        for q, m in zip(questions, q_measured):
+            got = build(cfg.root, m, th, budget, items)["items"]
+            a, al = evidence_in(got, q["gold"])
+            any_hits += a
+            all_hits += al
+            per_cat.setdefault(q["category"], []).append(a)
+        off = sum(1 for m in offtopic_measured if build(cfg.root, m, th, budget, items)["items"])
+        inj = [bool(build(cfg.root, m, th, budget, items)["items"]) for m in r_measured]
+        rows.append({"threshold": th, "evidence": any_hits / max(1, len(questions)),
+                     "evidence_all": all_hits / max(1, len(questions)),
+                     "per_category": {k: sum(v) / len(v) for k, v in per_cat.items()},
+                     "offtopic": off / max(1, len(offtopic_measured)),
+                     "false_injection": sum(inj) / max(1, len(inj)),
+                     "false_en": sum(i for i, p in zip(inj, routine) if p["lang"] == "en") / max(1, sum(p["lang"] == "en" for p in routine)),
+                     "false_zh": sum(i for i, p in zip(inj, routine) if p["lang"] == "zh") / max(1, sum(p["lang"] == "zh" for p in routine))})
+    return rows
+
+
+# the signals compared (relevance of one candidate from its signals; "margin" and "cos" are added below)
+VARIANTS = {
+    "coverage × specific (the gate)": lambda s: s["coverage"] * s["specific"],
+    "coverage only": lambda s: s["coverage"],
+    "specific only": lambda s: s["specific"],
+    "best line: coverage × specific": lambda s: s["line_coverage"] * min(1.0, s["line_mass"] / (2 * s["unit"])),
+    "gate + 0.25 × margin top-vs-second": lambda s: s["coverage"] * s["specific"] + 0.25 * s["margin"],
+    "gate × (1 + cosine − 0.2)": lambda s: s["coverage"] * s["specific"] * (1 + max(0.0, s["cos"] - 0.2)),
+}
+
+
+def with_margin(measured: list) -> None:
+    for m in measured:
+        vals = sorted((r[0] for r in m.rows), reverse=True)
+        margin = vals[0] - vals[1] if len(vals) > 1 else (vals[0] if vals else 0.0)
+        m.rows = [(rel, k, h, t, {**sig, "margin": margin}) for rel, k, h, t, sig in m.rows]
+
+
+def with_cosine(measured_sets: list, prompt_sets: list) -> None:
+    """Add each candidate's cosine to its prompt (the test model, tests/support/testmodel.py)."""
+    sys.path.insert(0, os.path.join(REPO, "tests", "support"))
+    import testmodel
+
+    from code_memory.search.embed import load_model, spec_from_config
+
+    model = load_model(spec_from_config(testmodel.model_config(testmodel.assemble(tempfile.mkdtemp(prefix="model-")))))
+    texts = list(dict.fromkeys(r[3][:1500] for ms in measured_sets for m in ms for r in m.rows))
+    docs = dict(zip(texts, model.embed(texts)))
+    for prompts, ms in zip(prompt_sets, measured_sets):
+        for p, m in zip(prompts, ms):
+            q = model.embed_query(p["prompt"])
+            m.rows = [(rel, k, h, t, {**sig, "cos": float(sum(a * b for a, b in zip(q, docs[t[:1500]])))})
+                      for rel, k, h, t, sig in m.rows]
+
+
+def compare(cfg_loco, cfg_coding, questions, q_measured, offtopic, routine, r_measured, cosine: bool) -> list:
+    """For each signal: the lowest threshold at which routine prompts inject ≤ 5 %, and the
+    evidence rate there (every variant on the same candidates and the same budget)."""
+    import copy
+
+    out = []
+    for name, fn in VARIANTS.items():
+        if "cosine" in name and not cosine:
+            continue
+        sets = [copy.copy(m) for m in q_measured], [copy.copy(m) for m in offtopic], [copy.copy(m) for m in r_measured]
+        for ms in sets:
+            for m in ms:
+                m.rows = [(round(fn(sig), 4), k, h, t, sig) for _rel, k, h, t, sig in m.rows]
+        for th in [x / 100 for x in range(5, 150, 5)]:
+            rows = curve_at(cfg_loco, cfg_coding, questions, sets[0], sets[1], sets[2], th)
+            if rows["false_injection"] <= 0.05:
+                out.append({"signal": name, "threshold": th, **rows})
+                break
+    return out
+
+
+def curve_at(cfg_loco, cfg_coding, questions, q_measured, offtopic, r_measured, th: float) -> dict:
+    from code_memory.search.recall import build
+
+    budget, items = int(cfg_loco.get_path("recall.max_chars")), int(cfg_loco.get_path("recall.max_items"))
+    ev = sum(evidence_in(build(cfg_loco.root, m, th, budget, items)["items"], q["gold"])[0]
+             for q, m in zip(questions, q_measured))
+    off = sum(1 for m in offtopic if build(cfg_loco.root, m, th, budget, items)["items"])
+    inj = sum(1 for m in r_measured if build(cfg_coding.root, m, th, budget, items)["items"])
+    return {"evidence": ev / max(1, len(questions)), "offtopic": off / max(1, len(offtopic)),
+            "false_injection": inj / max(1, len(r_measured))}
+
+
+def repeats(cfg, prompts: list, measured: list, threshold: float) -> dict:
+    """One session per project: every prompt in turn, each recall excluding what is in context
+    (the hook's ledger: keys and line digests). Counts items and lines injected twice."""
+    from code_memory.search.recall import build
+
+    by_project: dict = {}
+    injected = twice_keys = twice_lines = 0
+    for p, m in zip(prompts, measured):
+        keys, lines = by_project.setdefault(p["project"], (set(), set()))
+        got = build(cfg.root, m, threshold, int(cfg.get_path("recall.max_chars")), int(cfg.get_path("recall.max_items")),
+                    keys, lines)["items"]
+        for item in got:
+            injected += 1
+            twice_keys += item["key"] in keys
+            twice_lines += len(set(item["lines"]) & lines)
+            keys.add(item["key"])
+            lines.update(item["lines"])
+    return {"items_injected": injected, "repeated_items": twice_keys, "repeated_lines": twice_lines}
+
+
+# ---------------------------------------------------------------------------------------------
+# latency of the hooks, as registered
+
+def build_big(paths, notes: int) -> dict:
+    """``notes`` session notes in one project (``big``): the lived-in commits and LoCoMo sessions
+    cycled with their own ids, so the words are real and the index is large."""
+    commits = _git_history(None) or [{"subject": "fallback note", "body": "", "files": ["app.py"], "date": ""}]
+    turns = []
+    locomo = os.path.join(DATA, "locomo", "locomo_dev.json")
+    if os.path.isfile(locomo):
+        with open(locomo, encoding="utf-8") as fh:
+            for sample in json.load(fh):
+                conv = sample["conversation"]
+                turns += [t["text"] for k, v in conv.items() if k.startswith("session_") and isinstance(v, list) for t in v]
+    for i in range(notes):
+        c = commits[i % len(commits)]
+        body = [ln.strip("-* ").strip() for ln in c["body"].split("\n") if ln.strip()][:4]
+        extra = [turns[(i * 3 + k) % len(turns)] for k in range(3)] if turns else []
+        summary = {"topic": f"{c['subject']} (#{i})", "key_points": body + extra, "files": c["files"][:8],
+                   "decisions": [], "todos": []}
+        _note(paths, f"big-{i:05d}", "big", "2026-01-01T10:00:00", summary)
+    from code_memory.memory.recent import rebuild
+    from code_memory.summary.extract import same_todo
+
+    rebuild(paths, same_todo)
+    return {"notes": notes}
+
+
+def _p50(values: list) -> float:
+    values = sorted(values)
+    return round(values[len(values) // 2], 1) if values else 0.0
+
+
+def latency(work: str, notes: int, runs: int) -> dict:
+    """Median wall time of each hook case, run as Claude Code runs it: ``sh -c '"…/hooks/x.sh"'``
+    with the payload on stdin, a new process each time."""
+    import datetime as dt
+
+    from code_memory.memory.tree import init_root
+    from code_memory.search.engine import ensure_index, index_sources, options_from_config
+
+    root = os.path.join(work, "big")
+    cfg = _config(root)
+    init_root(cfg.paths)
+    started = time.monotonic()
+    build_big(cfg.paths, notes)
+    built = time.monotonic() - started
+    ensure_index(cfg.paths.index_db, index_sources(cfg), options_from_config(cfg)).db.close()
+    indexed = time.monotonic() - started - built
+    subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(REPO, "scripts")], check=False)
+    project = os.path.join(work, "proj", "big")
+    os.makedirs(os.path.join(project, ".git"), exist_ok=True)
+    known = _git_history(1)[0]["files"][0] if _git_history(1) else "app.py"
+    env = dict(os.environ, CODE_MEMORY_ROOT=root, CODE_MEMORY_PYTHON=sys.executable, TMPDIR=os.path.join(work, "tmp"),
+               HOME=os.path.join(work, "home"), CODE_MEMORY_EMBEDDING__ENABLED="false")
+    os.makedirs(env["TMPDIR"], exist_ok=True)
+    os.makedirs(env["HOME"], exist_ok=True)
+
+    def run(shim: str, data: dict) -> float:
+        t0 = time.perf_counter()
+        subprocess.run(["sh", "-c", f'"{REPO}/hooks/{shim}.sh"'], input=json.dumps(data).encode(), env=env,
+                       capture_output=True, check=False)
+        return (time.perf_counter() - t0) * 1000
+
+    base = {"transcript_path": "/dev/null", "cwd": project, "permission_mode": "default"}
+    prompt = lambda n, text: {**base, "session_id": f"lat-{n}", "hook_event_name": "UserPromptSubmit", "prompt": text}
+    read = lambda n, rel: {**base, "session_id": f"lat-{n}", "hook_event_name": "PreToolUse", "tool_name": "Read",
+                           "tool_input": {"file_path": os.path.join(project, rel)}}
+    cases = {
+        "UserPromptSubmit, a question memory answers (injects)": lambda n: run("prompt-recall", prompt(n, "why did the redaction move to a maintained detector set?")),
+        "UserPromptSubmit, a routine prompt (silent)": lambda n: run("prompt-recall", prompt(n, "fix the failing test")),
+        "UserPromptSubmit, a trivial prompt (shell only)": lambda n: run("prompt-recall", prompt(n, "ok")),
+        "PreToolUse Read, first in the project (rules + file recall)": lambda n: run("rules-injector", read(n, known)),
+    }
+    out = {}
+    for name, case in cases.items():
+        case(-1)                                        # warm the caches once
+        out[name] = _p50([case(n) for n in range(runs)])
+    # later Reads in one session: the same file again, another file of a settled directory
+    run("rules-injector", read("later", known))
+    out["PreToolUse Read, the same file again (shell only)"] = _p50([run("rules-injector", read("later", known)) for _ in range(runs)])
+    out["PreToolUse Read, another file (shell only)"] = _p50([run("rules-injector", read("later", "no_such_name.xyz")) for _ in range(runs)])
+    py = _p50([(lambda t0: (subprocess.run([sys.executable, "-c", "pass"]), (time.perf_counter() - t0) * 1000)[1])(time.perf_counter())
+               for _ in range(runs)])
+    return {"notes": notes, "build_s": round(built, 1), "index_s": round(indexed, 1), "runs": runs,
+            "python_c_pass_ms": py, "p50_ms": out, "load": os.getloadavg()[0], "at": dt.datetime.now().isoformat(timespec="minutes")}
+
+
+# ---------------------------------------------------------------------------------------------
+# the held-out set (bench/heldout_recall.py, another engineer's; run only to report)
+
+def heldout(work: str) -> dict:
+    """Every held-out prompt through the registered UserPromptSubmit hook (``sh -c``), one session
+    per prompt, in the held-out lived-in root; scored by the set's own ``evidence_found``."""
+    sys.path.insert(0, os.path.join(REPO, "bench"))
+    from code_memory.search.engine import ensure_index, index_sources, options_from_config
+    from heldout_recall import build_root, evidence_found, prompts
+
+    home = os.path.join(work, "home")
+    root = os.path.join(home, ".claude", "memory")
+    manifest = build_root(root, home)
+    cfg = _config(root)
+    ensure_index(cfg.paths.index_db, index_sources(cfg), options_from_config(cfg), full=True).db.close()
+    env = dict(os.environ, CODE_MEMORY_ROOT=root, HOME=home, CODE_MEMORY_PYTHON=sys.executable,
+               TMPDIR=os.path.join(work, "tmp"), CODE_MEMORY_EMBEDDING__ENABLED="false")
+    os.makedirs(env["TMPDIR"], exist_ok=True)
+    rows = []
+    for p in prompts():
+        data = {"session_id": f"heldout-{p['id']}", "transcript_path": "/dev/null", "cwd": os.path.join(home, p["cwd"]),
+                "hook_event_name": "UserPromptSubmit", "prompt": p["prompt"], "permission_mode": "default"}
+        done = subprocess.run(["sh", "-c", f'"{REPO}/hooks/prompt-recall.sh"'], input=json.dumps(data).encode(),
+                              env=env, capture_output=True, check=False)
+        out = json.loads(done.stdout) if done.stdout.strip() else {}
+        text = ((out.get("hookSpecificOutput") or {}).get("additionalContext")) or ""
+        rows.append({"id": p["id"], "kind": p["kind"], "lang": p["lang"], "overlap": bool(p.get("overlap")),
+                     "need": p.get("need"), "chars": len(text),
+                     "found": evidence_found(p, text, manifest) if p["kind"] == "needing" and text else False})
+
+    def share(sel, key):
+        sel = list(sel)
+        return {"n": len(sel), "rate": round(sum(1 for r in sel if key(r)) / len(sel), 3) if sel else None}
+
+    routine = [r for r in rows if r["kind"] == "routine"]
+    needing = [r for r in rows if r["kind"] == "needing"]
+    chars = sorted(r["chars"] for r in rows if r["chars"])
+    return {"routine_inject": {"all": share(routine, lambda r: r["chars"] > 0),
+                               **{lang: share((r for r in routine if r["lang"] == lang), lambda r: r["chars"] > 0)
+                                  for lang in ("zh", "en", "mixed")},
+                               "overlap": share((r for r in routine if r["overlap"]), lambda r: r["chars"] > 0)},
+            "needing_evidence": {"all": share(needing, lambda r: r["found"]),
+                                 **{lang: share((r for r in needing if r["lang"] == lang), lambda r: r["found"])
+                                    for lang in ("zh", "en")},
+                                 **{f"need:{k}": share((r for r in needing if r["need"] == k), lambda r: r["found"])
+                                    for k in sorted({r["need"] for r in needing if r["need"]})}},
+            "needing_inject_anything": share(needing, lambda r: r["chars"] > 0),
+            "injected_chars": {"p50": chars[len(chars) // 2] if chars else 0, "max": chars[-1] if chars else 0}}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--smoke", action="store_true", help="a slice of each set, a few seconds")
+    ap.add_argument("--dump", help="write every candidate's signals (JSON lines) to this file")
+    ap.add_argument("--out", help="keep the built memory roots here")
+    ap.add_argument("--json", action="store_true", help="print the result as JSON")
+    ap.add_argument("--latency", type=int, metavar="NOTES", help="instead: hook latency on a root with NOTES notes")
+    ap.add_argument("--runs", type=int, default=20, help="runs per latency case (median)")
+    ap.add_argument("--compare", action="store_true", help="also compare the signals at ≤ 5 %% routine injections")
+    ap.add_argument("--cosine", action="store_true", help="with --compare: the cosine variant too (embeds every "
+                                                           "candidate with the test model; minutes)")
+    ap.add_argument("--heldout", action="store_true",
+                    help="instead: the held-out set (bench/heldout_recall.py) through the registered hook, to report")
+    args = ap.parse_args(argv)
+    if args.heldout:
+        print(json.dumps(heldout(args.out or tempfile.mkdtemp(prefix="bench-recall-heldout-")), indent=1))
+        return 0
+    if args.latency:
+        result = latency(args.out or tempfile.mkdtemp(prefix="bench-recall-lat-"), args.latency, args.runs)
+        print(json.dumps(result, indent=1))
+        return 0
+    if not os.path.isfile(os.path.join(DATA, "locomo", "locomo_dev.json")):
+        print(f"skipped: no LoCoMo data under {DATA}")
+        return 0
+    work = args.out or tempfile.mkdtemp(prefix="bench-recall-")
+    started = time.monotonic()
+    from code_memory.memory.tree import init_root
+    from code_memory.search.build import build_index  # noqa: F401 — the index is built by the first search
+
+    loco_root, coding_root = os.path.join(work, "locomo"), os.path.join(work, "coding")
+    loco_cfg, coding_cfg = _config(loco_root), _config(coding_root)
+    init_root(loco_cfg.paths)
+    init_root(coding_cfg.paths)
+    questions = build_locomo(loco_cfg.paths, 1 if args.smoke else None)
+    if args.smoke:
+        questions = questions[:25]
+    counts = build_lived_in(coding_cfg.paths, 30 if args.smoke else None)
+    routine = routine_prompts(10 if args.smoke else None)
+    from code_memory.search.recall import measure
+
+    measure(loco_cfg, {"prompt": "warm up the index", "project": "x"})       # builds the index once
+    measure(coding_cfg, {"prompt": "warm up the index", "project": "x"})
+    projects = sorted({q["project"] for q in questions})
+    q_measured = measure_all(loco_cfg, questions)
+    if len(projects) > 1:
+        shifted = [dict(q, project=projects[(projects.index(q["project"]) + 1) % len(projects)]) for q in questions]
+        offtopic = measure_all(loco_cfg, shifted)
+    else:
+        offtopic = []
+    r_measured = measure_all(coding_cfg, routine)
+    rows = curve(loco_cfg, questions, q_measured, offtopic, routine, r_measured)
+    threshold = float(coding_cfg.get_path("recall.threshold"))
+    in_candidates = sum(any(f"[{g}]" in r[3] for r in m.rows for g in q["gold"])
+                        for q, m in zip(questions, q_measured)) / max(1, len(questions))
+    rep = repeats(coding_cfg, routine + routine, r_measured + r_measured, 0.0)
+    rep_loco = repeats(loco_cfg, questions, q_measured, threshold)
+    compared = []
+    if args.compare:
+        if args.cosine:
+            with_cosine([q_measured, offtopic, r_measured], [questions, questions, routine])
+        for ms in (q_measured, offtopic, r_measured):
+            with_margin(ms)
+        compared = compare(loco_cfg, coding_cfg, questions, q_measured, offtopic, routine, r_measured, args.cosine)
+    if args.dump:
+        with open(args.dump, "w", encoding="utf-8") as fh:
+            for kind, prompts, measured in (("locomo", questions, q_measured), ("offtopic", questions, offtopic),
+                                            ("routine", routine, r_measured)):
+                for p, m in zip(prompts, measured):
+                    for rel, rank, hit, text, sig in m.rows:
+                        gold = [g for g in p.get("gold", []) if f"[{g}]" in text] if kind == "locomo" else []
+                        fh.write(json.dumps({"kind": kind, "prompt": p["prompt"], "rel": rel, "rank": rank,
+                                             "gold_in": bool(gold), "source": hit.get("source"), **sig},
+                                            ensure_ascii=False) + "\n")
+    result = {"questions": len(questions), "offtopic_questions": len(offtopic), "routine": len(routine),
+              "lived_in": counts, "default_threshold": threshold, "curve": rows,
+              "evidence_in_candidates": round(in_candidates, 3),
+              "repeats_routine_twice_threshold0": rep, "repeats_locomo_default": rep_loco, "compared": compared,
+              "seconds": round(time.monotonic() - started, 1)}
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        print(f"LoCoMo answerable questions: {len(questions)}; off-topic: {len(offtopic)}; routine prompts: {len(routine)}"
+              f" (lived-in memory: {counts})")
+        print("| threshold | evidence in context | all evidence | off-topic injects | routine injects (en / zh) |")
+        print("|---:|---:|---:|---:|---:|")
+        for r in rows:
+            print(f"| {r['threshold']:.2f} | {r['evidence']:.3f} | {r['evidence_all']:.3f} | {r['offtopic']:.3f} |"
+                  f" {r['false_injection']:.3f} ({r['false_en']:.3f} / {r['false_zh']:.3f}) |")
+        print(f"questions whose candidates hold an evidence turn: {in_candidates:.3f}")
+        print(f"repeats (routine prompts twice per session, threshold 0): {rep}; LoCoMo at default: {rep_loco}")
+        if compared:
+            print("| signal | threshold at ≤ 5 % routine | evidence in context | off-topic | routine |")
+            print("|---|---:|---:|---:|---:|")
+            for c in compared:
+                print(f"| {c['signal']} | {c['threshold']:.2f} | {c['evidence']:.3f} | {c['offtopic']:.3f} |"
+                      f" {c['false_injection']:.3f} |")
+        print(f"{result['seconds']} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,391 @@
+"""Prompt-time recall: what memory holds that is relevant to a prompt, behind a calibrated
+relevance gate (docs/hooks.md § Recall).
+
+:func:`measure` asks the one search over every store (:func:`code_memory.search.unified.search_all`:
+session notes, MEMORY.md, areas, daily notes, facts, kv keys, the workspace, memtool) for the
+prompt and measures each candidate against it (:func:`signals`); :func:`build` applies the gate
+and chooses the lines to show; :func:`prompt_recall` is both, the op ``recall`` of the search side.
+Requests and answers are JSON-able dicts, so the same function serves in-process or from a warm
+query process; the hook fences the answer (hooks/recall.py conventions).
+
+The relevance of a candidate is computed from the prompt's own words, each weighted by how rare
+it is in this memory (BM25's IDF over the index's chunks):
+
+* ``coverage`` — the share of the prompt's weight the candidate holds: a CSS note shares no rare
+  word with an authentication prompt, so its coverage is near zero whatever its rank;
+* ``specific`` — the weight it holds relative to two words that one chunk each holds, capped at
+  1: a routine prompt ("fix the failing test") matches only words every coding note uses.
+
+``relevance = coverage × specific``. Nothing is injected unless the best candidate reaches the
+threshold; the candidates within :data:`ITEM_FLOOR` of the threshold join it. The default comes
+from the measured curve (BENCHMARKS.md § Recall, bench/bench_recall.py), not from a guess; the
+other signals measured there (coverage or specificity alone, the best line, the margin over the
+second candidate, vector similarity) did no better at the same false-injection rate.
+
+What is already in the session's context is never returned again: the request names it by item
+key (``exclude_keys``) and by the digests of its lines (``exclude_lines``, text/lines.py — the
+SessionStart brief's included); such lines are skipped, and an item left with nothing new is
+dropped.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sqlite3
+
+from ..config import DEFAULTS
+from ..text.lines import line_digest, text_digests
+
+_R = DEFAULTS["recall"]
+FENCE_OVERHEAD = 57           # '<recalled-memory source="" title="">' + '</recalled-memory>' + newlines
+LINE_MAX = 200                # a longer line is cut around the prompt's words
+PARENT_MAX = 90               # the label line a bullet sits under, as context
+SPECIFIC_UNITS = 2.0          # "specific" is full with the weight of two words that one chunk each holds
+ITEM_FLOOR = 0.5              # once the best candidate passes, others within this share of the threshold join it
+
+
+# ---------------------------------------------------------------------------------------------
+# words and weights
+
+_SUFFIXES = ("ingly", "edly", "ing", "ies", "ied", "ed", "es", "ly", "s")
+
+
+def stem(word: str) -> str:
+    """A light English stem (the index uses Porter; this only has to agree on plurals and
+    -ed/-ing forms, so "failing" meets "failed")."""
+    w = word.lower()
+    for suffix in _SUFFIXES:
+        if len(w) > len(suffix) + 2 and w.endswith(suffix):
+            return w[: -len(suffix)]
+    return w
+
+
+def _has_han(term: str) -> bool:
+    return any("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in term)
+
+
+class Matcher:
+    """Which of the prompt's terms a text contains: Han terms as substrings, other terms by their
+    stem among the text's word stems."""
+
+    def __init__(self, terms: list):
+        self.terms = terms
+        self.stems = {t: stem(t) for t in terms if not _has_han(t)}
+
+    def matched(self, text: str) -> list:
+        from ..text.query import WORD
+
+        low = text.lower()
+        words = {stem(w) for w in WORD.findall(low)} if self.stems else set()
+        return [t for t in self.terms if (t in low if _has_han(t) else self.stems[t] in words)]
+
+
+def term_weights(conn: sqlite3.Connection, terms: list) -> tuple:
+    """``(chunk count, {term: idf})`` over the whole index (BM25's IDF,
+    ``ln(1 + (N - df + 0.5) / (df + 0.5))``); a term no chunk holds gets the weight of df = 1."""
+    from ..text.query import quote
+
+    total = conn.execute("SELECT count(*) FROM chunks").fetchone()[0] or 1
+    weights = {}
+    for term in terms:
+        try:
+            df = conn.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (quote(term),)).fetchone()[0]
+        except sqlite3.DatabaseError:          # no FTS5: every term counts alike
+            df = 1
+        df = max(1, min(df, total))
+        weights[term] = math.log(1.0 + (total - df + 0.5) / (df + 0.5))
+    return total, weights
+
+
+def _kept(terms: list) -> list:
+    """``terms`` without the ones inside another of them (a Han query yields 单元测试 and also
+    单元, 测试: the weight is counted once)."""
+    return [t for t in terms if not any(t != o and t in o for o in terms)]
+
+
+def _mass(terms: list, weights: dict) -> float:
+    return sum(weights[t] for t in _kept(terms))
+
+
+def signals(text: str, matcher: Matcher, weights: dict, total: int) -> dict:
+    """The raw relevance signals of one candidate text against the prompt: for the whole text
+    and for its best line (where the evidence is concentrated)."""
+    hit = matcher.matched(text)
+    whole = _mass(list(weights), weights) or 1.0
+    mass = _mass(hit, weights)
+    unit = math.log(1.0 + (total - 0.5) / 1.5)          # the weight of a word only one chunk holds
+    line_mass, line_hits = 0.0, 0
+    if hit:
+        sub = Matcher(hit)
+        for line in text.split("\n"):
+            found = sub.matched(line) if line.strip() else []
+            m = _mass(found, weights) if found else 0.0
+            if m > line_mass:
+                line_mass, line_hits = m, len(_kept(found))
+    return {"matched": len(_kept(hit)), "terms": len(_kept(list(weights))), "coverage": round(min(1.0, mass / whole), 4),
+            "specific": round(min(1.0, mass / (SPECIFIC_UNITS * unit)), 4) if unit > 0 else 0.0, "mass": round(mass, 4),
+            "unit": round(unit, 4), "line_mass": round(line_mass, 4), "line_matched": line_hits,
+            "line_coverage": round(min(1.0, line_mass / whole), 4)}
+
+
+def relevance(sig: dict) -> float:
+    return round(sig["coverage"] * sig["specific"], 4)
+
+
+# ---------------------------------------------------------------------------------------------
+# candidates → items
+
+def _rel(root: str, path: str) -> str:
+    try:
+        rel = os.path.relpath(path, root)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+
+def _chunk_text(conn, hit: dict) -> str:
+    if hit.get("source") in ("memory", "workspace") and hit.get("path"):
+        row = conn.execute("SELECT c.text FROM chunks c JOIN documents d ON d.doc_id = c.doc_id WHERE d.path = ?"
+                           " AND c.start_line = ? AND c.end_line = ?",
+                           (hit["path"], hit.get("start_line"), hit.get("end_line"))).fetchone()
+        if row:
+            return row[0]
+    return hit.get("snippet") or ""
+
+
+def _session_fields(path: str) -> dict:
+    from ..fsutil import read_text
+    from ..memory.sessions import parse_note
+
+    return parse_note(read_text(path, "") or "", path)
+
+
+def describe(root: str, hit: dict) -> tuple:
+    """``(key, id for get, title)`` of a search hit."""
+    source = hit.get("source")
+    if source in ("kv", "memtool"):
+        return hit["id"], hit["id"], f"{source} {hit.get('heading') or ''}".strip()
+    rel = _rel(root, hit.get("path") or hit.get("id") or "")
+    key = f"{rel}#{hit.get('start_line')}"
+    heading = (hit.get("heading") or "").strip()
+    parts = rel.split(os.sep)
+    if parts[0] == "sessions" and len(parts) == 2:
+        fields = _session_fields(hit["path"])
+        when = (fields.get("ended") or fields.get("time") or "")[:16].replace("T", " ")
+        topic = fields.get("topic") or heading
+        return key, rel, f"session {when[:10]} · {topic[:40]}".strip()
+    return key, rel, f"{rel} — {heading[:80]}" if heading and heading != rel else rel
+
+
+def _cut_line(line: str, matcher: Matcher, limit: int) -> str:
+    if len(line) <= limit:
+        return line
+    from .engine import snippet_for
+
+    return snippet_for(line, matcher.matched(line), limit)
+
+
+def _parent(lines: list, i: int) -> int | None:
+    """The label line a bullet belongs to (``4. **决策记录**:``, a heading), or None."""
+    if not lines[i].startswith((" ", "\t")):
+        return None
+    for j in range(i - 1, max(-1, i - 30), -1):
+        s = lines[j]
+        if s.strip() and not s.startswith((" ", "\t")):
+            return j
+    return None
+
+
+def candidate_lines(text: str, matcher: Matcher) -> list:
+    """``[(terms found, index, line shown, parent index or None)]`` for the lines of ``text`` that
+    hold the prompt's words."""
+    lines = [ln.rstrip() for ln in text.split("\n")]
+    out = []
+    for i, line in enumerate(lines):
+        if not line.strip() or line.strip().startswith("```"):
+            continue
+        found = matcher.matched(line)
+        if found:
+            out.append((found, i, _cut_line(line.strip(), matcher, LINE_MAX), _parent(lines, i)))
+    return out
+
+
+def rank_lines(pool: list, weights: dict) -> list:
+    """The candidate lines ``[(terms found, item weight, item, index, shown, parent)]`` best first:
+    each word counts its weight in the memory times how rare it is among these lines (a name on
+    every line of a conversation says little about which line answers), times the item's relevance
+    relative to the best item's."""
+    count: dict = {}
+    for found, *_rest in pool:
+        for t in found:
+            count[t] = count.get(t, 0) + 1
+    size = len(pool) or 1
+    scored = []
+    for found, item_weight, n, i, shown, parent in pool:
+        score = sum(weights[t] * math.log(1.0 + size / count[t]) for t in _kept(found))
+        scored.append((-score * item_weight, n, i, shown, parent))
+    scored.sort(key=lambda row: row[:3])
+    return [row[1:] for row in scored]
+
+
+def _memtool(cfg):
+    from ..memtool.location import resolve_db
+    from .unified import MemtoolAccess
+
+    return MemtoolAccess(resolve_db(cfg)[0])
+
+
+def candidates(cfg, request: dict) -> list:
+    """The search hits for the prompt, from the one search over every store: the index's (notes,
+    MEMORY.md, areas, daily notes, facts, kv, the workspace) and memtool's, asked separately —
+    the merged ranking puts a memtool item that matches only some of the words below every index
+    hit, and a prompt seldom matches all of them; the gate measures every candidate alike."""
+    from ..errors import CodeMemoryError
+    from .index import INDEX_SOURCES
+    from .unified import search_all
+
+    wanted = int(request.get("candidates") or _R["candidates"])
+    common = {"mode": request.get("mode") or "bm25", "scope": "project", "project": request.get("project"),
+              "workspace": request.get("workspace"), "refresh_index": bool(request.get("refresh", True))}
+    hits = search_all(cfg, request["prompt"], memtool=None, sources=INDEX_SOURCES, top_k=wanted, **common)["results"]
+    memtool = _memtool(cfg)
+    if memtool.exists():
+        try:
+            hits += search_all(cfg, request["prompt"], memtool=memtool, sources=["memtool"],
+                               top_k=max(2, wanted // 3), **common)["results"]
+        except CodeMemoryError:
+            pass                        # memtool unreadable: the other stores still answer
+    return hits
+
+
+MACHINE_PROMPTS = ("<task-notification>", "<command-name>", "<command-message>", "<local-command-stdout>",
+                   "<bash-input>", "<bash-stdout>", "<system-reminder>")
+
+
+def trivial(prompt: str, terms: list | None = None) -> bool:
+    """Nothing to recall for: a slash command, what Claude Code itself sends as a prompt (a
+    background task's ``<task-notification>``), or a short prompt of at most one word ("ok",
+    "继续", "yes, go on")."""
+    s = (prompt or "").strip()
+    if not s or s.startswith("/") or s.startswith(MACHINE_PROMPTS):
+        return True
+    return terms is not None and len(terms) < 2 and len(s) < 16
+
+
+class Measured:
+    """A prompt's candidates with their signals: ``rows`` = [(relevance, rank, hit, text, signals)]."""
+
+    __slots__ = ("rows", "matcher", "weights", "terms", "skipped")
+
+    def __init__(self, rows=(), matcher=None, weights=None, terms=(), skipped=None):
+        self.rows, self.matcher, self.weights, self.terms, self.skipped = list(rows), matcher, weights or {}, list(terms), skipped
+
+
+def measure(cfg, request: dict) -> Measured:
+    """Search every store for ``request["prompt"]`` and measure each candidate (no gate yet)."""
+    from ..text.query import query_terms
+    from ..text.segment import get_segmenter
+
+    prompt = str(request.get("prompt") or "")[:4000]
+    if trivial(prompt):
+        return Measured(skipped="trivial")
+    hits = candidates(cfg, {**request, "prompt": prompt})
+    if not hits:
+        return Measured(skipped="no candidates")
+    conn = sqlite3.connect(f"file:{cfg.paths.index_db}?mode=ro", uri=True, timeout=0.5)
+    try:
+        segmenter_name = (conn.execute("SELECT value FROM meta WHERE key='segmenter'").fetchone() or ["bigram"])[0]
+        terms = query_terms(prompt, get_segmenter(segmenter_name))["terms"]
+        if trivial(prompt, terms):
+            return Measured(terms=terms, skipped="trivial")
+        total, weights = term_weights(conn, terms)
+        matcher = Matcher(terms)
+        rows = []
+        for rank, hit in enumerate(hits, 1):
+            text = _chunk_text(conn, hit)
+            sig = signals(text, matcher, weights, total)
+            sig["rank"] = rank
+            rows.append((relevance(sig), rank, hit, text, sig))
+    finally:
+        conn.close()
+    return Measured(rows, matcher, weights, terms)
+
+
+def build(root: str, measured: Measured, threshold: float, budget: int, max_items: int,
+          seen_keys=(), seen_lines=()) -> dict:
+    """What to inject: nothing unless the most relevant candidate reaches ``threshold``; then the
+    candidates within :data:`ITEM_FLOOR` of it, and of their lines the ones that hold the most of
+    the prompt's weight, best first across items, in ``budget`` characters (fences included).
+    Items (``seen_keys``) and lines (``seen_lines``) already in context are left out."""
+    out = {"ok": True, "items": []}
+    if measured.skipped:
+        out["skipped"] = measured.skipped
+        return out
+    top = max((row[0] for row in measured.rows), default=0.0)
+    if top <= 0 or top < threshold:
+        out["skipped"] = "below threshold"
+        return out
+    seen_keys, seen_lines = set(seen_keys), set(seen_lines)
+    floor = max(threshold * ITEM_FLOOR, 1e-9)
+    items, pool = [], []
+    for rel_score, _rank, hit, text, sig in sorted(measured.rows, key=lambda r: (-r[0], r[1])):
+        if rel_score < floor or len(items) >= max_items:
+            break
+        key, ident, title = describe(root, hit)
+        if key in seen_keys:
+            continue
+        seen_keys.add(key)
+        lines = text.split("\n")
+        item = {"key": key, "id": ident, "source": hit.get("source"), "title": title, "path": hit.get("path"),
+                "relevance": rel_score, "signals": sig, "chosen": {}, "overhead": FENCE_OVERHEAD + len(ident) + len(title)}
+        items.append(item)
+        for found, i, shown, parent in candidate_lines(text, measured.matcher):
+            pool.append((found, rel_score / top, len(items) - 1, i, shown,
+                         None if parent is None else (parent, lines[parent].strip()[:PARENT_MAX])))
+    pool = rank_lines(pool, measured.weights)
+    left = budget
+    for n, i, shown, parent in pool:
+        item = items[n]
+        digest = line_digest(shown)
+        if i in item["chosen"] or (digest and digest in seen_lines):
+            continue
+        extra = {}
+        if parent is not None and parent[0] not in item["chosen"] and line_digest(parent[1]) not in seen_lines:
+            extra[parent[0]] = parent[1]
+        cost = len(shown) + 1 + sum(len(v) + 1 for v in extra.values()) + (0 if item["chosen"] else item["overhead"])
+        if cost > left:
+            continue
+        item["chosen"].update(extra)
+        item["chosen"][i] = shown
+        seen_lines.update(d for d in (digest, *(line_digest(v) for v in extra.values())) if d)
+        left -= cost
+        if left < 40:
+            break
+    for item in items:
+        chosen = item.pop("chosen")
+        item.pop("overhead")
+        if chosen:
+            item["text"] = "\n".join(chosen[i] for i in sorted(chosen))
+            item["lines"] = text_digests(item["text"])
+            out["items"].append(item)
+    if not out["items"]:
+        out["skipped"] = "already in context"
+    return out
+
+
+def prompt_recall(cfg, request: dict) -> dict:
+    """Recall for one prompt. ``request``: ``prompt``, ``project``, ``workspace``, ``threshold``,
+    ``max_chars`` (for the items, fences included), ``max_items``, ``exclude_keys``,
+    ``exclude_lines``, ``mode`` (bm25 / hybrid), ``signals`` (every candidate's signals too).
+    Returns ``{"ok", "items": [{key, id, source, title, text, path, relevance, signals, lines}],
+    "skipped": why nothing (when so), "candidates": [...] when asked}``."""
+    measured = measure(cfg, request)
+    threshold = request.get("threshold")
+    out = build(cfg.root, measured, float(_R["threshold"] if threshold is None else threshold),
+                int(request.get("max_chars") or _R["max_chars"]), int(request.get("max_items") or _R["max_items"]),
+                request.get("exclude_keys") or (), request.get("exclude_lines") or ())
+    if request.get("signals"):
+        out["candidates"] = [{"id": h.get("id"), "source": h.get("source"), "relevance": r, **s}
+                             for r, _k, h, _t, s in measured.rows]
+    return out

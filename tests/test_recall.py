@@ -1,0 +1,193 @@
+"""Prompt-time and file-time recall, run as Claude Code runs the hooks (docs/hooks.md § Recall)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from support.hook_runner import payload, run_hook
+
+AUTH_BODY = """1. **主题**: 登录接口的 token 刷新
+2. **关键知识点**:
+   - refresh token 存在 HttpOnly cookie 里，access token 只放内存
+3. **涉及文件**: src/auth.py, src/a.py
+4. **决策记录**:
+   - 选 JWT 而不是服务端 session，因为网关要无状态校验 (DECISION-MARKER-7)
+   - access token 有效期 15 分钟
+5. **待办**:
+   - [ ] 给 refresh 接口加速率限制
+"""
+
+CSS_BODY = """1. **主题**: Fix the sidebar layout in the dashboard stylesheet
+2. **关键知识点**:
+   - the sidebar uses flexbox; the grid version broke Safari 15
+3. **涉及文件**: web/sidebar.css
+4. **决策记录**: keep flexbox for the sidebar (CSS-MARKER-3)
+"""
+
+
+def note(sid: str, day: str, cwd: str, body: str, hour: str = "10") -> str:
+    """A session note as the summarizer writes it (memory/sessions.py)."""
+    return (f"# 会话摘要: {sid}\n\n- **项目**: alpha\n- **时间**: {day} {hour}:00 (最后更新)\n"
+            f"- **会话结束**: {day}T{hour}:00:00+00:00\n- **工作目录**: {cwd}\n\n---\n\n{body}")
+
+
+OTHER_NOTES = [("s-ci", "CI runs the test suite on two cores", "pytest-xdist with two workers keeps CI under ten minutes"),
+               ("s-docs", "Docs moved to docs/ pages", "one page per concern, the README stays short"),
+               ("s-lint", "Ruff replaces flake8", "ruff check runs in CI and pre-commit")]
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    return path
+
+
+@pytest.fixture
+def lived_in(initialized_root, project):
+    """A project with a few session notes, one pitfall naming a file, the recent-work index."""
+    import datetime as dt
+
+    paths = initialized_root
+    day = (dt.date.today() - dt.timedelta(days=1)).isoformat()
+    write(paths.session_note("s-auth"), note("s-auth", day, project, AUTH_BODY))
+    write(paths.session_note("s-css"), note("s-css", day, project, CSS_BODY, hour="09"))
+    for i, (sid, topic, point) in enumerate(OTHER_NOTES):
+        older = (dt.date.today() - dt.timedelta(days=30 + i)).isoformat()
+        write(paths.session_note(sid), note(sid, older, project, f"1. **主题**: {topic}\n2. **关键知识点**:\n   - {point}\n"))
+    with open(paths.memory_md, encoding="utf-8") as fh:
+        memory = fh.read()
+    memory = memory.replace("## 避坑经验 (Pitfalls)", "## 避坑经验 (Pitfalls)\n\n- auth.py 的 refresh 分支不要吞掉过期异常 (PITFALL-MARKER-2)", 1)
+    write(paths.memory_md, memory)
+    from code_memory.memory.recent import rebuild
+    from code_memory.summary.extract import same_todo
+    rebuild(paths, same_todo)
+    index(paths)
+    return paths
+
+
+def index(paths):
+    from code_memory.config import load_config
+    from code_memory.search.engine import ensure_index, index_sources, options_from_config
+
+    cfg = load_config()
+    ensure_index(paths.index_db, index_sources(cfg), options_from_config(cfg)).db.close()
+
+
+def prompt_payload(project, prompt, session_id="sess-r1"):
+    return payload("user-prompt", project, session_id=session_id, prompt=prompt)
+
+
+def read_payload(project, rel, session_id="sess-r1"):
+    return payload("pre-read", project, session_id=session_id, tool_input={"file_path": os.path.join(project, rel)})
+
+
+def edit_payload(project, rel, session_id="sess-r1"):
+    return payload("pre-edit", project, session_id=session_id,
+                   tool_input={"file_path": os.path.join(project, rel), "old_string": "x", "new_string": "y"})
+
+
+def refs(paths):
+    log = paths.audit_log
+    if not os.path.exists(log):
+        return []
+    with open(log, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if '"ref"' in line]
+
+
+def test_prompt_recall_injects_the_relevant_decision_once_and_stays_silent_otherwise(lived_in, project):
+    paths = lived_in
+    asked = run_hook("prompt-recall", prompt_payload(project, "为什么选 JWT 而不是服务端 session？网关那边怎么校验"))
+    assert asked.specific["hookEventName"] == "UserPromptSubmit"
+    context = asked.context
+    assert "DECISION-MARKER-7" in context and 'source="sessions/s-auth.md"' in context
+    assert "CSS-MARKER-3" not in context                               # the CSS note is not about auth
+    assert context.startswith("[code-memory] Recalled for this prompt") and len(context) <= 1500
+    # asked again in the same session: nothing new to say
+    assert run_hook("prompt-recall", prompt_payload(project, "JWT 还是服务端 session，网关怎么校验？")).silent
+    # routine and trivial prompts: silent
+    for prompt in ("fix the failing test", "给这个函数加单元测试", "继续", "/compact", "ok",
+                   "<task-notification>\n<summary>Agent finished: JWT session 网关</summary>\n</task-notification>"):
+        assert run_hook("prompt-recall", prompt_payload(project, prompt)).silent, prompt
+    # another session gets it again; the refs name the session note
+    assert "DECISION-MARKER-7" in run_hook("prompt-recall", prompt_payload(project, "JWT 还是服务端 session？网关怎么校验",
+                                                                           session_id="sess-r2")).context
+    recorded = {(r["session_id"], r["experience_id"], r.get("context")) for r in refs(paths)}
+    assert ("sess-r1", "session:s-auth", "prompt-recall") in recorded
+
+
+def test_without_an_index_the_first_prompt_builds_it_in_the_background(initialized_root, project):
+    import time
+
+    write(initialized_root.session_note("s-auth"), note("s-auth", "2026-11-01", project, AUTH_BODY))
+    prompt = prompt_payload(project, "为什么选 JWT 而不是服务端 session？网关那边怎么校验")
+    assert run_hook("prompt-recall", prompt).silent
+    deadline = time.monotonic() + 60
+    context = ""
+    while not context and time.monotonic() < deadline:     # the detached build finishes, then it answers
+        time.sleep(0.3)
+        context = run_hook("prompt-recall", prompt).context if os.path.exists(initialized_root.index_db) else ""
+    assert "DECISION-MARKER-7" in context
+
+
+def test_prompt_recall_does_not_repeat_what_the_session_start_brief_holds(lived_in, project):
+    start = run_hook("session-start", payload("session-start", project, session_id="sess-b1"))
+    assert "DECISION-MARKER-7" in start.context          # the newest session's decisions are in the brief
+    again = run_hook("prompt-recall", prompt_payload(project, "为什么选 JWT 而不是服务端 session？网关怎么校验", "sess-b1"))
+    assert "DECISION-MARKER-7" not in again.context
+
+
+def test_prompt_recall_is_configurable(lived_in, project, monkeypatch):
+    prompt = prompt_payload(project, "为什么选 JWT 而不是服务端 session？网关那边怎么校验")
+    assert run_hook("prompt-recall", prompt, env={"CODE_MEMORY_RECALL__PROMPT": "false"}).silent
+    assert run_hook("prompt-recall", prompt, env={"CODE_MEMORY_RECALL__THRESHOLD": "1.01"}).silent
+    small = run_hook("prompt-recall", prompt, env={"CODE_MEMORY_RECALL__MAX_CHARS": "420"}).context
+    assert 0 < len(small) <= 420
+
+
+def test_file_recall_on_first_read_and_edit_once_input_untouched(lived_in, project, tmp_path):
+    paths = lived_in
+    write(os.path.join(project, "src", "auth.py"), "def refresh():\n    pass\n")
+    first = run_hook("rules-injector", read_payload(project, "src/auth.py"))
+    context = first.context
+    assert "What memory knows about src/auth.py" in context
+    assert "登录接口的 token 刷新" in context and "open to-do: 给 refresh 接口加速率限制" in context
+    assert "PITFALL-MARKER-2" in context and "CSS-MARKER-3" not in context
+    assert "updatedInput" not in first.stdout and first.decision == "allow"
+    # the second Read of the same file: the shell answers, Python never starts
+    witness = tmp_path / "python-ran"
+    fake = write(str(tmp_path / "fake-python"), f"#!/bin/sh\ntouch {witness}\n")
+    os.chmod(fake, 0o755)
+    assert run_hook("rules-injector", read_payload(project, "src/auth.py"), env={"CODE_MEMORY_PYTHON": fake}).silent
+    assert run_hook("rules-injector", read_payload(project, "src/other.py"), env={"CODE_MEMORY_PYTHON": fake}).silent
+    assert not witness.exists()
+    # src/a.py was touched by the same session: already said, nothing new
+    assert run_hook("rules-injector", read_payload(project, "src/a.py")).silent
+    # a file memory knows, first touched by an Edit: context only, no permission decision
+    write(os.path.join(project, "web", "sidebar.css"), "")
+    assert run_hook("rules-injector", read_payload(project, "web/other.css")).silent   # the directory, settled
+    edit = run_hook("rules-gate", edit_payload(project, "web/sidebar.css"))
+    assert "What memory knows about web/sidebar.css" in edit.context and "CSS-MARKER-3" in edit.context
+    assert edit.decision is None and "updatedInput" not in edit.stdout
+    assert run_hook("rules-gate", edit_payload(project, "web/sidebar.css")).silent
+    contexts = {r.get("context") for r in refs(paths) if r["session_id"] == "sess-r1"}
+    assert "file-recall" in contexts
+
+
+def test_file_recall_says_nothing_the_start_context_holds(lived_in, project):
+    write(os.path.join(project, "src", "auth.py"), "")
+    run_hook("session-start", payload("session-start", project, session_id="sess-b2"))
+    # the brief showed that session, MEMORY.md (with the pitfall) is in the start context too
+    assert run_hook("rules-injector", read_payload(project, "src/auth.py", "sess-b2")).silent
+
+
+def test_lines_in_context_are_one_line_whatever_their_dress():
+    from code_memory.text.lines import line_digest, norm_line
+
+    assert line_digest("- decided: 用 YAML 而不是环境变量") == line_digest("4. **决策记录**: 用 YAML 而不是环境变量")
+    assert line_digest("  - [ ] 给 load_config 补单元测试") == line_digest("- [ ] 给 load_config 补单元测试")
+    assert norm_line("[D1:3] Caroline: I went to a support group") == "[d1:3] caroline: i went to a support group"
+    assert line_digest("- ok") == ""

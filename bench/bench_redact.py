@@ -82,6 +82,9 @@ for name, cases in (("held out: gitleaks fixtures", gitleaks_cases()), ("held ou
     cases = cases[::step]
     leaks = sum(leaked(secrets, redact(text)) for _cid, text, secrets in cases)
     out[name] = {"cases": len(cases), "leaked": leaks, "redacted %": round(100 * (1 - leaks / len(cases)), 2)}
+from support.secrets_heldout import gitleaks_false_positive_samples
+fps = gitleaks_false_positive_samples()
+out["gitleaks' own false-positive samples changed"] = {"samples": len(fps), "changed": sum(redact(t) != t for t in fps)}
 print(json.dumps(out))
 """
 
@@ -116,6 +119,9 @@ def recall(smoke: bool, show: int) -> dict:
             rows[name + ", placeholders left out"] = _rate(real, real_leaks)
         for cid, text in leaks[:show]:
             print(f"  leak [{name}] {cid}: {text[:140]!r}")
+    from support.secrets_heldout import gitleaks_false_positive_samples
+    fps = gitleaks_false_positive_samples()
+    rows["gitleaks' own false-positive samples changed"] = {"samples": len(fps), "changed": sum(redact(t) != t for t in fps)}
     tuning = tuning_cases()[::20] if smoke else tuning_cases()
     rows["ours: tuning corpus (upper bound)"] = _rate(tuning, [cid for cid, text, value in tuning if value in redact(text)])
     return rows
@@ -268,6 +274,13 @@ t = time.perf_counter()
 for u in units:
     r.redact(u)
 out["real-text lines (µs per KB)"] = (time.perf_counter() - t) * 1e6 / (sum(len(u.encode()) for u in units) / 1024)
+n = inputs["worst_bytes"]
+for name, text in (("a", "a" * n), ("password=", "password=" * (n // 9)), ("key: ", "key: " * (n // 5)),
+                   ("base64", "Ab3+" * (n // 4)), ("BEGIN PRIVATE KEY without END", "-----BEGIN PRIVATE KEY-----\n" + "A" * n),
+                   ("<private> without close", "<private>" + "x " * (n // 2)), ("mysql -p lines", "mysql -u root -p\n" * (n // 17)),
+                   ("password%3D", "password%3D" * (n // 11)), ("密码：", "密码：" * (n // 9))):
+    t = time.perf_counter(); r.redact(text)
+    out[f"worst case, {n // 1000} KB of {name!r} (ms)"] = (time.perf_counter() - t) * 1000
 print(json.dumps(out))
 """
 LABEL_PROBE = (r"import sys, time; sys.path.insert(0, sys.argv[1]); t = time.perf_counter(); "
@@ -283,7 +296,7 @@ def costs(smoke: bool, old: str | None, rounds: int) -> dict:
     note = "\n".join(own_corpora()["repo docs (lines)"])[:100_000]
     site = [f for f in real_text_sources()["site-packages code (.py lines)"] if _slice_of(f, 10) == 1]
     lines = [line for f in site[: 20 if smoke else 400] for line in _lines(f)]
-    inputs = {"repeat": 20 if smoke else 200, "lines": lines,
+    inputs = {"repeat": 20 if smoke else 200, "lines": lines, "worst_bytes": 20_000 if smoke else 1_000_000,
               "typical": {"hook-sized line (95 B)": "- 14:03 [payments] src/gateway/retry.py: fixed the timeout by "
                                                     "retrying with backoff (3 tries)",
                           "code chunk (2 KB)": code[:2000], "note (100 KB of docs)": note}}

@@ -289,7 +289,7 @@ _ALL_CONTEXT_KEYWORDS = tuple(sorted({k for r in CONTEXT_RULES for k in r.keywor
 _PROSE_LABEL = re.compile(r"(?<![\w./-])(?:(password|passphrase|passcode|passwd)"
                           r"|(pat|token|(?:api|access|secret|license|deploy|app|private)[ _-]?key|key|secret|credential))"
                           r"(?![\w-])", re.IGNORECASE)
-_PROSE_WORD = re.compile(r"""[ \t]*[:=：]?[ \t]*["'`“‘]?([^\s"'`”’，。；（）【】、：]+)""")
+_PROSE_WORD = re.compile(r"""[ \t]*[:=：]?[ \t]*["'`“‘]?([^\s"'`”’，。；（）【】、：=]{1,200})""")   # bounded: linear
 _FILE_LIKE = re.compile(r"^-|=|^[\w.-]+\.(?:[a-z]{1,5})$|^[\w.+-]+@[\w-]+\.[\w.]+$|://|^[/~$<{.]|^(?:0x)?[0-9a-fA-F]+$"
                         r"|^[A-Za-z]+(?:[-_][A-Za-z]+)*$|[\[\](){}<>|\\,]|^[a-z][a-z0-9]*(?:_[a-z0-9]+){2,}$"
                         r"|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
@@ -322,6 +322,9 @@ def prose_spans(text: str, lowered: str) -> list:
             if w is None:
                 break
             word = w.group(1).rstrip(".,;:!?)]}")
+            again = _PROSE_LABEL.fullmatch(word)
+            if again and (again.group(1) is not None) == password:
+                break                      # "password password": the next label scans for itself
             if not password:
                 word = word.rstrip("!")
             if (n == 0 or connected) and _looks_made(word, password):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Continuity benchmark: does the next session know what the last one did?
 
-    .venv-test/bin/python bench/bench_continuity.py [--backend both|none|llm] [--json OUT]
+    .venv-test/bin/python bench/bench_continuity.py [--backend both|none|llm] [--json OUT] [--smoke]
 
 12 scripted multi-session scenarios (6 Chinese, 6 English), each a project with three or four
 sessions in a row. A session plants facts — its topic, a decision, a file it changed, open
@@ -410,8 +410,12 @@ def main() -> int:
     parser.add_argument("--json", help="also write the result here")
     parser.add_argument("--checkout", default=REPO,
                         help="run the hooks and the summarizer of this checkout (e.g. an older revision, for comparison)")
+    parser.add_argument("--smoke", action="store_true", help="two scenarios, the deterministic backend (a few seconds)")
     args = parser.parse_args()
     backends = ["none", "llm"] if args.backend == "both" else [args.backend]
+    if args.smoke:
+        backends = ["none"]
+        del SCENARIOS[2:]
     started = time.time()
     checkout = os.path.abspath(args.checkout)
     out = {"checkout": checkout, "results": [run_backend(b, args.python, checkout) for b in backends],

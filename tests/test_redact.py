@@ -64,6 +64,15 @@ ORDINARY = [
     "key_id: prod-2024",
     "session_timeout = 3600",
     "我的钥匙丢了，密码锁也打不开",
+    '* Pass "-Zbzip2 -z9" to dpkg-deb',
+    "    gnutls_x509_crq_set_challenge_password: don't accept null password",
+    '<p><a id="ERR_MISSING_PASSPHRASE"></a></p>',
+    "    def load_cert_chain(self, certfile, keyfile=None, password=None):",
+    'creds = get_secret("prod/db")',
+    'log.info(aliceSecret === bobSecret);</code><code class="x">',
+    "the secretary = 'Jane'",
+    "<code>{ psk: &#x3C;Buffer|TypedArray|DataView>, identity: &#x3C;string> }</code>",
+    '<a href=\\"api.html#pbkdf2password-salt-callback\\"><code>crypto.pbkdf2()</code></a> or <a href=\\"x\\">',
 ]
 
 
@@ -71,6 +80,19 @@ ORDINARY = [
 def test_ordinary_text_is_left_alone(text):
     assert redact(text) == text
     assert find_secrets(text) == []
+
+
+def test_values_given_without_an_operator_and_whole_words():
+    # a string given to a secret's name by a declaration, a method, a builder or a setter
+    for text in ('std::string password("Zq!7 vault pw");', 'token.assign("Zq!7 vault pw", 12);',
+                 'Client.builder().user("ops").password("Zq!7 vault pw").build()', 'cfg.setApiToken("Zq!7 vault pw");',
+                 'requirepass "Zq!7 vault pw"', '{"note": "db_password = @\\"Zq!7 vault pw\\";"}'):
+        assert "vault pw" not in redact(text), text
+    # a bare value is the whole word, whatever punctuation it holds; inflected names count
+    assert redact("passwords = a,b;c!d") == "passwords = [REDACTED:secret-assignment]"
+    assert redact("the db_pass: Zq{{7}x)y$#w}, then") == "the db_pass: [REDACTED:secret-assignment], then"
+    assert "Tr0ub4dor&3" not in redact("I set the passwd: Tr0ub4dor&3 yesterday")
+    assert redact("connect(user=u, password=pw)") == "connect(user=u, password=pw)"
 
 
 def test_unlabelled_high_entropy_values_but_not_hex_or_identifiers():

@@ -55,6 +55,9 @@ _STRONG_PAIRS = frozenset([("api", "key"), ("private", "key"), ("secret", "key")
                            ("session", "key"), ("service", "key"), ("license", "key"), ("db", "key"),
                            ("auth", "code"), ("access", "code"), ("connection", "string")])
 _STRONG_SUFFIXES = ("password", "passwd", "passphrase", "secret", "token", "apikey", "credential", "credentials")
+# … words that begin like one of them (passwort, secrete) — but for a few that mean something else
+_STRONG_STEMS = ("passw", "secret")
+_NOT_SECRETS = frozenset("secretary secretaries secretariat secretion secretions secreted".split())
 # … words that make only a high-entropy value one …
 _WEAK_WORDS = frozenset("key auth sig signature salt hmac cookie session cred license seed dsn".split())
 # … and last words that make the name a setting about a secret, not the secret.
@@ -72,11 +75,33 @@ _STEMS = "|".join(_STEM_WORDS)
 _LABEL_STEMS = re.compile(_STEMS, _I)
 _LABEL_STEMS_LOWER = re.compile(_STEMS)
 _NAME_TAIL = re.compile(r"[A-Za-z0-9_.\-$@]{0,80}")
-_OPERATOR = re.compile(r"""["'`]?\]?[ \t]*(=>|:=|\?=|\+=|!==?|===?|=|:(?!:)|：)[ \t]*(?:@(?=["']))?""")   # @"…": Objective-C
+# a space may stand before the name's closing quote: the detection view reads an escaped quote
+# (``\\"token\\": …`` in a JSON string) as a space and the quote
+_OPERATOR = re.compile(r"""[ \t]?["'`]?\]?[ \t]*(=>|:=|\?=|\+=|!==?|===?|=|:(?!:)|：)[ \t]*(?:@[ \t]?(?=["']))?""")   # @"…": Objective-C
 _ARGUMENT = re.compile(r"""["'`][ \t]*,[ \t]*(?=["'])""")
 _VALUE = re.compile(r"""'((?:[^'\\\n]|\\.){0,300})'|"((?:[^"\\\n]|\\.){0,300})"|`([^`\n]{0,300})`|([^\s"'`,;)}\]<>]{1,300})""")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
-_REST_OF_WORD = re.compile(r"""[^\s"'`]{0,300}""")
+_WORD = re.compile(r"""[^\s"'`]{0,300}""")
+# a name written as code (db_pass, apiToken), not a word of prose (Password)
+_CODE_NAME = re.compile(r"_|[a-z][A-Z]")
+_TAG = re.compile(r"<[A-Za-z/!]|&(?:lt|#x3[Cc]|#60);")
+_CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
+
+
+def _whole_word(text: str, at: int) -> str:
+    """The word at ``at`` without a sentence's end (``.,;``) or a bracket it does not open."""
+    word = _WORD.match(text, at).group(0)
+    tag = _TAG.search(word)
+    if tag:
+        word = word[:tag.start()]          # alice.<span class=…>: HTML ends the word
+    while word:
+        if word[-1] in ".,;:":
+            word = word[:-1]
+        elif word[-1] in _CLOSERS and word.count(word[-1]) > word.count(_CLOSERS[word[-1]]):
+            word = word[:-1]
+        else:
+            break
+    return word
 _REFERENCE = re.compile(r"""(?x)
     ^\$\{?[A-Za-z_][\w.]*\}?$ | ^%[A-Za-z_]\w*%$ | ^\{\{[^{}]*\}\}$ | ^<[^>]*>$ | \[REDACTED | \*{3,} | ^x{3,}$ | ^\.{3}$
   | (?-i:^\[[A-Z_]+\]$ | ^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$ | ^_Z[A-Za-z0-9_]+$) | ^%[sd]$
@@ -118,6 +143,8 @@ def _label_strength(name: str) -> int:
         return 2
     if any(w.endswith(_STRONG_SUFFIXES) for w in words):
         return 2                           # PGPASSWORD, githubtoken, apisecret
+    if any(w.startswith(_STRONG_STEMS) and w not in _NOT_SECRETS for w in words):
+        return 2                           # passwords, secretes, passwort: a secret's word, inflected or misspelt
     return 1 if any(w in _WEAK_WORDS for w in words) else 0
 
 
@@ -127,6 +154,22 @@ def _random_looking(value: str, min_len: int = 16, min_entropy: float = 3.5) -> 
     has_digit = any(c.isdigit() for c in value)
     has_alpha = any(c.isalpha() for c in value)
     return has_digit and has_alpha
+
+
+_PLAIN_PUNCTUATION = frozenset("/._-:,;!?'\"()")
+
+
+def _machine_made(value: str) -> bool:
+    """A value nobody writes as prose: random-looking, or a word mixing letters with digits and
+    symbols (``Tr0ub4dor&3``, ``m{{h}o)p${e]n…``) beyond a path's or a sentence's punctuation."""
+    if any(c.isspace() for c in value):
+        return False
+    if _random_looking(value, min_len=12, min_entropy=3.0):
+        return True
+    if len(value) < 8 or not any(c.isalpha() for c in value):
+        return False
+    symbols = {c for c in value if not c.isalnum() and c not in _PLAIN_PUNCTUATION}
+    return len(symbols) >= 2 or (len(symbols) == 1 and any(c.isdigit() for c in value))
 
 
 def _value_is_secret(value: str, strength: int, quoted: bool, spaced_code: bool) -> bool:
@@ -157,7 +200,8 @@ def _labelled_spans(text: str) -> list:
         end = _NAME_TAIL.match(text, m.end()).end()
         op = _OPERATOR.match(text, end)
         arg = None if op else _ARGUMENT.match(text, end)
-        if op is None and arg is None:
+        given = None if op or arg else _QUOTED_AFTER_NAME.match(text, end)
+        if op is None and arg is None and given is None:
             continue
         start, floor = m.start(), max(0, m.start() - 80)
         while start > floor and text[start - 1] in _NAME_CHARS:
@@ -167,6 +211,11 @@ def _labelled_spans(text: str) -> list:
         seen_names.add(start)
         name = text[start:end].strip(".-$@")
         if not name or len(name) > 80:
+            continue
+        if given is not None:
+            if _given_value_is_secret(text, start, name, given):
+                spans.append(given.span("value"))
+                covered = given.end("value")
             continue
         strength = _label_strength(name)
         if not strength:
@@ -188,13 +237,19 @@ def _labelled_spans(text: str) -> list:
             continue                       # "label: name: value" — the next name is the label
         line_start = text.rfind("\n", max(0, start - 120), start) + 1
         at_line_start = (line_start > 0 or start < 120) and text[line_start:start].strip(" \t-\"'") == ""
-        if operator == ":" and not quoted and not at_line_start:
-            # "name: value" inside a sentence: only a machine-made value counts
-            if not _random_looking(raw, min_len=12, min_entropy=3.0):
+        code_name = _CODE_NAME.search(name) is not None
+        bare_word = value.group(4) is not None and strength == 2 and "(" not in raw
+        if bare_word:
+            word = _whole_word(text, value.start())
+            if len(word) > len(raw):
+                raw = word                 # db_pass: m{{h}o)p${e]…, secrete = A,.:-¨@*: the whole word
+        if operator == ":" and not quoted and not at_line_start and not code_name:
+            # "Password: value" inside a sentence: only a machine-made value counts
+            if not _machine_made(raw):
                 continue
         spaced_code = (op is not None and operator != ":" and not quoted
                        and text[op.start(1) - 1:op.start(1)] in (" ", "\t"))
-        after = text[value.end():value.end() + 40]
+        after = text[value.start() + len(raw):value.start() + len(raw) + 40]
         if not quoted and re.fullmatch(r"[A-Za-z_]+", raw):
             if after[:1] in (",", ")") or raw.lower() == name.lower() or raw.lower() in _name_words(name):
                 continue                   # f(token=token, …): a variable passed on
@@ -214,8 +269,6 @@ def _labelled_spans(text: str) -> list:
             continue
         vstart = value.start() + (0 if value.group(4) is not None else 1)
         vend = vstart + len(raw)
-        if value.group(4) is not None and at_line_start and strength == 2 and "(" not in raw:
-            vend += len(_REST_OF_WORD.match(text, vend).group(0))     # db_pass: m{{h}o)p$…: the whole word
         spans.append((vstart, vend))
         covered = vend
     for rx in (_VALUE_FIRST, _ENV_LINE, _NAME_VALUE_PAIR, _SPACED_NAME):
@@ -243,6 +296,43 @@ _NAME_VALUE_PAIR = re.compile(r"""\bname["']?[ \t]*:[ \t]*["']?(?P<name>[A-Za-z_
                               r"""["']?value["']?[ \t]*:[ \t]*["']?(?P<value>[^\s"',}]{3,300})""")
 _SPACED_NAME = re.compile(r"(?<![\w-])(?P<name>[a-z]+(?:_[a-z]+)+)[ \t]+(?P<value>[A-Za-z0-9+/=_.~!@#$%^&*-]{8,300})(?![\w-])",
                           re.IGNORECASE)
+# A string given to a secret's name without an operator: ``secret "…"`` (Ruby, Tcl, nginx-like
+# configs), ``std::string secret("…")``, ``secret.assign("…")``, ``.password("…")`` (a builder),
+# ``setPassword("…")`` — matched where a name ends
+_QUOTED_AFTER_NAME = re.compile(r"""(?:[ \t]+|(?P<call>\([ \t]*))@?(?P<q>["'])(?P<value>[^"'\n]{3,300})(?P=q)""")
+_NOT_DECLARATIONS = frozenset("return await yield throw raise print echo puts assert if elif while not and or in is case".split())
+_VERBS = frozenset("""get read load fetch find lookup has is check verify validate hash encode decode encrypt decrypt
+generate gen create new make delete remove del rotate parse mask redact reset change update clear revoke refresh request
+issue store save write put compare match prompt ask input use require ensure to from""".split())
+
+
+def _given_value_is_secret(text: str, start: int, name: str, given) -> bool:
+    value = given.group("value")
+    if _REFERENCE.search(value.strip()):
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    in_sentence = text[line_start:start].strip() != ""
+    if given.group("call") is None:        # secrete "…": a config line, or code
+        if start and text[start - 1] in "\"'`":
+            return False                   # id="ERR_MISSING_PASSPHRASE" …: the name is a quoted string
+        if name.lower() == "pass" or (in_sentence and not _CODE_NAME.search(name) and not _machine_made(value)):
+            return False                   # pass "-O2" to cc, the token "…": a sentence's word
+        return _label_strength(name) == 2
+    head, dot, function = name.rpartition(".")
+    if dot and function in ("assign", "set"):
+        return _label_strength(head) == 2  # secret.assign("…")
+    words = _name_words(function)
+    if not words or words[0] in _VERBS:
+        return False                       # get_secret("name"), hash_password("…"): reads or makes one
+    if words[0] in ("set", "with") and len(words) > 1:
+        return _label_strength(function[len(words[0]):]) == 2  # setPassword("…"), withToken("…")
+    before = text[max(line_start, start - 40):start]
+    declared = re.search(r"([\w:>*&]+)[ \t]+$", before)
+    if dot or text.startswith(".", start) or before.endswith(".") or (declared and declared.group(1).split(":")[-1] not in _NOT_DECLARATIONS):
+        return _label_strength(function) == 2  # .password("…") (a builder), std::string secret("…")
+    return False
+
+
 _XML_ELEMENT = re.compile(r"<([A-Za-z_][\w.\-]{0,60})>([^<\n]{3,200})</\1>")
 _XML_ATTRIBUTE = re.compile(r"""(?i)\bkey=["']([^"'\n]{1,60})["']\s+value=["']([^"'\n]{3,200})["']""")
 

@@ -74,52 +74,65 @@ OLD_RECALL_PROBE = r"""
 import json, sys
 sys.path[:0] = [sys.argv[1], sys.argv[2]]
 from code_memory.redact import redact
-from support.secrets_heldout import detect_secrets_cases, documented_cases, gitleaks_cases, leaked
+from support.secrets_heldout import all_cases, gitleaks_false_positive_samples, leaked
 step = int(sys.argv[3])
-out = {}
-for name, cases in (("held out: gitleaks fixtures", gitleaks_cases()), ("held out: detect-secrets fixtures",
-                    detect_secrets_cases()), ("ours: documented syntax", documented_cases())):
-    cases = cases[::step]
-    leaks = sum(leaked(secrets, redact(text)) for _cid, text, secrets in cases)
-    out[name] = {"cases": len(cases), "leaked": leaks, "redacted %": round(100 * (1 - leaks / len(cases)), 2)}
-from support.secrets_heldout import gitleaks_false_positive_samples
+leaks = [cid for cid, text, secrets in all_cases()[::step] if leaked(secrets, redact(text))]
 fps = gitleaks_false_positive_samples()
-out["gitleaks' own false-positive samples changed"] = {"samples": len(fps), "changed": sum(redact(t) != t for t in fps)}
-print(json.dumps(out))
+print(json.dumps({"leaks": leaks, "fp changed": sum(redact(t) != t for t in fps), "fp samples": len(fps)}))
 """
+SOURCES = (("held out: gitleaks fixtures", "gitleaks:"), ("held out: detect-secrets fixtures", "detect-secrets:"),
+           ("ours: documented syntax", "documented:"))
+
+
+def _recall_rows(cases, leaks: set) -> dict:
+    """Recall per source (and detect-secrets per half, with and without placeholders) of ``cases``
+    whose ids in ``leaks`` leaked."""
+    from support.secrets_heldout import detect_secrets_half
+
+    rows = {}
+    for name, prefix in SOURCES:
+        mine = [c for c in cases if c[0].startswith(prefix)]
+        rows[name] = _rate(mine, [c for c in mine if c[0] in leaks])
+        by_where: dict = {}
+        for cid, _t, _s in mine:
+            if cid in leaks:
+                by_where[cid.rsplit("@", 1)[1]] = by_where.get(cid.rsplit("@", 1)[1], 0) + 1
+        rows[name]["leaks by surrounding"] = by_where
+        if prefix != "detect-secrets:":
+            continue
+        real = [c for c in mine if not _is_placeholder(c[2])]
+        rows[name + ", placeholders left out"] = _rate(real, [c for c in real if c[0] in leaks])
+        for half in ("tuning", "held-out"):
+            part = [c for c in mine if detect_secrets_half(c[0]) == half]
+            rows[f"{name}: {half} half"] = _rate(part, [c for c in part if c[0] in leaks])
+            part = [c for c in part if not _is_placeholder(c[2])]
+            rows[f"{name}: {half} half, placeholders left out"] = _rate(part, [c for c in part if c[0] in leaks])
+    return rows
 
 
 def old_recall(old: str, smoke: bool) -> dict:
     """The same held-out sources through another checkout's redactor (the baseline)."""
+    from support.secrets_heldout import all_cases
+
+    step = 40 if smoke else 1
     done = subprocess.run([sys.executable, "-c", OLD_RECALL_PROBE, os.path.join(old, "scripts"),
-                           os.path.join(REPO, "tests"), "40" if smoke else "1"],
-                          capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
+                           os.path.join(REPO, "tests"), str(step)], capture_output=True, text=True, check=True)
+    found = json.loads(done.stdout)
+    rows = _recall_rows(all_cases()[::step], set(found["leaks"]))
+    rows["gitleaks' own false-positive samples changed"] = {"samples": found["fp samples"], "changed": found["fp changed"]}
+    return rows
 
 
 def recall(smoke: bool, show: int) -> dict:
     from code_memory.redact import redact
     from support.secrets_corpus import cases as tuning_cases
-    from support.secrets_heldout import detect_secrets_cases, documented_cases, gitleaks_cases, leaked
+    from support.secrets_heldout import all_cases, gitleaks_false_positive_samples, leaked
 
-    rows = {}
-    sources = [("held out: gitleaks fixtures", gitleaks_cases()), ("held out: detect-secrets fixtures", detect_secrets_cases()),
-               ("ours: documented syntax", documented_cases())]
-    for name, cases in sources:
-        cases = cases[::40] if smoke else cases
-        leaks = [(cid, text) for cid, text, secrets in cases if leaked(secrets, redact(text))]
-        rows[name] = _rate(cases, leaks)
-        by_where: dict = {}
-        for cid, _t in leaks:
-            by_where[cid.rsplit("@", 1)[1]] = by_where.get(cid.rsplit("@", 1)[1], 0) + 1
-        rows[name]["leaks by surrounding"] = by_where
-        if "detect-secrets" in name:
-            real = [c for c in cases if not _is_placeholder(c[2])]
-            real_leaks = [cid for cid, text, secrets in real if leaked(secrets, redact(text))]
-            rows[name + ", placeholders left out"] = _rate(real, real_leaks)
-        for cid, text in leaks[:show]:
-            print(f"  leak [{name}] {cid}: {text[:140]!r}")
-    from support.secrets_heldout import gitleaks_false_positive_samples
+    cases = all_cases()[::40] if smoke else all_cases()
+    leaks = [(cid, text) for cid, text, secrets in cases if leaked(secrets, redact(text))]
+    for cid, text in leaks[:show]:
+        print(f"  leak {cid}: {text[:140]!r}")
+    rows = _recall_rows(cases, {cid for cid, _t in leaks})
     fps = gitleaks_false_positive_samples()
     rows["gitleaks' own false-positive samples changed"] = {"samples": len(fps), "changed": sum(redact(t) != t for t in fps)}
     tuning = tuning_cases()[::20] if smoke else tuning_cases()

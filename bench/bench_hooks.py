@@ -99,7 +99,7 @@ class Bench:
             sys.path.insert(0, os.path.join(REPO, "scripts"))
             from code_memory.memory import recent
             from code_memory.paths import MemoryPaths
-            from code_memory.summary.extract import same_todo
+            from code_memory.summary.todos import same_todo
             recent.rebuild(MemoryPaths(self.root), same_todo)
 
     def shim(self, name: str, data: bytes) -> float:

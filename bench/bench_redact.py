@@ -145,17 +145,19 @@ def doors(smoke: bool, slow_every: int, chunk: int = 300) -> dict:
     all of them) in chunks of ``chunk`` (a fresh memory root each: the review queue compares a
     proposal with every pending one); a case leaks when its secret occurs in no other case of
     its chunk, or where it follows that case's marker (see secret_doors.Stored.leaks)."""
+    from code_memory.redact import redact
     from support.secret_doors import DOORS, by_surrounding, run_door
-    from support.secrets_heldout import detect_secrets_cases, documented_cases, gitleaks_cases
+    from support.secrets_heldout import detect_secrets_cases, documented_cases, gitleaks_cases, leaked
 
     held_out = gitleaks_cases() + detect_secrets_cases() + documented_cases()
+    alone = {cid for cid, text, secrets in held_out if leaked(secrets, redact(text))}
     rows = {}
     with tempfile.TemporaryDirectory() as tmp:
         for door in DOORS:
             if smoke and door in ("mcp", "browser-edit"):
                 continue
             step = 300 if smoke else slow_every if door in SLOW_DOORS else 1
-            started, counted, delivered, leaks, errors = time.perf_counter(), 0, 0, [], []
+            started, counted, delivered, leaks, errors, real = time.perf_counter(), 0, 0, [], [], []
             cases_by_source: dict = {}
             for g, group in enumerate(by_surrounding(held_out)):
                 group = group[::step]
@@ -166,12 +168,17 @@ def doors(smoke: bool, slow_every: int, chunk: int = 300) -> dict:
                     delivered += len(stored.delivered(part))
                     leaks += stored.leaks(part)
                     errors += stored.errors
-                    for cid, _t, _s in part:
+                    for cid, _t, secrets in part:
                         cases_by_source[cid.split(":")[0]] = cases_by_source.get(cid.split(":")[0], 0) + 1
+                        if not _is_placeholder(secrets):
+                            real.append(cid)
             by_source: dict = {}
             for cid in leaks:
                 by_source[cid.split(":")[0]] = by_source.get(cid.split(":")[0], 0) + 1
+            real_leaks = set(leaks) & set(real)
             rows[door] = {**_rate(range(counted), leaks), "delivered": delivered, "errors": len(errors),
+                          "placeholders left out": _rate(real, real_leaks),
+                          "leaks the redactor alone does not have": len(set(leaks) - alone),
                           "by source": {src: _rate(range(n), range(by_source.get(src, 0)))
                                         for src, n in cases_by_source.items()},
                           "seconds": round(time.perf_counter() - started, 1)}

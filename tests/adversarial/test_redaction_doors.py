@@ -46,8 +46,8 @@ SLOW = {"session-note", "llm-request", "mcp", "browser-edit"}
 
 
 def test_the_redactor_meets_the_goal_on_fixtures_we_did_not_write():
-    for name, cases, floor in (("gitleaks", gitleaks_cases(), 0.99), ("documented", documented_cases(), 0.93),
-                               ("detect-secrets", detect_secrets_cases(), 0.80)):
+    for name, cases, floor in (("gitleaks", gitleaks_cases(), 0.99), ("documented", documented_cases(), 0.95),
+                               ("detect-secrets", detect_secrets_cases(), 0.85)):
         leaks = [cid for cid, text, secrets in cases if leaked(secrets, redact(text))]
         assert len(leaks) <= (1 - floor) * len(cases), (name, len(leaks), leaks[:10])
     # idempotent, and the rule set's own false-positive samples mostly left alone

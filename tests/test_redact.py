@@ -72,6 +72,13 @@ ORDINARY = [
     'log.info(aliceSecret === bobSecret);</code><code class="x">',
     "the secretary = 'Jane'",
     "<code>{ psk: &#x3C;Buffer|TypedArray|DataView>, identity: &#x3C;string> }</code>",
+    '        Token.Name.Builtin.Clef: "bold #08547A",',
+    '        TOKEN_COMMENT_BEGIN: "begin of comment",',
+    'HEADER_X_SERVICE_ACCESS_TOKEN = "X-Service-Access-Token"',
+    '        "refresh_token": "svc_oauth__refresh_token",',
+    "    'sas':         'sas::SasStyle',",
+    '        "id_token": "FOOBAR",',
+    "           1f:32:49:f2:7f:ed:80:62:2e:49:b7:ce:84:b9:c1:c5:1a:f6:",
     '<a href=\\"api.html#pbkdf2password-salt-callback\\"><code>crypto.pbkdf2()</code></a> or <a href=\\"x\\">',
 ]
 
@@ -93,6 +100,11 @@ def test_values_given_without_an_operator_and_whole_words():
     assert redact("the db_pass: Zq{{7}x)y$#w}, then") == "the db_pass: [REDACTED:secret-assignment], then"
     assert "Tr0ub4dor&3" not in redact("I set the passwd: Tr0ub4dor&3 yesterday")
     assert redact("connect(user=u, password=pw)") == "connect(user=u, password=pw)"
+    # a dotted name is judged by its last part; a leading "token" names a lexer's kind of token
+    assert redact('spring.datasource.password="Zq!7 vault pw"') == 'spring.datasource.password="[REDACTED:secret-assignment]"'
+    assert redact('TOKEN_SECRET = "Zq!7 vault pw"') == 'TOKEN_SECRET = "[REDACTED:secret-assignment]"'
+    assert redact('ROOT_PASSWORD = "root"') == 'ROOT_PASSWORD = "[REDACTED:secret-assignment]"'
+    assert redact("db.example.com:5432:app:ops:Zq7vaultpw") == "db.example.com:5432:app:ops:[REDACTED:pgpass-password]"
 
 
 def test_unlabelled_high_entropy_values_but_not_hex_or_identifiers():

@@ -108,7 +108,8 @@ _REFERENCE = re.compile(r"""(?x)
   | ^(?:none|null|nil|true|false|undefined|empty|n/?a|todo|tbd|changeme|redacted|required|optional|secret|password
        |pass|passwd|pw|pwd|token|key|mock[_-].*
        |str|string|bytes|int|integer|bool|boolean|float|number|any|object|dict|list|optional\[.*|self|cls|this|new
-       |your[_-].*|my[_-].*|<.*|xxx.*|example.*|dummy.*|fake.*|test|placeholder|\.\.\.)$
+       |your[_-].*|my[_-].*|<.*|xxx.*|example.*|dummy.*|fake.*|test|placeholder|\.\.\.|foo|bar|baz|qux|foobar)$
+  | ^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$
   | ^(?:str|string|bytes|int|integer|bool|boolean|float|number|any|object)\?$ | ^\#[0-9a-f]{3,8}$ | …$ | \.\.\.$
   | ^\{[A-Za-z_][\w.]*\}?$ | ^[\[{(]
   | ^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$ | ^[\w.]*\( | ^[A-Za-z_][\w.]*\[ | ^(?:getenv|environ)\b | ^\$[\w{(]
@@ -134,9 +135,15 @@ def _label_strength(name: str) -> int:
     head, dot, ext = name.rpartition(".")
     if dot and head and _FILE_EXTENSION.fullmatch(ext) and not _label_strength(ext):
         return 0                           # 118_arm_pass_all.dpatch: a file's name
+    if "." in name.strip("."):
+        return _label_strength(name.strip(".").rpartition(".")[2])    # Token.Keyword, config.password: the last part
     words = _name_words(name)
     if not words or words[-1] in _SETTING_WORDS or (len(words) > 1 and words[-1] in ("public", "pub")):
         return 0
+    if words[0] == "token" and len(words) > 1 and not any(w in _STRONG_WORDS for w in words[1:]):
+        words = words[1:]                  # TOKEN_COMMENT_BEGIN, token_number: a lexer's kind of token
+        if not any(w in _WEAK_WORDS or w.endswith(_STRONG_SUFFIXES) for w in words):
+            return 1
     if any(w in ("public", "pub", "primary", "foreign", "sort", "partition", "cache", "idempotency") for w in words):
         return 0
     if any(w in _STRONG_WORDS for w in words) or any(p in _STRONG_PAIRS for p in zip(words, words[1:])):
@@ -170,6 +177,16 @@ def _machine_made(value: str) -> bool:
         return False
     symbols = {c for c in value if not c.isalnum() and c not in _PLAIN_PUNCTUATION}
     return len(symbols) >= 2 or (len(symbols) == 1 and any(c.isdigit() for c in value))
+
+
+def _names_itself(value: str, name: str) -> bool:
+    """A value that is its own name or a label made of the name's words (``"X-Xet-Access-Token"``
+    under ``…_XET_ACCESS_TOKEN``, ``"hf_oauth__refresh_token"`` under ``refresh_token``)."""
+    lowered, own = value.lower(), name.lower()
+    if lowered == own or (len(own) >= 5 and lowered.endswith(own) and lowered[-len(own) - 1] in "_-.:/"):
+        return True
+    words = _name_words(value)
+    return len(words) > 1 and not any(c.isspace() for c in value) and set(words) <= set(_name_words(name))
 
 
 def _value_is_secret(value: str, strength: int, quoted: bool, spaced_code: bool) -> bool:
@@ -263,8 +280,8 @@ def _labelled_spans(text: str) -> list:
             continue                       # token == "with": a comparison with a keyword
         if op is None and (any(c.isspace() for c in raw) or re.fullmatch(r"[A-Za-z_]+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+", raw)):
             continue                       # ("password", "host", "port"): a list of names
-        if quoted and raw.lower() == name.lower():
-            continue                       # LAST_TOKEN = "LAST_TOKEN"
+        if quoted and _names_itself(raw, name):
+            continue                       # LAST_TOKEN = "LAST_TOKEN", ACCESS_TOKEN_HEADER = "X-Access-Token"
         if not _value_is_secret(raw, strength, quoted, spaced_code):
             continue
         vstart = value.start() + (0 if value.group(4) is not None else 1)

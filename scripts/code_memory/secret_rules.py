@@ -260,7 +260,7 @@ CONTEXT_RULES = [
     ContextRule("config-password", ("password", "passwd", "requirepass", "masterauth", "psk", "secret"),
                 r"^[ \t]*(?:password|passwd|requirepass|masterauth|psk|secret|auth-pass|passphrase)[ \t]+"
                 r"((?=[^\s]*[0-9!@#$%^&*_+=~.\-])[^\s'\"]{4,200}|" + _QUOTED + r")[ \t]*$", 1, re.IGNORECASE | re.MULTILINE),
-    ContextRule("pgpass-password", (":",), r"(?:^|(?<=[\s\"'`]))(?!\d{4}-\d\d-\d\d)[^\s:#\"'`]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:([^\s\"'`]+)(?=[\s\"'`]|$)",
+    ContextRule("pgpass-password", (":",), r"(?:^|(?<=[\s\"'`]))(?!\d{4}-\d\d-\d\d|(?:[0-9A-Fa-f]{2}:){4})[^\s:#\"'`]+:(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:([^\s\"'`]+)(?=[\s\"'`]|$)",
                 1, re.MULTILINE),
     # --- labels in prose: Chinese labels (any colon, 是/为, or a space before a value with a digit
     #     or symbol), English labels with a full-width colon or 是/为, English "password is …"

@@ -79,6 +79,8 @@ ORDINARY = [
     "    'sas':         'sas::SasStyle',",
     '        "id_token": "FOOBAR",',
     "           1f:32:49:f2:7f:ed:80:62:2e:49:b7:ce:84:b9:c1:c5:1a:f6:",
+    "PASS: addr2line",
+    "--- PASS: TestCache2Expiry (0.00s)",
     '<a href=\\"api.html#pbkdf2password-salt-callback\\"><code>crypto.pbkdf2()</code></a> or <a href=\\"x\\">',
 ]
 

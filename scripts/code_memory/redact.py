@@ -235,6 +235,8 @@ def _labelled_spans(text: str) -> list:
                 covered = given.end("value")
             continue
         strength = _label_strength(name)
+        if name.lower() == "pass" and op is not None and op.group(1) in (":", "："):
+            continue                       # PASS: addr2line, --- PASS: TestX — a test's status, not a label
         if not strength:
             continue
         if op is None:

@@ -48,7 +48,10 @@ DATA = os.environ.get("CODE_MEMORY_BENCH_DATA", os.path.join(os.path.dirname(REP
 if not os.path.isdir(DATA):
     DATA = "/work/shared/bench-data"
 SPECS = os.path.join(os.path.dirname(DATA), "specs")
-ROUTINE = os.path.join(REPO, "bench", "data", "recall_tuning", "routine_prompts.json")
+TUNING = os.path.join(REPO, "bench", "data", "recall_tuning")
+ROUTINE = os.path.join(TUNING, "routine_prompts.json")
+ROUTINE_MORE = os.path.join(TUNING, "routine_more.json")
+NEEDING = os.path.join(TUNING, "needing_prompts.json")
 PINNED_COMMIT = "ba21af9"          # the repository's history up to here is the lived-in memory
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 THRESHOLDS = [0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7]
@@ -226,6 +229,52 @@ def routine_prompts(limit: int | None) -> list:
     for lang, project in (("en", "code-memory"), ("zh", "msgcode")):
         out += [{"prompt": p, "lang": lang, "project": project} for p in data[lang][:limit]]
     return out
+
+
+def needing_prompts(limit: int | None) -> list:
+    """Questions memory answers, in the lived-in memory (bench/data/recall_tuning/needing_prompts.json)."""
+    with open(NEEDING, encoding="utf-8") as fh:
+        data = json.load(fh)
+    out = []
+    for lang, project in (("en", "code-memory"), ("zh", "msgcode")):
+        out += [{"prompt": p["prompt"], "lang": lang, "project": project, "evidence": p["evidence"]}
+                for p in data[lang][:limit]]
+    return out
+
+
+def routine_more(limit: int | None) -> list:
+    """Harder routine prompts: general questions, instructions naming the memory's own parts."""
+    with open(ROUTINE_MORE, encoding="utf-8") as fh:
+        data = json.load(fh)
+    out = []
+    for lang, project in (("en", "code-memory"), ("zh", "msgcode")):
+        out += [{"prompt": p, "lang": lang, "project": project} for p in data[lang][:limit]]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# CMRC 2018: Chinese evidence
+
+def build_cmrc(paths, articles: int | None) -> list:
+    """CMRC 2018 dev (../shared/bench-data/cmrc2018, never copied here) as one Chinese project
+    (``cmrc``): each article a session note in the product's format — its title the topic, its
+    sentences the key points. Every question is a prompt; it counts when an answer span is in the
+    injected text of its own article's note."""
+    with open(os.path.join(DATA, "cmrc2018", "cmrc2018_dev.json"), encoding="utf-8") as fh:
+        data = json.load(fh)["data"][:articles]
+    questions = []
+    for n, article in enumerate(data):
+        para = article["paragraphs"][0]
+        sentences = [s.strip() for s in re.split(r"(?<=[。！？])", para["context"]) if s.strip()]
+        sid = f"cmrc-{n:04d}"
+        summary = {"topic": article["title"], "key_points": sentences, "files": [], "decisions": [], "todos": []}
+        _note(paths, sid, "cmrc", f"2025-{1 + n % 12:02d}-{1 + n % 27:02d}T10:00:00", summary)
+        for qa in para["qas"]:
+            answers = list(dict.fromkeys(a["text"].strip() for a in qa["answers"] if len(a["text"].strip()) >= 2))
+            if answers:
+                questions.append({"qid": qa["id"], "project": "cmrc", "prompt": qa["question"], "lang": "zh",
+                                  "note": f"sessions/{sid}.md", "answers": answers})
+    return questions
 
 
 # ---------------------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ FENCE_OVERHEAD = 57           # '<recalled-memory source="" title="">' + '</reca
 LINE_MAX = 200                # a longer line is cut around the prompt's words
 PARENT_MAX = 90               # the label line a bullet sits under, as context
 SPECIFIC_UNITS = 2.0          # "specific" is full with the weight of two words that one chunk each holds
+WORDS_ONLY = True
 ITEM_FLOOR = 0.5              # once the best candidate passes, others within this share of the threshold join it
 
 
@@ -284,19 +285,24 @@ class Measured:
 
 def measure(cfg, request: dict) -> Measured:
     """Search every store for ``request["prompt"]`` and measure each candidate (no gate yet)."""
-    from ..text.query import query_terms
-    from ..text.segment import get_segmenter
-
     prompt = str(request.get("prompt") or "")[:4000]
     if trivial(prompt):
         return Measured(skipped="trivial")
     hits = candidates(cfg, {**request, "prompt": prompt})
     if not hits:
         return Measured(skipped="no candidates")
+    return measure_hits(cfg, prompt, hits)
+
+
+def measure_hits(cfg, prompt: str, hits: list) -> Measured:
+    """The signals of each search hit for ``prompt`` (the words and weights from the index)."""
+    from ..text.query import query_terms
+    from ..text.segment import get_segmenter
+
     conn = sqlite3.connect(f"file:{cfg.paths.index_db}?mode=ro", uri=True, timeout=0.5)
     try:
         segmenter_name = (conn.execute("SELECT value FROM meta WHERE key='segmenter'").fetchone() or ["bigram"])[0]
-        terms = query_terms(prompt, get_segmenter(segmenter_name))["terms"]
+        terms = query_terms(prompt, get_segmenter(segmenter_name), words=WORDS_ONLY)["terms"]
         if trivial(prompt, terms):
             return Measured(terms=terms, skipped="trivial")
         total, weights = term_weights(conn, terms)

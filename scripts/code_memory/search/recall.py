@@ -39,7 +39,9 @@ from ..text.lines import line_digest, text_digests
 
 _R = DEFAULTS["recall"]
 FENCE_OVERHEAD = 57           # '<recalled-memory source="" title="">' + '</recalled-memory>' + newlines
-LINE_MAX = 200                # a longer line is cut around the prompt's words
+LINE_MAX = 240                # a longer line is cut around the prompt's words …
+LINE_SHORT = 120              # … first to this, so more lines fit; then lengthened while room is left
+NEXT_LINES = True             # last pass: the line after a chosen one (a reply in a conversation)
 PARENT_MAX = 90               # the label line a bullet sits under, as context
 SPECIFIC_UNITS = 2.0          # "specific" is full with the weight of two words that one chunk each holds
 WORDS_ONLY = True
@@ -199,8 +201,9 @@ def _parent(lines: list, i: int) -> int | None:
 
 
 def candidate_lines(text: str, matcher: Matcher) -> list:
-    """``[(terms found, index, line shown, parent index or None)]`` for the lines of ``text`` that
-    hold the prompt's words."""
+    """``[(terms found, index, line shown short, line shown long, parent index or None)]`` for the
+    lines of ``text`` that hold the prompt's words (cut around them: :data:`LINE_SHORT`,
+    :data:`LINE_MAX`)."""
     lines = [ln.rstrip() for ln in text.split("\n")]
     out = []
     for i, line in enumerate(lines):
@@ -208,7 +211,8 @@ def candidate_lines(text: str, matcher: Matcher) -> list:
             continue
         found = matcher.matched(line)
         if found:
-            out.append((found, i, _cut_line(line.strip(), matcher, LINE_MAX), _parent(lines, i)))
+            out.append((found, i, _cut_line(line.strip(), matcher, LINE_SHORT),
+                        _cut_line(line.strip(), matcher, LINE_MAX), _parent(lines, i)))
     return out
 
 
@@ -223,9 +227,9 @@ def rank_lines(pool: list, weights: dict) -> list:
             count[t] = count.get(t, 0) + 1
     size = len(pool) or 1
     scored = []
-    for found, item_weight, n, i, shown, parent in pool:
+    for found, item_weight, n, i, *rest in pool:
         score = sum(weights[t] * math.log(1.0 + size / count[t]) for t in _kept(found))
-        scored.append((-score * item_weight, n, i, shown, parent))
+        scored.append((-score * item_weight, n, i, *rest))
     scored.sort(key=lambda row: row[:3])
     return [row[1:] for row in scored]
 
@@ -344,36 +348,56 @@ def build(root: str, measured: Measured, threshold: float, budget: int, max_item
         seen_keys.add(key)
         lines = text.split("\n")
         item = {"key": key, "id": ident, "source": hit.get("source"), "title": title, "path": hit.get("path"),
-                "relevance": rel_score, "signals": sig, "chosen": {}, "overhead": FENCE_OVERHEAD + len(ident) + len(title)}
+                "relevance": rel_score, "signals": sig, "chosen": {}, "lines": lines,
+                "overhead": FENCE_OVERHEAD + len(ident) + len(title)}
         items.append(item)
-        for found, i, shown, parent in candidate_lines(text, measured.matcher):
-            pool.append((found, rel_score / top, len(items) - 1, i, shown,
+        for found, i, short, long, parent in candidate_lines(text, measured.matcher):
+            pool.append((found, rel_score / top, len(items) - 1, i, short, long,
                          None if parent is None else (parent, lines[parent].strip()[:PARENT_MAX])))
     pool = rank_lines(pool, measured.weights)
     left = budget
-    for n, i, shown, parent in pool:
-        item = items[n]
-        digest = line_digest(shown)
-        if i in item["chosen"] or (digest and digest in seen_lines):
-            continue
-        extra = {}
-        if parent is not None and parent[0] not in item["chosen"] and line_digest(parent[1]) not in seen_lines:
-            extra[parent[0]] = parent[1]
+
+    def take(item, i, shown, full, extra=None) -> bool:
+        nonlocal left
+        digests = {d for d in (line_digest(shown), line_digest(full)) if d}
+        if i in item["chosen"] or digests & seen_lines:
+            return False
+        extra = {k: v for k, v in (extra or {}).items() if k not in item["chosen"] and line_digest(v) not in seen_lines}
         cost = len(shown) + 1 + sum(len(v) + 1 for v in extra.values()) + (0 if item["chosen"] else item["overhead"])
         if cost > left:
-            continue
+            return False
         item["chosen"].update(extra)
         item["chosen"][i] = shown
-        seen_lines.update(d for d in (digest, *(line_digest(v) for v in extra.values())) if d)
+        seen_lines.update(digests, (d for d in (line_digest(v) for v in extra.values()) if d))
         left -= cost
+        return True
+
+    for n, i, short, _long, parent in pool:
+        item = items[n]
+        take(item, i, short, item["lines"][i].strip(), {parent[0]: parent[1]} if parent else None)
         if left < 40:
             break
+    for n, i, short, long, _parent in pool:          # lengthen the lines cut short, best first
+        item = items[n]
+        if item["chosen"].get(i) == short and long != short and len(long) - len(short) <= left:
+            item["chosen"][i] = long
+            left -= len(long) - len(short)
+    if NEXT_LINES:
+        for n, i, _short, _long, _parent in pool:
+            item = items[n]
+            j = i + 1
+            if i in item["chosen"] and j < len(item["lines"]) and item["lines"][j].strip() and \
+                    not item["lines"][j].strip().startswith("```"):
+                line = item["lines"][j].strip()
+                take(item, j, _cut_line(line, measured.matcher, LINE_SHORT), line)
     for item in items:
         chosen = item.pop("chosen")
         item.pop("overhead")
+        source = item.pop("lines")
         if chosen:
             item["text"] = "\n".join(chosen[i] for i in sorted(chosen))
-            item["lines"] = text_digests(item["text"])
+            item["lines"] = list(dict.fromkeys(text_digests(item["text"]) + [
+                d for d in (line_digest(source[i].strip()) for i in sorted(chosen)) if d]))
             out["items"].append(item)
     if not out["items"]:
         out["skipped"] = "already in context"

@@ -120,6 +120,7 @@ def handle(event, ctx):
     limit = int(settings["max_chars"])
     request = {"prompt": event.prompt, "project": project.name if project else None,
                "workspace": _workspace(ctx), "threshold": float(settings["threshold"]),
+               "threshold_work": float(settings["threshold_work"]),
                "max_chars": limit - len(HEADER) - 1, "max_items": int(settings["max_items"]),
                "candidates": int(settings["candidates"]), "mode": search_mode(ctx, str(settings["mode"])),
                "exclude_keys": sorted(ledger.keys()), "exclude_lines": sorted(ledger.lines())}

@@ -36,6 +36,7 @@ import sqlite3
 
 from ..config import DEFAULTS
 from ..text.lines import line_digest, text_digests
+from ..text.prompt_kind import ASK, WORK, prompt_kind
 
 _R = DEFAULTS["recall"]
 FENCE_OVERHEAD = 57           # '<recalled-memory source="" title="">' + '</recalled-memory>' + newlines
@@ -279,12 +280,14 @@ def trivial(prompt: str, terms: list | None = None) -> bool:
 
 
 class Measured:
-    """A prompt's candidates with their signals: ``rows`` = [(relevance, rank, hit, text, signals)]."""
+    """A prompt's candidates with their signals: ``rows`` = [(relevance, rank, hit, text, signals)];
+    ``kind``: the prompt's (text/prompt_kind.py — ``ask`` or ``work``)."""
 
-    __slots__ = ("rows", "matcher", "weights", "terms", "skipped")
+    __slots__ = ("rows", "matcher", "weights", "terms", "skipped", "kind")
 
-    def __init__(self, rows=(), matcher=None, weights=None, terms=(), skipped=None):
+    def __init__(self, rows=(), matcher=None, weights=None, terms=(), skipped=None, kind=WORK):
         self.rows, self.matcher, self.weights, self.terms, self.skipped = list(rows), matcher, weights or {}, list(terms), skipped
+        self.kind = kind
 
 
 def measure(cfg, request: dict) -> Measured:
@@ -319,7 +322,7 @@ def measure_hits(cfg, prompt: str, hits: list) -> Measured:
             rows.append((relevance(sig), rank, hit, text, sig))
     finally:
         conn.close()
-    return Measured(rows, matcher, weights, terms)
+    return Measured(rows, matcher, weights, terms, kind=prompt_kind(prompt))
 
 
 def build(root: str, measured: Measured, threshold: float, budget: int, max_items: int,
@@ -404,17 +407,26 @@ def build(root: str, measured: Measured, threshold: float, budget: int, max_item
     return out
 
 
+def threshold_for(kind: str, request: dict) -> float:
+    """The gate's threshold for a prompt of ``kind``: ``threshold`` for a question that points at
+    nothing (``ask``), ``threshold_work`` for work on what is at hand (config ``recall``)."""
+    key = "threshold" if kind == ASK else "threshold_work"
+    value = request.get(key)
+    return float(_R[key] if value is None else value)
+
+
 def prompt_recall(cfg, request: dict) -> dict:
-    """Recall for one prompt. ``request``: ``prompt``, ``project``, ``workspace``, ``threshold``,
-    ``max_chars`` (for the items, fences included), ``max_items``, ``exclude_keys``,
-    ``exclude_lines``, ``mode`` (bm25 / hybrid), ``signals`` (every candidate's signals too).
-    Returns ``{"ok", "items": [{key, id, source, title, text, path, relevance, signals, lines}],
-    "skipped": why nothing (when so), "candidates": [...] when asked}``."""
+    """Recall for one prompt. ``request``: ``prompt``, ``project``, ``workspace``, ``threshold``
+    and ``threshold_work`` (:func:`threshold_for`), ``max_chars`` (for the items, fences included),
+    ``max_items``, ``exclude_keys``, ``exclude_lines``, ``mode`` (bm25 / hybrid), ``signals``
+    (every candidate's signals too). Returns ``{"ok", "kind", "items": [{key, id, source, title,
+    text, path, relevance, signals, lines}], "skipped": why nothing (when so), "candidates": [...]
+    when asked}``."""
     measured = measure(cfg, request)
-    threshold = request.get("threshold")
-    out = build(cfg.root, measured, float(_R["threshold"] if threshold is None else threshold),
+    out = build(cfg.root, measured, threshold_for(measured.kind, request),
                 int(request.get("max_chars") or _R["max_chars"]), int(request.get("max_items") or _R["max_items"]),
                 request.get("exclude_keys") or (), request.get("exclude_lines") or ())
+    out["kind"] = measured.kind
     if request.get("signals"):
         out["candidates"] = [{"id": h.get("id"), "source": h.get("source"), "relevance": r, **s}
                              for r, _k, h, _t, s in measured.rows]

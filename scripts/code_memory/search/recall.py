@@ -201,6 +201,22 @@ def _parent(lines: list, i: int) -> int | None:
     return None
 
 
+def _bare_label(line: str) -> bool:
+    """A label that only introduces what follows (``2. **关键知识点**:``, ``Decisions:``)."""
+    s = line.strip().replace("**", "")
+    return s.endswith((":", "：")) and len(s) <= 40
+
+
+def _next_line(lines: list, i: int) -> int | None:
+    """The line that follows line ``i`` in the text (a reply in a conversation, the first point under
+    a matched topic), past blank lines, fences and bare labels; None at the end."""
+    for j in range(i + 1, min(len(lines), i + 4)):
+        s = lines[j].strip()
+        if s and not s.startswith("```") and not _bare_label(s):
+            return j
+    return None
+
+
 def candidate_lines(text: str, matcher: Matcher) -> list:
     """``[(terms found, index, line shown short, line shown long, parent index or None)]`` for the
     lines of ``text`` that hold the prompt's words (cut around them: :data:`LINE_SHORT`,
@@ -380,19 +396,19 @@ def build(root: str, measured: Measured, threshold: float, budget: int, max_item
         take(item, i, short, item["lines"][i].strip(), {parent[0]: parent[1]} if parent else None)
         if left < 40:
             break
-    for n, i, short, long, _parent in pool:          # lengthen the lines cut short, best first
+    for n, i, short, long, _label in pool:           # lengthen the lines cut short, best first
         item = items[n]
         if item["chosen"].get(i) == short and long != short and len(long) - len(short) <= left:
             item["chosen"][i] = long
             left -= len(long) - len(short)
     if NEXT_LINES:
-        for n, i, _short, _long, _parent in pool:
+        for n, i, *_shown in pool:
             item = items[n]
-            j = i + 1
-            if i in item["chosen"] and j < len(item["lines"]) and item["lines"][j].strip() and \
-                    not item["lines"][j].strip().startswith("```"):
-                line = item["lines"][j].strip()
-                take(item, j, _cut_line(line, measured.matcher, LINE_SHORT), line)
+            j = _next_line(item["lines"], i) if i in item["chosen"] else None
+            if j is not None:
+                line, parent = item["lines"][j].strip(), _parent(item["lines"], j)
+                take(item, j, _cut_line(line, measured.matcher, LINE_SHORT), line,
+                     {parent: item["lines"][parent].strip()[:PARENT_MAX]} if parent is not None else None)
     for item in items:
         chosen = item.pop("chosen")
         item.pop("overhead")

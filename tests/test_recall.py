@@ -207,6 +207,12 @@ def test_the_kind_of_prompt_is_read_from_its_grammar_in_both_languages():
             "跑一下测试，看看哪里挂了", "帮我看看为什么构建挂了", "把 print 换成正经的日志", "继续"]
     assert [p for p in asks if prompt_kind(p) != "ask"] == []
     assert [p for p in work if prompt_kind(p) != "work"] == []
+    from code_memory.text.prompt_kind import named_words
+
+    assert named_words("What did Caroline research?") == {"caroline"}
+    assert named_words("why did we change parse_config in MEMORY.md") == {"parse", "config", "memory", "md"}
+    assert named_words("jobs store 最后决定放在哪个路径？") == {"jobs", "store"}
+    assert named_words("fix the failing test") == set()
 
 
 def test_a_chinese_prompt_is_weighed_by_its_words_not_the_bigrams_across_them():

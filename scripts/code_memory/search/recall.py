@@ -36,7 +36,7 @@ import sqlite3
 
 from ..config import DEFAULTS
 from ..text.lines import line_digest, text_digests
-from ..text.prompt_kind import ASK, WORK, prompt_kind
+from ..text.prompt_kind import ASK, WORK, named_words, prompt_kind
 
 _R = DEFAULTS["recall"]
 FENCE_OVERHEAD = 57           # '<recalled-memory source="" title="">' + '</recalled-memory>' + newlines
@@ -46,6 +46,7 @@ NEXT_LINES = True             # last pass: the line after a chosen one (a reply 
 PARENT_MAX = 90               # the label line a bullet sits under, as context
 SPECIFIC_UNITS = 2.0          # "specific" is full with the weight of two words that one chunk each holds
 WORDS_ONLY = True
+NAMED_MISS = 0.7              # a candidate that holds none of what the prompt names counts this much
 ITEM_FLOOR = 0.5              # once the best candidate passes, others within this share of the threshold join it
 
 
@@ -112,9 +113,10 @@ def _mass(terms: list, weights: dict) -> float:
     return sum(weights[t] for t in _kept(terms))
 
 
-def signals(text: str, matcher: Matcher, weights: dict, total: int) -> dict:
+def signals(text: str, matcher: Matcher, weights: dict, total: int, named=frozenset()) -> dict:
     """The raw relevance signals of one candidate text against the prompt: for the whole text
-    and for its best line (where the evidence is concentrated)."""
+    and for its best line (where the evidence is concentrated); ``named``: whether it holds any of
+    the prompt's ``named`` words (text/prompt_kind.py; true when the prompt names nothing)."""
     hit = matcher.matched(text)
     whole = _mass(list(weights), weights) or 1.0
     mass = _mass(hit, weights)
@@ -130,11 +132,13 @@ def signals(text: str, matcher: Matcher, weights: dict, total: int) -> dict:
     return {"matched": len(_kept(hit)), "terms": len(_kept(list(weights))), "coverage": round(min(1.0, mass / whole), 4),
             "specific": round(min(1.0, mass / (SPECIFIC_UNITS * unit)), 4) if unit > 0 else 0.0, "mass": round(mass, 4),
             "unit": round(unit, 4), "line_mass": round(line_mass, 4), "line_matched": line_hits,
-            "line_coverage": round(min(1.0, line_mass / whole), 4)}
+            "line_coverage": round(min(1.0, line_mass / whole), 4), "named": not named or bool(named & set(hit))}
 
 
 def relevance(sig: dict) -> float:
-    return round(sig["coverage"] * sig["specific"], 4)
+    """``coverage × specific``, times :data:`NAMED_MISS` when the candidate holds none of what the
+    prompt names."""
+    return round(sig["coverage"] * sig["specific"] * (1.0 if sig.get("named", True) else NAMED_MISS), 4)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -330,10 +334,11 @@ def measure_hits(cfg, prompt: str, hits: list) -> Measured:
             return Measured(terms=terms, skipped="trivial")
         total, weights = term_weights(conn, terms)
         matcher = Matcher(terms)
+        named = named_words(prompt) & set(terms)
         rows = []
         for rank, hit in enumerate(hits, 1):
             text = _chunk_text(conn, hit)
-            sig = signals(text, matcher, weights, total)
+            sig = signals(text, matcher, weights, total, named)
             sig["rank"] = rank
             rows.append((relevance(sig), rank, hit, text, sig))
     finally:

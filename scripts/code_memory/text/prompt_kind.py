@@ -17,6 +17,12 @@ The cues are grammatical, not topical, in both languages:
   or a sentence opened by 请, 帮, 把, 给 or 让.
 
 ``ask`` = a question that points at nothing; everything else is ``work``.
+
+:func:`named_words` reads what a prompt names: a word capitalised inside a sentence ("what did
+Caroline research?", "the Redis cache"), an identifier (``parse_config``, ``MEMORY.md``,
+``workspaceId``, ``BM25``, ``--verbose``), and in a Chinese prompt any Latin word ("jobs store 放在哪",
+"为什么选 RRF"). A prompt that names something is about that thing: a memory that holds none of it
+answers another question.
 """
 
 from __future__ import annotations
@@ -35,6 +41,9 @@ _ZH_ASK = re.compile(r"为什么|为啥|为何|怎么|怎样|如何|什么|哪�
 _ZH_POINT = re.compile(r"这[个段些里儿块边种次份]|此(?:处|段|函数|文件)|该(?:函数|文件|方法|模块|类)|当前")
 _ZH_REQUEST = re.compile(r"^(?:请|帮|把|给|让)|[\u4e00-\u9fff]一下")
 _TRAILING = "。.!！~～ \t\n"
+_LATIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*[A-Za-z0-9]|[A-Za-z0-9]")
+_PIECE = re.compile(r"[a-z0-9]+")
+_SENTENCE_END = (".", "!", "?", "。", "！", "？", ":", "：", "\n")
 
 
 def is_question(prompt: str) -> bool:
@@ -56,3 +65,24 @@ def points_at_work(prompt: str) -> bool:
 def prompt_kind(prompt: str) -> str:
     """``ask`` (a question that points at nothing in front of the model) or ``work``."""
     return ASK if is_question(prompt) and not points_at_work(prompt) else WORK
+
+
+def _identifier(word: str) -> bool:
+    inner = word.strip(".")
+    return ("_" in word or "." in inner or (any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
+            or any(a.islower() and b.isupper() for a, b in zip(word, word[1:])) or (word.isupper() and len(word) >= 2))
+
+
+def named_words(prompt: str) -> set:
+    """The lowercased words of what ``prompt`` names (see the module docstring): each name or
+    identifier split as the index splits words (``MEMORY.md`` → memory, md)."""
+    text = prompt or ""
+    han = _HAN.search(text) is not None
+    out = set()
+    for m in _LATIN.finditer(text):
+        word = m.group(0)
+        before = text[:m.start()].rstrip()
+        capitalised = word[0].isupper() and bool(before) and not before.endswith(_SENTENCE_END)
+        if capitalised or _identifier(word) or (han and len(word) >= 2 and not word.isdigit()):
+            out.update(piece for piece in _PIECE.findall(word.lower()) if len(piece) > 1 or piece.isdigit())
+    return out

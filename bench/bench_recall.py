@@ -1,32 +1,45 @@
 #!/usr/bin/env python3
-"""Prompt-time recall: the relevance gate's curve, measured (BENCHMARKS.md § Recall).
+"""Prompt-time recall: the relevance gate's curves, measured (BENCHMARKS.md § Recall).
 
-  python bench/bench_recall.py                  # the curve: LoCoMo dev + routine prompts (tuning sets)
+  python bench/bench_recall.py                  # the curves on the tuning sets, the rule's thresholds
+  python bench/bench_recall.py --compare        # + other relevance signals, one threshold vs two by kind
   python bench/bench_recall.py --smoke          # a few seconds on a slice of each
-  python bench/bench_recall.py --dump FILE      # every candidate's signals, for analysis
+  python bench/bench_recall.py --latency 10000  # instead: the hooks as registered, 10,000 notes
+  python bench/bench_recall.py --heldout        # instead: the held-out set through the registered hook
 
-What it measures, for each threshold of ``recall.threshold``, through the same function the
-UserPromptSubmit hook calls (code_memory.search.recall.prompt_recall, BM25, every store):
+Everything goes through the function the UserPromptSubmit hook calls
+(code_memory.search.recall: the one search over every store, BM25, the gate, the lines), and each
+set is measured once; the gate is then applied at every pair of thresholds (``recall.threshold``
+for questions that point at nothing, ``recall.threshold_work`` for work at hand; text/prompt_kind.py).
 
-* **evidence rate** — LoCoMo's dev split (../shared/bench-data/locomo, never copied here): each
+* **LoCoMo evidence** — LoCoMo's dev split (../shared/bench-data/locomo, never copied here): each
   conversation is one project of one memory root, each of its sessions one session note in the
-  product's format (the summarizer's raw-conversation note, a turn per line tagged ``[D<s>:<t>]``),
-  written by the summarizer's own renderer. Every answerable question (categories 1–4: multi-hop,
-  temporal, open-domain, single-hop) is a prompt in its conversation's project; the rate is the share
-  whose injected context holds an evidence turn (``all``: every evidence turn).
-* **off-topic rate** — the same questions asked in the *next* conversation's project (another
-  person's life): the share that inject anything. The "CSS note for an authentication prompt".
-* **false-injection rate** — routine coding prompts (bench/data/recall_tuning/routine_prompts.json,
-  62 English + 62 Chinese) in a lived-in memory: project ``code-memory`` built from this
-  repository's own history (one session note per commit up to PINNED_COMMIT: subject, body, files;
-  every 5th commit a memtool item instead, every 7th a kv key, "never/always" lines as MEMORY.md
-  pitfalls) and project ``msgcode`` built from the user's Chinese design documents
-  (../shared/specs: one session note per section). The share of prompts that inject anything.
-* **repeats** — one simulated session per project running all its prompts with the hook's ledger:
-  items or lines injected twice (must be 0).
+  product's format (the summarizer's raw-conversation note, a turn per line tagged ``[D<s>:<t>]``).
+  Every answerable question (categories 1–4) is a prompt in its conversation's project; it counts
+  when an evidence turn is in the injected text. Split by conversation: the fit half
+  (FIT_CONVERSATIONS) and the check half.
+* **off-topic** — the same questions asked in the *next* conversation's project (another person's
+  life): the share that inject anything. The "CSS note for an authentication prompt".
+* **routine** — routine coding prompts (recall_tuning/routine_prompts.json, 62 en + 62 zh, the
+  first recall engineer's) and harder ones (routine_more.json, 30 + 30: general questions, prompts
+  naming the memory's own parts) in a lived-in memory: project ``code-memory`` from this
+  repository's history up to PINNED_COMMIT (one session note per commit; every 5th commit a
+  memtool item, every 7th a kv key; "never/always" lines as MEMORY.md pitfalls) and project
+  ``msgcode`` from the user's Chinese design documents (../shared/specs, one note per section).
+  The share that inject anything; every other prompt is in the fit half.
+* **needing** — questions memory answers in that lived-in memory (needing_prompts.json, 40 en +
+  40 zh), each with evidence strings: the share whose evidence is injected.
+* **CMRC** — CMRC 2018 dev (../shared/bench-data/cmrc2018; Chinese): 300 articles as session notes
+  of one project, their questions as prompts; an answer span from the question's own article in
+  the injected text.
+* **repeats** — one simulated session per project with the hook's ledger: items or lines injected
+  twice (must be 0).
 
-Both prompt sets are tuning sets, written or chosen alongside the gate: numbers on them are upper
-bounds. The held-out numbers come from bench/heldout_recall.py (another engineer's data).
+The rule (``calibrate``), fixed before measuring, on the fit half: ``threshold_work`` = the lowest
+grid value at which routine prompts inject ≤ 5 %; then ``threshold`` = the lowest at which routine
+prompts and off-topic questions each inject ≤ 5 %. Every set here is a tuning set, written or chosen
+alongside the gate: numbers on it are upper bounds. The held-out numbers come from
+bench/heldout_recall.py (another engineer's data), through ``--heldout`` only.
 """
 
 from __future__ import annotations

@@ -8,19 +8,24 @@ and chooses the lines to show; :func:`prompt_recall` is both, the op ``recall`` 
 Requests and answers are JSON-able dicts, so the same function serves in-process or from a warm
 query process; the hook fences the answer (hooks/recall.py conventions).
 
-The relevance of a candidate is computed from the prompt's own words, each weighted by how rare
-it is in this memory (BM25's IDF over the index's chunks):
+The relevance of a candidate is computed from the prompt's own words (a Chinese prompt's words,
+not the bigrams spanning two of them), each weighted by how rare it is in this memory (BM25's IDF
+over the index's chunks):
 
 * ``coverage`` — the share of the prompt's weight the candidate holds: a CSS note shares no rare
   word with an authentication prompt, so its coverage is near zero whatever its rank;
 * ``specific`` — the weight it holds relative to two words that one chunk each holds, capped at
-  1: a routine prompt ("fix the failing test") matches only words every coding note uses.
+  1: a routine prompt ("fix the failing test") matches only words every coding note uses;
+* ``named`` — whether it holds anything the prompt names (text/prompt_kind.py): a candidate that
+  holds none of it counts :data:`NAMED_MISS`.
 
-``relevance = coverage × specific``. Nothing is injected unless the best candidate reaches the
-threshold; the candidates within :data:`ITEM_FLOOR` of the threshold join it. The default comes
-from the measured curve (BENCHMARKS.md § Recall, bench/bench_recall.py), not from a guess; the
-other signals measured there (coverage or specificity alone, the best line, the margin over the
-second candidate, vector similarity) did no better at the same false-injection rate.
+``relevance = coverage × specific (× NAMED_MISS)``. Nothing is injected unless the best candidate
+reaches the threshold of the prompt's kind — ``threshold`` for a question that points at nothing in
+front of the model, ``threshold_work`` for work at hand (text/prompt_kind.py); the candidates
+within :data:`ITEM_FLOOR` of the threshold join it. The defaults come from the measured curves
+(BENCHMARKS.md § Recall, bench/bench_recall.py), not from a guess; the other signals measured there
+(coverage or specificity alone, the best line, vector similarity) did no better at the same
+false-injection rates.
 
 What is already in the session's context is never returned again: the request names it by item
 key (``exclude_keys``) and by the digests of its lines (``exclude_lines``, text/lines.py — the

@@ -616,18 +616,18 @@ def heldout(work: str) -> dict:
 
 
 def _row(r: dict) -> str:
-    def f(key):
-        v = r.get(key)
-        return "—" if v is None else f"{v:.3f}"
-    return (f"| {r['threshold']:.2f} / {r['threshold_work']:.2f} | {f('locomo_fit')} / {f('locomo_check')} |"
-            f" {f('offtopic')} | {f('routine')} ({f('routine_en')} / {f('routine_zh')}) |"
-            f" {f('routine_more')} ({f('routine_more_en')} / {f('routine_more_zh')}) |"
-            f" {f('needing_en')} / {f('needing_zh')} | {f('cmrc')} |")
+    def f(*keys):
+        return " / ".join("—" if r.get(k) is None else f"{r[k]:.3f}" for k in keys)
+    return (f"| {r['threshold']:.2f} / {r['threshold_work']:.2f} | {f('locomo_fit', 'locomo_check')} |"
+            f" {f('offtopic_fit', 'offtopic_check')} | {f('routine_all_fit', 'routine_all_check')} |"
+            f" {f('routine_en', 'routine_zh')} | {f('routine_more_en', 'routine_more_zh')} |"
+            f" {f('needing_en', 'needing_zh')} | {f('cmrc_fit', 'cmrc_check')} |")
 
 
-HEADER = ("| threshold / threshold_work | LoCoMo evidence fit / check | off-topic injects | routine injects (en / zh)"
-          " | harder routine injects (en / zh) | needing evidence en / zh | CMRC evidence |\n"
-          "|---|---:|---:|---:|---:|---:|---:|")
+HEADER = ("| threshold / threshold_work | LoCoMo evidence fit / check | off-topic injects fit / check"
+          " | routine injects, both files, fit / check | routine en / zh | harder routine en / zh"
+          " | needing evidence en / zh | CMRC evidence fit / check |\n"
+          "|---|---:|---:|---:|---:|---:|---:|---:|")
 
 
 def build_sets(work: str, smoke: bool) -> tuple:
@@ -734,7 +734,8 @@ def main(argv=None) -> int:
     print(f"questions whose candidates hold an evidence turn: {in_candidates}")
     print(f"repeats (routine prompts twice per session, threshold 0): {rep}; LoCoMo at default: {rep_loco}")
     if compared:
-        print("\n| relevance | thresholds | " + HEADER.split("| ", 2)[2].split("\n")[0])
+        head, rule = HEADER.split("\n")
+        print("\n| relevance | thresholds | " + head.split("| ", 2)[2] + "\n|---" + rule)
         for c in compared:
             print(f"| {c['signal']}{' (by kind)' if c['by_kind'] else ' (one threshold)'} {_row(c)}")
     print(f"{result['seconds']} s")

@@ -8,7 +8,8 @@
   python bench/bench_recall.py --heldout        # instead: the held-out set through the registered hook
 
 Everything goes through the function the UserPromptSubmit hook calls
-(code_memory.search.recall: the one search over every store, BM25, the gate, the lines), and each
+(code_memory.search.recall: the one search over every store, BM25, the gate, the lines, in the
+hook's budget: ``recall.max_chars`` less its header), and each
 set is measured once; the gate is then applied at every pair of thresholds (``recall.threshold``
 for questions that point at nothing, ``recall.threshold_work`` for work at hand; text/prompt_kind.py).
 
@@ -67,6 +68,13 @@ ROUTINE_MORE = os.path.join(TUNING, "routine_more.json")
 NEEDING = os.path.join(TUNING, "needing_prompts.json")
 PINNED_COMMIT = "ba21af9"          # the repository's history up to here is the lived-in memory
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+
+
+def _item_budget(cfg) -> int:
+    """The characters the hook gives the items (``recall.max_chars`` less its header)."""
+    from code_memory.hooks.prompt_recall import item_budget
+
+    return item_budget(int(cfg.get_path("recall.max_chars")))
 
 
 def _config(root: str):
@@ -466,7 +474,7 @@ def repeats(cfg, prompts: list, measured: list, ask: float, work: float) -> dict
     injected = twice_keys = twice_lines = 0
     for p, m in zip(prompts, measured):
         keys, lines = by_project.setdefault(p["project"], (set(), set()))
-        got = build(cfg.root, m, ask if m.kind == ASK else work, int(cfg.get_path("recall.max_chars")),
+        got = build(cfg.root, m, ask if m.kind == ASK else work, _item_budget(cfg),
                     int(cfg.get_path("recall.max_items")), keys, lines)["items"]
         for item in got:
             injected += 1
@@ -684,7 +692,7 @@ def main(argv=None) -> int:
     started = time.monotonic()
     sets, roots, counts, cfgs = build_sets(args.out or tempfile.mkdtemp(prefix="bench-recall-"), args.smoke)
     coding = cfgs["coding"]
-    ev = Evaluator(sets, roots, int(coding.get_path("recall.max_chars")), int(coding.get_path("recall.max_items")))
+    ev = Evaluator(sets, roots, _item_budget(coding), int(coding.get_path("recall.max_items")))
     ask, work = float(coding.get_path("recall.threshold")), float(coding.get_path("recall.threshold_work"))
     rule = calibrate(ev)
     single = calibrate(ev, by_kind=False)

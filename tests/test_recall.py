@@ -198,7 +198,7 @@ def test_lines_in_context_are_one_line_whatever_their_dress():
 
 
 def test_the_kind_of_prompt_is_read_from_its_grammar_in_both_languages():
-    from code_memory.text.prompt_kind import prompt_kind
+    from code_memory.text.prompt_kind import named_words, prompt_kind
 
     asks = ["why did we pick RRF over a weighted sum?", "What did Caroline research?", "when was the cache moved",
             "当初为什么选 RRF，没用加权求和？", "jobs store 最后决定放在哪个路径", "登录失败重试最多几次？", "密码至少要几位吗"]
@@ -207,8 +207,6 @@ def test_the_kind_of_prompt_is_read_from_its_grammar_in_both_languages():
             "跑一下测试，看看哪里挂了", "帮我看看为什么构建挂了", "把 print 换成正经的日志", "继续"]
     assert [p for p in asks if prompt_kind(p) != "ask"] == []
     assert [p for p in work if prompt_kind(p) != "work"] == []
-    from code_memory.text.prompt_kind import named_words
-
     assert named_words("What did Caroline research?") == {"caroline"}
     assert named_words("why did we change parse_config in MEMORY.md") == {"parse", "config", "memory", "md"}
     assert named_words("jobs store 最后决定放在哪个路径？") == {"jobs", "store"}

@@ -242,34 +242,30 @@ def build_lived_in(paths, limit: int | None) -> dict:
     return counts
 
 
-def routine_prompts(limit: int | None) -> list:
-    with open(ROUTINE, encoding="utf-8") as fh:
+def _prompt_file(path: str, limit: int | None) -> list:
+    """The prompts of a tuning file (``{"en": [...], "zh": [...]}``, each a string or a dict with
+    ``prompt``): English ones in project ``code-memory``, Chinese ones in ``msgcode``."""
+    with open(path, encoding="utf-8") as fh:
         data = json.load(fh)
     out = []
     for lang, project in (("en", "code-memory"), ("zh", "msgcode")):
-        out += [{"prompt": p, "lang": lang, "project": project} for p in data[lang][:limit]]
+        for p in data[lang][:limit]:
+            out.append({**(p if isinstance(p, dict) else {"prompt": p}), "lang": lang, "project": project})
     return out
+
+
+def routine_prompts(limit: int | None) -> list:
+    return _prompt_file(ROUTINE, limit)
 
 
 def needing_prompts(limit: int | None) -> list:
-    """Questions memory answers, in the lived-in memory (bench/data/recall_tuning/needing_prompts.json)."""
-    with open(NEEDING, encoding="utf-8") as fh:
-        data = json.load(fh)
-    out = []
-    for lang, project in (("en", "code-memory"), ("zh", "msgcode")):
-        out += [{"prompt": p["prompt"], "lang": lang, "project": project, "evidence": p["evidence"]}
-                for p in data[lang][:limit]]
-    return out
+    """Questions memory answers, in the lived-in memory, each with its ``evidence`` strings."""
+    return _prompt_file(NEEDING, limit)
 
 
 def routine_more(limit: int | None) -> list:
     """Harder routine prompts: general questions, instructions naming the memory's own parts."""
-    with open(ROUTINE_MORE, encoding="utf-8") as fh:
-        data = json.load(fh)
-    out = []
-    for lang, project in (("en", "code-memory"), ("zh", "msgcode")):
-        out += [{"prompt": p, "lang": lang, "project": project} for p in data[lang][:limit]]
-    return out
+    return _prompt_file(ROUTINE_MORE, limit)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Continuity benchmark: does the next session know what the last one did?
 
-    .venv-test/bin/python bench/bench_continuity.py [--backend both|none|llm] [--json OUT]
+    .venv-test/bin/python bench/bench_continuity.py [--backend both|none|llm] [--json OUT] [--smoke]
 
 12 scripted multi-session scenarios (6 Chinese, 6 English), each a project with three or four
 sessions in a row. A session plants facts — its topic, a decision, a file it changed, open
@@ -47,6 +47,7 @@ sys.path.insert(0, os.path.join(REPO, "scripts"))
 sys.path.insert(0, os.path.join(REPO, "tests"))
 
 from code_memory.timeutil import now_iso  # noqa: E402
+from report import emit  # noqa: E402
 from support.standin_api import StandinAPI  # noqa: E402
 from support.transcripts import TranscriptWriter  # noqa: E402
 
@@ -285,8 +286,9 @@ def scripted_answer(body: dict, sessions: dict) -> str | None:
 # ---------------------------------------------------------------------------------------------
 # the run
 
-def fill_root(root: str, python: str, env: dict, checkout: str = REPO) -> None:
-    """What a user's root holds besides the sessions (see the module docstring)."""
+def fill_root(root: str, python: str, env: dict, checkout: str = REPO, projects=None) -> None:
+    """What a user's root holds besides the sessions (see the module docstring); ``projects``:
+    the project names that get a summary.md (default: this benchmark's scenarios)."""
     from code_memory.memory.templates import template
 
     os.makedirs(root, exist_ok=True)
@@ -297,7 +299,7 @@ def fill_root(root: str, python: str, env: dict, checkout: str = REPO) -> None:
     text = text.replace("## 避坑经验 (Pitfalls)\n", "## 避坑经验 (Pitfalls)\n\n" + pitfalls, 1)
     with open(os.path.join(root, "MEMORY.md"), "w", encoding="utf-8") as fh:
         fh.write(text)
-    for name, _lang, _sessions in SCENARIOS:
+    for name in projects or [name for name, _lang, _sessions in SCENARIOS]:
         folder = os.path.join(root, "areas", "projects", name)
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, "summary.md"), "w", encoding="utf-8") as fh:
@@ -318,7 +320,7 @@ def start_context(env: dict, project_dir: str, sid: str, checkout: str = REPO) -
     return json.loads(out)["hookSpecificOutput"]["additionalContext"]
 
 
-def run_backend(backend: str, python: str, checkout: str = REPO) -> dict:
+def run_backend(backend: str, python: str, checkout: str = REPO, scenarios=SCENARIOS) -> dict:
     results = {"backend": backend, "facts": 0, "found": 0, "finished": 0, "finished_absent": 0, "leaks": 0,
                "context_chars": [], "misses": [], "by_language": {}}
     sessions_by_prompt: dict = {}
@@ -330,14 +332,14 @@ def run_backend(backend: str, python: str, checkout: str = REPO) -> dict:
                     "CODE_MEMORY_LLM__BACKEND": "none" if backend == "none" else "anthropic",
                     "ANTHROPIC_BASE_URL": api.base_url, "ANTHROPIC_API_KEY": "bench"})
         os.makedirs(home)
-        fill_root(root, python, env, checkout)
+        fill_root(root, python, env, checkout, projects=[name for name, _lang, _sessions in scenarios])
         summarizer = os.path.join(checkout, "scripts", "session-summary.py")
         knows_end = "--ended-at" in subprocess.run([python, summarizer, "--help"], capture_output=True, text=True,
                                                    env=env).stdout
         planted = {name: [p for sess in sessions for p in (sess["topic"], sess["decision"], *sess["todos"]) if p]
-                   for name, _lang, sessions in SCENARIOS}
+                   for name, _lang, sessions in scenarios}
         clock = time.time() - 100 * 3600          # sessions an hour apart, the last ones recent
-        for name, lang, sessions in SCENARIOS:
+        for name, lang, sessions in scenarios:
             project_dir = os.path.join(tmp, "work", name)
             os.makedirs(os.path.join(project_dir, ".git"))
             stats = results["by_language"].setdefault(lang, {"facts": 0, "found": 0})
@@ -396,8 +398,8 @@ def run_backend(backend: str, python: str, checkout: str = REPO) -> dict:
     results["finished_absent_share"] = round(results["finished_absent"] / max(1, results["finished"]), 3)
     results["context_chars_p50"] = statistics.median(chars)
     results["context_chars_max"] = max(chars)
-    results["scenarios"] = len(SCENARIOS)
-    results["transitions"] = sum(len(s) - 1 for _n, _l, s in SCENARIOS)
+    results["scenarios"] = len(scenarios)
+    results["transitions"] = sum(len(s) - 1 for _n, _l, s in scenarios)
     for stats in results["by_language"].values():
         stats["recall"] = round(stats["found"] / stats["facts"], 3)
     return results
@@ -410,17 +412,17 @@ def main() -> int:
     parser.add_argument("--json", help="also write the result here")
     parser.add_argument("--checkout", default=REPO,
                         help="run the hooks and the summarizer of this checkout (e.g. an older revision, for comparison)")
+    parser.add_argument("--smoke", action="store_true", help="two scenarios, the deterministic backend (a few seconds)")
     args = parser.parse_args()
     backends = ["none", "llm"] if args.backend == "both" else [args.backend]
+    scenarios = SCENARIOS
+    if args.smoke:
+        backends, scenarios = ["none"], SCENARIOS[:2]
     started = time.time()
     checkout = os.path.abspath(args.checkout)
-    out = {"checkout": checkout, "results": [run_backend(b, args.python, checkout) for b in backends],
+    out = {"checkout": checkout, "results": [run_backend(b, args.python, checkout, scenarios) for b in backends],
            "seconds": round(time.time() - started, 1)}
-    text = json.dumps(out, ensure_ascii=False, indent=2)
-    print(text)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
+    emit(out, args.json)
     return 0
 
 

@@ -149,10 +149,10 @@ def main() -> None:
 
         cm = os.path.join(REPO, "scripts")
         out["feedback_report_process_ms"] = median_ms(
-            [timed([py, os.path.join(cm, "memory-feedback.py"), "report"], env) for _ in range(5)])
+            [timed([py, os.path.join(cm, "memory-feedback.py"), "report"], env) for _ in range(min(5, args.runs))])
         out["feedback_score_one_process_ms"] = median_ms(
             [timed([py, os.path.join(cm, "memory-feedback.py"), "score", "--id", "pitfall:0000000000"], env)
-             for _ in range(5)])
+             for _ in range(min(5, args.runs))])
 
         # hooks: alternate on/off so load drift hits both alike
         start_payload = json.dumps({"session_id": "b", "transcript_path": "", "cwd": project,
@@ -177,11 +177,11 @@ def main() -> None:
         timed([py, os.path.join(cm, "signal-analyzer.py"), "extract", "--all"], env)
         out["signals_extract_all_ms"] = round((time.perf_counter() - started) * 1000, 1)
         out["signals_recurring_process_ms"] = median_ms(
-            [timed([py, os.path.join(cm, "signal-analyzer.py"), "recurring"], env) for _ in range(5)])
+            [timed([py, os.path.join(cm, "signal-analyzer.py"), "recurring"], env) for _ in range(min(5, args.runs))])
         out["capabilities_status_process_ms"] = median_ms(
-            [timed([py, os.path.join(cm, "capability-generator.py"), "--status"], env) for _ in range(5)])
+            [timed([py, os.path.join(cm, "capability-generator.py"), "--status"], env) for _ in range(min(5, args.runs))])
         out["consolidate_dry_run_process_ms"] = median_ms(
-            [timed([py, os.path.join(cm, "code-memory.py"), "consolidate", "--dry-run"], env) for _ in range(3)])
+            [timed([py, os.path.join(cm, "code-memory.py"), "consolidate", "--dry-run"], env) for _ in range(min(3, args.runs))])
         out["bare_python_ms"] = median_ms([timed([py, "-c", "pass"], env) for _ in range(args.runs)])
     print(json.dumps(out, ensure_ascii=False))
 

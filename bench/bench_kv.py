@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark of the agent key-value memory (set_memory / kv read / grep), BENCHMARKS.md § kv.
 
-  .venv-test/bin/python bench/bench_kv.py [--keys 10000] [--runs 15]
+  .venv-test/bin/python bench/bench_kv.py [--keys 10000] [--runs 15] [--smoke]
 
 Builds a store of --keys keys in a temp root (10 namespaces, Chinese + English summaries, tags,
 importance, some expiries), then measures with the running interpreter:
@@ -17,7 +17,8 @@ importance, some expiries), then measures with the running interpreter:
   set (CLI)     `set-memory.py` in a new process
 Prints one JSON object; latencies are medians (p50) with p90 beside them, and the median CPU
 time (user + sys) of the process, which a busy shared machine inflates far less than wall time;
-the new-process measurements take turns run by run.
+the new-process measurements take turns run by run. ``--smoke``: 300 keys, 2 runs (a few seconds;
+the CI test).
 """
 
 from __future__ import annotations
@@ -130,7 +131,10 @@ def main() -> int:
                         help="where the temporary memory roots are made (default bench/out; on this "
                              "machine /tmp creates files ~50x slower than other directories)")
     parser.add_argument("--keep", action="store_true", help="keep the temp root and print its path")
+    parser.add_argument("--smoke", action="store_true", help="300 keys, 2 runs (a few seconds)")
     args = parser.parse_args()
+    if args.smoke:
+        args.keys, args.runs = 300, 2
     os.makedirs(args.dir, exist_ok=True)
     root = tempfile.mkdtemp(prefix="bench-kv-", dir=args.dir)              # compacted store
     tail_root = tempfile.mkdtemp(prefix="bench-kv-tail-", dir=args.dir)    # + 150 uncompacted writes
@@ -164,6 +168,7 @@ def main() -> int:
         library_read = [py, "-c", "import os, sys; sys.path.insert(0, %r); from code_memory.kv.read import default_read; "
                         "sys.stdout.write(default_read(os.environ['CODE_MEMORY_ROOT'], 400)['text'])" % SCRIPTS]
         digest = os.path.join(root, "kv", "digest.bin")
+        probe = min(4242, args.keys * 2 // 5)      # one key's text, looked for by grep
         log = os.path.join(root, "kv", "log.jsonl")
         index = os.path.join(root, "kv", "index")
         out.update(interleaved({
@@ -173,8 +178,8 @@ def main() -> int:
             "read_cli_150_uncompacted_writes": (cli_read, tail_env, None),
             "read_library_call_150_uncompacted_writes": (library_read, tail_env, None),
             "read_cli_cold_no_digest": (cli_read, env, lambda: os.path.exists(digest) and os.unlink(digest)),
-            "grep_log": (["grep", "-c", "牙科复诊 project sync item 4242 ", log], base_env, None),
-            "grep_index_recursive": (["grep", "-rl", "item 4242 ", index], base_env, None),
+            "grep_log": (["grep", "-c", f"牙科复诊 project sync item {probe} ", log], base_env, None),
+            "grep_index_recursive": (["grep", "-rl", f"item {probe} ", index], base_env, None),
             "ls_index_folder": (["ls", os.path.join(index, "user", "calendar")], base_env, None),
             "set_cli_new_process": ([py, os.path.join(SCRIPTS, "set-memory.py"), "/bench/cli", '{"summary": "x"}',
                                      "bench"], other_env, None),

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """memtool benchmark: put throughput, get-by-id and search latency at N items, in one process.
 
-    python bench/bench_memtool.py [--items 10000] [--queries 300] [--db PATH] [--json]
+    python bench/bench_memtool.py [--items 10000] [--queries 300] [--db PATH] [--json] [--smoke]
 
 Items are synthetic but shaped like real ones: mixed English/Chinese Markdown of 80-400 characters,
 the three layers, task/step ids, tags. Puts run with the defaults (secret redaction, Chinese
 segmentation, context extraction, related-item linking, FTS triggers, one transaction each).
 Gets and searches use the defaults too (access tracking on, batched). Segmentation is warmed up
-before timing (a one-off ~1-2 s import of jieba per process is not a per-put cost).
+before timing (a one-off ~1-2 s import of jieba per process is not a per-put cost). ``--smoke``:
+300 items, 30 queries (a few seconds; the CI test).
 """
 
 from __future__ import annotations
@@ -174,7 +175,10 @@ def main() -> int:
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--db", help="database path (default: a fresh temp file)")
     parser.add_argument("--json", action="store_true", help="print only the JSON result")
+    parser.add_argument("--smoke", action="store_true", help="300 items, 30 queries (a few seconds)")
     args = parser.parse_args()
+    if args.smoke:
+        args.items, args.queries = 300, 30
     with tempfile.TemporaryDirectory() as tmp:
         db_path = args.db or os.path.join(tmp, "bench.db")
         if os.path.exists(db_path):

@@ -60,6 +60,13 @@ def page_names(client, root: str) -> dict:
             "day": max(os.listdir(os.path.join(root, "daily")))[:-3], "kv": oldest["kv"], "rule": oldest["rule"]}
 
 
+def memtool_rows(root: str) -> int:
+    """The memtool items really stored (what the pages read), not the puts made."""
+    import sqlite3
+    with sqlite3.connect(os.path.join(root, "memtool.db")) as conn:
+        return conn.execute("SELECT count(*) FROM memory_items").fetchone()[0]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--notes", type=int, default=10000)
@@ -81,6 +88,7 @@ def main(argv=None) -> int:
         build_root(home, memtool_items=args.items, extra_notes=args.notes)
     build_s = time.perf_counter() - made_at
     notes = len(os.listdir(os.path.join(env["CODE_MEMORY_ROOT"], "sessions")))
+    items = memtool_rows(env["CODE_MEMORY_ROOT"])
     rows = []
     with UiServer(env) as ui:
         if not ui.answer_json.get("ok"):
@@ -125,13 +133,13 @@ def main(argv=None) -> int:
                     path = os.path.join(sessions, f"new-{i:03d}.md")
                     if os.path.exists(path):
                         os.remove(path)
-    result = {"notes": notes, "memtool_items": args.items, "rounds": args.rounds, "build_s": round(build_s, 1),
+    result = {"notes": notes, "memtool_items": items, "rounds": args.rounds, "build_s": round(build_s, 1),
               "first_pass_s": round(first_pass_s, 2), "pages": rows,
               "worst_median_ms": max(r["median_ms"] for r in rows), "worst_p95_ms": max(r["p95_ms"] for r in rows)}
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
     else:
-        print(f"{notes} session notes, {args.items} memtool items, {args.rounds} rounds per page")
+        print(f"{notes} session notes, {items} memtool items, {args.rounds} rounds per page")
         print(f"{'page':<44} {'cold':>8} {'median':>8} {'p95':>8} {'max':>8}")
         for r in rows:
             cold = "" if r["cold_ms"] is None else r["cold_ms"]

@@ -4,6 +4,7 @@
   python bench/retrieval.py --set locomo --modes bm25,vector,hybrid
   python bench/retrieval.py --set cmrc --modes bm25
   python bench/retrieval.py --set all            # both, every mode (the BENCHMARKS.md numbers)
+  python bench/retrieval.py --smoke              # both sets, BM25, 20 questions, a small corpus, temp dir
 
 LoCoMo: each conversation is its own memory root, one note per session, one ``##`` section per turn
 (heading ``D<s>:<t> <speaker>``); scored at turn level (recall@k = fraction of gold turns in the top
@@ -70,7 +71,7 @@ def _parse_date(text: str) -> str:
     return f"{m.group(6)}-{MONTHS.get(m.group(5), 1):02d}-{int(m.group(4)):02d}T{hour:02d}:{int(m.group(2)):02d}"
 
 
-def build_locomo(out: str) -> list:
+def build_locomo(out: str, limit: int | None = None) -> list:  # every conversation is its own root
     """Write one memory root per conversation; return the queries."""
     with open(os.path.join(DATA, "locomo", "locomo_dev.json"), encoding="utf-8") as fh:
         samples = json.load(fh)
@@ -148,7 +149,9 @@ def _sentences(context: str) -> list:
     return [(s, e) for s, e in spans if context[s:e].strip()]
 
 
-def build_cmrc(out: str) -> list:
+def build_cmrc(out: str, limit: int | None = None) -> list:
+    """One note per paragraph; the queries. ``limit``: stop after the paragraphs of that many queries
+    (a smaller corpus, for quick checks)."""
     with open(os.path.join(DATA, "cmrc2018", "cmrc2018_dev.json"), encoding="utf-8") as fh:
         data = json.load(fh)
     root = os.path.join(out, "cmrc")
@@ -178,6 +181,8 @@ def build_cmrc(out: str) -> list:
                             gold.add(f"{name}#s{n}")
                 if gold:
                     queries.append({"qid": qa["id"], "root": root, "question": qa["question"], "gold": sorted(gold)})
+            if limit and len(queries) >= limit:
+                return queries
     return queries
 
 
@@ -200,11 +205,11 @@ def score_cmrc(queries, results, ks=(1, 5, 10)) -> dict:
 # ---------------------------------------------------------------------------------------------
 
 def run(set_name: str, modes: list, out: str, opts: SearchOptions, model_cfg: dict | None, limit: int | None,
-        rebuild: bool) -> dict:
+        rebuild: bool, corpus_limit: int | None = None) -> dict:
     build = {"locomo": build_locomo, "cmrc": build_cmrc}[set_name]
     if rebuild and os.path.isdir(os.path.join(out, set_name)):
         shutil.rmtree(os.path.join(out, set_name))
-    queries = build(out)
+    queries = build(out, corpus_limit)
     if limit:
         queries = queries[:limit]
     roots = sorted({q["root"] for q in queries})
@@ -244,10 +249,16 @@ def main(argv=None) -> int:
     ap.add_argument("--rebuild", action="store_true", help="rebuild the corpora and indexes")
     ap.add_argument("--top-k", type=int, default=10)
     ap.add_argument("--param", action="append", default=[], help="SearchOptions override, e.g. vector_weight=0.3")
+    ap.add_argument("--corpus-limit", type=int, help="CMRC: write only the articles of the first N questions")
+    ap.add_argument("--smoke", action="store_true", help="both sets, bm25, 20 questions each, in a temp dir")
     args = ap.parse_args(argv)
     if not os.path.isdir(DATA):
         print(f"skipped: bench data not found at {DATA}", file=sys.stderr)
         return 0
+    if args.smoke:
+        import tempfile
+        with tempfile.TemporaryDirectory(prefix="bench-retrieval-smoke-") as out:
+            return main(["--set", "all", "--modes", "bm25", "--limit", "20", "--corpus-limit", "20", "--out", out])
     opts = SearchOptions(top_k=args.top_k)
     for p in args.param:
         k, v = p.split("=", 1)
@@ -260,7 +271,8 @@ def main(argv=None) -> int:
         model_cfg = testmodel.model_config(model_dir)
     sets = ["locomo", "cmrc"] if args.set == "all" else [args.set]
     for s in sets:
-        print(json.dumps(run(s, modes, args.out, opts, model_cfg, args.limit, args.rebuild), ensure_ascii=False, indent=1))
+        report = run(s, modes, args.out, opts, model_cfg, args.limit, args.rebuild, args.corpus_limit)
+        print(json.dumps(report, ensure_ascii=False, indent=1))
     return 0
 
 

@@ -5,7 +5,8 @@
 # torch, ~5 GB, which the tests never use), the pinned Claude Code binary from npm into
 # .cache/claude-code for the end-to-end tests, Debian's chromium with a Chinese font for the browser
 # tests, and bubblewrap + socat for the sandbox test.
-# Extra arguments go to pytest, e.g.  tests/run.sh -k search -x
+# Extra arguments go to pytest, e.g.  tests/run.sh -k search -x   (4 parallel workers by default:
+# CODE_MEMORY_TEST_WORKERS=N, 0 for one process)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
@@ -89,4 +90,11 @@ if ! { command -v bwrap >/dev/null 2>&1 && command -v socat >/dev/null 2>&1; }; 
   fi
 fi
 
-exec "$VENV/bin/python" -m pytest "$@"
+# Parallel workers (pytest-xdist): most tests wait on subprocesses — hooks, the claude binary, the
+# stand-in API, chromium — rather than compute, so more workers than cores shortens the run.
+# CODE_MEMORY_TEST_WORKERS=0 runs in one process (e.g. for -x or --pdb); a later -n wins.
+WORKERS=${CODE_MEMORY_TEST_WORKERS:-4}
+if [ "$WORKERS" = 0 ]; then
+  exec "$VENV/bin/python" -m pytest "$@"
+fi
+exec "$VENV/bin/python" -m pytest -n "$WORKERS" "$@"

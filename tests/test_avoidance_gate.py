@@ -203,8 +203,10 @@ def test_lint_commands(tmp_path):
 # -- tier 2 --------------------------------------------------------------------------------------
 
 def _semantic_env(api, **extra):
+    # a generous time limit unless a test sets its own: loading the SDK takes seconds on a busy machine
     return {"CLAUDE_SEMANTIC_LINT": "true", "ANTHROPIC_BASE_URL": api.base_url,
-            "ANTHROPIC_API_KEY": "test-key", "CODE_MEMORY_LLM__BACKEND": "anthropic", **extra}
+            "ANTHROPIC_API_KEY": "test-key", "CODE_MEMORY_LLM__BACKEND": "anthropic",
+            "CODE_MEMORY_LINT__SEMANTIC_TIMEOUT_SECONDS": "30", **extra}
 
 
 def test_semantic_review_adds_llm_warnings(initialized_root, project):

@@ -13,8 +13,8 @@ import pytest
 
 from code_memory.memory import recent
 from code_memory.memory.sessions import parse_note
-from code_memory.summary.extract import same_todo
 from code_memory.summary.summarize import SummaryOptions, summarize_session
+from code_memory.summary.todos import same_todo
 from code_memory.timeutil import now_iso
 from code_memory.transcript import read_session
 from support.hook_runner import payload, run_hook
@@ -352,18 +352,30 @@ def test_topic_is_a_concise_line(requests, topic):
     ("", []),
 ])
 def test_todos_come_from_the_final_message(message, todos):
-    from code_memory.summary.extract import todos_from
-    assert todos_from(message) == todos
+    from code_memory.summary.todos import from_message
+    assert from_message(message) == todos
+
+
+def said(*texts, files=(), requests=("继续",), failed=None):
+    """The digest of a later session that says ``texts`` (its assistant messages)."""
+    from code_memory.transcript import SessionDigest
+    commands = [] if failed is None else [{"command": "pytest -q", "failed": failed}]
+    return SessionDigest(path="x", assistant_notes=list(texts), final_message=texts[-1] if texts else "",
+                         files_touched=list(files), user_requests=list(requests), commands=commands)
 
 
 def test_done_needs_the_same_names_and_a_completion_word():
-    from code_memory.summary.extract import finished, same_todo
+    from code_memory.summary.todos import Evidence, finished
     todo = [("s1", "给 load_config 补单元测试")]
-    assert finished(todo, ["已给 load_config 补好单元测试。"], [], []) == todo
-    assert finished(todo, ["已给 parse_args 补好单元测试。"], [], []) == []          # another function
-    assert finished(todo, ["load_config 的单元测试还没补。"], [], []) == []          # said, not done
-    assert finished([("s1", "add a fuzz test for parse_header")],
-                    ["Added a fuzz test for parse_header; it passes."], [], []) == [("s1", "add a fuzz test for parse_header")]
+
+    def done(digest, todos=todo, still_open=()):
+        return finished(todos, Evidence.from_digest(digest), list(still_open))
+
+    assert done(said("已给 load_config 补好单元测试。")) == todo
+    assert done(said("已给 parse_args 补好单元测试。")) == []                       # another function
+    assert done(said("load_config 的单元测试还没补。")) == []                       # said, not done
+    assert done(said("Added a fuzz test for parse_header; it passes."),
+                [("s1", "add a fuzz test for parse_header")]) == [("s1", "add a fuzz test for parse_header")]
     assert same_todo("在 README 里说明 pool_size 配置项", "README 的 pool_size 说明还没写")
     assert not same_todo("给 load_config 补单元测试", "给 parse_args 补单元测试")
 

@@ -32,7 +32,7 @@ def test_tools_are_listed_with_schemas(server_env):
     assert {"set_memory", "memory_default_read"} <= set(tools)
     schema = getattr(tools["set_memory"], "input_schema", None) or tools["set_memory"].inputSchema
     assert set(schema["required"]) == {"key", "json_content", "source"}
-    assert "retrieved_at" in tools["set_memory"].description
+    assert "retrieved_at" in schema["properties"]["source"]["description"]
 
 
 def test_write_tombstone_and_default_read(server_env, memory_root):

@@ -130,8 +130,9 @@ def test_error_shapes(server_env):
                        "hint": "Check the id, or use search to find the item", "id": "doesnotexist"}
     assert _payload(out["empty"])["error"] == "PARAM_ERROR"
     assert _payload(out["bad_filter"])["error"] == "PARAM_ERROR"
-    assert _payload(out["bad_depth"])["error"] == "PARAM_ERROR"
-    assert "type" in out["bad_type"].content[0].text          # rejected by the input schema
+    # rejected by the input schema before any work, in the same shape (tests/test_mcp_contract.py)
+    assert _payload(out["bad_depth"])["fields"] == ["depth"]
+    assert _payload(out["bad_type"])["error"] == "INVALID_ARGUMENT" and _payload(out["bad_type"])["fields"] == ["type"]
     assert "memory_teleport" in out["unknown_tool"].content[0].text
 
 

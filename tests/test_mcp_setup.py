@@ -42,6 +42,8 @@ def test_the_sdk_client_is_told_what_to_run(bare_python):
     init, tools, called = asyncio.run(asyncio.wait_for(run(), timeout=60))
     assert f"{REPO}/install.sh --no-hooks" in init.instructions and bare_python in init.instructions
     assert [t.name for t in tools] == ["code_memory_setup"] and "install.sh --no-hooks" in tools[0].description
+    hints = tools[0].model_dump(mode="json", by_alias=True)["annotations"]
+    assert hints["readOnlyHint"] is True and hints["destructiveHint"] is False and tools[0].title
     assert getattr(called, "is_error", getattr(called, "isError", False))
     assert "install.sh --no-hooks" in called.content[0].text
 

@@ -208,3 +208,26 @@ def test_transcript_written_by_the_real_binary():
     assert d.conversation.startswith("User: Fix the bug in calc.py.")
     assert "ghp_" not in d.conversation and "[REDACTED:github-token]" in d.conversation
     assert "<system-reminder>" not in d.conversation
+
+
+def test_lines_that_only_report_tools_that_worked_read_the_same_without_json(tmp_path, monkeypatch):
+    """The fast path for tool-result lines (no JSON parse) gives the digest the parser gives."""
+    from code_memory import transcript
+    from support.transcripts import TranscriptWriter
+
+    path = str(tmp_path / "mixed.jsonl")
+    with TranscriptWriter(path, cwd="/w/p") as t:
+        t.user("把 a.py 和 b.py 改一下")
+        t.tool("Edit", {"file_path": "/w/p/a.py", "old_string": "x", "new_string": "y"}, "ok \\\"tool_use_id\\\": \"fake\"")
+        t.tool("Bash", {"command": "pytest -q > out.log"}, "Exit code 1\nFAILED", is_error=True)
+        t.tool("Bash", {"command": "cp a.py c.py"}, [{"type": "text", "text": "copied"}])      # list content
+        t.tool("Write", {"file_path": "/w/p/b.py", "content": "z"}, "The file has been updated. " * 200)
+        t.raw({**t._common(), "type": "user", "isSidechain": True,
+               "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "side-1", "content": "x"}]}})
+        t.raw('{"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "torn')
+        t.say("a.py、b.py 都改好了，c.py 是复制出来的。")
+    fast = transcript.read_session(path).to_dict()
+    monkeypatch.setattr(transcript, "_result_only", lambda raw: None)
+    slow = transcript.read_session(path).to_dict()
+    assert fast == slow
+    assert fast["files_touched"] == ["/w/p/a.py", "/w/p/b.py", "/w/p/c.py"] and fast["skipped_lines"] == 1

@@ -142,8 +142,7 @@ def test_chinese_is_drawn_as_glyphs_not_boxes(world, tmp_path):
     html = page.content().replace('<link rel="stylesheet" href="/static/app.css">', f"<style>{css}</style>")
     conf = tmp_path / "fonts.conf"
     conf.write_text(NO_CHINESE_FONT, encoding="utf-8")
-    blind = world["pw"].chromium.launch(executable_path=browser.chromium_path(), args=browser.FLAGS,
-                                        env={**os.environ, "FONTCONFIG_FILE": str(conf)})
+    blind = browser.launch(world["pw"], FONTCONFIG_FILE=str(conf))
     try:
         other = blind.new_page(viewport={"width": 1366, "height": 900})
         other.set_content(html)

@@ -151,6 +151,7 @@ DEFAULTS: dict = {
                                       "routing": 700, "capabilities": 600, "review": 200},
         "recent_sessions": 3,
         "recent_max_age_days": 14,
+        "todo_expire_days": 30,
         "auto_init": True,
         "daily_notes": True,
         "summarize_on_end": True,

@@ -38,6 +38,7 @@ EXIT_CODES = {
     "CONSOLIDATE_INCOMPLETE": 9,
     "SETTINGS_INVALID": 21,
     "CONFLICT": 10,
+    "TODO_AMBIGUOUS": 2,
     "REVIEW_CORRUPT": 7,
     "REVIEW_TARGET_GONE": 3,
     "PORT_IN_USE": 11,
@@ -76,7 +77,9 @@ MEANINGS = {
     "MODEL_UNAVAILABLE": "the embedding model cannot be loaded or fetched; search goes on with BM25",
     "CONSOLIDATE_INCOMPLETE": "a weekly-consolidate step failed; the others ran, the report was written",
     "SETTINGS_INVALID": "Claude Code's settings.json is malformed; it was left unchanged",
-    "CONFLICT": "a proposal was changed or decided elsewhere since you read it; reload it",
+    "CONFLICT": "a proposal was changed or decided elsewhere since you read it, or a to-do already is "
+                "closed (open); reload it",
+    "TODO_AMBIGUOUS": "the words name several to-dos; name one by its id (`code-memory todo list`)",
     "REVIEW_CORRUPT": "a proposal file cannot be read",
     "REVIEW_TARGET_GONE": "the project a proposal belongs to was removed; it stays pending",
     "PORT_IN_USE": "`code-memory ui --port N`: that port is taken; leave `--port` out for a free one",

@@ -48,6 +48,7 @@ _STRIP_BLOCKS = re.compile(
     r"<(system-reminder|local-command-stdout|local-command-stderr|local-command-caveat|"
     r"command-name|command-message|command-args|command-contents|user-memory-input)>"
     r".*?(?:</\1>|\Z)", re.DOTALL)
+_BLANK_RUN = re.compile(r"\n{3,}")
 _SYSTEM_PROMPTS = ("<task-notification>", "<bash-notification>", "Caveat: The messages below were generated")
 _INTERRUPTED = re.compile(r"^\[Request interrupted by user[^\]]*\]$")
 _USER_FEEDBACK = re.compile(r"(?:the user said|user provided the following reason)[^:\n]*:\s*(.+)",
@@ -83,12 +84,12 @@ def is_own_hook_message(text) -> bool:
     return isinstance(text, str) and OWN_MARKER in text[:400]
 
 
-@dataclass
+@dataclass(slots=True)
 class Message:
     role: str                      # "user" | "assistant"
     text: str = ""                 # cleaned, joined text blocks (not yet redacted)
     tool_uses: list = field(default_factory=list)     # [{"id", "name", "input"}]
-    tool_results: list = field(default_factory=list)  # [{"tool_use_id", "text", "is_error"}]
+    tool_results: list = field(default_factory=list)  # [{"tool_use_id", "text" (errors only), "is_error"}]
     timestamp: str = ""
     message_id: str = ""
     source: str = "main"           # "main" or "subagent <type>"
@@ -140,9 +141,11 @@ def _read_lines(fh, max_line_bytes: int, stats: ReadStats):
 
 
 def iter_records(path: str, stats: ReadStats | None = None,
-                 max_line_bytes: int = DEFAULT_MAX_LINE_BYTES):
+                 max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, results_only: bool = False):
     """Yield the parsed chat lines (``type`` user/assistant, plus compact boundaries counted in
-    ``stats``) of a transcript. Other line types are skipped unparsed; a torn line is skipped."""
+    ``stats``) of a transcript. Other line types are skipped unparsed; a torn line is skipped.
+    With ``results_only`` a line that only reports tools that worked comes as a short record
+    holding just those results under :data:`RESULTS_ONLY` (read without a JSON parse)."""
     stats = stats if stats is not None else ReadStats()
     with open(path, "rb") as fh:
         for raw in _read_lines(fh, max_line_bytes, stats):
@@ -151,11 +154,13 @@ def iter_records(path: str, stats: ReadStats | None = None,
                 if b"compact_boundary" in raw:
                     stats.compactions += 1
                 continue
-            try:
-                rec = json.loads(raw.decode("utf-8", errors="replace"))
-            except ValueError:
-                stats.skipped_lines += 1
-                continue
+            rec = _result_only(raw) if results_only and stats.session_id and not lint else None
+            if rec is None:
+                try:
+                    rec = json.loads(raw.decode("utf-8", errors="replace"))
+                except ValueError:
+                    stats.skipped_lines += 1
+                    continue
             if not isinstance(rec, dict):
                 continue
             if rec.get("type") == "attachment" and lint:
@@ -165,6 +170,31 @@ def iter_records(path: str, stats: ReadStats | None = None,
                 continue
             stats.note(rec)
             yield rec
+
+
+RESULTS_ONLY = "_results_only"       # a record read by _result_only: its tool results, ready
+_RESULT_IDS = re.compile(rb'"tool_use_id"\s*:\s*"([^"\\]{1,200})"')
+_TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([^"\\]{1,64})"')
+_USER_LINE = re.compile(rb'"type"\s*:\s*"user"')
+_SIDECHAIN = re.compile(rb'"isSidechain"\s*:\s*true')
+
+
+def _result_only(raw: bytes) -> dict | None:
+    """The record of a line that only reports tools that worked — most of a long transcript's
+    bytes (file contents, command output) — read without parsing its JSON: their ids, its time,
+    whether it is a subagent's. Only an error's text is ever needed, so any line that may carry
+    an error, text of its own, or is torn goes to the JSON parser (None)."""
+    if b'"tool_result"' not in raw or b'"is_error":true' in raw or b'"is_error": true' in raw \
+            or b'"type":"text"' in raw or b'"type": "text"' in raw or not raw.rstrip().endswith(b"}") \
+            or not _USER_LINE.search(raw):
+        return None
+    ids = _RESULT_IDS.findall(raw)
+    if not ids:
+        return None
+    stamp = _TIMESTAMP.search(raw)
+    return {"type": "user", "isSidechain": bool(_SIDECHAIN.search(raw)),
+            "timestamp": stamp.group(1).decode("utf-8", "replace") if stamp else "",
+            RESULTS_ONLY: [{"tool_use_id": i.decode("utf-8", "replace"), "text": "", "is_error": False} for i in ids]}
 
 
 def hook_attachment_text(rec: dict) -> str:
@@ -193,8 +223,8 @@ def _block_text(content) -> str:
 
 def clean_text(text: str) -> str:
     """Strip system reminders and command wrappers; collapse the blank lines they leave."""
-    text = _STRIP_BLOCKS.sub("", text or "")
-    return re.sub(r"\n{3,}", "\n\n", text).strip()
+    text = _STRIP_BLOCKS.sub("", text) if text and "<" in text else (text or "")
+    return _BLANK_RUN.sub("\n\n", text).strip() if "\n\n\n" in text else text.strip()
 
 
 def _blocks_of(rec: dict) -> list:
@@ -231,11 +261,13 @@ def _to_message(rec: dict, source: str) -> Message:
             out.tool_uses.append({"id": block.get("id"), "name": str(block.get("name") or "?"),
                                   "input": block.get("input") if isinstance(block.get("input"), dict) else {}})
         elif kind == "tool_result":
+            error = bool(block.get("is_error"))       # only an error's text is ever read: join it then
             out.tool_results.append({"tool_use_id": block.get("tool_use_id"),
-                                     "text": _block_text(block.get("content")),
-                                     "is_error": bool(block.get("is_error"))})
-    joined = "\n".join(texts)
-    out.text = "" if out.role == "user" and is_system_prompt(rec, joined) else clean_text(joined)
+                                     "text": _block_text(block.get("content")) if error else "",
+                                     "is_error": error})
+    if texts:
+        joined = "\n".join(texts)
+        out.text = "" if out.role == "user" and is_system_prompt(rec, joined) else clean_text(joined)
     return out
 
 
@@ -251,7 +283,7 @@ def iter_messages(path: str, stats: ReadStats | None = None, source: str = "main
     """Yield :class:`Message` objects; consecutive assistant lines with one ``message.id`` (one
     streamed message written block by block) come out as one message."""
     pending: Message | None = None
-    for rec in iter_records(path, stats, max_line_bytes):
+    for rec in iter_records(path, stats, max_line_bytes, results_only=True):
         if rec.get("isSidechain") and source == "main":
             continue  # older builds kept subagent lines in the main file: not the main conversation
         if rec.get("type") == "attachment":
@@ -259,7 +291,10 @@ def iter_messages(path: str, stats: ReadStats | None = None, source: str = "main
             if text:
                 yield Message(role="hook", hook_text=text, source=source)
             continue
-        current = _to_message(rec, source)
+        if RESULTS_ONLY in rec:
+            current = Message(role="user", tool_results=rec[RESULTS_ONLY], timestamp=rec["timestamp"], source=source)
+        else:
+            current = _to_message(rec, source)
         if pending is not None and current.message_id and current.message_id == pending.message_id:
             _merge(pending, current)
             continue
@@ -313,7 +348,11 @@ def _elide(text: str, cap: int) -> str:
 
 
 class ConversationBuilder:
-    """Keeps the first ``head`` and the last ``tail`` characters of a stream of entries."""
+    """Keeps the first ``head`` and the last ``tail`` characters of a stream of entries.
+
+    An entry is ``(label, spoken text, tool markers)`` as read; it is redacted (whole, before any
+    elision, so a cut never splits a secret) only when it is kept — the middle of a long session is
+    never redacted at all, which keeps reading linear and cheap."""
 
     def __init__(self, max_chars: int):
         self.head_budget = max_chars // 3
@@ -325,23 +364,37 @@ class ConversationBuilder:
         self.omitted = 0
         self.text_chars = 0   # length of all spoken text (before any cap): the mode threshold
 
-    def add(self, entry: str, spoken_chars: int) -> None:
+    @staticmethod
+    def _size(entry: tuple) -> int:
+        label, spoken, markers = entry
+        return len(label) + 2 + min(len(spoken), MESSAGE_CAP + 40) + (len(markers) + 1 if markers else 0) + 2
+
+    def add(self, entry: tuple, spoken_chars: int) -> None:
         self.text_chars += spoken_chars
-        if not self.tail and self.head_chars + len(entry) <= self.head_budget:
+        size = self._size(entry)
+        if not self.tail and self.head_chars + size <= self.head_budget + 2:
             self.head.append(entry)
-            self.head_chars += len(entry) + 2
+            self.head_chars += size
             return
         self.tail.append(entry)
-        self.tail_chars += len(entry) + 2
+        self.tail_chars += size
         while self.tail_chars > self.tail_budget and len(self.tail) > 1:
-            self.tail_chars -= len(self.tail.popleft()) + 2
+            self.tail_chars -= self._size(self.tail.popleft())
             self.omitted += 1
 
+    @staticmethod
+    def render(entry: tuple) -> str:
+        label, spoken, markers = entry
+        body = _elide(redact(spoken), MESSAGE_CAP)
+        if markers:
+            body = f"{body}\n{redact(markers)}" if body else redact(markers)
+        return f"{label}: {body}"
+
     def text(self) -> str:
-        parts = list(self.head)
+        parts = [self.render(e) for e in self.head]
         if self.omitted:
             parts.append(f"[… {self.omitted} messages omitted …]")
-        parts.extend(self.tail)
+        parts.extend(self.render(e) for e in self.tail)
         return "\n\n".join(parts)
 
 
@@ -396,6 +449,11 @@ class SessionDigest:
     assistant_notes: list = field(default_factory=list)  # the main agent's last texts (decisions)
     lint_findings: list = field(default_factory=list)    # [{"text", "severity": block|warn}]
     gate_denials: int = 0                                # our own gates' denials (not errors)
+    exchanges: list = field(default_factory=list)        # [[assistant text, the person's answer]], the last 20
+    checked_files: list = field(default_factory=list)    # changed files a later command that passed ran after
+    reverted_files: list = field(default_factory=list)   # changed, then put back (git checkout/restore/reset/stash)
+    reverts: list = field(default_factory=list)          # the commands that put changes back
+    last_command_failed: bool | None = None              # the session's last Bash command (None: it ran none)
 
     def to_dict(self) -> dict:
         out = dict(self.__dict__)
@@ -406,14 +464,22 @@ class SessionDigest:
 class _DigestBuilder:
     MAX_FILES, MAX_COMMANDS, MAX_ERRORS, MAX_CORRECTIONS = 200, 60, 30, 15
     MAX_REQUESTS, REQUEST_CHARS, FINAL_CHARS, MAX_NOTES, MAX_LINT = 40, 500, 2000, 12, 20
+    MAX_EXCHANGES, EXCHANGE_CHARS = 20, 3000
 
     def __init__(self, digest: SessionDigest):
         self.d = digest
         self.pending_tools: dict = {}
         self.file_state: dict = {}       # path -> "ok" | "failed" | "open" (no result seen), first-touch order
-        self.bash_writes: list = []      # (command, tool id) of Bash calls, resolved when they succeed
+        self.bash_calls: dict = {}       # tool id -> [command, succeeded] of every Bash call, in order
+        self.command_of: dict = {}       # tool id -> its entry in digest.commands (the first MAX_COMMANDS)
         self.requests_tail: collections.deque = collections.deque(maxlen=self.MAX_REQUESTS // 2)
         self.notes: collections.deque = collections.deque(maxlen=self.MAX_NOTES)
+        self.exchanges: collections.deque = collections.deque(maxlen=self.MAX_EXCHANGES)
+        self.said = ""                   # the main agent's text since the person last spoke
+        self.step = 0                    # tool results seen: orders edits, passing commands, reverts
+        self.edited_at: dict = {}        # path -> step of its last change that worked (edit tools)
+        self.passed_at = -1              # step of the last Bash command that passed
+        self.put_back: list = []         # (step, paths — "." the whole tree —, command) of reverts
 
     def _touch(self, path: str, state: str) -> None:
         """Record the latest state of ``path``; once a change of it worked it stays changed."""
@@ -431,10 +497,12 @@ class _DigestBuilder:
             if tool["name"] in EDIT_TOOLS:
                 self._touch(str(tool["input"].get(EDIT_TOOLS[tool["name"]]) or ""), "open")
             elif tool["name"] == "Bash" and tool["input"].get("command"):
+                key = tool.get("id") or f"#{len(self.bash_calls)}"      # a call without an id never resolves
                 if len(self.d.commands) < self.MAX_COMMANDS:
                     command = _elide(redact(str(tool["input"]["command"]).strip()), 300)
-                    self.d.commands.append({"command": command, "failed": False, "id": tool.get("id")})
-                self.bash_writes.append([str(tool["input"]["command"]), tool.get("id"), None])
+                    self.d.commands.append({"command": command, "failed": False})
+                    self.command_of[key] = self.d.commands[-1]
+                self.bash_calls[key] = [str(tool["input"]["command"]), False]
         for result in msg.tool_results:
             self._result(result)
         if msg.source != "main":
@@ -442,10 +510,14 @@ class _DigestBuilder:
         if msg.role == "assistant" and msg.text:
             self.d.final_message = msg.text
             self.notes.append(msg.text[-self.FINAL_CHARS:])
+            self.said = (self.said + "\n" + msg.text)[-self.EXCHANGE_CHARS:]
         if msg.role == "user" and msg.text:
             if _INTERRUPTED.match(msg.text.strip()):
                 self.d.interruptions += 1
                 return
+            if self.said:                 # the person answers what the assistant said last
+                self.exchanges.append((self.said.strip(), msg.text.strip()[:self.REQUEST_CHARS]))
+            self.said = ""
             if self.d.user_messages > 1 and is_correction(msg.text) and \
                     len(self.d.corrections) < self.MAX_CORRECTIONS:
                 self.d.corrections.append(_elide(redact(msg.text.strip()), 300))
@@ -462,11 +534,20 @@ class _DigestBuilder:
         if result["is_error"] and is_own_hook_message(result["text"]):
             self.d.gate_denials += 1        # our gate said "not yet": the retry decides the file
             return
+        tool_id = (tool.get("id") if tool else None) or "-"
+        self.step += 1
+        if name == "Bash" and tool_id in self.bash_calls:
+            self.d.last_command_failed = bool(result["is_error"])
         if not result["is_error"]:
             self._touch(target, "ok")
-            for entry in self.bash_writes:
-                if tool and entry[1] == tool.get("id"):
-                    entry[2] = True
+            if target:
+                self.edited_at[target] = self.step
+            if tool_id in self.bash_calls:
+                self.bash_calls[tool_id][1] = True
+                self.passed_at = self.step
+                undone = reverted_paths(self.bash_calls[tool_id][0])
+                if undone is not None:
+                    self.put_back.append((self.step, undone, self.bash_calls[tool_id][0]))
             return
         self._touch(target, "failed")
         lines = [ln.strip() for ln in result["text"].splitlines() if ln.strip()]
@@ -476,9 +557,16 @@ class _DigestBuilder:
             self.d.corrections.append(_elide(redact(feedback.group(1).strip()), 300))
         if len(self.d.errors) < self.MAX_ERRORS:
             self.d.errors.append(_elide(redact(f"{name}: {first}"), 300))
-        for cmd in self.d.commands:
-            if tool and cmd.get("id") == tool.get("id"):
-                cmd["failed"] = True
+        if tool_id in self.command_of:
+            self.command_of[tool_id]["failed"] = True
+
+    def _put_back(self, path: str, cwd: str) -> bool:
+        """Was the last change of ``path`` undone by a later revert command?"""
+        changed = self.edited_at.get(path, 0)
+        for step, paths, _command in self.put_back:
+            if step > changed and any(_same_path(path, p, cwd) for p in paths):
+                return True
+        return False
 
     def _lint(self, text: str) -> None:
         """The findings of an avoidance-gate block or warning: its ``- file:line [RULE] …`` lines."""
@@ -492,19 +580,26 @@ class _DigestBuilder:
                     self.d.lint_findings.append({"text": finding, "severity": severity})
 
     def finish(self, cwd: str) -> None:
-        for command, _tool_id, ok in self.bash_writes:
-            if ok:
+        parsed: set = set()
+        for command, ok in self.bash_calls.values():
+            if ok and command not in parsed:      # the same command run again writes the same files
+                parsed.add(command)
                 for path in bash_written_files(command, cwd):
                     self._touch(path, "ok")
         # a file counts when one change of it worked, or when its last call has no result yet
-        # (a session killed mid-write); a file whose every attempt failed does not
+        # (a session killed mid-write); a file whose every attempt failed does not; a change put
+        # back afterwards (git checkout -- f, git restore, git reset --hard, git stash) does not
         files = [f for f, state in self.file_state.items() if state != "failed"]
+        reverted = [f for f in files if self._put_back(f, cwd)]
+        files = [f for f in files if f not in reverted]
         self.d.files_touched = [redact(f) for f in files][: self.MAX_FILES]
+        self.d.reverted_files = [redact(f) for f in reverted][: self.MAX_FILES]
+        self.d.reverts = [_elide(redact(command.strip()), 300) for _s, _p, command in self.put_back][:10]
+        self.d.checked_files = [redact(f) for f in files if self.edited_at.get(f, self.passed_at) < self.passed_at]
+        self.d.exchanges = [[redact(a), redact(b)] for a, b in self.exchanges]
         self.d.user_requests += list(self.requests_tail)
         self.d.final_message = _elide(redact(self.d.final_message.strip()), self.FINAL_CHARS)
         self.d.assistant_notes = [redact(n) for n in self.notes]
-        for cmd in self.d.commands:
-            cmd.pop("id", None)
 
 
 # Bash commands whose arguments name files they write (the last argument for copy/move).
@@ -533,6 +628,24 @@ def _plain_path(token: str) -> bool:
         not any(c in token for c in "$*?`{}<>") and token not in (".", "..")
 
 
+_PLAIN_TOKENS = re.compile(r"[();<>|&]+|[^\s();<>|&]+")
+_QUOTING = frozenset("'\"\\`$#")
+
+
+def _shell_tokens(command: str) -> list | None:
+    """The words and operators of a command as ``shlex`` (POSIX, punctuation runs as one token)
+    splits them, or None when it cannot be split. A command without quoting, escapes, expansions
+    or comments — most of them — is split by one regular expression, which is ~20× cheaper."""
+    if _QUOTING.isdisjoint(command):
+        return _PLAIN_TOKENS.findall(command)
+    try:
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        return list(lexer)
+    except ValueError:
+        return None
+
+
 def bash_written_files(command: str, cwd: str) -> list:
     """Files a shell command creates or changes, as far as its text shows: redirection targets
     (``> f``, ``>> f``), ``tee``/``touch`` arguments, the destination of ``cp``/``mv``/
@@ -541,11 +654,8 @@ def bash_written_files(command: str, cwd: str) -> list:
     scratch files in /tmp are not the session's work. Unparseable commands give ``[]``."""
     if not command or not cwd:
         return []
-    try:
-        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
-        lexer.whitespace_split = True
-        tokens = list(lexer)
-    except ValueError:
+    tokens = _shell_tokens(command)
+    if tokens is None:
         return []
     here, found = cwd, []
     for seg in _segments(tokens):
@@ -585,6 +695,40 @@ def bash_written_files(command: str, cwd: str) -> list:
         found += [os.path.normpath(os.path.join(here, t)) for t in targets if _plain_path(t)]
     root = os.path.normpath(cwd) + os.sep
     return list(dict.fromkeys(p for p in found if p.startswith(root)))
+
+
+def reverted_paths(command: str) -> list | None:
+    """What a shell command puts back: ``None`` when it is no revert; the paths of
+    ``git checkout [REV] -- paths`` / ``git restore paths``; ``["."]`` (the whole tree) for
+    ``git checkout .``, ``git reset --hard``, ``git stash`` (push) and ``git revert``."""
+    if "git" not in (command or ""):
+        return None
+    tokens = _shell_tokens(command)
+    if not tokens:
+        return None
+    for seg in _segments(tokens):
+        words = [w for w in seg if w not in ("sudo",)]
+        if len(words) < 2 or os.path.basename(words[0]) != "git":
+            continue
+        verb, args = words[1], [w for w in words[2:] if not w.startswith("-") or w == "--"]
+        flags = [w for w in words[2:] if w.startswith("-") and w != "--"]
+        if verb == "checkout" and "--" in args:
+            return args[args.index("--") + 1:] or ["."]
+        if verb == "checkout" and args == ["."]:
+            return ["."]
+        if verb == "restore" and "--staged" not in flags and args:
+            return [a for a in args if a != "--"] or ["."]
+        if (verb == "reset" and "--hard" in flags) or verb == "revert" or \
+                (verb == "stash" and (not args or args[0] in ("push", "save"))):
+            return ["."]
+    return None
+
+
+def _same_path(path: str, named: str, cwd: str) -> bool:
+    if named == ".":
+        return True
+    full = os.path.normpath(os.path.join(cwd or "/", named))
+    return path == full or path.startswith(full.rstrip("/") + "/") or os.path.basename(path) == named
 
 
 def read_session(path: str, *, include_subagents: bool = True, max_chars: int = DEFAULT_MAX_CHARS,
@@ -637,15 +781,11 @@ def _add_message(msg: Message, digest: SessionDigest, facts: _DigestBuilder,
     facts.add(msg)
     if msg.role == "user" and (not msg.text or _INTERRUPTED.match(msg.text.strip())):
         return  # tool-result-only messages, system prompts and interruptions are not conversation
-    spoken = redact(msg.text)
     markers = " ".join(tool_marker(t) for t in msg.tool_uses)
-    if not spoken and not markers:
+    if not msg.text and not markers:
         return
     if msg.source == "main":
         label = "User" if msg.role == "user" else "Assistant"
     else:  # a subagent's "user" is the task the main agent gave it
         label = ("Task for " if msg.role == "user" else "") + msg.source
-    body = _elide(spoken, MESSAGE_CAP)
-    if markers:
-        body = f"{body}\n{redact(markers)}" if body else redact(markers)
-    builder.add(f"{label}: {body}", len(spoken))
+    builder.add((label, msg.text, markers), len(msg.text))

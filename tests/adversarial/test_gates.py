@@ -122,7 +122,7 @@ def test_the_tier2_time_limit_is_a_hard_wall_clock_bound(initialized_root, proje
     with open(target, "w") as fh:
         fh.write("def fee(total):\n    return 0 if total > 99 else 10\n")
     env = {"CLAUDE_SEMANTIC_LINT": "true", "ANTHROPIC_API_KEY": "test-key", "CODE_MEMORY_LLM__BACKEND": "anthropic",
-           "CODE_MEMORY_LINT__SEMANTIC_TIMEOUT_SECONDS": "6"}     # room to load the SDK and send
+           "CODE_MEMORY_LINT__SEMANTIC_TIMEOUT_SECONDS": "12"}    # room to load the SDK and send, also on a busy machine
     # the stand-in answers every attempt (the SDK retries) only after 60 s: the hook may not wait
     with StandinAPI([{"delay": 60, "text": "{}"}] * 4) as api:
         env["ANTHROPIC_BASE_URL"] = api.base_url

@@ -2,8 +2,9 @@
 user runs them, with this checkout loaded as a plugin. Each session ends, the SessionEnd hook
 starts the summarizer detached; the next session's first request — what the model really
 received, recorded by the stand-in — must carry the last session's topic, files, decision and open
-to-dos, and no longer the to-dos a later session finished. Once with the deterministic summary
-(``llm.backend none``), once with the LLM summary (the anthropic SDK against the stand-in)."""
+to-dos, and no longer (on a ``[ ]`` line) the to-dos a later session finished — here in other words
+than they were stated. Once with the deterministic summary (``llm.backend none``), once with the LLM
+summary (the anthropic SDK against the stand-in)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,10 @@ PROMPT_1 = "把 app.py 里写死的连接池大小改成从 config/db.yaml 读�
 FINAL_1 = ("已把 app.py 里的 POOL_SIZE 改成从 config/db.yaml 读取（决定用 YAML 而不是环境变量，因为其它配置也在 "
            "config/ 下）。下一步：给 load_config 补单元测试；在 README 里说明 pool_size 配置项。")
 PROMPT_2 = "继续昨天的工作：连接池配置还差什么？"
-FINAL_2 = "已给 load_config 补好单元测试（tests/test_load_config.py），测试通过。README 的 pool_size 说明还没写。"
+# session 2 finishes "给 load_config 补单元测试" in other words (and names its test file), and says
+# the README part is not done yet
+FINAL_2 = ("tests/test_load_config.py 写好了，默认值和文件缺失两种情况都覆盖到了，跑过一遍全绿。"
+           "README 的 pool_size 说明还没写。")
 PROMPT_3 = "README 的说明写了吗？"
 
 
@@ -39,6 +43,11 @@ def brief_of(context: str) -> str:
     if 'title="recent work' not in context:
         return ""
     return context.split('title="recent work')[1].split("</recalled-memory>")[0]
+
+
+def open_lines(brief: str) -> list:
+    """The lines of the brief that list an open to-do (the handover contract: ``[ ]``)."""
+    return [line for line in brief.split("\n") if "[ ]" in line]
 
 
 def run_session(runner, api, prompt, steps, memory_root):
@@ -100,7 +109,8 @@ def test_the_next_session_knows_what_the_last_one_did(continuity, standin, proje
     brief = brief_of(context)
     assert len(context) <= 6000
     for fact in (PROMPT_1, "app.py, config/db.yaml, load.py", "决定用 YAML 而不是环境变量",
-                 "- [ ] 给 load_config 补单元测试", "- [ ] 在 README 里说明 pool_size 配置项", f"sessions/{sid1}.md"):
+                 "- [ ] 给 load_config 补单元测试", "- [ ] 在 README 里说明 pool_size 配置项", f"sessions/{sid1}.md",
+                 "- outcome: 已把 app.py 里的 POOL_SIZE"):
         assert fact in brief, fact
     assert "prefix-map.json" not in context and "memory-feedback.py" not in context
     note_1 = open(os.path.join(memory_root, "sessions", f"{sid1}.md"), encoding="utf-8").read()
@@ -109,8 +119,11 @@ def test_the_next_session_knows_what_the_last_one_did(continuity, standin, proje
     first_3, _sid3 = run_session(runner, standin, PROMPT_3, [main({"text": "还没有。"})], memory_root)
     brief = brief_of(start_context(first_3))
     assert PROMPT_2 in brief and brief.index(PROMPT_2) < brief.index(PROMPT_1)
-    assert "给 load_config 补单元测试" not in brief                      # finished in session 2
-    assert "README 的 pool_size 说明还没写" in brief and "在 README 里说明" not in brief   # shown once
+    assert "- outcome: tests/test_load_config.py 写好了" in brief           # session 2 in its own words
+    assert "- finished earlier to-dos: 给 load_config 补单元测试" in brief   # finished in other words …
+    assert not any("load_config" in line for line in open_lines(brief))     # … so no longer open
+    readme = [line for line in open_lines(brief) if "README" in line]
+    assert readme == ["  - [ ] README 的 pool_size 说明还没写"]              # restated: shown once, the newer copy
 
     # the same three sessions in the memory browser, as the user sees them afterwards
     pytest.importorskip("jinja2")

@@ -67,6 +67,14 @@ def test_registered_server_tools_reach_the_model_and_run(claude_runner, claude_b
     offered = [r for r in standin.message_requests("main") if _connected(r["body"])]
     assert offered, "the server's tools never reached the model"
     assert all(_mentions(offered[0]["body"], f"mcp__code-memory__{name}") for name in TOOLS)
+    # once ToolSearch loaded it, the model got memory_store's schema: described and bounded
+    schemas = [t.get("input_schema") or {} for r in standin.message_requests("main")
+               for t in r["body"].get("tools") or []
+               if isinstance(t, dict) and t.get("name") == "mcp__code-memory__memory_store"]
+    assert schemas, "memory_store's schema never reached the model"
+    props = schemas[-1]["properties"]
+    assert all(p.get("description") for p in props.values())
+    assert "Markdown" in props["content"]["description"] and '"maxLength": 512' in json.dumps(props["key"])
     # the tool ran: the item is in memtool's database and its answer reached the model
     conn = sqlite3.connect(db)
     rows = conn.execute("SELECT type, key, content FROM memory_items").fetchall()

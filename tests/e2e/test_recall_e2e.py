@@ -3,7 +3,8 @@ sessions in one project, this checkout loaded as a plugin, the brief set to the 
 (``hooks.recent_sessions: 1``, so session 1 has dropped out of it by session 3).
 
 * session 1 decides something (the deterministic summary records the decision);
-* session 2's prompt is routine: nothing is recalled for it;
+* session 2's prompt is routine: nothing is recalled for it (it changes a file, so it is work that
+  takes the brief's one slot — a session that changed nothing would fold into one line instead);
 * session 3 asks about session 1's decision: the very first request of the session — before the
   model could search — carries it, fenced as recalled memory with the note's id; then the model
   reads app.py twice: the first Read brings what memory knows about the file (a fact naming it), the second Read nothing new, and no Read's input was rewritten.
@@ -52,8 +53,10 @@ def test_recall_brings_an_old_decision_stays_silent_for_routine_prompts_and_read
                                                             main({"text": FINAL_1})], memory_root)
 
     before = len(standin.requests)
-    _first_2, _sid2 = run_session(runner, standin, PROMPT_2,
-                                  [main(tool("Bash", command="python3 -c 'print(2)'", description="run tests")),
+    _first_2, _sid2 = run_session(runner, standin, PROMPT_2,        # work (a file changed): it takes the slot
+                                  [main(tool("Write", file_path=str(project_dir / "tests" / "test_app.py"),
+                                             content="def test_pool():\n    assert True\n")),
+                                   main(tool("Bash", command="python3 -c 'print(2)'", description="run tests")),
                                    main({"text": "All tests pass."})], memory_root)
     session_2 = [r for r in standin.requests[before:] if r["role"] == "main"]
     assert session_2 and not any(count_in(r, RECALLED) for r in session_2)        # routine: nothing

@@ -38,8 +38,11 @@ def unavailable() -> str | None:
     return None
 
 
-def launch(playwright):
-    return playwright.chromium.launch(executable_path=chromium_path(), args=FLAGS)
+def launch(playwright, **env):
+    """Debian's chromium, headless. Its singleton socket lives under $TMPDIR, which must stay short
+    (a socket path is at most 107 bytes; pytest's per-test dirs under xdist are longer): /tmp."""
+    return playwright.chromium.launch(executable_path=chromium_path(), args=FLAGS,
+                                      env={**os.environ, "TMPDIR": "/tmp", **env})
 
 
 # A code point no font maps (the last private-use one of plane 16): what the browser draws for it

@@ -136,7 +136,7 @@ def memtool_items(db_path: str, n: int, seed: int = 3) -> list:
             if i == 0:
                 content = f"Redis pool notes {XSS}"
             ids.append(store.put(content=content, type=rng.choice(("project", "feature", "run")),
-                                 key=f"topic-{i % 50}", tags=[rng.choice(words)])["id"])
+                                 key=f"topic-{i}", tags=[rng.choice(words)])["id"])   # n real items
     return ids
 
 

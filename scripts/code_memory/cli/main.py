@@ -23,6 +23,7 @@ COMMANDS = {
     "lint": _C + "lint",
     "facts": _C + "facts",
     "review": _C + "review",
+    "todo": _C + "todo",
     "consolidate": _C + "consolidate", "cron": _C + "consolidate",
     "hooks": _C + "hooks",
     "links": _C + "links",

@@ -16,6 +16,7 @@ import argparse
 import os
 import sys
 
+from .. import generated_docs
 from ..errors import EXIT_CODES, MEANINGS
 from ..memtool import errors as memtool_errors
 from ..paths import REPO_DIR
@@ -76,6 +77,8 @@ def _default(action: argparse.Action) -> str:
     default = action.default
     if default in (None, argparse.SUPPRESS, False, []) or action.nargs == 0:
         return ""
+    if isinstance(default, str) and default.startswith(REPO_DIR + os.sep):
+        return "this installation's"        # a path inside the checkout: not the same in any two
     return f"`{default}`"
 
 
@@ -179,32 +182,11 @@ def generate() -> str:
 
 def render_page(current: str) -> str:
     """``current`` with its generated part replaced (appended when the page has no markers)."""
-    head, sep, rest = current.partition(BEGIN)
-    if not sep:
-        return current.rstrip("\n") + "\n\n" + generate()
-    _old, sep, tail = rest.partition(END)
-    return head + generate() + (tail.lstrip("\n") if sep else "")
+    return generated_docs.render_page(current, BEGIN, END, generate())
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog=COMMAND, description="Generate docs/cli.md from the parsers.")
-    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when docs/cli.md is stale")
-    parser.add_argument("--page", default=PAGE, help="the page to update (default: this checkout's docs/cli.md)")
-    args = parser.parse_args(argv)
-    with open(args.page, encoding="utf-8") as fh:
-        current = fh.read()
-    wanted = render_page(current)
-    if args.check:
-        if wanted != current:
-            sys.stderr.write(f"{args.page} is stale: run `{COMMAND}` (in a checkout: "
-                             f"PYTHONPATH=scripts python3 -m code_memory.cli.reference)\n")
-            return 1
-        return 0
-    if wanted != current:
-        from ..fsutil import atomic_write_text
-        atomic_write_text(args.page, wanted)
-        sys.stdout.write(f"{args.page}: updated\n")
-    return 0
+    return generated_docs.main(argv, command=COMMAND, page=PAGE, render=render_page, what="the parsers")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,16 @@
 """The ``recent`` block of the SessionStart context: what the last sessions of this project (and
-of its workspace) did — date, topic, files changed, decisions and the to-dos still open — newest
-first, with the note to read for the rest (docs/summaries.md § Session continuity).
+of its workspace) did, in their own words — newest first, with the note to read for the rest
+(docs/summaries.md § Session continuity).
+
+Each work session's entry: date and topic (``· reverted`` when its change was put back), the note,
+the files changed, its decisions with their reasons, its outcome as said (the final message's
+first and closing sentences), cautions said in it, the person's later requests, the earlier
+to-dos it finished, the to-dos it left open (``[ ]``). Sessions that changed nothing, decided
+nothing and left nothing open ("thanks", a question, "ok") do not take a slot: they fold into one
+line. Open to-dos of older sessions follow in one list; a to-do left open longer than
+``hooks.todo_expire_days`` expires — named once more in an "expired" line for a week, then only
+in ``code-memory todo list``. The block fits its share of the start context by shortening the
+older entries first.
 
 It reads one small derived file per project (code_memory.memory.recent, written by the
 summarizer), never the notes themselves, so it costs the same with 10 or 10,000 notes on disk. When
@@ -8,11 +18,9 @@ that file is missing and the index was never built (a memory root from before it
 deleted ``.index/``), it is rebuilt from the newest notes only (``REBUILD_NEWEST``); the next
 summary rebuilds everything.
 
-``hooks.recent_sessions`` (3) sessions younger than ``hooks.recent_max_age_days`` (14) are shown;
-open to-dos of older sessions within that age follow in one list. Finished to-dos (a later
-session marked them done) and to-dos a later session lists again are not repeated. On
-``source: resume`` the resumed session's own entry is left out (its conversation is back in
-context); after ``compact`` it is shown, marked as this session's work before compaction.
+``hooks.recent_sessions`` (3) work sessions younger than ``hooks.recent_max_age_days`` (14) are
+shown. On ``source: resume`` the resumed session's own entry is left out (its conversation is back
+in context); after ``compact`` it is shown, marked as this session's work before compaction.
 """
 
 from __future__ import annotations
@@ -21,11 +29,19 @@ import os
 import time
 
 from ..memory import recent
+from ..memory.todos import EXPIRED_NOTICE_DAYS, expired_since, status
 from .recall import Block
 
 REBUILD_NEWEST = 64
 MAX_FILES_SHOWN = 6
-MAX_OLDER_TODOS = 5
+MAX_OLDER_TODOS = 6
+MAX_LIGHT = 4
+MAX_EXPIRED = 4
+# how an entry is shortened when the brief is over its share: (outcome characters of the newest,
+# of the older entries, files shown of the older ones, later requests of the older ones, decisions
+# of the older ones)
+LEVELS = ((300, 300, MAX_FILES_SHOWN, True, 3), (300, 160, 4, False, 3), (220, 90, 3, False, 2),
+          (160, 0, 2, False, 1), (100, 0, 0, False, 1))
 
 
 def _entries(ctx, project) -> tuple:
@@ -36,9 +52,11 @@ def _entries(ctx, project) -> tuple:
     if entries is None and (os.path.exists(path) or not os.path.exists(recent.built_marker(paths))):
         notes = recent.note_files(paths, REBUILD_NEWEST)
         if notes:                  # a root from before the index, .index/ deleted, a damaged file
-            from ..summary.extract import same_todo
+            # near-duplicate text only (no dictionary lookups on the hook path); the next summary
+            # rebuilds everything with the full comparison (summary/todos.same_todo)
+            from ..text.similarity import is_near_duplicate
 
-            written = recent.write_indexes(paths, recent.build_indexes(paths, notes, same_todo), False)
+            written = recent.write_indexes(paths, recent.build_indexes(paths, notes, is_near_duplicate), False)
             ctx.log.info("recent-rebuilt", notes=len(notes), files=written)
             entries = recent.load_entries(path)
     entries = list(entries or [])
@@ -66,34 +84,103 @@ def _when(entry: dict) -> str:
     return str(entry.get("ended") or "")[:16]
 
 
-def _files(entry: dict) -> str:
-    files = [str(f) for f in entry.get("files") or [] if f]
-    shown = ", ".join(files[:MAX_FILES_SHOWN])
-    return shown + (f" (+{len(files) - MAX_FILES_SHOWN} more)" if len(files) > MAX_FILES_SHOWN else "")
+def _texts(value) -> list:
+    return [str(v) for v in value if isinstance(v, str) and v.strip()] if isinstance(value, list) else []
 
 
-def render(entries: list, label: str, session_id: str, source: str, project: str = "") -> str:
-    """The block's text for ``entries`` (already chosen, newest first); an entry of another
-    project of the workspace is tagged with its project."""
-    lines = [f"Recent sessions in {label}, newest first. Each full note is sessions/<id>.md under the "
-             "memory root (Read it for details)."]
-    for position, entry in enumerate(entries):
-        own = entry.get("id") == session_id
-        topic = str(entry.get("topic") or "(no topic)")
-        tag = " (this session, before compaction)" if own and source == "compact" else ""
-        other = entry.get("project")
-        where = f" [{other}]" if other and project and other != project else ""
-        lines.append(f"## {_when(entry)}{where} · {topic}{tag}")
-        lines.append(f"- note: {entry.get('note')}")
-        if entry.get("files"):
-            lines.append(f"- files: {_files(entry)}")
-        decisions = [str(d) for d in entry.get("decisions") or [] if d][: 2 if position == 0 else 1]
-        lines += [f"- decided: {d}" for d in decisions]
-        todos = recent.open_todos(entry)
-        if todos:
-            lines.append("- open to-dos:")
-            lines += [f"  - [ ] {t}" for t in todos]
-    return "\n".join(lines)
+def _text(value) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _cut(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: max(0, limit - 1)].rstrip() + "…"
+
+
+def _files(entry: dict, limit: int) -> str:
+    files = _texts(entry.get("files"))
+    shown = ", ".join(files[:limit])
+    return shown + (f" (+{len(files) - limit} more)" if len(files) > limit else "")
+
+
+def is_light(entry: dict) -> bool:
+    """A session that changed nothing, decided nothing, finished and left nothing open."""
+    return not any(_texts(entry.get(key)) for key in ("files", "decisions", "finished", "noted")) and \
+        not entry.get("todos") and not _text(entry.get("reverted"))
+
+
+def _entry_lines(entry: dict, newest: bool, level: tuple, session_id: str, source: str, project: str,
+                 open_todos: list) -> list:
+    outcome_new, outcome_old, files_old, asked_old, decisions_old = level
+    own = entry.get("id") == session_id
+    topic = _text(entry.get("topic")) or "(no topic)"
+    tag = " (this session, before compaction)" if own and source == "compact" else ""
+    reverted = _text(entry.get("reverted"))
+    other = entry.get("project")
+    where = f" [{other}]" if other and project and other != project else ""
+    lines = [f"## {_when(entry)}{where} · {topic}{' · reverted' if reverted else ''}{tag}",
+             f"- note: {entry.get('note')}"]
+    limit = MAX_FILES_SHOWN if newest else files_old
+    if _texts(entry.get("files")) and limit:
+        lines.append(f"- files: {_files(entry, limit)}")
+    if reverted:
+        lines.append(f"- reverted: {_cut(reverted, 200)}")
+    decisions = _texts(entry.get("decisions"))[: 3 if newest else decisions_old]
+    lines += [f"- decided: {d}" for d in decisions]
+    size = outcome_new if newest else outcome_old
+    if size and _text(entry.get("outcome")):
+        lines.append(f"- outcome: {_cut(entry['outcome'].replace('[ ]', '[]'), size)}")
+    if newest or asked_old:
+        lines += [f"- noted: {_cut(n, 160)}" for n in _texts(entry.get("noted"))[:2]]
+    asked = _texts(entry.get("asked"))
+    if asked and (newest or asked_old):
+        lines.append(f"- then asked: {_cut(' · '.join(asked), 200)}")
+    finished = _texts(entry.get("finished"))
+    if finished:
+        lines.append(f"- finished earlier to-dos: {_cut('; '.join(finished), 240)}")
+    if open_todos:
+        lines.append("- open to-dos:")
+        lines += [f"  - [ ] {t}" for t in open_todos]
+    return lines
+
+
+def _light_line(entries: list) -> str:
+    parts = []
+    for entry in entries[:MAX_LIGHT]:
+        said = _cut(_text(entry.get("topic")), 70)
+        outcome = _cut(_text(entry.get("outcome")), 70)
+        parts.append(f"{_when(entry)[5:]} “{said}”" + (f" → {outcome}" if outcome else ""))
+    more = f" (+{len(entries) - MAX_LIGHT} more)" if len(entries) > MAX_LIGHT else ""
+    return f"## Short sessions (nothing changed or left open): {'; '.join(parts)}{more}"
+
+
+def render(chosen: list, light: list, older: list, expired: list, label: str, session_id: str, source: str,
+           project: str, now: float, expire_days: float, budget: int = 0) -> str:
+    """The block's text: ``chosen`` work sessions (newest first) with their open to-dos, the
+    ``light`` sessions in one line, ``older`` open to-dos ``[(text, entry)]``, ``expired`` ones —
+    within ``budget`` characters when it can (older entries are shortened first)."""
+    text = ""
+    for level in LEVELS:
+        lines = [f"Recent sessions in {label}, newest first. Each full note is sessions/<id>.md under the "
+                 "memory root (Read it for details); `code-memory todo done <id or words>` closes a to-do."]
+        for position, entry in enumerate(chosen):
+            todos = [t["text"] for t in entry.get("todos") or []
+                     if isinstance(t, dict) and isinstance(t.get("text"), str) and t["text"].strip()
+                     and status(entry, t, now, expire_days) == "open"]
+            lines += _entry_lines(entry, position == 0, level, session_id, source, project, todos)
+        if light:
+            lines.append(_light_line(light))
+        if older:
+            lines.append("## Still open from earlier sessions")
+            lines += [f"- [ ] {t} ({e.get('note')}, {_when(e)[:10]})" for t, e in older[:MAX_OLDER_TODOS]]
+        if expired:
+            lines.append(f"## Expired to-dos (open more than {expire_days:g} days, not shown again; "
+                         "`code-memory todo reopen <id or words>` keeps one): "
+                         + "; ".join(f"{_cut(t, 80)} ({e.get('note')})" for t, e in expired[:MAX_EXPIRED]))
+        text = "\n".join(lines)
+        if not budget or len(text) <= budget:
+            break
+    return text
 
 
 def recent_block(ctx, project):
@@ -103,26 +190,36 @@ def recent_block(ctx, project):
     if count <= 0:
         return None
     max_age = float(ctx.setting("recent_max_age_days")) * 86400.0
+    expire_days = float(ctx.setting("todo_expire_days"))
     now = time.time()
     session_id, source = ctx.event.session_id, ctx.event.source
-    chosen, older = [], []
+    chosen, light, older, expired = [], [], [], []
     entries, workspace = _entries(ctx, project)
     for entry in entries:
         ts = entry.get("ts")
-        if not isinstance(ts, (int, float)) or now - ts > max_age:
+        if not isinstance(ts, (int, float)) or (entry["id"] == session_id and source == "resume"):
             continue
-        if entry["id"] == session_id and source == "resume":
+        young = now - ts <= max_age
+        shown = young and len(chosen) < count
+        if shown and is_light(entry):
+            light.append(entry)               # folded into one line, never taking a slot
             continue
-        if len(chosen) < count:
-            chosen.append(entry)
-        else:
-            older += [(t, entry) for t in recent.open_todos(entry)]
-    if not chosen:
+        if shown:
+            chosen.append(entry)              # its open to-dos are listed with it
+        for todo in entry.get("todos") or []:
+            if not isinstance(todo, dict) or not isinstance(todo.get("text"), str) or not todo["text"].strip():
+                continue
+            state = status(entry, todo, now, expire_days)
+            if state == "open" and not shown:
+                older.append((todo["text"], entry))
+            elif state == "expired" and now - expired_since(entry, todo, expire_days) <= EXPIRED_NOTICE_DAYS * 86400:
+                expired.append((todo["text"], entry))
+    if not chosen and not light and not older and not expired:
         return None
     label = f'project "{project.name}"' + (f' and workspace "{workspace}"' if workspace else "")
-    text = render(chosen, label, session_id, source, project.name)
-    if older:
-        text += "\n## Still open from earlier sessions\n" + "\n".join(
-            f"- [ ] {t} ({e.get('note')}, {_when(e)[:10]})" for t, e in older[:MAX_OLDER_TODOS])
-    ctx.log.info("recent", sessions=len(chosen), older_todos=min(len(older), MAX_OLDER_TODOS))
+    shares = ctx.setting("session_start_block_chars") or {}
+    budget = int(shares.get("recent") or 0) if isinstance(shares, dict) else 0
+    text = render(chosen, light, older, expired, label, session_id, source, project.name, now, expire_days, budget)
+    ctx.log.info("recent", sessions=len(chosen), light=len(light), older_todos=min(len(older), MAX_OLDER_TODOS),
+                 expired=len(expired), chars=len(text))
     return Block(os.path.join(ctx.paths.root, "sessions"), "recent work — the last sessions of this project", text)

@@ -11,29 +11,24 @@ deletes a key the user wrote.
 """
 
 # No ``from __future__ import annotations`` (see memtool_tools): the SDK needs real annotations.
-from typing import Any, Dict, List, Optional, Union
+from . import params as p
 
 
 def tools(ctx) -> list:
-    def set_memory(key: str, json_content: Any, source: Union[Dict[str, Any], str]) -> dict:
-        """Write agent key-value memory. key: a logical path starting with / (e.g.
-        /user/preference/style, /user/calendar/2026-02-23_10-00_dentist, /kb/...); the same key
-        overwrites (last write wins). json_content: any JSON, ideally an object with optional type,
-        summary, importance (0-10), tags, expired_at (ISO 8601); null deletes the key (a tombstone;
-        {} is ordinary content). source: where it came from, required; web/tool/file sources and
-        every /kb/ key need {"kind", "name", "retrieved_at", "locator"}, e.g. {"kind": "web",
-        "name": "example.com", "retrieved_at": "2026-02-22T10:00:00Z", "locator": {"url": "..."}}.
-        Returns key, ts, valid and the index file's path (readable with ls/cat/grep/jq)."""
+    @p.tool("Remember a key-value memory", read_only=False, destructive=True, idempotent=True)
+    def set_memory(key: p.KvKey, json_content: p.KvContent, source: p.KvSource) -> dict:
+        """Write agent key-value memory: small memories (preferences, reminders, sourced facts under
+        /kb/) that the next sessions see in their [Agent Memory] block. The write is the agent's,
+        whatever the source says: it never replaces or deletes a key the user wrote. Returns key,
+        ts, valid and the index file's path (readable with ls/cat/grep/jq)."""
         from ..kv import edge
-        from .answer import compact
-        return compact(edge.set_memory(ctx.cfg, key, json_content, source, agent=True))
+        return edge.set_memory(ctx.cfg, key, json_content, source, agent=True)
 
-    def memory_default_read(token_limit: Optional[int] = None, tags: Optional[List[str]] = None,
-                            now: Optional[str] = None, prefix: Optional[str] = None) -> dict:
+    @p.tool("Read the key-value memory", read_only=True)
+    def memory_default_read(token_limit: p.TokenLimit = None, tags: p.ReadTags = None, now: p.Now = None,
+                            prefix: p.ReadPrefix = None) -> dict:
         """The agent key-value memory's default read: '- key type summary' lines ranked by recency,
-        importance and tag match, tombstoned and expired keys left out, within token_limit
-        (default kv.read_token_limit). tags: context tags (default: the session's project name);
-        now: ISO 8601 time for expiry and recency (default now); prefix: only keys under it.
+        importance and tag match, tombstoned and expired keys left out, within the token budget.
         Returns text, lines, token_count, included, candidates."""
         from ..kv import edge
         from ..kv.read import default_read
@@ -42,8 +37,6 @@ def tools(ctx) -> list:
         if tags is None:
             project = ctx.project_name()
             tags = [project] if project else []
-        from .answer import compact
-        return compact(default_read(ctx.cfg.root, limit, tags=tags, now=moment, options=edge.options(ctx.cfg),
-                                    prefix=prefix))
+        return default_read(ctx.cfg.root, limit, tags=tags, now=moment, options=edge.options(ctx.cfg), prefix=prefix)
 
     return [set_memory, memory_default_read]

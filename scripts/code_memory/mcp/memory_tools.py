@@ -18,14 +18,9 @@ false`` turns that off.
 """
 
 # No ``from __future__ import annotations`` (see memtool_tools): the SDK needs real annotations.
-from typing import List, Literal, Optional
-
 from ..errors import CodeMemoryError, invalid
+from . import params as p
 
-SearchMode = Literal["auto", "bm25", "vector", "hybrid"]
-Source = Literal["memory", "workspace", "kv", "memtool"]
-Store = Literal["memtool", "kv"]
-ItemType = Literal["project", "feature", "run"]
 LIST_SNIPPET = 160
 
 
@@ -34,15 +29,16 @@ def tools(ctx) -> list:
 
     memtool = MemtoolAccess(ctx.memtool_db, runner=ctx.memtool)
 
-    def memory_search(query: str, top_k: Optional[int] = None, mode: Optional[SearchMode] = None,
-                      sources: Optional[List[Source]] = None) -> dict:
+    @p.tool("Search memory", read_only=True)
+    def memory_search(query: p.Query, top_k: p.TopK = None, mode: p.SearchMode = None,
+                      sources: p.Sources = None) -> dict:
         """Search ALL of the user's lasting memory at once: the Markdown memory (MEMORY.md, this
         project's rules/summary/facts, patterns, tools, daily notes, session summaries), this
         workspace's notes, the key-value memory (set_memory) and the structured memtool items
         (memory_store) — global memory plus the current project and workspace only. Chinese and
         English; BM25 with vectors when available. Each hit has source, id, heading, snippet and
         score (files also path, start_line, end_line); pass a hit's id to memory_get to read it.
-        sources narrows the stores: memory, workspace, kv, memtool. stores says if one failed."""
+        stores says if one failed."""
         from ..search.feedback_boost import record_shown, result_ids
         from ..search.unified import search_all
         workspace = ctx.workspace()
@@ -52,45 +48,44 @@ def tools(ctx) -> list:
         record_shown(ctx.cfg, ctx.session_id, result_ids(answer.get("results", [])), "mcp-search")
         return answer
 
-    def memory_get(path: str, from_line: int = 1, lines: int = 40) -> dict:
-        """Read what a memory_search hit points to: pass its id (or path). A file id/path gives
-        exact lines (1-based from_line, at most 200 lines); kv:<key> gives the key's value;
-        memtool:<id> gives the whole stored item."""
+    @p.tool("Read a memory", read_only=True)
+    def memory_get(id: p.HitId, from_line: p.FromLine = 1, lines: p.Lines = 40) -> dict:
+        """Read what a memory_search hit points to: pass its id. A file gives exact lines
+        (from_line, lines); kv:<key> gives the key's value; memtool:<id> gives the whole stored item."""
         from ..search.access import Scope, read_memory_lines
         from ..search.unified import get_by_id, kind_of
-        if kind_of(path) != "file":
-            return get_by_id(ctx.cfg, path, memtool)
+        if kind_of(id) != "file":
+            return get_by_id(ctx.cfg, id, memtool)
         root = ctx.cfg.root
         scope = Scope(root, ctx.project_name(), ctx.project_areas(), ctx.workspace(), in_session=True)
-        answer = read_memory_lines(ctx.cfg, scope, path, from_line, lines)
+        answer = read_memory_lines(ctx.cfg, scope, id, from_line, lines)
         if ctx.session_id:
             from ..search.feedback_boost import ExperienceFinder, record_shown
             record_shown(ctx.cfg, ctx.session_id, ExperienceFinder(root).ids(answer["path"], answer["text"]),
                          "mcp-get")
         return answer
 
-    def memory_list(store: Store, prefix: Optional[str] = None, type: Optional[ItemType] = None,
-                    limit: int = 50) -> dict:
-        """List what is stored, newest first, with the ids memory_get and memory_delete take.
-        store "memtool": the structured items saved with memory_store (type narrows to project,
-        feature or run; prefix narrows by key prefix). store "kv": the key-value memory saved with
-        set_memory (prefix: a key folder such as /user/preference). limit: 1-200."""
-        if not 1 <= int(limit) <= 200:
-            raise invalid("limit must be between 1 and 200")
+    @p.tool("List stored memories", read_only=True)
+    def memory_list(store: p.Store, prefix: p.ListPrefix = None, type: p.ItemTypeFilter = None,
+                    limit: p.ListLimit = 50) -> dict:
+        """List what is stored in memtool or the key-value memory, newest first, with the ids
+        memory_get and memory_delete take."""
         if store == "kv":
-            return _list_kv(ctx, prefix, int(limit))
+            return _list_kv(ctx, prefix, limit)
         if not memtool.exists():
             return {"store": "memtool", "count": 0, "items": [], "note": "no memtool database yet"}
-        found = memtool.run(lambda s: s.list(type=type, key_prefix=prefix, limit=int(limit)))
+        found = memtool.run(lambda s: s.list(type=type, key_prefix=prefix, limit=limit))
         items = [{"id": f"memtool:{it['id']}", "type": it["type"], "key": it["key"], "task_id": it["task_id"],
                   "step_id": it["step_id"], "tags": it["tags"], "updated_at": it["updated_at"],
                   "snippet": _clip(it["content"])} for it in found]
         return {"store": "memtool", "count": len(items), "items": items}
 
-    def memory_delete(id: str) -> dict:
+    @p.tool("Delete a stored memory", read_only=False, destructive=True, idempotent=True)
+    def memory_delete(id: p.DeleteId) -> dict:
         """Delete one stored memory by the id memory_search or memory_list gave: memtool:<id>
         removes that memtool item; kv:<key> deletes that key-value key (a tombstone: its history
-        stays in the log). Markdown memory files are not deleted here: they are the user's files."""
+        stays in the log), unless the user wrote it. Markdown memory files are not deleted here:
+        they are the user's files."""
         from ..search.unified import QUARANTINE, kind_of
         kind = kind_of(id)
         if kind == "memtool":

@@ -47,15 +47,13 @@ INSTRUCTIONS = (
 
 
 def load_sdk():
-    """(server class, ToolError) for the installed SDK: 2.x MCPServer, else 1.x FastMCP."""
+    """The installed SDK's server class: 2.x MCPServer, else 1.x FastMCP."""
     try:
         from mcp.server.mcpserver import MCPServer
-        from mcp.server.mcpserver.exceptions import ToolError
-        return MCPServer, ToolError
+        return MCPServer
     except ImportError:
         from mcp.server.fastmcp import FastMCP
-        from mcp.server.fastmcp.exceptions import ToolError
-        return FastMCP, ToolError
+        return FastMCP
 
 
 class ServerContext:
@@ -122,29 +120,57 @@ class ServerContext:
                 self._store = None
 
 
-def _tool_wrapper(fn, tool_error):
-    """Turn CodeMemoryError into the SDK's ToolError carrying the JSON error object."""
+def _tool_wrapper(fn):
+    """Call ``fn`` and answer in the one shape of :mod:`.answer`: its dict, or the error object of
+    the CodeMemoryError it raised (anything else: ``INTERNAL_ERROR``, the traceback on stderr)."""
     import functools
+
+    from .answer import compact, failure
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
-            result = fn(*args, **kwargs)
+            return compact(fn(*args, **kwargs))
         except CodeMemoryError as exc:
-            raise tool_error(json.dumps(exc.to_dict(), ensure_ascii=False)) from None
-        return {"ok": True, **result} if isinstance(result, dict) and "ok" not in result else result
+            return failure(exc)
+        except Exception:
+            logging.getLogger(SERVER_NAME).exception("tool %s failed", fn.__name__)
+            return failure(CodeMemoryError("INTERNAL_ERROR", f"{fn.__name__} failed unexpectedly",
+                                           hint="the server's log (stderr) has the details"))
     return wrapper
 
 
+def _answering(server_cls):
+    """``server_cls`` whose tool calls answer arguments that fail the input schema in the one error
+    shape too (the SDK would answer its own text, ``Error executing tool …: 1 validation error …``)."""
+    from pydantic import ValidationError
+
+    from .answer import rejected_arguments
+
+    class Server(server_cls):
+        async def call_tool(self, name, arguments, *rest, **options):
+            try:
+                return await super().call_tool(name, arguments, *rest, **options)
+            except Exception as exc:
+                if isinstance(exc.__cause__, ValidationError):
+                    return rejected_arguments(exc.__cause__)
+                raise
+    return Server
+
+
 def build_server(context: ServerContext) -> tuple:
-    """``(server, tool names)``: the server with every tool of :data:`TOOL_MODULES`, names in order."""
-    server_cls, tool_error = load_sdk()
-    server = server_cls(SERVER_NAME, instructions=INSTRUCTIONS)
+    """``(server, tool names)``: the server with every tool of :data:`TOOL_MODULES`, names in order,
+    each with its description (the docstring), input schema (the annotated parameters, see
+    :mod:`.params`) and annotations (:func:`.params.tool`)."""
+    server_cls = load_sdk()
+    from mcp.types import ToolAnnotations
+    server = _answering(server_cls)(SERVER_NAME, instructions=INSTRUCTIONS)
     names = []
     for module_name in TOOL_MODULES:
         for fn in importlib.import_module(module_name).tools(context):
-            server.add_tool(_tool_wrapper(fn, tool_error), name=fn.__name__,
-                            description=" ".join((fn.__doc__ or "").split()))
+            server.add_tool(_tool_wrapper(fn), name=fn.__name__, title=fn.mcp_title,
+                            description=" ".join((fn.__doc__ or "").split()),
+                            annotations=ToolAnnotations.model_validate(fn.mcp_annotations), structured_output=False)
             names.append(fn.__name__)
     return server, names
 

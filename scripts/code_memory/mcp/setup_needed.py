@@ -16,6 +16,7 @@ import sys
 from ..paths import REPO_DIR, in_checkout
 
 SETUP_TOOL = "code_memory_setup"
+SETUP_TITLE = "How to turn on code-memory's tools"
 
 
 def message(python: str) -> str:
@@ -40,8 +41,10 @@ def _answer(request: dict, text: str) -> dict | None:
                   "capabilities": {"tools": {}}, "serverInfo": {"name": "code-memory", "version": "setup-needed"},
                   "instructions": text}
     elif method == "tools/list":
-        result = {"tools": [{"name": SETUP_TOOL, "description": text,
-                             "inputSchema": {"type": "object", "properties": {}}}]}
+        result = {"tools": [{"name": SETUP_TOOL, "title": SETUP_TITLE, "description": text,
+                             "inputSchema": {"type": "object", "properties": {}},
+                             "annotations": {"title": SETUP_TITLE, "readOnlyHint": True, "destructiveHint": False,
+                                             "idempotentHint": True, "openWorldHint": False}}]}
     elif method == "tools/call":
         result = {"content": [{"type": "text", "text": text}], "isError": True}
     elif method == "ping":

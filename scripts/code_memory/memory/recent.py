@@ -9,7 +9,10 @@ An entry, newest first (by end time, then session id, so two sessions that end i
 second keep one stable order):
 
     {"id", "note": "sessions/<id>.md", "project", "workspace", "ended", "ts", "topic",
-     "files": [...], "decisions": [...], "todos": [{"text", "done_by"?, "carried_to"?}], "mode"}
+     "files": [...], "decisions": [...], "todos": [{"text", "done_by"?, "carried_to"?}],
+     "outcome": the final message as said, "asked": [later requests], "reverted": "" | why,
+     "noted": [cautions said],
+     "finished": [earlier to-dos it finished], "mode"}
 
 A to-do is open until a later session finished it (``done_by``: that session's id) or listed it
 again as its own to-do (``carried_to``) — then only the newer copy is shown. The session notes
@@ -30,6 +33,7 @@ from ..paths import MemoryPaths, safe_name
 VERSION = 1
 MAX_ENTRIES = 40                   # per index file; older sessions live on in their notes
 KINDS = ("project", "workspace")
+TODO_MARKS = ("done_by", "carried_to", "closed_at", "reopened_at")
 
 
 def recent_dir(paths: MemoryPaths) -> str:
@@ -66,9 +70,12 @@ def open_todos(entry: dict) -> list:
             and not t.get("done_by") and not t.get("carried_to")]
 
 
+def _number(value) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+
+
 def _ts(entry: dict) -> float:
-    ts = entry.get("ts")
-    return float(ts) if isinstance(ts, (int, float)) and not isinstance(ts, bool) else 0.0
+    return _number(entry.get("ts"))
 
 
 def _order_key(entry: dict) -> tuple:
@@ -110,14 +117,15 @@ def _update(path: str, kind: str, name: str, transform) -> list:
 
 def mark_earlier(entries: list, current: dict, done: list, is_same) -> None:
     """Mark the earlier entries' open to-dos that ``current`` finished (``done``: ``[(earlier id,
-    text)]``) or lists again as its own to-do (``is_same(a, b)``: near-duplicate text)."""
+    text)]``) or lists again as its own to-do (``is_same(a, b)``: near-duplicate text). A to-do
+    the person reopened is only marked by a session that ended after the reopening."""
     mine = [t["text"] for t in current.get("todos") or []]
     now = _ts(current)
     for entry in entries:
         if entry["id"] == current["id"] or not _ts(entry) < now:
             continue          # only sessions that ended before this one (not in the same second)
         for todo in entry.get("todos") or []:
-            if todo.get("done_by") or todo.get("carried_to"):
+            if todo.get("done_by") or todo.get("carried_to") or not _number(todo.get("reopened_at")) < now:
                 continue
             if any(ref == entry["id"] and is_same(text, todo["text"]) for ref, text in done):
                 todo["done_by"] = current["id"]
@@ -126,22 +134,87 @@ def mark_earlier(entries: list, current: dict, done: list, is_same) -> None:
 
 
 def record_session(paths: MemoryPaths, entry: dict, done: list, is_same) -> dict:
-    """Put ``entry`` (replacing an older version of the same session) into its project's and its
-    workspace's index files and mark what it finished or carried over. Returns ``{kind: path}``."""
+    """Put ``entry`` (replacing an older version of the same session, keeping what the person
+    decided about its to-dos) into its project's and its workspace's index files and mark what it
+    finished or carried over. Returns ``{kind: path}``."""
     written = {}
+    marks = [m for m in load_marks(paths) if m["session"] == entry["id"]]
     for kind, name in (("project", entry.get("project")), ("workspace", entry.get("workspace"))):
         if not name:
             continue
         path = index_path(paths, kind, name)
 
         def transform(entries, kind=kind):
-            kept = [e for e in entries if e["id"] != entry["id"]] + [dict(entry)]
-            mark_earlier(kept, entry, done, is_same)
+            mine = dict(entry, todos=[dict(t) for t in entry.get("todos") or []])
+            before = {t.get("text"): t for e in entries if e["id"] == entry["id"] for t in e.get("todos") or []
+                      if isinstance(t, dict)}
+            for todo in mine["todos"]:       # what later sessions marked on the version it replaces
+                old = before.get(todo.get("text")) or {}
+                todo.update({k: old[k] for k in TODO_MARKS if old.get(k) and k not in todo})
+            for mark in marks:
+                apply_mark([mine], mark)
+            kept = [e for e in entries if e["id"] != entry["id"]] + [mine]
+            mark_earlier(kept, mine, done, is_same)
             return kept
 
         _update(path, kind, name, transform)
         written[kind] = path
     return written
+
+
+def update_entries(path: str, apply) -> None:
+    """Locked read-modify-write of an existing index file: ``apply(entries)`` changes them in place."""
+    from .tree import update_file
+
+    def transform(text: str) -> str:
+        try:
+            data = jsonlite.loads(text) if text else None
+        except ValueError:
+            data = None
+        if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
+            return text
+        entries = [e for e in data["entries"] if isinstance(e, dict) and isinstance(e.get("id"), str)]
+        apply(entries)
+        return _dump(str(data.get("kind") or ""), str(data.get("name") or ""), entries)
+
+    if os.path.exists(path):
+        update_file(path, transform)
+
+
+# ---------------------------------------------------------------------------------------------
+# the person's decisions about to-dos (memory/todos.py writes them)
+
+def marks_path(paths: MemoryPaths) -> str:
+    return os.path.join(paths.sessions, "todo-marks.jsonl")
+
+
+def load_marks(paths: MemoryPaths) -> list:
+    """The person's to-do decisions, oldest first (torn or foreign lines skipped)."""
+    from ..fsutil import iter_jsonl
+
+    return [m for m in iter_jsonl(marks_path(paths))
+            if m.get("action") in ("done", "reopen") and isinstance(m.get("session"), str)
+            and isinstance(m.get("text"), str) and isinstance(m.get("ts"), (int, float))]
+
+
+def apply_mark(entries: list, mark: dict) -> bool:
+    """Apply one decision (``done``: closed by the person; ``reopen``: open again, its clock
+    restarted) to the to-do it names. Returns whether one matched."""
+    hit = False
+    for entry in entries:
+        if entry.get("id") != mark["session"]:
+            continue
+        for todo in entry.get("todos") or []:
+            if not isinstance(todo, dict) or todo.get("text") != mark["text"]:
+                continue
+            hit = True
+            if mark["action"] == "done":
+                todo.update(done_by="user", closed_at=mark["ts"])
+            else:
+                for key in TODO_MARKS:
+                    todo.pop(key, None)
+                todo["reopened_at"] = mark["ts"]
+    return hit
 
 
 def forget_missing_notes(paths: MemoryPaths) -> int:
@@ -184,20 +257,31 @@ def entry_from_note(paths: MemoryPaths, path: str, fields: dict, workspace_of=No
             "topic": fields.get("topic") or "", "files": list(fields.get("files") or [])[:12],
             "decisions": briefable(fields.get("decisions"))[:3],
             "todos": [{"text": t} for t in briefable(fields.get("todos"))][:8],
+            "outcome": briefable_one(fields.get("outcome")), "asked": briefable(fields.get("asked"))[:3],
+            "reverted": briefable_one(fields.get("reverted")), "noted": briefable(fields.get("noted"))[:2],
+            "finished": briefable([text for text, _ref in fields.get("done") or []])[:8],
             "done": [list(d) for d in fields.get("done") or []]}
 
 
+def briefable_one(text) -> str:
+    """One line the brief may show, else ``""`` (see :func:`briefable`)."""
+    return (briefable([text]) or [""])[0] if isinstance(text, str) else ""
+
+
 def briefable(lines) -> list:
-    """Decisions and to-dos the next session's brief may show: never one that fetches code from
-    the network and runs it (text/fetch_run.py; docs/security.md § Review)."""
+    """Decisions, to-dos and what a session said that the next session's brief may show: never one
+    that fetches code from the network and runs it (text/fetch_run.py; docs/security.md § Review)."""
     from ..text.fetch_run import fetches_and_runs
     return [line for line in lines or [] if not fetches_and_runs(line)]
 
 
 def build_indexes(paths: MemoryPaths, note_paths, is_same, workspace_of=None) -> dict:
     """``{(kind, name): entries}`` from the given notes: each note applied oldest first, so its
-    finished and repeated to-dos mark the earlier entries as :func:`record_session` would."""
+    finished and repeated to-dos mark the earlier entries as :func:`record_session` would, and the
+    person's to-do decisions replayed in time order among them."""
     from .sessions import parse_note
+
+    marks = load_marks(paths)
 
     entries = []
     for path in note_paths:
@@ -209,7 +293,15 @@ def build_indexes(paths: MemoryPaths, note_paths, is_same, workspace_of=None) ->
             continue
         entries.append(entry_from_note(paths, path, fields, workspace_of))
     groups: dict = {}
+
+    def replay(until: float) -> None:
+        while marks and marks[0]["ts"] < until:
+            mark = marks.pop(0)
+            for group in groups.values():
+                apply_mark(group, mark)
+
     for entry in sorted(entries, key=_order_key, reverse=True):   # oldest first
+        replay(_ts(entry))
         done_refs = [(safe_ref, text) for text, safe_ref in entry.pop("done")]
         for kind, name in (("project", entry["project"]), ("workspace", entry["workspace"])):
             if not name:
@@ -218,6 +310,7 @@ def build_indexes(paths: MemoryPaths, note_paths, is_same, workspace_of=None) ->
             group.append(dict(entry, todos=[dict(t) for t in entry["todos"]]))
             resolved = [(_resolve(group, ref), text) for ref, text in done_refs]
             mark_earlier(group, entry, resolved, is_same)
+    replay(float("inf"))
     return {key: sort_entries(value)[:MAX_ENTRIES] for key, value in groups.items()}
 
 

@@ -6,6 +6,9 @@ fields, ``---``, then numbered items ``1. **主题**: …`` with indented ``- �
 
     1. 主题   2. 关键知识点   3. 涉及文件 (comma separated)   4. 决策记录 (one line or bullets)
     5. 待办 (``- [ ] …``)   6. 已完成的待办 (``- [x] … (sessions/<earlier id>.md)``)
+    7. 结果 (the outcome as said)   8. 已回滚 (the change was put back)   9. 注意事项 (cautions said)
+
+and the later requests under ``### 后续请求 (Later requests)``.
 
 :func:`numbered_items` reads that item structure from any Markdown (the notes, and an LLM's
 Markdown-mode answer); :func:`parse_note` turns a note into the fields the recent-work index keeps.
@@ -17,9 +20,13 @@ from __future__ import annotations
 import os
 
 from ..fsutil import atomic_write_text, ensure_dir
+from ..markdown import section_lines
 from ..paths import MemoryPaths
 
 TOPIC, POINTS, FILES, DECISIONS, TODOS, DONE = "主题", "关键知识点", "涉及文件", "决策记录", "待办", "已完成的待办"
+OUTCOME, REVERTED, NOTED = "结果", "已回滚", "注意事项"
+LATER_HEADING = "### 后续请求 (Later requests)"
+FINAL_HEADING = "### 结果与下一步 (Final message)"
 OPEN_BOX, DONE_BOX = "[ ] ", "[x] "
 EMPTY = ("—", "-", "none", "无", "(none)")
 
@@ -117,6 +124,13 @@ def done_reference(text: str) -> tuple:
     return s, ""
 
 
+def final_message(text: str) -> str:
+    """The final assistant message a note quotes under ``### 结果与下一步 (Final message)``."""
+    quoted = [line[1:].lstrip() if line.startswith(">") else line
+              for line in section_lines(text or "", FINAL_HEADING) if line.startswith(">")]
+    return "\n".join(quoted).strip()
+
+
 def _header_fields(lines: list) -> dict:
     fields = {}
     for line in lines:
@@ -132,8 +146,8 @@ def _header_fields(lines: list) -> dict:
 
 def parse_note(text: str, path: str = "") -> dict:
     """The fields of a session note: ``{session_id, project, time (last update), ended (when the
-    session ended), cwd, topic, files, decisions, todos, done: [(text, earlier session id)]}``;
-    missing parts are empty."""
+    session ended), cwd, topic, files, decisions, todos, done: [(text, earlier session id)],
+    outcome, reverted, noted, asked (the later requests)}``; missing parts are empty."""
     lines = (text or "").split("\n")
     session_id = os.path.splitext(os.path.basename(path))[0] if path else ""
     for line in lines[:3]:
@@ -145,6 +159,7 @@ def parse_note(text: str, path: str = "") -> dict:
     topic = _value(items, TOPIC)[0]
     files_inline, file_bullets = _value(items, FILES)
     files = file_bullets or [f.strip() for f in files_inline.split(",")]
+    later = section_lines(text or "", LATER_HEADING)
     return {"session_id": session_id,
             "project": "" if fields.get("项目", "") in EMPTY else fields.get("项目", ""),
             "time": fields.get("时间", ""),
@@ -154,4 +169,7 @@ def parse_note(text: str, path: str = "") -> dict:
             "files": [f for f in files if f and f not in EMPTY],
             "decisions": item_list(items, DECISIONS),
             "todos": [unbox(t) for t in item_list(items, TODOS)],
-            "done": [done_reference(t) for t in item_list(items, DONE)]}
+            "done": [done_reference(t) for t in item_list(items, DONE)],
+            "outcome": _value(items, OUTCOME)[0], "reverted": _value(items, REVERTED)[0],
+            "noted": item_list(items, NOTED),
+            "asked": [b for b in (_bullet(line) for line in later) if b]}

@@ -18,22 +18,69 @@ import re
 
 from ..memory import verification
 from ..memory.daily import replace_daily_block
-from ..memory.sessions import DECISIONS, DONE, DONE_BOX, FILES, OPEN_BOX, POINTS, TODOS, TOPIC, write_session_note
+from ..memory.sessions import (
+    DECISIONS,
+    DONE,
+    DONE_BOX,
+    FILES,
+    FINAL_HEADING,
+    LATER_HEADING,
+    NOTED,
+    OPEN_BOX,
+    OUTCOME,
+    POINTS,
+    REVERTED,
+    TODOS,
+    TOPIC,
+    write_session_note,
+)
 from ..memory.templates import template
 from ..memory.tree import PITFALLS_HEADING, ensure_area, update_file
 from ..paths import MemoryPaths, safe_name
 from ..redact import redact
 from ..text import similarity as dedup
 from . import extract
+from .todos import same_todo
 
 MAX_ITEM_CHARS = 300
 DEFAULT_CATEGORY = "通用 (General)"
 LINT_HEADING = "### 避坑检查 (Lint findings)"
 
 
+# what an item's text is called when an LLM answers with objects instead of strings
+TEXT_KEYS = ("text", "rule", "decision", "todo", "point", "item", "title", "topic", "summary", "content",
+             "description", "value", "name")
+REASON_KEYS = ("reason", "why", "because", "rationale")
+NOT_TEXT_KEYS = ("evidence", "category", "id", "verification", "confidence", "source")
+
+
+def item_text(value) -> str:
+    """The text of one item of an LLM's answer, in either shape: a plain string (the original
+    design's ``"avoidances": ["…"]``) or an object (the prompt's ``{"text": …, "evidence": …}``, or
+    ``{"decision": …, "reason": …}``), its reason appended. Never a Python repr of a dict."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool) or value is None:
+        return ""
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return "; ".join(t for t in (item_text(v) for v in value) if t.strip())
+    if not isinstance(value, dict):
+        return ""
+    strings = {k: v.strip() for k, v in value.items() if isinstance(k, str) and isinstance(v, str) and v.strip()}
+    text = next((strings[k] for k in TEXT_KEYS if k in strings), "") or next(
+        (v for k, v in strings.items() if k not in NOT_TEXT_KEYS + REASON_KEYS), "")
+    reason = next((strings[k] for k in REASON_KEYS if k in strings), "")
+    if reason and reason not in text:
+        return f"{text} — {reason}" if text else reason
+    return text
+
+
 def one_line(text, cap: int = MAX_ITEM_CHARS) -> str:
-    """A single redacted line: newlines folded, Markdown headings defused, length capped."""
-    text = redact(re.sub(r"\s+", " ", str(text or "")).strip())
+    """A single redacted line: newlines folded, Markdown headings defused, length capped. An
+    object (an LLM's ``{"text": …}``) gives its text (:func:`item_text`)."""
+    text = redact(re.sub(r"\s+", " ", item_text(text)).strip())
     text = text.lstrip("#").strip()
     return text if len(text) <= cap else text[: cap - 1].rstrip() + "…"
 
@@ -63,8 +110,10 @@ def _fence(text: str) -> str:
 
 def render_summary_body(summary: dict, cwd: str | None) -> str:
     """The numbered body of the 会话摘要 format from a validated ``summary`` object:
-    1. 主题 2. 关键知识点 3. 涉及文件 4. 决策记录, then 5. 待办 (``- [ ]``) and 6. 已完成的待办
-    (``- [x] … (sessions/<earlier id>.md)``) when there are any (memory/sessions.py reads them back)."""
+    1. 主题 2. 关键知识点 3. 涉及文件 4. 决策记录, then 5. 待办 (``- [ ]``), 6. 已完成的待办
+    (``- [x] … (sessions/<earlier id>.md)``), 7. 结果 (the outcome as said), 8. 已回滚 (the
+    change was put back) and 9. 注意事项 (cautions said) when there are any (memory/sessions.py
+    reads them back)."""
     lines = [f"1. **{TOPIC}**: {one_line(summary.get('topic')) or '—'}", f"2. **{POINTS}**:"]
     points = summary.get("key_points") or []
     lines += [f"   - {one_line(p)}" for p in points] or ["   - —"]
@@ -86,6 +135,13 @@ def render_summary_body(summary: dict, cwd: str | None) -> str:
     if done:
         lines.append(f"6. **{DONE}**:")
         lines += [f"   - {DONE_BOX}{one_line(text)} (sessions/{safe_name(ref)}.md)" for ref, text in done]
+    if summary.get("outcome"):
+        lines.append(f"7. **{OUTCOME}**: {one_line(summary['outcome'], extract.OUTCOME_CHARS + 20)}")
+    if summary.get("reverted"):
+        lines.append(f"8. **{REVERTED}**: {one_line(summary['reverted'])}")
+    if summary.get("noted"):
+        lines.append(f"9. **{NOTED}**:")
+        lines += [f"   - {one_line(n)}" for n in summary["noted"]]
     return "\n".join(lines)
 
 
@@ -109,10 +165,10 @@ def render_activity(digest, cwd: str | None, limit_commands: int = 15, limit_err
     out = []
     later = extract.later_requests(digest.user_requests)
     if later:
-        out.append("### 后续请求 (Later requests)\n")
+        out.append(LATER_HEADING + "\n")
         out += [f"- {one_line(r, 240)}" for r in later]
     if digest.final_message:
-        out.append("\n### 结果与下一步 (Final message)\n")
+        out.append(f"\n{FINAL_HEADING}\n")
         out += ["> " + line if line.strip() else ">" for line in redact(digest.final_message).split("\n")[:20]]
     if digest.commands:
         out.append("\n### 执行的命令 (Commands)\n")
@@ -133,12 +189,13 @@ def render_activity(digest, cwd: str | None, limit_commands: int = 15, limit_err
     return "\n".join(out).strip("\n")
 
 
-def deterministic_summary(digest, cwd: str | None, open_todos=(), is_same=extract.same_todo) -> dict:
+def deterministic_summary(digest, cwd: str | None, open_todos=(), is_same=same_todo, previous=None,
+                          previous_final: str = "") -> dict:
     """A ``summary`` object built from the digest alone (summary/extract.py): a concise topic,
-    key points (failed commands, real errors, corrections, subagents), the files
-    changed, decisions and to-dos from the assistant's texts, and the earlier ``open_todos``
-    (``[(session id, text)]``) this session finished."""
-    topic = extract.topic_of(digest.user_requests)
+    key points (failed commands, real errors, corrections, subagents), the files changed,
+    decisions, to-dos, the earlier ``open_todos`` (``[(session id, text)]``) this session
+    finished, its outcome as said, the later requests and whether its change was put back."""
+    fields = extract.read(digest, open_todos, previous, is_same, previous_final)
     points = []
     failed = [c["command"] for c in digest.commands if c.get("failed")]
     if failed:
@@ -149,12 +206,8 @@ def deterministic_summary(digest, cwd: str | None, open_todos=(), is_same=extrac
         points.append(f"用户纠正 {len(digest.corrections)} 次: {digest.corrections[0]}")
     if digest.subagents:
         points.append(f"启动 {digest.subagents} 个子代理")
-    todos = extract.todos_from(digest.final_message)
-    texts = list(digest.assistant_notes) or [digest.final_message]
-    done = extract.finished(list(open_todos), texts, digest.files_touched, todos, is_same)
-    return {"topic": topic or "(no user request recorded)", "key_points": points,
-            "files": list(digest.files_touched), "decisions": extract.decisions_from(texts),
-            "todos": todos, "done": done}
+    return {**fields, "topic": fields["topic"] or "(no user request recorded)", "key_points": points,
+            "files": extract.files_by_mention(digest)}
 
 
 def render_note(*, session_id: str, project: str | None, cwd: str | None, digest, mode_line: str,

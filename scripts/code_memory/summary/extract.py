@@ -1,98 +1,63 @@
-"""What a session was about, decided and left open — read from its transcript digest without an
-LLM (the deterministic summary) and used to tell which earlier to-dos it finished.
+"""What a session was about, decided, left open, finished and said — read from its transcript
+digest without an LLM (the deterministic summary, docs/summaries.md § The deterministic reading).
 
-  topic       the first request, trimmed to a concise line with repeated text removed (a bare
-              "继续" / "go on" gives way to the first real request)
-  todos       what the final assistant message names as next steps: the lines or clauses after
-              下一步 / 接下来 / 还差 / 待办 / TODO / Next steps / Remaining …, list items under them,
-              unchecked ``- [ ]`` boxes
-  decisions   sentences of the assistant's texts that state a choice (决定 / 选择 / 改用 / 而不是 /
-              decided / chose / instead of …)
-  done        an earlier open to-do counts as finished when the words of the to-do (identifiers,
-              file names, Chinese bigrams) are mostly found in what this session reports as done —
-              sentences of its assistant texts with a completion word and no to-do word — and
-              this session does not list it as open again
+  topic      the first request, trimmed to a concise line with repeated text removed (a bare
+             "继续" / "go on" gives way to the first real request)
+  decisions  summary/decisions.py: a proposal and the person's answer, or a stated choice, with
+             the reason
+  todos      summary/todos.py: what the final message and the person leave open
+  done       summary/todos.py: the earlier open to-dos this session finished
+  outcome    the final message as said — its first sentence and its closing ones, within
+             OUTCOME_CHARS, without the sentences the to-dos and decisions already carry
+  asked      the person's later requests, concise
+  reverted   the sentence (or the command) saying the session's change was put back
+  noted      cautions said in the session (注意…, 会导致…, note that …, watch out …) not carried above
 
-Pure functions over strings; Chinese and English.
+Pure functions over strings and the digest; Chinese and English.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..text.similarity import is_near_duplicate
+from ..text.keywords import coverage, weights
+from . import clauses as cl
+from . import decisions as decide
+from . import todos as todo_rules
+from .todos import same_todo  # noqa: F401 — callers that compare to-dos import it from here too
 
 TOPIC_CHARS = 100              # a topic line in English; Chinese says as much in fewer characters
 TOPIC_CJK_CHARS = 60
-TODO_CHARS = 160
-DECISION_CHARS = 200
-MAX_TODOS = 6
-MAX_DECISIONS = 3
-DONE_SHARE = 0.6               # share of a to-do's words that must be found in the done text
+OUTCOME_CHARS = 300
+ASKED_CHARS = 120
+MAX_ASKED = 3
 
-_SENTENCE_END = re.compile(r"(?<=[。！？!?；;])|(?<=\D\.)\s+|\n+")      # "1. item" is no sentence end
-_FULL_STOP = re.compile(r"(?<=[。！？!?])|(?<=\D\.)\s+|\n+")
-_NOTHING_LEFT = re.compile(r"nothing (?:left|remaining|else)|no (?:remaining|open|further) |没有(?:待办|遗留|剩下)|无待办|都完成", re.I)
+cut, one_line = cl.cut, cl.one_line
 _GENERIC = re.compile(r"^\s*(?:继续|接着|好的?|好|行|嗯|ok(?:ay)?|yes|go on|continue|next|thanks?|谢谢|hi|hello|你好)"
                       r"[\s。.!！,，~]*$", re.I)
-_TODO_MARK = re.compile(
-    r"下一步|接下来|后续|待办|还差|还需要|还要|尚未|还没|未完成|遗留|TODO|to-?do|next steps?|"
-    r"remaining|still (?:need|to do|missing|open)|left to do|follow[- ]?ups?|not yet|pending", re.I)
-_TODO_LEAD = re.compile(
-    r"^(?:[-*]\s*)?(?:\*\*)?(?:下一步|接下来|后续(?:工作)?|待办(?:事项)?|还差|还需要|遗留(?:问题)?|TODO|to-?dos?|"
-    r"next steps?|remaining(?: work)?|still to do|left to do|follow[- ]?ups?)(?:\*\*)?\s*(?:是|有|要)?\s*[:：]?\s*",
-    re.I)
-_DECISION_MARK = re.compile(
-    r"决定|选择了?|选用|采用|改用|改为|改成|统一用|而不是|而非|不用.{1,20}而|"
-    r"\bdecided\b|\bchose\b|\bchosen\b|\bgoing with\b|\bopted\b|\binstead of\b|\bswitched to\b|\bwe(?:'ll| will) use\b",
-    re.I)
-_DONE_MARK = re.compile(
-    r"完成|已经|已|做好|写好|加好|补好|补上|补了|加了|改好|修好|修复了|实现了|搞定|通过|"
-    r"\bdone\b|\bfinished\b|\bcompleted?\b|\badded\b|\bimplemented\b|\bfixed\b|\bwrote\b|\bwritten\b|"
-    r"\bupdated\b|\bcreated\b|\bpass(?:es|ed)?\b|\bresolved\b|\b(?:masked|covered|handled|supported|merged|"
-    r"removed|deleted|moved|documented|migrated|replaced|refactored|tested|verified|renamed|wired|shipped|"
-    r"deployed|backfilled|installed|configured|cleaned)\b|\b(?:is|are) now\b|\bnow (?:too|works?|passes)\b", re.I)
-_TAIL_LEAD = re.compile(r"^(?:(?:work|items?|tasks?|steps?)\s+)?(?:问题|工作|事项|要做的|需要做的|要做|的工作)?\s*"
-                        r"(?:is|are|will be|是|有|就是)?\s*[:：]?\s*", re.I)
-_CHECKBOX = re.compile(r"^\s*[-*]\s*\[ \]\s*(.+)$")
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)、])\s+(.+)$")
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-/]{2,}")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
-_STOP = {"the", "and", "for", "with", "that", "this", "then", "from", "into", "also", "add", "use",
-         "make", "still", "need", "next", "step", "steps", "todo", "done", "to-do", "will", "should"}
-# characters of function words: a bigram holding one spans a word boundary and says little
-_FUNCTION_CHARS = frozenset("的了是在和与或及等也都就而把被让给对从向于之其这那有个着过吗呢吧啊呀么里")
-_CJK_STOP = {"下一", "一步", "接下", "下来", "还需", "需要", "还要", "还差", "还没", "没写", "没做", "没有", "尚未",
-             "待办", "已经", "完成", "然后", "并且", "以及"}
-
-
-def one_line(text: str) -> str:
-    return " ".join(str(text or "").split())
-
-
-def cut(text: str, limit: int) -> str:
-    """``text`` on one line within ``limit`` characters, cut at a clause boundary when one is near."""
-    text = one_line(text).strip(" -*")
-    if len(text) <= limit:
-        return text
-    head = text[: limit - 1]
-    for mark in ("。", "；", ";", "，", ", ", "、", " "):
-        at = head.rfind(mark)
-        if at >= limit // 2:
-            return head[:at].rstrip(" ,，;；、") + "…"
-    return head.rstrip() + "…"
-
-
-def sentences(text: str, clauses: bool = True) -> list:
-    """The sentences of ``text`` (also split at ``；`` unless ``clauses`` is false)."""
-    splitter = _SENTENCE_END if clauses else _FULL_STOP
-    return [s.strip() for s in splitter.split(text or "") if s and s.strip()]
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
+_CODE_BLOCK = re.compile(r"```.*?(?:```|\Z)", re.S)
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$", re.M)
+_REVERT = re.compile(
+    r"(?:回滚|撤销|撤回|还原|回退|退回|改回|换回|切回|用回|恢复(?:到|成)?(?:原|之前|以前|旧))(?!方案|脚本|计划|步骤|流程)|"
+    r"\brevert(?:ed)?\b(?! (?:plan|script|strategy|procedure))|\brolled back\b|\brolling back\b|\bbacked out\b|"
+    r"\bundid\b|\bundone\b|\bput (?:it|them|everything) back\b|\bswitched back\b|\bwent back to\b|"
+    r"\brestored the (?:old|previous|original)\b", re.I)
+# a caution said in the session: a pitfall, a warning, what breaks if …
+_CAUTION = re.compile(r"注意|小心|切记|务必|千万|坑|陷阱|会导致|否则会|不然会|\bnote that\b|\bcareful\b|\bbeware\b|"
+                      r"\bwatch out\b|\bgotcha\b|\bpitfall\b|\bcaveat\b|\bheads[- ]up\b|\bwarning\b|"
+                      r"\bwill break\b|\bbreaks (?:when|if)\b|\botherwise (?:it|the|you)\b", re.I)
+CAUTION_CHARS = 160
+MAX_CAUTIONS = 2
+SHORT_FINAL = 150              # a final message this short (a Chinese character counts twice) says
+                               # little: the outcome reaches back one text
 
 
 def dedupe_repeats(text: str) -> str:
     """``text`` with sentences (and runs of a repeated phrase) that occur more than once kept once."""
     seen, out = set(), []
-    for sentence in sentences(text):
+    for sentence in cl.sentences(text):
         key = one_line(sentence).lower().strip(" .。")
         if key and not any(key in kept for kept in seen):
             seen.add(key)
@@ -115,7 +80,7 @@ def topic_of(requests: list) -> str:
         return ""
     wide = len(_CJK_RUN.findall(best)) and sum(len(r) for r in _CJK_RUN.findall(best)) * 3 > len(best)
     limit = TOPIC_CJK_CHARS if wide else TOPIC_CHARS
-    first = sentences(best)
+    first = cl.sentences(best)
     # the first sentence when it says enough on its own, else the whole request, cut to size
     if first and len(first[0]) >= 12 and len(best) > limit:
         best = first[0]
@@ -126,151 +91,110 @@ def later_requests(requests: list, limit: int = 8) -> list:
     """The requests after the first, concise, generic ones ("继续", "ok") left out."""
     out = []
     for request in requests[1:]:
-        text = cut(dedupe_repeats(request), TODO_CHARS)
+        text = cut(dedupe_repeats(request), todo_rules.TODO_CHARS)
         if text and not _GENERIC.match(text) and text not in out:
             out.append(text)
     return out[:limit]
 
 
-def _split_items(text: str) -> list:
-    parts = re.split(r"[；;]|(?:^|\s)\(?\d+[.)、]\s+|\s*[①②③④⑤⑥]\s*", text)
-    return [p.strip(" ，,。.、") for p in parts if p and p.strip(" ，,。.、")]
+def _plain(message: str) -> str:
+    """A message's prose: no code blocks or tables, headings and emphasis as text."""
+    text = _TABLE_ROW.sub("", _CODE_BLOCK.sub(" ", message or ""))
+    return "\n".join(line.lstrip("#").strip().replace("**", "") for line in text.split("\n"))
 
 
-def todos_from(message: str) -> list:
-    """The next steps the final assistant message names (see the module docstring)."""
-    todos: list = []
-    lines = (message or "").split("\n")
-    collecting = False
-    for line in lines:
-        box = _CHECKBOX.match(line)
-        if box:
-            todos.append(box.group(1))
-            continue
-        item = _LIST_ITEM.match(line)
-        if collecting and item and not _TODO_LEAD.match(line.strip()):
-            todos.append(item.group(1))
-            continue
-        collecting = False
-        stripped = line.strip()
-        lead = _TODO_LEAD.match(stripped)
-        if lead:
-            rest = stripped[lead.end():].strip()
-            if rest:
-                todos += _split_items(rest)
-            collecting = True
-            continue
-        for sentence in sentences(stripped, clauses=False):
-            mark = _TODO_MARK.search(sentence)
-            if not mark or _NOTHING_LEFT.search(sentence) or \
-                    _DONE_MARK.search(sentence[:mark.start()]) and "还" not in sentence:
-                continue
-            tail = _TAIL_LEAD.sub("", sentence[mark.end():].strip(" :：，,。."))
-            todos += _split_items(tail) if len(tail) >= 4 else [sentence]
-    out = []
-    for todo in todos:
-        text = cut(todo.strip(" :：-*").rstrip("。.!！;；"), TODO_CHARS)
-        if len(text) >= 3 and text not in out:
-            out.append(text)
-    return out[:MAX_TODOS]
+def _shown(sentence: str, lines: list, carried: set) -> bool:
+    """Is ``sentence`` already carried by ``lines`` (the entry's to-dos and decisions; ``carried``:
+    their words)?"""
+    text = one_line(sentence).rstrip("。.;；")
+    words = weights(text)
+    return any(text in line for line in lines) or bool(words and coverage(words, carried) >= 0.8)
 
 
-_STRONG_DECISION = re.compile(r"决定|选择|而不是|而非|\bdecided\b|\bchose\b|\binstead of\b|\bopted\b", re.I)
-_CLAUSE = re.compile(r"[，,（）()；;：:]\s*")
-_REASON = re.compile(r"^(?:因为|由于|以便|为了|这样|because|since|so that|as )", re.I)
+def outcome_of(final_message: str, shown=()) -> str:
+    """The final message as said, within OUTCOME_CHARS: its first sentence, then as many of its
+    closing sentences as fit — leaving out what ``shown`` (to-dos, decisions) already carries."""
+    sentences = [one_line(s) for s in cl.sentences(_plain(final_message), clauses=False)]
+    carried = {word for line in shown for word in weights(line)}
+    kept = [s for s in sentences if s and not _shown(s, list(shown), carried)]
+    if not kept:
+        return ""
+    joiner = "" if cl.is_cjk(final_message) else " "
+    head = cut(kept[0], OUTCOME_CHARS // 2) if len(kept) > 1 else cut(kept[0], OUTCOME_CHARS)
+    tail: list = []
+    room = OUTCOME_CHARS - len(head)
+    for sentence in reversed(kept[1:]):
+        if len(sentence) + 1 > room:
+            break
+        tail.insert(0, sentence)
+        room -= len(sentence) + 1
+    skipped = len(kept) - 1 - len(tail)
+    return joiner.join([head] + (["…"] if skipped and tail else []) + tail)
 
 
-def deciding_clause(sentence: str) -> str:
-    """The clause of a long sentence that states the decision, with the reason that follows it
-    ("…，因为 …" / "…, because …")."""
-    if len(sentence) <= 80:
-        return sentence
-    clauses = [c.strip() for c in _CLAUSE.split(sentence) if c.strip()]
-    for marks in (_STRONG_DECISION, _DECISION_MARK):
-        for i, clause in enumerate(clauses):
-            if marks.search(clause):
-                if i + 1 < len(clauses) and _REASON.match(clauses[i + 1]):
-                    joiner = ", " if clause[-1:].isascii() else "，"
-                    clause += joiner + clauses[i + 1]
-                return clause.rstrip("。.")
-    return sentence
-
-
-def decisions_from(texts: list) -> list:
-    """The decisions the assistant's texts state (the deciding clause and its reason), newest
-    last, at most 3."""
+def cautions_of(texts: list, shown=()) -> list:
+    """Cautions said in the session (注意…, 会导致…, note that …, watch out …) that the entry does
+    not already carry, the latest last, at most MAX_CAUTIONS."""
     out: list = []
+    carried = {word for line in shown for word in weights(line)}
     for text in texts:
-        for sentence in sentences(text):
-            if _DECISION_MARK.search(sentence) and not _TODO_LEAD.match(sentence):
-                line = cut(deciding_clause(sentence), DECISION_CHARS)
-                if line not in out:
-                    out.append(line)
-    return out[-MAX_DECISIONS:]
+        for sentence in cl.sentences(_plain(text), clauses=False):
+            sentence = one_line(sentence)
+            if _CAUTION.search(sentence) and not cl.is_question(sentence) and \
+                    not _shown(sentence, list(shown), carried) and sentence not in out:
+                out.append(sentence)
+    return [cut(s, CAUTION_CHARS) for s in out[-MAX_CAUTIONS:]]
 
 
-def keywords(text: str) -> set:
-    """Identifiers and words (lower case, ≥ 3 characters) and Chinese bigrams of ``text``."""
-    words = {w.lower().strip(".-/") for w in _WORD.findall(text or "")}
-    words = {w for w in words if len(w) >= 3 and w not in _STOP}
-    for word in list(words):
-        words.update(p for p in re.split(r"[/.]", word) if len(p) >= 3 and p not in _STOP)
-    for run in _CJK_RUN.findall(text or ""):
-        words.update(gram for gram in (run[i:i + 2] for i in range(len(run) - 1))
-                     if gram not in _CJK_STOP and not _FUNCTION_CHARS.intersection(gram))
-    return words
+def files_by_mention(digest) -> list:
+    """The files the session changed, those its final message or the person's requests name first
+    (what the session was about), then the others in the order they were first changed."""
+    said = " ".join([digest.final_message or ""] + list(digest.user_requests or []))
+    files = list(digest.files_touched)
+    named = [f for f in files if f.rsplit("/", 1)[-1] and f.rsplit("/", 1)[-1] in said]
+    return named + [f for f in files if f not in named]
 
 
-def _identifiers(words: set) -> set:
-    return {w for w in words if w.isascii()}
+def revert_of(digest) -> str:
+    """The words that say this session's change was put back (a sentence of the final message,
+    or the command), else ``""``."""
+    for sentence in cl.sentences(digest.final_message or ""):
+        found = _REVERT.search(sentence)
+        if found and not cl.is_question(sentence) and not cl.is_condition(sentence) and \
+                not cl.negated(sentence[max(0, found.start() - 8):found.start()]) and not cl.is_open(sentence):
+            return cut(sentence, 200)
+    if getattr(digest, "reverted_files", None) and not digest.files_touched:
+        return cut("; ".join(digest.reverts) or "changes put back", 200)
+    return ""
 
 
-def _covers(words: set, other: set) -> bool:
-    """Are most of ``words`` in ``other`` (identifiers and words count double, Chinese bigrams
-    once) — and, when ``words`` name identifiers or file names, at least one of those too
-    ("补 load_config 的测试" is not "补 parse_args 的测试")?"""
-    if len(words) < 2:
-        return False
-    names = _identifiers(words)
-    if names and not names & other:
-        return False
-    weight = lambda found: sum(2 if w.isascii() else 1 for w in found)  # noqa: E731 — names weigh double
-    return weight(words & other) / weight(words) >= DONE_SHARE
-
-
-def same_todo(a: str, b: str) -> bool:
-    """Do two to-do lines name the same work (near-duplicate text, or the words of the shorter
-    one mostly in the other)?"""
-    if is_near_duplicate(a, b):
-        return True
-    wa, wb = keywords(a), keywords(b)
-    small, large = (wa, wb) if len(wa) <= len(wb) else (wb, wa)
-    return _covers(small, large)
-
-
-def done_text(texts: list, files: list) -> set:
-    """The keywords of what a session reports as done: sentences with a completion word and no
-    to-do word, plus the names of the files it changed."""
-    found: set = set()
-    for text in texts:
-        for sentence in sentences(text):
-            if _DONE_MARK.search(sentence) and not _TODO_MARK.search(sentence):
-                found |= keywords(sentence)
-    for path in files:
-        found |= keywords(path.rsplit("/", 1)[-1])
-    return found
-
-
-def finished(open_todos: list, texts: list, files: list, still_open: list, is_same=same_todo) -> list:
-    """The earlier ``open_todos`` (``[(session id, text)]``) this session finished."""
-    evidence = done_text(texts, files)
-    out = []
-    for ref, todo in open_todos:
-        if any(is_same(todo, other) for other in still_open):
-            continue
-        if _covers(keywords(todo), evidence):
-            out.append((ref, todo))
-    return out
+def read(digest, open_todos=(), previous: str | None = None, is_same=todo_rules.same_todo,
+         previous_final: str = "") -> dict:
+    """The deterministic summary fields of one session (see the module docstring);
+    ``open_todos``: ``[(session id, text)]`` of earlier sessions; ``previous``: the id of the
+    session before this one in its project (what a bare "continue" resumes) and
+    ``previous_final`` its final message (a proposal this session's first request may answer)."""
+    evidence = todo_rules.Evidence.from_digest(digest, previous)
+    todos = todo_rules.capture(digest.final_message, digest.user_requests, evidence.done_words,
+                               worked=bool(digest.files_touched or getattr(digest, "reverted_files", None)))
+    texts = list(digest.assistant_notes) or [digest.final_message]
+    exchanges = list(getattr(digest, "exchanges", None) or ())
+    if previous_final and digest.user_requests:          # "就用方案二" answering the last session's proposal
+        exchanges.insert(0, (previous_final, digest.user_requests[0]))
+    decisions = decide.decisions_from(texts, exchanges)
+    done = todo_rules.finished(list(open_todos), evidence, todos, is_same)
+    reverted = revert_of(digest)
+    shown = todos + decisions + ([reverted] if reverted else [])
+    asked = [cut(r, ASKED_CHARS) for r in later_requests(digest.user_requests)
+             if not any(one_line(r) in line for line in decisions)][:MAX_ASKED]   # an answer a decision quotes
+    final = digest.final_message or ""
+    width = len(one_line(final)) + len(_CJK_CHAR.findall(final))          # a Chinese character says more
+    if width < SHORT_FINAL and len(texts) > 1 and texts[-1].strip() == final.strip():
+        final = texts[-2] + "\n" + final          # "Done." alone: what the text before it said counts too
+    outcome = outcome_of(final, shown)
+    noted = cautions_of(texts, shown + [outcome])
+    return {"topic": topic_of(digest.user_requests), "todos": todos, "decisions": decisions, "done": done,
+            "outcome": outcome, "asked": asked, "reverted": reverted, "noted": noted}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from ..review import queue as review_queue
 from ..timeutil import now_iso, parse_datetime
 from ..transcript import read_session
 from . import distribute, extract
+from .todos import same_todo
 
 TRANSIENT_LLM_ERRORS = ("http", "rate_limit", "timeout")
 
@@ -145,10 +146,12 @@ def _str_list(value, field_name: str, limit: int = 10) -> list:
         raise InvalidSummary(f"{field_name} must be a list")
     out = []
     for item in value:
-        if isinstance(item, (int, float)) and not isinstance(item, bool):
+        if isinstance(item, dict):
+            item = distribute.item_text(item) or None  # {"decision": …, "reason": …} and the like
+        elif isinstance(item, (int, float)) and not isinstance(item, bool):
             item = str(item)
         if not isinstance(item, str):
-            raise InvalidSummary(f"{field_name} must hold strings")
+            raise InvalidSummary(f"{field_name} must hold strings or objects with a text")
         if item.strip():
             out.append(item.strip())
     return out[:limit]
@@ -159,8 +162,8 @@ def validate_summary(obj: dict) -> dict:
     summary = obj.get("summary")
     if not isinstance(summary, dict):
         raise InvalidSummary("summary is missing")
-    topic = summary.get("topic")
-    if not isinstance(topic, str) or not topic.strip():
+    topic = distribute.item_text(summary.get("topic"))
+    if not topic.strip():
         raise InvalidSummary("summary.topic is missing")
     clean = {"summary": {"topic": topic.strip(),
                          "key_points": _str_list(summary.get("key_points"), "key_points"),
@@ -177,21 +180,21 @@ def validate_summary(obj: dict) -> dict:
     if isinstance(has, str):
         has = has.strip().lower() in ("true", "yes", "1")
     rules = []
-    for item in knowledge.get("rules") or []:
+    for item in knowledge.get("rules") or []:              # {category, rule}, or the prompt's + evidence
         if isinstance(item, str):
             item = {"category": "", "rule": item}
-        if isinstance(item, dict) and isinstance(item.get("rule"), str) and item["rule"].strip():
+        text = distribute.item_text(item).strip() if isinstance(item, dict) else ""
+        if text:
             category = item.get("category") if isinstance(item.get("category"), str) else ""
             rules.append({"category": category.strip() or distribute.DEFAULT_CATEGORY,
-                          "rule": item["rule"].strip(), "evidence": _evidence(item)})
+                          "rule": text, "evidence": _evidence(item)})
     avoidances = []
-    for item in knowledge.get("avoidances") or []:
+    for item in knowledge.get("avoidances") or []:         # plain strings, or the prompt's {text, evidence}
         if isinstance(item, (str, int, float)) and not isinstance(item, bool):
             item = {"text": str(item)}
-        if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+        if not isinstance(item, dict) or not distribute.item_text(item).strip():
             raise InvalidSummary("avoidances must hold strings or {text, evidence} objects")
-        if item["text"].strip():
-            avoidances.append({"text": item["text"].strip(), "evidence": _evidence(item)})
+        avoidances.append({"text": distribute.item_text(item).strip(), "evidence": _evidence(item)})
     clean["knowledge"] = {"has_knowledge": bool(has),
                           "project": str(knowledge.get("project") or "").strip(),
                           "rules": rules[:10] if has else [],
@@ -331,26 +334,43 @@ def _ask(backend, mode: str, prompt: str, options: SummaryOptions):
     return backend.complete(prompt, system=system, max_tokens=max_tokens, timeout=options.timeout)
 
 
-MAX_EARLIER_TODOS = 12
+MAX_EARLIER_TODOS = 24
 
 
-def earlier_open_todos(paths: MemoryPaths, session: _Session, ended_ts: float) -> list:
-    """``[(session id, text)]`` of the open to-dos of the sessions of this project (and workspace)
-    that ended before this one, newest first, at most MAX_EARLIER_TODOS."""
+def _earlier_entries(paths: MemoryPaths, session: _Session, ended_ts: float) -> list:
+    """The index entries of this project's (and workspace's) sessions that ended before this one,
+    newest first."""
     out, seen = [], set()
     for kind, name in (("project", session.project), ("workspace", session.workspace)):
         if not name:
             continue
         for entry in recent.load_entries(recent.index_path(paths, kind, name)) or []:
             ts = entry.get("ts")
-            if entry["id"] == session.id or not isinstance(ts, (int, float)) or ts >= ended_ts:
+            if entry["id"] == session.id or entry["id"] in seen or not isinstance(ts, (int, float)) or ts >= ended_ts:
                 continue
-            for text in recent.open_todos(entry):
-                if (entry["id"], text) not in seen:
-                    seen.add((entry["id"], text))
-                    out.append((entry["id"], ts, text))
-    out.sort(key=lambda item: -item[1])
-    return [(ref, text) for ref, _ts, text in out[:MAX_EARLIER_TODOS]]
+            seen.add(entry["id"])
+            out.append(entry)
+    return recent.sort_entries(out)
+
+
+def earlier_open_todos(paths: MemoryPaths, session: _Session, ended_ts: float) -> list:
+    """``[(session id, text)]`` of the open to-dos of the sessions of this project (and workspace)
+    that ended before this one, newest first, at most MAX_EARLIER_TODOS."""
+    out = [(entry["id"], text) for entry in _earlier_entries(paths, session, ended_ts)
+           for text in recent.open_todos(entry)]
+    return list(dict.fromkeys(out))[:MAX_EARLIER_TODOS]
+
+
+def previous_session(paths: MemoryPaths, session: _Session, ended_ts: float) -> tuple:
+    """``(id, final message)`` of the session of this project that ended last before this one —
+    what a bare "continue" resumes, the proposal a first request may answer — or ``(None, "")``."""
+    from ..fsutil import read_text
+
+    for entry in _earlier_entries(paths, session, ended_ts):
+        if entry.get("project") == (session.project or ""):
+            note = read_text(paths.session_note(entry["id"])) or ""
+            return entry["id"], sessions.final_message(note)
+    return None, ""
 
 
 def _summarize(paths, digest, backend, options, session, dry_run, now, report):
@@ -359,10 +379,12 @@ def _summarize(paths, digest, backend, options, session, dry_run, now, report):
     started, ended = _local(digest.started), _local(session.ended_at) or _local(digest.ended) or now
     if not dry_run and not os.path.exists(recent.built_marker(paths)):
         # never built (a root from before it) or .index/ deleted: from every note, once
-        recent.rebuild(paths, extract.same_todo, session.workspace_of)
+        recent.rebuild(paths, same_todo, session.workspace_of)
     earlier = earlier_open_todos(paths, session, ended.timestamp())
     mode = choose_mode(digest, backend.name, options)
-    summary = distribute.deterministic_summary(digest, cwd, earlier, extract.same_todo)
+    summary = distribute.deterministic_summary(digest, cwd, earlier, same_todo,
+                                               *previous_session(paths, session, ended.timestamp()))
+    said = {key: summary[key] for key in ("outcome", "asked", "reverted", "noted")}   # as said, in every mode
     knowledge = None
     body = None                     # None: the numbered body rendered from ``summary``
     extra: list = []
@@ -389,13 +411,13 @@ def _summarize(paths, digest, backend, options, session, dry_run, now, report):
                 if parsed is None:        # no numbered items: keep the answer as it is
                     body = distribute.plain_markdown(result.text)
                 else:
-                    summary = parsed
+                    summary = {**parsed, **said}
             else:
                 try:
                     parsed = validate_summary(extract_json_object(result.text))
                     knowledge = parsed["knowledge"]
                     summary = {**parsed["summary"], "files": summary["files"] or parsed["summary"]["files"],
-                               "done": done_by_ids(parsed["summary"].pop("done_todos"), earlier)}
+                               "done": done_by_ids(parsed["summary"].pop("done_todos"), earlier), **said}
                 except InvalidSummary as exc:
                     mode, report["invalid_json"] = "text", str(exc)
                     mode_line = f"text (the answer was not valid JSON) · {result.backend}/{result.model}"
@@ -491,8 +513,14 @@ def record_recent(paths: MemoryPaths, session: _Session, summary: dict, mode: st
              "topic": distribute.one_line(summary.get("topic"), 160),
              "files": [distribute.display_path(distribute.one_line(f), session.cwd)
                        for f in summary.get("files") or []][:12],
-             "decisions": [distribute.one_line(d, 200) for d in recent.briefable(summary.get("decisions"))][:3],
+             "decisions": [distribute.one_line(d, 260) for d in recent.briefable(summary.get("decisions"))][:3],
              "todos": [{"text": distribute.one_line(t, 200)} for t in recent.briefable(summary.get("todos"))][:8],
+             "outcome": distribute.one_line(recent.briefable_one(summary.get("outcome")), extract.OUTCOME_CHARS + 20),
+             "asked": [distribute.one_line(r, extract.ASKED_CHARS) for r in recent.briefable(summary.get("asked"))][:3],
+             "reverted": distribute.one_line(recent.briefable_one(summary.get("reverted")), 200),
+             "noted": [distribute.one_line(n, extract.CAUTION_CHARS) for n in recent.briefable(summary.get("noted"))][:2],
+             "finished": [distribute.one_line(text, 200)
+                          for text in recent.briefable([text for _ref, text in summary.get("done") or []])][:8],
              "mode": mode}
     done = [(ref, text) for ref, text in summary.get("done") or []]
-    return list(recent.record_session(paths, entry, done, extract.same_todo).values())
+    return list(recent.record_session(paths, entry, done, same_todo).values())

@@ -231,6 +231,18 @@ class Segmenter:
             return text or ""
         return HAN_RUN.sub(lambda m: " " + " ".join(self.run_tokens(m.group(0))) + " ", text)
 
+    def words(self, run: str) -> list:
+        """The words of a Han run with their dictionary frequency, ``[(word, freq | None)]``
+        (``total`` is the sum of all frequencies); without a dictionary, its bigrams (None)."""
+        return [(b, None) for b in bigrams(run)] or [(run, None)]
+
+    total = 1
+
+    def words_within(self, word: str) -> list:
+        """The dictionary words of two or three characters inside a longer word, with their
+        frequency (none without a dictionary)."""
+        return []
+
 
 class BigramSegmenter(Segmenter):
     """The fallback without jieba: overlapping character bigrams on both sides."""
@@ -247,6 +259,20 @@ class DictSegmenter(Segmenter):
     def __init__(self, lexicon: Lexicon):
         self.lexicon = lexicon
         self.name = lexicon.ident + "+bigrams"
+
+    @property
+    def total(self) -> int:
+        return self.lexicon.total
+
+    def words(self, run: str) -> list:
+        """jieba's accurate-mode cut (no HMM) with each multi-character word's frequency; single
+        characters carry None."""
+        words, freq = _cut_run(run, self.lexicon)
+        return [(w, freq.get(w) if len(w) > 1 else None) for w in words]
+
+    def words_within(self, word: str) -> list:
+        parts = {word[i:i + n] for n in (2, 3) for i in range(len(word) - n + 1)} - {word}
+        return sorted(self.lexicon.lookup(parts).items())
 
     def run_tokens(self, run: str, stopwords=None) -> list:
         words = _search_tokens_run(run, self.lexicon)

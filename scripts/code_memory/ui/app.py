@@ -31,7 +31,8 @@ STATUS_BY_EXIT = {2: 400, 3: 404, 6: 403, 10: 409, 8: 503}
 STATUS = {"CSRF_REFUSED": 403, "REVIEW_TARGET_GONE": 409}
 STATIC = {"app.css": "text/css; charset=utf-8"}
 NAV = (("search", "Search · 搜索"), ("timeline", "Timeline · 时间线"), ("areas", "Projects · 项目"),
-       ("effectiveness", "Effectiveness · 效果"), ("map", "Knowledge map · 知识图谱"), ("review", "Review · 审核"))
+       ("effectiveness", "Effectiveness · 效果"), ("map", "Knowledge map · 知识图谱"), ("review", "Review · 审核"),
+       ("todos", "To-dos · 待办"))
 
 
 def _environment() -> Environment:
@@ -257,6 +258,21 @@ class App:
                                expected_revision=self._revision(fields), actor="ui")
         return {**result, "message": "rejected · 已拒绝"}
 
+    # --- to-dos (ui/todos.py) -------------------------------------------------------------------
+
+    def v_todos(self, request):
+        from . import todos
+        q = request.query_params
+        return todos.todos_page(self.state, q.get("project", ""), q.get("status", "open"))
+
+    def w_todo_done(self, request, fields):
+        from . import todos
+        return todos.decide(self.state, fields, "done")
+
+    def w_todo_reopen(self, request, fields):
+        from . import todos
+        return todos.decide(self.state, fields, "reopen")
+
     # --- static --------------------------------------------------------------------------------
 
     async def static(self, request: Request):
@@ -287,6 +303,7 @@ class App:
             ("/memtool/{mid}", self.v_memtool, "memtool.html", "memtool item", "map"),
             ("/review", self.v_review, "review.html", "Review · 审核", "review"),
             ("/review/{pid}", self.v_review_item, "proposal.html", "Proposal · 提议", "review"),
+            ("/todos", self.v_todos, "todos.html", "To-dos · 待办", "todos"),
         ]
         out = [Route("/", lambda request: RedirectResponse("/search", status_code=303)),
                Route("/static/{name}", self.static), Route("/api/health", self.health),
@@ -299,7 +316,9 @@ class App:
                 Route("/api/area/{kind}/{name}/archive", act(self.w_archive), methods=["POST"]),
                 Route("/api/restore", act(self.w_restore), methods=["POST"]),
                 Route("/api/review/{pid}/approve", act(self.w_approve), methods=["POST"]),
-                Route("/api/review/{pid}/reject", act(self.w_reject), methods=["POST"])]
+                Route("/api/review/{pid}/reject", act(self.w_reject), methods=["POST"]),
+                Route("/api/todo/done", act(self.w_todo_done), methods=["POST"]),
+                Route("/api/todo/reopen", act(self.w_todo_reopen), methods=["POST"])]
         return out
 
 

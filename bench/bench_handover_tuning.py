@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Handover benchmark on the TUNING set: does what people said in one session reach the next one?
+
+    .venv-test/bin/python bench/bench_handover_tuning.py [--checkout DIR] [--json OUT] [--smoke]
+
+The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
+proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
+the user, a reverted upgrade, short sessions, a 48-tool-call session). The extractor was developed
+against them, so every number here is an UPPER BOUND; ``bench_handover_heldout.py`` is the measure.
+
+Each session is written as a transcript in the real binary's shapes (tests/support/transcripts.py;
+the first edit meets the rules gate), summarized by ``session-summary.py`` in a new process with
+``llm.backend none`` (the offline summarizer), and the start context of the next session is what
+``sh -c hooks/session-start.sh`` prints, timed. Projects run interleaved (session 1 of every
+project, then session 2, …) in one memory root that also holds what a user's root holds
+(bench_continuity.fill_root), so the brief competes for the 6,000-character budget.
+
+Scored when the next session that does real work starts (short sessions in between must not push
+the work out): each planted phrase (topic, file, decision, reason, note, open to-do — an open
+to-do only counts on a line holding ``[ ]``, the handover contract) found in the start context;
+a reverted session's entry says so; finished to-dos no longer on a ``[ ]`` line at the next start;
+phrases of other projects in a project's context (leaks); decided lines that name an option
+nobody agreed to; context size; SessionStart wall time (p50). Prints one JSON object.
+
+Baseline: ``--checkout DIR`` runs another checkout's hooks and summarizer on the same scenarios
+(``git archive <rev> | tar -x -C DIR``), e.g. the code before issue 20.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+sys.path.insert(0, os.path.join(REPO, "tests"))
+sys.path.insert(0, os.path.join(REPO, "bench"))
+
+from bench_continuity import DENIAL, fill_root  # noqa: E402
+from code_memory.timeutil import now_iso  # noqa: E402
+from handover_tuning_set import SCENARIOS  # noqa: E402
+from report import emit  # noqa: E402
+from support.transcripts import TranscriptWriter  # noqa: E402
+
+KINDS = ("topic", "file", "decision", "reason", "note", "todo", "reverted")
+PLANTED = (("topic", "topic"), ("file", "files"), ("decision", "decisions"), ("reason", "reasons"),
+           ("note", "notes"))
+
+
+def write_transcript(path: str, sid: str, cwd: str, project: str, session: dict) -> None:
+    denied = False
+    with TranscriptWriter(path, session_id=sid, cwd=cwd) as t:
+        for step in session["steps"]:
+            kind = step[0]
+            if kind == "user":
+                t.user(step[1])
+            elif kind == "say":
+                t.say(step[1])
+            elif kind == "Bash":
+                _kind, command, ok, output = step
+                t.tool("Bash", {"command": command}, output if ok else "Exit code 1\n" + output, is_error=not ok)
+            else:
+                target = f"{cwd}/{step[1]}"
+                if kind in ("Edit", "Write") and not denied:     # the first edit meets the rules gate
+                    denied = True
+                    t.tool("Edit", {"file_path": target, "old_string": "a", "new_string": "b"},
+                           DENIAL.format(p=project), is_error=True)
+                    t.tool("Read", {"file_path": target}, "...")
+                args = {"file_path": target}
+                if kind == "Edit":
+                    args.update(old_string="a", new_string="b")
+                elif kind == "Write":
+                    args["content"] = "x\n"
+                t.tool(kind, args, "...")
+
+
+def start(env: dict, project_dir: str, sid: str, checkout: str) -> tuple:
+    """(SessionStart context, wall seconds) of the shim run as Claude Code runs it: ``sh -c``."""
+    data = json.dumps({"session_id": sid, "transcript_path": "/dev/null", "cwd": project_dir,
+                       "hook_event_name": "SessionStart", "source": "startup"}).encode()
+    shim = os.path.join(checkout, "hooks", "session-start.sh")
+    began = time.perf_counter()
+    out = subprocess.run(["sh", "-c", f'"{shim}"'], input=data, capture_output=True, env=env, check=False).stdout
+    seconds = time.perf_counter() - began
+    if not out.strip():
+        return "", seconds
+    return json.loads(out)["hookSpecificOutput"]["additionalContext"], seconds
+
+
+def brief_of(context: str) -> str:
+    if 'title="recent work' not in context:
+        return ""
+    return context.split('title="recent work', 1)[1].split("</recalled-memory>", 1)[0]
+
+
+def entry_of(brief: str, sid: str) -> str:
+    """The lines of one session's entry in the brief: from its ``## `` header to the next."""
+    lines = brief.split("\n")
+    for i, line in enumerate(lines):
+        if f"sessions/{sid}.md" in line:
+            first = max((j for j in range(i + 1) if lines[j].startswith("## ")), default=i)
+            last = next((j for j in range(i + 1, len(lines)) if lines[j].startswith("## ")), len(lines))
+            return "\n".join(lines[first:last])
+    return ""
+
+
+def on_open_line(text: str, phrase: str) -> bool:
+    return any(phrase.lower() in line.lower() for line in text.split("\n") if "[ ]" in line)
+
+
+def schedule(scenarios) -> list:
+    """(scenario index, session index) in interleaved order: session 1 of every project, then 2, …"""
+    longest = max(len(sessions) for _n, _l, sessions in scenarios)
+    return [(i, k) for k in range(longest) for i, (_n, _l, sessions) in enumerate(scenarios) if k < len(sessions)]
+
+
+class Score:
+    def __init__(self):
+        self.by_kind = {k: [0, 0] for k in KINDS}
+        self.by_language: dict = {}
+        self.finished = [0, 0]           # [still on a [ ] line, finished]
+        self.leaks = 0
+        self.false_decisions = 0
+        self.misses: list = []
+
+    def fact(self, kind: str, lang: str, hit: bool, label: str) -> None:
+        self.by_kind[kind][0] += hit
+        self.by_kind[kind][1] += 1
+        row = self.by_language.setdefault(lang, [0, 0])
+        row[0] += hit
+        row[1] += 1
+        if not hit:
+            self.misses.append(label)
+
+    def result(self) -> dict:
+        found = sum(v[0] for v in self.by_kind.values())
+        total = sum(v[1] for v in self.by_kind.values())
+        share = lambda pair: round(pair[0] / pair[1], 3) if pair[1] else None  # noqa: E731
+        return {"recall": share([found, total]), "found": found, "facts": total,
+                "by_kind": {k: {"found": v[0], "facts": v[1], "recall": share(v)} for k, v in self.by_kind.items()},
+                "by_language": {k: {"found": v[0], "facts": v[1], "recall": share(v)}
+                                for k, v in self.by_language.items()},
+                "finished_still_open": self.finished[0], "finished": self.finished[1],
+                "leaks": self.leaks, "false_decisions": self.false_decisions, "misses": self.misses}
+
+
+def check(score: Score, context: str, name: str, lang: str, sessions: list, k: int, sids: list,
+          planted_elsewhere: list) -> None:
+    """Score the start context of session ``k`` of a project (see the module docstring)."""
+    brief = brief_of(context)
+    previous = sessions[k - 1]
+    for phrase in previous["done"]:
+        score.finished[1] += 1
+        if on_open_line(brief, phrase):
+            score.finished[0] += 1
+            score.misses.append(f"{sids[k - 1]} finished still open: {phrase}")
+    if sessions[k]["light"] and k + 1 < len(sessions):
+        return                      # scored when the next real work starts
+    # every session since the last one that was scored: the work session and the short ones after it
+    first = k - 1
+    while first > 0 and sessions[first]["light"]:
+        first -= 1
+    finished_since = {p for s in sessions[first:k] for p in s["done"]}
+    for j in range(first, k):
+        session, sid = sessions[j], sids[j]
+        for kind, key in PLANTED:
+            for phrase in session[key]:
+                score.fact(kind, lang, phrase.lower() in context.lower(), f"{sid} {kind}: {phrase}")
+        for phrase in session["todos"]:
+            if phrase not in finished_since:
+                score.fact("todo", lang, on_open_line(brief, phrase), f"{sid} todo: {phrase}")
+        if session["reverted"]:
+            score.fact("reverted", lang, "revert" in entry_of(brief, sid).lower(), f"{sid} reverted")
+        for phrase in session["not_decisions"]:
+            wrong = any(phrase.lower() in line.lower() for line in brief.split("\n") if "decided" in line.lower())
+            score.false_decisions += wrong
+            if wrong:
+                score.misses.append(f"{sid} not a decision, shown as decided: {phrase}")
+    mine = {p.lower() for s in sessions for _k, key in PLANTED for p in s[key]} | \
+        {p.lower() for s in sessions for p in s["todos"]}
+    for phrase in planted_elsewhere:
+        if len(phrase) >= 8 and phrase.lower() not in mine and phrase.lower() in context.lower():
+            score.leaks += 1
+            score.misses.append(f"{sids[k]} leak: {phrase}")
+
+
+def run(python: str, checkout: str, scenarios, show=()) -> dict:
+    score = Score()
+    chars, brief_chars, start_seconds = [], [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        home = os.path.join(tmp, "home")
+        root = os.path.join(home, ".claude", "memory")
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("CODE_MEMORY_", "CLAUDE_", "ANTHROPIC_"))}
+        env.update({"HOME": home, "CODE_MEMORY_ROOT": root, "TMPDIR": tmp, "CODE_MEMORY_PYTHON": python,
+                    "CODE_MEMORY_LLM__BACKEND": "none"})
+        os.makedirs(home)
+        fill_root(root, python, env, checkout, projects=[name for name, _l, _s in scenarios])
+        summarizer = os.path.join(checkout, "scripts", "session-summary.py")
+        phrases = {name: [p for s in sessions for _k, key in PLANTED for p in s[key]] + [p for s in sessions
+                                                                                          for p in s["todos"]]
+                   for name, _lang, sessions in scenarios}
+        clock = time.time() - 200 * 3600
+        for i, k in schedule(scenarios):
+            name, lang, sessions = scenarios[i]
+            project_dir = os.path.join(tmp, "work", name)
+            os.makedirs(os.path.join(project_dir, ".git"), exist_ok=True)
+            sids = [f"{name}-{n + 1}" for n in range(len(sessions))]
+            context, seconds = start(env, project_dir, sids[k], checkout)
+            if show and name in show:
+                print(f"===== start of {sids[k]} =====\n{brief_of(context)}", file=sys.stderr)
+            chars.append(len(context))
+            brief_chars.append(len(brief_of(context)))
+            start_seconds.append(seconds)
+            if k:
+                elsewhere = [p for other, ps in phrases.items() if other != name for p in ps]
+                check(score, context, name, lang, sessions, k, sids, elsewhere)
+            if not sessions[k]["steps"]:
+                continue
+            path = os.path.join(tmp, "transcripts", f"{sids[k]}.jsonl")
+            write_transcript(path, sids[k], project_dir, name, sessions[k])
+            clock += 3600
+            done = subprocess.run([python, summarizer, "--transcript", path, "--cwd", project_dir, "--session-id",
+                                   sids[k], "--no-followups", "--ended-at", now_iso(clock)],
+                                  capture_output=True, env=env, text=True, check=False)
+            if done.returncode != 0:
+                raise SystemExit(f"summary of {sids[k]} failed: {done.stdout}{done.stderr}")
+    out = score.result()
+    out.update(context_chars_p50=statistics.median(chars), context_chars_max=max(chars),
+               brief_chars_p50=statistics.median(brief_chars), brief_chars_max=max(brief_chars),
+               session_start_ms_p50=round(statistics.median(start_seconds) * 1000, 1),
+               scenarios=len(scenarios), sessions=sum(len(s) for _n, _l, s in scenarios))
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--python", default=sys.executable, help="the interpreter the hooks and summarizer run with")
+    parser.add_argument("--checkout", default=REPO, help="run the hooks and the summarizer of this checkout")
+    parser.add_argument("--json", help="also write the result here")
+    parser.add_argument("--smoke", action="store_true", help="two scenarios only (a few seconds)")
+    parser.add_argument("--show", action="append", default=[], metavar="PROJECT",
+                        help="print the brief each session of this project starts with (stderr)")
+    args = parser.parse_args()
+    began = time.time()
+    scenarios = SCENARIOS[:2] if args.smoke else SCENARIOS
+    checkout = os.path.abspath(args.checkout)
+    out = {"set": "tuning (upper bound: the extractor was developed against it)", "checkout": checkout,
+           "uptime": os.getloadavg()[0], **run(args.python, checkout, scenarios, args.show),
+           "seconds": round(time.time() - began, 1)}
+    emit(out, args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

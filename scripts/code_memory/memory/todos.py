@@ -1,0 +1,145 @@
+"""The to-dos of the recent-work index as one list, and what the person decides about them
+(docs/summaries.md § To-dos): ``code-memory todo list|done|reopen`` and the memory browser's
+To-dos page both come here.
+
+A to-do is named by a short id (8 hex digits of the FNV-1a hash of its session id and text —
+stable across rebuilds of the index). Its status:
+
+    open       not finished, not restated by a later session, younger than the expiry age
+    done       a later session finished it (``done_by``: that session) or the person closed it
+               (``done_by: "user"``)
+    carried    a later session listed it again as its own to-do (that copy is the live one)
+    expired    open, but older than ``expire_days`` (hooks.todo_expire_days): the brief says so
+               in one line for EXPIRED_NOTICE_DAYS, then shows it no more; reopening it restarts
+               its clock
+
+What the person decides is appended to ``sessions/todo-marks.jsonl`` (``{"ts", "action": done |
+reopen, "session", "text", "id", "by"}``) — the truth, next to the notes the index is rebuilt
+from (memory/recent.py replays it) — and applied to the index files at once. A reopened to-do
+can be finished again by a session that ends after the reopening.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from ..errors import CodeMemoryError, invalid
+from ..fsutil import append_jsonl
+from ..paths import MemoryPaths
+from . import recent
+
+EXPIRED_NOTICE_DAYS = 7
+STATUSES = ("open", "done", "carried", "expired")
+MAX_TEXT = 300
+
+
+def todo_id(session_id: str, text: str) -> str:
+    """8 hex digits naming one to-do of one session (FNV-1a, no hashlib on the hook path)."""
+    value = 0x811C9DC5
+    for byte in f"{session_id}\n{text}".encode("utf-8"):
+        value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return f"{value:08x}"
+
+
+def status(entry: dict, todo: dict, now: float, expire_days: float) -> str:
+    if todo.get("done_by"):
+        return "done"
+    if todo.get("carried_to"):
+        return "carried"
+    since = max(_number(entry.get("ts")), _number(todo.get("reopened_at")))
+    return "expired" if expire_days > 0 and now - since > expire_days * 86400 else "open"
+
+
+def _number(value) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+
+
+def expired_since(entry: dict, todo: dict, expire_days: float) -> float:
+    """When an open to-do expired (epoch seconds)."""
+    return max(_number(entry.get("ts")), _number(todo.get("reopened_at"))) + expire_days * 86400
+
+
+def _index_files(paths: MemoryPaths, project: str | None) -> list:
+    """``[(kind, name, path)]`` of the project index files (one project, or all)."""
+    folder = os.path.join(recent.recent_dir(paths), "project")
+    if project:
+        path = recent.index_path(paths, "project", project)
+        return [("project", project, path)] if os.path.exists(path) else []
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.endswith(".json"))
+    except OSError:
+        return []
+    return [("project", n[:-5], os.path.join(folder, n)) for n in names]
+
+
+def list_todos(paths: MemoryPaths, *, project: str | None = None, statuses=("open",), expire_days: float = 30,
+               now: float | None = None) -> list:
+    """The to-dos of one project's (or every project's) recent sessions with their status, newest
+    session first: ``[{"id", "text", "status", "session", "note", "project", "ended", "done_by"?,
+    "closed_at"?}]``."""
+    now = time.time() if now is None else now
+    out = []
+    for _kind, _name, path in _index_files(paths, project):
+        for entry in recent.load_entries(path) or []:
+            for todo in entry.get("todos") or []:
+                if not isinstance(todo, dict) or not isinstance(todo.get("text"), str):
+                    continue
+                state = status(entry, todo, now, expire_days)
+                if state not in statuses:
+                    continue
+                item = {"id": todo_id(entry["id"], todo["text"]), "text": todo["text"], "status": state,
+                        "session": entry["id"], "note": entry.get("note"), "project": entry.get("project") or "",
+                        "ended": entry.get("ended") or ""}
+                for key in ("done_by", "closed_at", "reopened_at", "carried_to"):
+                    if todo.get(key):
+                        item[key] = todo[key]
+                out.append(item)
+    return out
+
+
+def find(paths: MemoryPaths, wanted: str, *, project: str | None = None, statuses=STATUSES,
+         expire_days: float = 30) -> dict:
+    """The one to-do ``wanted`` names: its id (or an id prefix of 4+ hex digits), else a piece of
+    its text (case-insensitive). ``NOT_FOUND`` when none, ``TODO_AMBIGUOUS`` when several do."""
+    wanted = (wanted or "").strip()
+    if not wanted or len(wanted) > MAX_TEXT:
+        raise invalid("name the to-do by its id or a piece of its text (at most 300 characters)")
+    todos = list_todos(paths, project=project, statuses=statuses, expire_days=expire_days)
+    hits = [t for t in todos if t["id"] == wanted.lower()]
+    if not hits and len(wanted) >= 4 and all(c in "0123456789abcdef" for c in wanted.lower()):
+        hits = [t for t in todos if t["id"].startswith(wanted.lower())]
+    if not hits:
+        hits = [t for t in todos if wanted.lower() in t["text"].lower()]
+    unique = {(t["session"], t["text"]): t for t in hits}        # one to-do can sit in two index files
+    if not unique:
+        raise CodeMemoryError("NOT_FOUND", f"no to-do matches {wanted[:80]!r}",
+                              hint="`code-memory todo list --status all` shows them with their ids")
+    if len(unique) > 1:
+        raise CodeMemoryError("TODO_AMBIGUOUS", f"{len(unique)} to-dos match {wanted[:80]!r}",
+                              hint="name one by its id: " + ", ".join(f"{t['id']} ({t['text'][:40]})"
+                                                                    for t in list(unique.values())[:5]))
+    return next(iter(unique.values()))
+
+
+def decide(paths: MemoryPaths, wanted: str, action: str, *, by: str, project: str | None = None,
+           expire_days: float = 30, now: float | None = None) -> dict:
+    """Close (``done``) or reopen (``reopen``) one to-do: the decision is logged, then applied to
+    every index file that holds its session. Returns the to-do as it is now."""
+    if action not in ("done", "reopen"):
+        raise invalid("the action is done or reopen")
+    allowed = ("open", "expired") if action == "done" else ("done", "carried", "expired")
+    todo = find(paths, wanted, project=project, expire_days=expire_days)
+    if todo["status"] not in allowed:
+        raise CodeMemoryError("CONFLICT", f"to-do {todo['id']} is already {todo['status']}",
+                              hint="reopen it first" if action == "done" else "it is open")
+    mark = {"ts": round(time.time() if now is None else now, 3), "action": action, "session": todo["session"],
+            "text": todo["text"], "id": todo["id"], "by": by}
+    append_jsonl(recent.marks_path(paths), mark, mode=0o600)
+    for kind in recent.KINDS:
+        folder = os.path.join(recent.recent_dir(paths), kind)
+        for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+            if name.endswith(".json"):
+                recent.update_entries(os.path.join(folder, name), lambda entries: recent.apply_mark(entries, mark))
+    state = "done" if action == "done" else "open"
+    return {**todo, "status": state, "action": action}

@@ -1,0 +1,212 @@
+"""How a sentence of a session reads, in Chinese and English: sentences and clauses, the role of a
+clause (a reason or consequence, a condition), negation and its scope, and the aspect a clause
+states — done, still open, deferred, intended — the grammar summary/todos.py and
+summary/decisions.py build on (docs/summaries.md § The deterministic reading).
+
+The markers are grammatical, not topical: perfective and resultative aspect (已 / 了 / 完 / 好,
+past participles, "is in", "now …"), negation scoped to its clause and made "not yet" by a
+temporal word (还没, 尚未, not … yet, still isn't, haven't), deferral (回头, 下次, 有空, 上线前要,
+later, next time, at some point, before we deploy), modality (得 / 要先 / should / ought to), and
+connectives that open a reason (因为, 免得, so that, to avoid) or a condition (如果, if).
+
+Pure functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CJK = r"\u3400-\u9fff"
+# sentence ends: 。！？ (and ；/; unless ``clauses`` is false: a lead such as "下一步：a；b" keeps its
+# items together), line breaks, and "." before a space — except after a list number ("1. item",
+# "…: 1. a, 2. b") or an abbreviation ("e.g. ")
+_END_MARKS = re.compile(r"[。！？!?]+|[；;]|\n+|\.\s+")
+_LIST_NUMBER = re.compile(r"(?:^|[:：,，;；(（\n])\s*\(?\d{1,2}$")
+_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|Mr|Dr|No)|\.\.)$", re.I)
+_CLAUSE_SPLIT = re.compile(r"\s*(?:[，；;（）]|,\s|:\s|：|\s[—–-]{1,2}\s|——|—|\s\(|\)(?=[\s,.;:]|$))\s*")
+_BULLET = re.compile(r"^\s*(?:[-*+•]\s+|\d+[.)、]\s+|\[[ xX]\]\s*)+")
+_CONNECTIVE = re.compile(r"^(?:另外|此外|还有|对了|顺便(?:说一下)?|最后|而且|同时|然后|但是|但|不过|只是|可是|also|and|plus|"
+                         r"oh,? and|one more thing|btw|by the way|finally|then|but|however|though)(?![a-z])[,，:：\s]*", re.I)
+
+# a clause that gives a reason, a purpose or a consequence (not the work itself)
+_RATIONALE = re.compile(
+    r"^(?:因为|由于|所以|因此|否则|不然|免得|省得|以免|以便|为了|为的是|避免|防止|好让|这样(?:就|才|可以|能)?|从而|主要是|"
+    r"because|since|as\b|so that|so as to|otherwise|or else|to avoid|to prevent|in case|which (?:means|would|is why)|"
+    r"that way|for (?:the )?(?:sake|reason))", re.I)
+_CONDITION = re.compile(r"^(?:如果|若|要是|假如|万一|if\b|unless\b|when you\b|in case\b)", re.I)
+_QUESTION = re.compile(r"[?？]\s*$|^(?:要不要|是否|能不能|可不可以|shall|should (?:i|we)\b|do you|would you|want me|which)", re.I)
+
+# completion: perfective / resultative aspect, a state that now holds
+_DONE_ZH = re.compile(
+    r"已经?|完成|搞定|做完|跑完|写完|改完|弄完|修完|测完|好了|完了|过了|不再|现在|"
+    r"[加补改写删修跑测做配换升降迁合提装建移整接查拆调上覆盖拒退收发存接][了好完过](?![解])|覆盖了|通过")
+_DONE_EN = re.compile(
+    r"\b(?:now|already)\b|\b(?:is|are|was|were|'s|'re) (?:now )?(?:in(?=\s*(?:[,.;:!—]|$))|done|ready|live|fixed|"
+    r"working|green|merged|deployed|passing|finished|complete|wired up|hooked up)\b|\b(?:has|have) been\b|"
+    r"\b(?!need|speed|seed|feed|embed|indeed|bed|red|hundred|based|used to)[a-z]{3,}ed\b|"
+    r"\b(?:wrote|ran|built|made|did|got|put|set up|took|found|kept|moved|went|came out|sent|split|cut|read)\b",
+    re.I)
+# negation, Chinese: scoped to the clause; "not yet" needs a temporal word (没同步 alone is a cause)
+_NOT_YET_ZH = re.compile(r"(?:还|尚|仍|暂|暂时|目前|现在还?)(?:没有?|未|不)|尚未|还未|没来得及|没顾上|没做完|没弄完|没写完|未完成")
+_NEG_ZH = re.compile(r"没有?|未|不|别|无|非")
+_NOT_YET_EN = re.compile(
+    r"\bnot (?:\w+ )?yet\b|\bn't (?:\w+ )?(?:\w+ )?yet\b|\byet to\b|\bstill (?:not|no|isn't|aren't|doesn't|don't|can't|"
+    r"hasn't|haven't|missing|broken|open|pending|outstanding|needs?|has to|have to|to do)\b|\bhaven't\b|\bhasn't\b|"
+    r"\bdidn't (?:get to|have time|manage)\b|\bwasn't able\b|\b(?:is|are)n't (?:\w+ly )?\w+ed\b|"
+    r"\b(?:is|are) not (?:\w+ly )?\w+ed\b|\bnot (?:done|finished|handled|supported|implemented|covered|wired|"
+    r"connected|migrated|tested|documented|fixed)\b", re.I)
+_NEG_EN = re.compile(r"\b(?:not|no|never|nothing|without|none)\b|n't\b", re.I)
+# "before <an event>, …": 上线前要…, 发版前得…, 合并之前记得…
+BEFORE_EVENT_ZH = r"[\u4e00-\u9fff]{2}之?前(?=\s*(?:要|得|需要|先|记得|务必|一定|必须))"
+# deferral: work put off or still left (下一步, 回头, 下次, 上线前要…, next time, later, remaining …)
+_DEFER_ZH = re.compile(
+    r"下一步|接下来|后续|待办|待做|还差|还缺|遗留|TODO|记得|别忘了?|不要忘了?|回头|改天|下次|下回|"
+    rf"有空|得空|抽空|找时间|等有空|{BEFORE_EVENT_ZH}|"
+    r"(?:之后|以后|后面|随后|晚点)(?=\s*(?:要|得|再|需要|还|可以|记得|补|加|做|改|把|给|跟|去|处理|看))")
+_DEFER_EN = re.compile(
+    r"\bnext steps?\b|\bup next\b|\bnext up\b|\bto-?dos?\b|\bremaining\b|\bleft to do\b|\bfollow[- ]?ups?\b|"
+    r"\boutstanding\b|\bpending\b|\bnext time\b|\bremember to\b|\bdon't forget\b|\bdo not forget\b|"
+    r"\bat some point\b|\beventually\b|\blater\b|\bwhen (?:we|you) (?:have|get) (?:time|a chance)\b|"
+    r"\bnice to have\b|\bwould be (?:nice|good|worth)\b|\bworth (?:\w+ing)\b|"
+    r"\bbefore (?:we|you|it|this) (?:deploy|release|ship|merge|go live|run|roll out)|\bbefore (?:deploying|releasing|"
+    r"shipping|merging|rolling out|going live)\b", re.I)
+# obligation: work that must still be done (还需要, 要先, should, needs to, please check …) — in a
+# session that changed nothing this is advice in an answer, not a to-do
+_OBLIGE_ZH = re.compile(r"还需要?|还要|还得|仍需|有待|(?:要|得|需要)先|需要补|要补|得补|补上(?=[。.！!]?$)|可以(?:再)?考虑")
+_OBLIGE_EN = re.compile(
+    r"\bshould(?! (?:now |also )?(?:work|pass|be fine|be ok|help|fix it|do it)\b)|\bought to\b|\bneeds? to\b|"
+    r"\bwill need\b|\bhave to\b|\bhas to\b|\bplease (?:check|make sure|verify|remember|update|add|run|confirm)\b|"
+    r"\bmake sure\b", re.I)
+_INTENDED = re.compile(r"故意|有意|特意|刻意|按设计|是预期|不需要|无需|不用改|没必要|on purpose|intentional|deliberate|"
+                       r"by design|as intended|no need|not needed|not necessary|doesn't need", re.I)
+NOTHING_LEFT = re.compile(r"nothing (?:left|remaining|else)|no (?:remaining|open|further) |没有(?:待办|遗留|剩下)|无待办|"
+                          r"都(?:已经?)?(?:完成|做完|搞定)", re.I)
+# marker words, removed before two lines are compared for the work they name
+_MARKER_WORDS = re.compile(
+    rf"{_DEFER_ZH.pattern}|{_OBLIGE_ZH.pattern}|{_NOT_YET_ZH.pattern}|{_DEFER_EN.pattern}|{_OBLIGE_EN.pattern}|"
+    rf"{_NOT_YET_EN.pattern}|"
+    r"\b(?:we|i|you|it|that|this|is|are|the|a|an|so|also|still|just)\b|吧|呢|了|一下|那个|这个|顺手|顺便", re.I)
+
+
+def one_line(text) -> str:
+    return " ".join(str(text or "").split())
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` on one line within ``limit`` characters, cut at a clause boundary when one is near."""
+    text = one_line(text).strip(" -*")
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    for mark in ("。", "；", ";", "，", ", ", "、", " "):
+        at = head.rfind(mark)
+        if at >= limit // 2:
+            return head[:at].rstrip(" ,，;；、") + "…"
+    return head.rstrip() + "…"
+
+
+def sentences(text: str, clauses: bool = True) -> list:
+    """The sentences of ``text``, list markers removed (also split at ``；`` unless ``clauses`` is false)."""
+    text = text or ""
+    out, start = [], 0
+    for mark in _END_MARKS.finditer(text):
+        token = mark.group(0)
+        if token in "；;" and not clauses:
+            continue
+        if token.startswith("."):
+            before = text[start:mark.start()]
+            if _LIST_NUMBER.search(before) or _ABBREVIATION.search(before) or not before.strip():
+                continue
+        end = mark.start() + 1 if token.startswith(".") else mark.start() if token.startswith("\n") else mark.end()
+        out.append(text[start:end])
+        start = mark.end()
+    out.append(text[start:])
+    return [p for p in (_BULLET.sub("", part).strip() for part in out) if p]
+
+
+def clauses(sentence: str) -> list:
+    """The clauses of one sentence (split at commas, semicolons, colons and dashes)."""
+    return [c for c in _CLAUSE_SPLIT.split(sentence or "") if c and c.strip(" .。")]
+
+
+def strip_connective(text: str) -> str:
+    return _CONNECTIVE.sub("", text.strip()).strip()
+
+
+def is_rationale(clause: str) -> bool:
+    return bool(_RATIONALE.match(strip_connective(clause)))
+
+
+def is_condition(text: str) -> bool:
+    return bool(_CONDITION.match(strip_connective(text)))
+
+
+def is_question(text: str) -> bool:
+    return bool(_QUESTION.search(text.strip()))
+
+
+def is_cjk(text: str) -> bool:
+    cjk = len(re.findall(rf"[{_CJK}]", text or ""))
+    return cjk * 3 > len((text or "").replace(" ", ""))
+
+
+def not_yet(clause: str) -> bool:
+    """A negated clause that says the work is not done yet (还没支持, isn't migrated, haven't hooked …)."""
+    return bool(_NOT_YET_ZH.search(clause) or _NOT_YET_EN.search(clause)) and not _INTENDED.search(clause)
+
+
+def deferred(clause: str, obligations: bool = True) -> bool:
+    """A clause that defers work (回头…, 上线前要先…, next time, remember to …) or, with
+    ``obligations``, says it must still be done (还需要…, should, please check …)."""
+    found = _DEFER_ZH.search(clause) or _DEFER_EN.search(clause) or \
+        (obligations and (_OBLIGE_ZH.search(clause) or _OBLIGE_EN.search(clause)))
+    return bool(found) and not _INTENDED.search(clause)
+
+
+def is_open(clause: str, obligations: bool = True) -> bool:
+    return not_yet(clause) or deferred(clause, obligations)
+
+
+def negated(clause: str) -> bool:
+    return bool(_NEG_ZH.search(clause) or _NEG_EN.search(clause))
+
+
+# a negation that reports a change done: 不再超卖, no longer fails, doesn't … anymore
+_NO_LONGER = re.compile(r"不再|再也不|\bno longer\b|\bnot (?:\w+ )?any ?more\b|n't (?:\w+ )?(?:\w+ )?any ?more\b", re.I)
+
+
+def completed(clause: str) -> bool:
+    """A clause that states something done or now true, not negated and not still open."""
+    if is_open(clause) or is_question(clause) or is_condition(clause):
+        return False
+    if _NO_LONGER.search(clause):
+        return True
+    if _DONE_ZH.search(clause):
+        head = _DONE_ZH.search(clause).start()
+        return not _NEG_ZH.search(clause[max(0, head - 3):head])
+    found = _DONE_EN.search(clause)
+    if not found:
+        return False
+    return not _NEG_EN.search(clause[max(0, found.start() - 12):found.start()])
+
+
+def open_sentence(sentence: str, obligations: bool = True) -> bool:
+    """Does a sentence leave work open (one of its clauses is not yet done, deferred — or, with
+    ``obligations``, still required)?"""
+    if is_question(sentence) or is_condition(sentence) or NOTHING_LEFT.search(sentence):
+        return False
+    return any(is_open(c, obligations) for c in clauses(sentence))
+
+
+def done_sentence(sentence: str) -> bool:
+    """Does a sentence report work done (a completed clause, none left open, no question)?"""
+    if is_question(sentence) or open_sentence(sentence):
+        return False
+    return any(completed(c) for c in clauses(sentence))
+
+
+def main_text(text: str) -> str:
+    """The work a line names: its clauses without reasons, purposes and consequences (免得…,
+    so that …), and without the marker words that say it is open or done."""
+    parts = [c for c in clauses(text) if not is_rationale(c)] or clauses(text)
+    return _MARKER_WORDS.sub(" ", " ".join(parts))

@@ -1,0 +1,284 @@
+"""To-dos without an LLM: what a session leaves open, and which earlier to-dos it finished
+(docs/summaries.md § To-dos).
+
+Capture — from the final assistant message and from the person's own words:
+  * a lead and its items: ``下一步：a；b``, ``Next steps:`` and the list under it, ``TODO: …``,
+    unchecked ``- [ ]`` boxes;
+  * any sentence that leaves work open (summary/clauses.py): not done yet (还没支持, isn't migrated,
+    haven't hooked …, negation scoped to its clause), deferred or asked for (回头…, 上线前要先…,
+    有空的话…, next time, should, at some point, please check …) — kept whole, with its subject
+    (``负数金额还没支持，后面需要补上``), a marker-only prefix ("Not done yet:") dropped, a pronoun
+    kept with the clause it points back to; over ``TODO_CHARS`` the reason and consequence clauses
+    go first. Conditions, questions, intended omissions ("故意没改") and lines with no content
+    left once the markers are removed ("Not done yet.") are not to-dos.
+  * the person's deferrals (下次 / 有空 / 上线前要 / remember to / later …) in their requests,
+    unless the session's final message reports them done.
+
+Close — an earlier open to-do is finished by a later session when (its main clause only: reasons,
+purposes and marker words are left out of the comparison, text/keywords.py weighs the words):
+  1. what the session reports done covers it — the assistant's sentences that state completion and
+     leave nothing open, the sentences of a working session's final report, and completions the
+     person states ("压测我这边已经跑过了") — most of its words, or fewer when every identifier and
+     file name it mentions is there;
+  2. the person asked for it (their request names part of the same work) and the session did the
+     work: it changed files and its last command did not fail — of several to-dos the request
+     could mean, only the best match (and those nearly as good);
+  3. it names files, the session changed every one of them, and a command passed after the change;
+  4. the session is a bare "continue", did the work, and its report names part of the to-do — any
+     to-do of the session it continues, else the best-matching open one;
+  never when the session lists it as open again (then it is carried over, not finished).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from ..text.keywords import coverage, covers, expand, names, weights
+from ..text.similarity import is_near_duplicate
+from . import clauses as cl
+
+TODO_CHARS = 160
+MAX_TODOS = 6
+DONE_SHARE = 0.6          # of a to-do's weight found in what the session reports done
+NAMED_SHARE = 0.45        # … when every identifier and file the to-do names is in it
+ASKED_MIN = 0.25          # … in what the person asked for (the session did work) …
+ASKED_SHARE = 0.4         # … and in both together; of several such to-dos, the best and those
+ASKED_MARGIN = 0.75       # within this share of it
+CONTINUE_SHARE = 0.3      # … in the report of a bare "continue" of its own session
+
+_LEAD = re.compile(
+    r"^(?:\*\*)?(?:下一步|接下来|后续(?:工作)?|待办(?:事项)?|还差|还需要|遗留(?:问题)?|TODO|to-?dos?|next(?: steps?| up)?|"
+    r"remaining(?: work)?|still to do|left to do|follow[- ]?ups?)(?:\*\*)?"
+    r"\s*(?:(?:要做的|需要做的|的工作)?(?:是|有|要)|is|are)?\s*(?:[:：]\s*|$)", re.I)
+_LEAD_NEEDS_COLON = re.compile(r"^(?:next|to-?dos?)\b", re.I)
+_CHECKBOX = re.compile(r"^\s*[-*]\s*\[ \]\s*(.+)$")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)、])\s+(.+)$")
+_ITEMS = re.compile(r"[；;]|(?:^|\s)\(?\d+[.)、]\s+|\s*[①②③④⑤⑥]\s*")
+_DEFERRAL = re.compile(
+    rf"下次|下回|以后|之后|回头|改天|有空|得空|抽空|找时间|{cl.BEFORE_EVENT_ZH}|记得|别忘|不要忘|"
+    r"next time|later|eventually|at some point|remember to|don't forget|before (?:we|you) (?:deploy|release|ship|merge)|"
+    r"when (?:we|you) (?:have|get) (?:time|a chance)", re.I)
+_PRONOUN_START = re.compile(r"^(?:they|it|this|that|these|those|它们?|这个?|那个?|其)\b|^(?:它|这|那)", re.I)
+_PREFIX = re.compile(r"^(.{1,40}?)[:：]\s*(.+)$")
+_WORK_REQUEST = re.compile(r"^\s*(?:继续|接着|go on|continue|keep going|carry on|proceed)[\s。.!！,，~]*$", re.I)
+
+
+def content(text: str) -> dict:
+    """The weighted words of the work a line names (its main clause, markers removed)."""
+    return weights(cl.main_text(text))
+
+
+# ---------------------------------------------------------------------------------------------
+# capture
+
+
+def _shorten(text: str, only_open: bool = False) -> str:
+    """An open sentence as a to-do line: connectives, a marker-only prefix and leading clauses
+    that report work done dropped (``only_open``: every clause that is not open, except the one
+    before an open clause with no content of its own — "分表，以后再说"); over TODO_CHARS, the
+    clauses that are neither the subject nor open are left out."""
+    text = cl.strip_connective(cl.one_line(text)).strip(" -*").rstrip("。.!！;；")
+    prefix = _PREFIX.match(text)
+    if prefix and not content(prefix.group(1)):
+        text = prefix.group(2)
+    parts = cl.clauses(text)
+    joiner = "，" if cl.is_cjk(text) else " — "
+    if only_open:
+        kept: list = []
+        for i, clause in enumerate(parts):
+            if cl.is_open(clause, obligations=False):
+                if i and not content(clause) and parts[i - 1] not in kept:
+                    kept.append(parts[i - 1])
+                kept.append(clause)
+        text = joiner.join(kept) or text
+    else:
+        first = 0
+        while first < len(parts) - 1 and cl.completed(parts[first]) and \
+                not _PRONOUN_START.match(cl.strip_connective(parts[first + 1])):     # "they" needs it
+            first += 1
+        if first:
+            text = cl.strip_connective(text[text.find(parts[first]):])
+    if len(text) > TODO_CHARS:
+        parts = cl.clauses(text)
+        text = joiner.join(c for i, c in enumerate(parts) if i == 0 or cl.is_open(c))
+    return cl.cut(text, TODO_CHARS)
+
+
+def _items(rest: str) -> list:
+    return [p.strip(" ，,。.、") for p in _ITEMS.split(rest) if p and p.strip(" ，,。.、")]
+
+
+def _open_parts(sentence: str, obligations: bool) -> list:
+    """The to-do lines of one full sentence (its ``；``-parts that leave work open)."""
+    parts = cl.sentences(sentence, clauses=True)
+    out = []
+    for i, part in enumerate(parts):
+        if not cl.open_sentence(part, obligations):
+            continue
+        if i and _PRONOUN_START.match(cl.strip_connective(part)):
+            part = parts[i - 1].rstrip("；;") + "; " + part          # "they ought to …": keep what "they" is
+        out.append(_shorten(part))
+    return out
+
+
+def from_message(message: str, worked: bool = True) -> list:
+    """The to-dos a message leaves (see the module docstring), in order. After a session that
+    changed nothing (``worked`` false) "you should …" is advice, not a to-do: only what is not done
+    yet or deferred counts."""
+    todos: list = []
+    collecting = False
+    for line in (message or "").split("\n"):
+        box = _CHECKBOX.match(line)
+        if box:
+            todos.append(box.group(1))
+            continue
+        item = _LIST_ITEM.match(line)
+        if collecting and item and not _LEAD.match(item.group(1).strip()):
+            todos.append(item.group(1))
+            continue
+        collecting = False
+        for sentence in cl.sentences(line, clauses=False):
+            lead = _LEAD.match(sentence)
+            if lead and (":" in lead.group(0) or "：" in lead.group(0) or not _LEAD_NEEDS_COLON.match(sentence)):
+                rest = sentence[lead.end():].strip()
+                todos += _items(rest)
+                collecting = not rest
+                continue
+            todos += _open_parts(sentence, worked)
+    return _keep(todos)
+
+
+def _keep(todos: list) -> list:
+    out: list = []
+    for todo in todos:
+        text = cl.cut(cl.one_line(todo).strip(" :：-*").rstrip("。.!！;；"), TODO_CHARS)
+        if len(text) >= 3 and content(text) and not cl.NOTHING_LEFT.search(text) and \
+                not any(same_todo(text, kept) for kept in out):
+            out.append(text)
+    return out
+
+
+def deferrals(request: str) -> list:
+    """Work the person puts off for later in a request (下次…, 上线前要先…, remember to …)."""
+    out = []
+    for sentence in cl.sentences(request):
+        if _DEFERRAL.search(sentence) and cl.open_sentence(sentence, obligations=False):
+            out.append(_shorten(sentence, only_open=True))
+    return out
+
+
+def capture(final_message: str, requests=(), done_words=frozenset(), worked: bool = True) -> list:
+    """A session's open to-dos: the final message's, then the person's deferrals that the session
+    did not report done (``done_words``: keywords of what it reports done; ``worked``: it changed
+    files)."""
+    todos = from_message(final_message, worked)
+    for request in requests:
+        for todo in deferrals(request):
+            if not covers(content(todo), done_words, DONE_SHARE):
+                todos.append(todo)
+    return _keep(todos)[:MAX_TODOS]
+
+
+# ---------------------------------------------------------------------------------------------
+# the same work, and what a session finished
+
+
+def same_todo(a: str, b: str) -> bool:
+    """Do two to-do lines name the same work (near-duplicate text, or the words of the lighter
+    one mostly in the other, identifiers included)?"""
+    if is_near_duplicate(a, b):
+        return True
+    wa, wb = content(a), content(b)
+    small, large = (wa, wb) if sum(wa.values()) <= sum(wb.values()) else (wb, wa)
+    return covers(small, expand(large), DONE_SHARE)
+
+
+@dataclass
+class Evidence:
+    """What one session shows it did (built by :meth:`from_digest`)."""
+
+    done_words: set = field(default_factory=set)     # keywords of what it reports done
+    asked_words: set = field(default_factory=set)    # keywords of what the person asked for
+    file_words: set = field(default_factory=set)     # names of the files it changed
+    files: list = field(default_factory=list)
+    worked: bool = False          # changed files, and its last command did not fail
+    checked: set = field(default_factory=set)        # files changed before a command that passed
+    continues: str | None = None  # the session a bare "continue" resumes
+
+    @classmethod
+    def from_digest(cls, digest, previous: str | None = None) -> "Evidence":
+        said = done_statements(digest)
+        ev = cls(files=list(digest.files_touched))
+        for sentence in said:
+            ev.done_words |= set(content(sentence))
+        for path in ev.files:
+            base = os.path.basename(path)
+            ev.file_words |= set(weights(base)) | set(weights(path)) | {base.lower(), path.lower()}
+        ev.done_words = expand(ev.done_words | ev.file_words)
+        for request in digest.user_requests:
+            if not cl.is_question(request):
+                ev.asked_words |= set(content(request))
+        ev.asked_words = expand(ev.asked_words)
+        last = digest.commands[-1] if digest.commands else None
+        ev.worked = bool(ev.files) and not (last and last.get("failed"))
+        ev.checked = set(getattr(digest, "checked_files", None) or [])
+        requests = [r for r in digest.user_requests if r.strip()]
+        if previous and requests and _WORK_REQUEST.match(requests[0]):
+            ev.continues = previous
+        return ev
+
+
+def done_statements(digest) -> list:
+    """The sentences in which a session reports work done: the assistant's (and the person's)
+    sentences that state completion and leave nothing open; in a session that changed files,
+    also every plain statement of its final report (it describes what was done)."""
+    out = []
+    texts = list(getattr(digest, "assistant_notes", None) or []) or [digest.final_message]
+    for text in texts:
+        out += [s for s in cl.sentences(text) if cl.done_sentence(s)]
+    if digest.files_touched:
+        out += [s for s in cl.sentences(digest.final_message)
+                if not cl.open_sentence(s) and not cl.is_question(s) and not cl.is_condition(s)]
+    for request in digest.user_requests:
+        out += [s for s in cl.sentences(request) if cl.done_sentence(s)]
+    return out
+
+
+def _named_files(todo: str) -> set:
+    return {n for n in names(weights(todo)) if "." in os.path.basename(n) and not n.startswith(".")}
+
+
+def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=same_todo) -> list:
+    """The earlier ``open_todos`` (``[(session id, text)]``) the session behind ``evidence``
+    finished (see the module docstring)."""
+    out, asked, resumed = [], [], []
+    changed = {p.lower() for p in evidence.files} | {os.path.basename(p).lower() for p in evidence.files}
+    checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
+    for ref, todo in open_todos:
+        if any(is_same(todo, other) for other in still_open):
+            continue
+        words = content(todo)
+        if not words:
+            continue
+        files = _named_files(todo)
+        named = names(words)
+        if covers(words, evidence.done_words, DONE_SHARE) or \
+                (named and named <= evidence.done_words and coverage(words, evidence.done_words) >= NAMED_SHARE) or \
+                (files and all(f in checked or os.path.basename(f) in checked for f in files)
+                 and all(f in changed or os.path.basename(f) in changed for f in files)) or \
+                (evidence.continues == ref and evidence.worked
+                 and coverage(words, evidence.done_words) >= CONTINUE_SHARE):
+            out.append((ref, todo))
+        elif evidence.worked and coverage(words, evidence.asked_words) >= ASKED_MIN and \
+                covers(words, evidence.done_words | evidence.asked_words, ASKED_SHARE):
+            asked.append((coverage(words, evidence.done_words | evidence.asked_words), ref, todo))
+        elif evidence.worked and evidence.continues and coverage(words, evidence.done_words) >= CONTINUE_SHARE:
+            resumed.append((coverage(words, evidence.done_words), ref, todo))
+    # what the person asked for (or, after a bare "continue", what the report names): the best
+    # match, and any other nearly as good — not its siblings
+    for candidates in (asked, resumed):
+        best = max((score for score, _r, _t in candidates), default=0.0)
+        out += [(ref, todo) for score, ref, todo in candidates if score >= best * ASKED_MARGIN]
+    return out

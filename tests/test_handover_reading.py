@@ -1,0 +1,189 @@
+"""The deterministic reading of a session (issue 20): to-dos captured as people state them — with
+their subject, negation-aware — and closed by what a later session reports, asks for and does;
+decisions from a proposal and the answer, with the reason; the outcome as said; a change put back.
+Pure functions over strings and digests, Chinese and English."""
+
+from __future__ import annotations
+
+import pytest
+
+from code_memory.summary import decisions, extract
+from code_memory.summary.todos import Evidence, capture, finished, from_message, same_todo
+from code_memory.transcript import SessionDigest, read_session
+from support.transcripts import TranscriptWriter
+
+
+def digest(*texts, files=(), requests=("继续",), failed=None, checked=(), exchanges=()):
+    """A later session that says ``texts`` (its assistant messages, the last one final)."""
+    commands = [] if failed is None else [{"command": "pytest -q", "failed": failed}]
+    return SessionDigest(path="x", assistant_notes=list(texts), final_message=texts[-1] if texts else "",
+                         files_touched=list(files), user_requests=list(requests), commands=commands,
+                         checked_files=list(checked), exchanges=[list(e) for e in exchanges])
+
+
+@pytest.mark.parametrize("message, todos", [
+    ("Not done yet: negative amounts are not handled — that is the next step",
+     ["negative amounts are not handled — that is the next step"]),
+    ("负数金额还没支持，后面需要补上。", ["负数金额还没支持，后面需要补上"]),
+    ("The limits are hard-coded for now; they ought to move into settings eventually.",
+     ["The limits are hard-coded for now; they ought to move into settings eventually"]),
+    ("改好了，测试全过。另外上线前要先跟 DBA 确认索引已经建好，否则迁移会锁表。",
+     ["上线前要先跟 DBA 确认索引已经建好，否则迁移会锁表"]),
+    ("Migrated the endpoint. I haven't updated the Android client yet.", ["I haven't updated the Android client yet"]),
+    ("utils/retry.py 里的 print 是故意保留的，没有改。", []),                 # intended
+    ("如果以后要改它，得先跟运维确认解析脚本。", []),                       # a condition
+    ("要不要顺便把日志也改了？", []),                                     # a question
+    ("都是 api 章节改名以后没同步，现在修好了。", []),                      # a cause, not a to-do
+    ("Not done yet.", []),                                                # nothing left once the markers go
+    ("Nothing — days without events are simply missing from the output.", []),
+    ("Done. Next: reindex production.", ["reindex production"]),
+])
+def test_todos_are_captured_as_people_say_them(message, todos):
+    assert from_message(message) == todos
+
+
+def test_the_persons_deferrals_count_unless_the_session_did_them():
+    said = "好的，记下了。"
+    asked = ["对了，发版前要先把开关默认值改成关。有空的话再把放量比例做成后台可调的。"]
+    assert capture(said, asked) == ["发版前要先把开关默认值改成关", "有空的话再把放量比例做成后台可调的"]
+    done = Evidence.from_digest(digest("开关默认值已经改成关了。", files=["/p/flags.yaml"])).done_words
+    assert capture(said, asked, done) == ["有空的话再把放量比例做成后台可调的"]
+
+
+def test_a_later_session_finishes_a_todo_in_other_words():
+    ci = [("s1", "在 CI 里加一个死链检查，免得以后再出现这种情况")]
+    assert finished(ci, Evidence.from_digest(digest("已在 CI 里加了死链检查。")), []) == ci   # the reason left out
+    load = [("s1", "跑一次压测看看锁冲突率")]
+    stated = digest("CHANGELOG 写好了。", requests=["压测我这边跑完了，锁冲突率 12%，帮我补一下 CHANGELOG"],
+                    files=["/p/CHANGELOG.md"])
+    assert finished(load, Evidence.from_digest(stated), []) == load             # a completion the person states
+    docs = [("s1", "document the --strict flag in docs/cli.md")]
+    edited = digest("Tidied the wording.", files=["/p/docs/cli.md"], checked=["/p/docs/cli.md"], failed=False)
+    assert finished(docs, Evidence.from_digest(edited), []) == docs             # its file changed, a command passed
+    unchecked = digest("Tidied the wording.", files=["/p/docs/cli.md"], failed=True)
+    assert finished(docs, Evidence.from_digest(unchecked), []) == []
+    restated = digest("已在 CI 里加了死链检查。")
+    assert finished(ci, Evidence.from_digest(restated), ["CI 里的死链检查还没加"]) == []      # still open: carried
+
+
+def test_what_the_person_asked_for_closes_the_best_match_only():
+    siblings = [("s1", "Partial refunds aren't supported yet"), ("s1", "the refund webhook isn't wired to notifications")]
+    asked = digest("Done: the amount is checked against what is left.", requests=["do the partial refunds"],
+                   files=["/p/billing/refunds.py"], failed=False)
+    assert finished(siblings, Evidence.from_digest(asked), []) == siblings[:1]
+    nothing_done = digest("I looked at it.", requests=["do the partial refunds"], files=[], failed=False)
+    assert finished(siblings, Evidence.from_digest(nothing_done), []) == []     # asked, but no work done
+    resumed = digest("All twelve GET endpoints now send ETags.", requests=["continue"], files=["/p/api/x.py"],
+                     failed=False)
+    ev = Evidence.from_digest(resumed, previous="s1")
+    assert finished([("s1", "the other ten GET endpoints still need the same treatment")], ev, []) != []
+    assert same_todo("在 README 里说明 pool_size 配置项", "README 的 pool_size 说明还没写")
+    assert not same_todo("给 load_config 补单元测试", "给 parse_args 补单元测试")
+
+
+@pytest.mark.parametrize("proposal, reply, wanted, unwanted", [
+    ("方案一：按天分表；方案二：加一个 created_at 索引。我倾向方案二，因为改动小、不用迁移历史数据。你看呢？", "行，就按你说的",
+     ["加一个 created_at 索引", "因为改动小", "行，就按你说的"], ["按天分表"]),
+    ("We could (a) cache the token in memory or (b) store it in Redis. Memory is simpler; Redis survives restarts.",
+     "go with the second one", ["store it in Redis", "Redis survives restarts"], ["cache the token in memory"]),
+    ("Two ways: a cron job, or a Celery beat task.", "Celery beat it is — we already run Celery",
+     ["a Celery beat task", "we already run Celery"], ["a cron job"]),
+])
+def test_a_proposal_and_the_answer_make_a_decision_with_its_reason(proposal, reply, wanted, unwanted):
+    line = decisions.from_exchange(proposal, reply)
+    assert line and all(w in line for w in wanted) and not any(u in line for u in unwanted), line
+
+
+def test_what_is_not_a_decision():
+    assert decisions.from_exchange("改好了，测试都过了。", "谢谢") is None            # no proposal
+    assert decisions.from_exchange("要用 A 还是 B？", "A 和 B 有什么区别？") is None    # a question back
+    assert decisions.statements(["Options: 1. keep the cron job, 2. move to Celery beat."]) == []
+    assert decisions.statements(["Fixed the loop to use a set instead of a list."]) == []    # a change, no reason
+    assert decisions.statements(["I'd pick SQLite — it is simpler."]) == []                  # still a proposal
+    assert decisions.statements(["改用 Counter 而不是 Gauge，因为要算速率。"]) == ["改用 Counter 而不是 Gauge，因为要算速率"]
+
+
+def test_outcome_revert_and_short_sessions(tmp_path):
+    final = ("已经退回 pydantic 1.10，requirements.txt 恢复原样，测试全绿。要升 v2 得先把 .dict() 换成 "
+             "model_dump()，等有空再弄。")
+    path = str(tmp_path / "t.jsonl")
+    with TranscriptWriter(path, cwd="/w/p") as t:
+        t.user("把 pydantic 升级到 2.x 试试")
+        t.tool("Edit", {"file_path": "/w/p/requirements.txt", "old_string": "1", "new_string": "2"})
+        t.tool("Edit", {"file_path": "/w/p/models.py", "old_string": "1", "new_string": "2"})
+        t.tool("Bash", {"command": "pytest -q"}, "Exit code 1\n31 failed", is_error=True)
+        t.user("算了，先退回去")
+        t.tool("Bash", {"command": "git checkout -- requirements.txt"}, "")
+        t.tool("Bash", {"command": "pytest -q"}, "212 passed")
+        t.say(final)
+    d = read_session(path)
+    assert d.reverted_files == ["/w/p/requirements.txt"] and d.files_touched == ["/w/p/models.py"]
+    assert d.reverts == ["git checkout -- requirements.txt"] and d.last_command_failed is False
+    fields = extract.read(d)
+    assert fields["reverted"].startswith("已经退回 pydantic 1.10")
+    assert fields["todos"] == ["要升 v2 得先把 .dict() 换成 model_dump()，等有空再弄"]
+    assert fields["outcome"] == "" and fields["asked"] == ["算了，先退回去"]      # both already carried
+    long = "First the headline. " + " ".join(f"Middle sentence {i} says little." for i in range(30)) + " The end."
+    outcome = extract.outcome_of(long)
+    assert outcome.startswith("First the headline.") and outcome.endswith("The end.") and len(outcome) <= 320
+
+
+def test_cautions_said_in_the_session_are_kept_and_a_short_final_reaches_back():
+    d = digest("Looked at the retry loop. Note that the Redis client retries on its own, so a second retry "
+               "layer doubles the load during an outage.", "Done.", files=["/p/retry.py"], failed=False)
+    fields = extract.read(d)
+    assert fields["outcome"].startswith("Looked at the retry loop.")
+    assert fields["noted"] == []                           # carried by the outcome already
+    d = digest("注意：批量导入时不要开事务自动提交，否则会导致一半数据写进去。" * 1, "导入脚本改好了，测试通过，速度提升了三倍，"
+               "现在每批 5000 行，整个导入从 40 分钟降到 13 分钟，日志里会打印每一批的耗时和失败行号，方便排查问题。"
+               "失败的行会写进 failed_rows.csv，可以单独重跑。",
+               files=["/p/import.py"], failed=False)
+    fields = extract.read(d)
+    assert fields["noted"] == ["注意：批量导入时不要开事务自动提交，否则会导致一半数据写进去。"]
+    assert "Redis" not in fields["outcome"] and fields["outcome"].startswith("导入脚本改好了")
+
+
+def test_a_first_request_answers_the_last_sessions_proposal_and_defers_work():
+    proposal = ("查清楚了：慢在全表扫描。两个办法：一是给 orders.created_at 加索引，二是按月分表。"
+                "我倾向加索引，改动小，分表要改所有查询。明天你决定一下？")
+    d = digest("索引加好了，查询从 3 秒降到 40 毫秒。", files=["/p/migrations/0009_idx.sql"], failed=False,
+               requests=["就用第一个吧，分表以后再说", "顺便看下慢查询日志"])
+    fields = extract.read(d, previous_final=proposal)
+    assert fields["decisions"] and "给 orders.created_at 加索引" in fields["decisions"][0]
+    assert "改动小" in fields["decisions"][0] and "按月分表" not in fields["decisions"][0].split("(")[0]
+    assert fields["todos"] == ["分表以后再说"]
+    assert extract.read(d)["decisions"] == []                          # no proposal to answer
+
+
+@pytest.mark.parametrize("segmenter", ["jieba dictionary", "bigrams (no jieba)"])
+def test_closing_does_not_hang_on_the_segmenter(segmenter, monkeypatch):
+    from code_memory.text import keywords
+    from code_memory.text.segment import BigramSegmenter
+    if segmenter.startswith("bigrams"):
+        monkeypatch.setattr(keywords, "_segmenter", lambda: BigramSegmenter())
+    keywords._weights.cache_clear()
+    keywords.sub_words.cache_clear()
+    try:
+        todo = [("s1", "给 load_config 补单元测试")]
+        report = digest("tests/test_load_config.py 写好了，默认值和文件缺失两种情况都覆盖到了，跑过一遍全绿。",
+                        files=["/p/tests/test_load_config.py"], failed=False)
+        assert finished(todo, Evidence.from_digest(report), []) == todo
+        ci = [("s1", "在 CI 里加一个死链检查，免得以后再出现这种情况")]
+        assert finished(ci, Evidence.from_digest(digest("已在 CI 里加了死链检查。")), []) == ci
+        assert finished(ci, Evidence.from_digest(digest("已在 CI 里加了 lint 步骤。")), []) == []
+    finally:
+        keywords._weights.cache_clear()
+        keywords.sub_words.cache_clear()
+
+
+def test_a_change_reported_as_no_longer_happening_is_done_and_continue_resumes_older_work():
+    from code_memory.summary import clauses
+    assert clauses.completed("高并发下不再超卖") and clauses.completed("the nightly job no longer times out")
+    assert not clauses.completed("the nightly job does not time out yet")
+    timeout = [("s1", "the nightly job still times out on large tenants")]
+    report = digest("The nightly job no longer times out on large tenants: it pages through them.",
+                    files=["/p/jobs/nightly.py"], failed=False)
+    assert finished(timeout, Evidence.from_digest(report), []) == timeout
+    older = [("s2", "缓存命中率日志还没加"), ("s1", "库存变更时还要让缓存失效")]   # s1 is not the session continued
+    resumed = digest("命中率日志加好了，每分钟打印一次。", requests=["继续"], files=["/p/cache.py"], failed=False)
+    assert finished(older, Evidence.from_digest(resumed, previous="s3"), []) == older[:1]

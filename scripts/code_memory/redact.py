@@ -325,7 +325,12 @@ generate gen create new make delete remove del rotate parse mask redact reset ch
 issue store save write put compare match prompt ask input use require ensure to from""".split())
 
 
+_DECLARED_TYPE = re.compile(r"([\w:>*&]+)[ \t]+$")
+
+
 def _given_value_is_secret(text: str, start: int, name: str, given) -> bool:
+    """Whether the string ``given`` (a :data:`_QUOTED_AFTER_NAME` match) after the name at
+    ``start`` is that secret's value."""
     value = given.group("value")
     if _REFERENCE.search(value.strip()):
         return False
@@ -346,8 +351,10 @@ def _given_value_is_secret(text: str, start: int, name: str, given) -> bool:
     if words[0] in ("set", "with") and len(words) > 1:
         return _label_strength(function[len(words[0]):]) == 2  # setPassword("…"), withToken("…")
     before = text[max(line_start, start - 40):start]
-    declared = re.search(r"([\w:>*&]+)[ \t]+$", before)
-    if dot or text.startswith(".", start) or before.endswith(".") or (declared and declared.group(1).split(":")[-1] not in _NOT_DECLARATIONS):
+    declared = _DECLARED_TYPE.search(before)
+    if declared and declared.group(1).split(":")[-1] in _NOT_DECLARATIONS:
+        declared = None                    # return secret("…"): a call, not a declaration
+    if dot or text.startswith(".", start) or before.endswith(".") or declared:
         return _label_strength(function) == 2  # .password("…") (a builder), std::string secret("…")
     return False
 

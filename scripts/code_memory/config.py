@@ -169,7 +169,8 @@ DEFAULTS: dict = {
     "recall": {
         "prompt": True,
         "file": True,
-        "threshold": 0.6,
+        "threshold": 0.25,
+        "threshold_work": 0.7,
         "max_chars": 1500,
         "max_items": 3,
         "candidates": 8,

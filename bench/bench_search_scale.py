@@ -384,8 +384,8 @@ class HookOutcomes:
                 fh.seek(self.offset)
                 for line in fh:
                     rec = json.loads(line)
-                    if rec.get("hook") == "prompt-recall":
-                        key = "injected" if rec.get("action") == "recall" else f"silent: {rec.get('reason')}"
+                    if rec.get("hook") == "prompt-recall" and rec.get("action") in ("recall", "recall-silent"):
+                        key = "injected" if rec["action"] == "recall" else f"silent: {rec.get('reason')}"
                         counts[key] = counts.get(key, 0) + 1
                 self.offset = fh.tell()
         return counts

@@ -40,11 +40,17 @@ DEFAULTS: dict = {
         "fusion": "convex",
         "fusion_alpha": 0.5,
         "vector_weight": 0.5,
+        # the warm search server (docs/search.md § The warm search server)
+        "server": True,
+        "server_idle_seconds": 3600,
+        "server_timeout_seconds": 2.0,
+        "server_hook_timeout_seconds": 0.5,
     },
     "index": {
         "window_lines": 40,
         "max_file_bytes": 2000000,
         "auto_rebuild": True,
+        "sweep_seconds": 300,
     },
     "embedding": {
         "enabled": True,

@@ -42,5 +42,7 @@ def project_dir(tmp_path):
 @pytest.fixture
 def claude_runner(claude_bin, standin, isolated_home, project_dir):
     """A runner with the test's HOME and memory root; hooks find the test venv's python."""
-    env = {"CODE_MEMORY_ROOT": os.environ["CODE_MEMORY_ROOT"], "CODE_MEMORY_PYTHON": sys.executable}
+    env = {"CODE_MEMORY_ROOT": os.environ["CODE_MEMORY_ROOT"], "CODE_MEMORY_PYTHON": sys.executable,
+           # no warm search server left behind per test root (test_search_server_e2e.py turns it on)
+           "CODE_MEMORY_SEARCH__SERVER": "0"}
     return ClaudeRunner(claude_bin, standin, home=isolated_home, cwd=project_dir, env=env)

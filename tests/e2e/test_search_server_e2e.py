@@ -5,9 +5,7 @@ in the Bash tool is answered by it — asserted on what the stand-in received.""
 from __future__ import annotations
 
 import os
-import shutil
 import sys
-import tempfile
 
 import pytest
 
@@ -25,35 +23,25 @@ PROBE = ("import sys, time; sys.path.insert(0, sys.argv[1]); from code_memory.se
          "    time.sleep(0.1)\n")
 
 
-def test_session_start_warms_the_server_the_model_search_uses(claude_runner, standin, project_dir, memory_root):
-    from code_memory.search import client
-
+def test_session_start_warms_the_server_the_model_search_uses(claude_runner, standin, project_dir, memory_root,
+                                                              search_server_env):
     (project_dir / ".git").mkdir()
     rules = os.path.join(memory_root, "areas", "projects", "alpha", "rules.md")
     os.makedirs(os.path.dirname(rules))
     with open(rules, "w", encoding="utf-8") as fh:
         fh.write(f"# alpha — rules\n\n## Retry\n\n- retry with exponential backoff ({MARKER})\n")
-    sockets = tempfile.mkdtemp(prefix="cme-", dir="/tmp")
-    env = {"CODE_MEMORY_SEARCH__SERVER": "1", client.SOCKET_DIR_ENV: sockets}
-    probe = os.path.join(sockets, "probe.py")
+    from code_memory.search import client
+
+    env = search_server_env
+    probe = os.path.join(env[client.SOCKET_DIR_ENV], "probe.py")
     with open(probe, "w", encoding="utf-8") as fh:
         fh.write(PROBE)
     command = (f"{sys.executable} {probe} {SCRIPTS} {memory_root} && "
                f"{sys.executable} {SCRIPTS}/memory-search.py 'exponential backoff' --mode bm25")
     standin.push(main(tool("Bash", command=command, description="search memory")))
-    try:
-        result = claude_runner.run("how do we retry failed calls?", plugin_dirs=[REPO], env=env)
-        assert result.ok, result.describe()
-        answered = [s for r in standin.message_requests("main") for s in strings_in(r["body"])
-                    if "PRESTARTED" in s]
-        assert answered, "the server was not running before the model's first search"
-        assert MARKER in answered[0] and '"warm":true' in answered[0]
-    finally:
-        os.environ[client.SOCKET_DIR_ENV] = sockets
-        try:
-            ping = client.call(memory_root, "ping", {}, 5.0, start_server=False)
-            if ping:
-                os.kill(ping["pid"], 15)
-        finally:
-            del os.environ[client.SOCKET_DIR_ENV]
-            shutil.rmtree(sockets, ignore_errors=True)
+    result = claude_runner.run("how do we retry failed calls?", plugin_dirs=[REPO], env=env)
+    assert result.ok, result.describe()
+    answered = [s for r in standin.message_requests("main") for s in strings_in(r["body"])
+                if "PRESTARTED" in s]
+    assert answered, "the server was not running before the model's first search"
+    assert MARKER in answered[0] and '"warm":true' in answered[0]

@@ -466,16 +466,20 @@ def repeats(cfg, prompts: list, measured: list, ask: float, work: float) -> dict
     (the hook's ledger: keys and line digests). Counts items and lines injected twice."""
     from code_memory.search.recall import ASK, build
 
+    from code_memory.text.lines import line_digest
+
     by_project: dict = {}
     injected = twice_keys = twice_lines = 0
     for p, m in zip(prompts, measured):
-        keys, lines = by_project.setdefault(p["project"], (set(), set()))
+        keys, lines, shown = by_project.setdefault(p["project"], (set(), set(), set()))
         got = build(cfg.root, m, ask if m.kind == ASK else work, _item_budget(cfg),
                     int(cfg.get_path("recall.max_items")), keys, lines)["items"]
         for item in got:
             injected += 1
             twice_keys += item["key"] in keys
-            twice_lines += len(set(item["lines"]) & lines)
+            new_lines = {line_digest(line) for line in item["text"].split("\n")} - {""}
+            twice_lines += len(new_lines & shown)      # a whole line shown again (a short sentence
+            shown.update(new_lines)                    # such as "Thanks!" inside a new line is not)
             keys.add(item["key"])
             lines.update(item["lines"])
     return {"items_injected": injected, "repeated_items": twice_keys, "repeated_lines": twice_lines}

@@ -197,6 +197,53 @@ def test_lines_in_context_are_one_line_whatever_their_dress():
     assert line_digest("- ok") == ""
 
 
+def test_a_message_whose_sentences_the_brief_listed_is_in_context_and_empty_fields_are_not_lines():
+    from code_memory.search.recall import _empty_value
+    from code_memory.text.lines import text_digests, unseen_part
+
+    brief = ("## 2026-11-26 05:10 · Should we move Money to integer cents?\n"
+             "- decided: I went with int cents rather than Decimal because the column is a BIGINT\n"
+             "- outcome: Money now stores integer cents.\n")
+    seen = set(text_digests(brief))
+    closing = ("Money now stores integer cents. I went with int cents rather than Decimal because the column "
+               "is a BIGINT. Not done yet: the CSV export.")
+    assert unseen_part(closing, seen) == "Not done yet: the CSV export."
+    assert unseen_part("1. **主题**: Should we move Money to integer cents?", seen) == ""
+    assert unseen_part("Money now stores integer cents.", seen) == ""
+    assert unseen_part("金额从浮点数改成了整数分。CSV 导出还没改。",
+                       set(text_digests("- outcome: 金额从浮点数改成了整数分"))) == "CSV 导出还没改。"
+    assert _empty_value("   - —") and _empty_value("3. **决策记录**: 无") and not _empty_value("- use YAML")
+
+
+def test_recall_leaves_out_what_the_brief_said_in_other_lines_and_gives_a_note_one_fence(initialized_root, project):
+    from code_memory.config import load_config
+    from code_memory.search.recall import prompt_recall
+    from code_memory.text.lines import text_digests
+
+    paths = initialized_root
+    closing = ("Money now stores integer cents. I went with int cents rather than Decimal because the "
+               "invoices.amount column is a BIGINT. Not done yet: update the CSV export.")
+    body = (f"1. **主题**: Should we move Money to integer cents?\n2. **关键知识点**:\n   - —\n\n"
+            f"## 结束语\n\n> {closing}\n\n" + "filler line about nothing in particular\n" * 60 +
+            "\n## 更多\n\n- Decimal was slower in the hot loop of the Money parser (SPEED-MARKER)\n")
+    write(paths.session_note("s-money"), note("s-money", "2026-11-20", project, body))
+    index(paths)
+    cfg = load_config()
+    request = {"prompt": "why didn't we use Decimal for Money?", "project": "alpha", "threshold": 0.0,
+               "threshold_work": 0.0, "max_chars": 1400, "max_items": 4, "candidates": 8, "mode": "bm25"}
+    fresh = prompt_recall(cfg, dict(request))
+    ids = [item["id"] for item in fresh["items"]]
+    assert len(ids) == len(set(ids)) and len(fresh["items"][0].get("keys") or []) > 1   # chunks of a note: one fence
+    assert "—" not in "".join(item["text"] for item in fresh["items"]).replace("—\n", "")
+    brief = ("## 2026-11-20 10:00 · Should we move Money to integer cents?\n"
+             "- decided: I went with int cents rather than Decimal because the invoices.amount column is a BIGINT\n"
+             "- outcome: Money now stores integer cents.\n  - [ ] update the CSV export\n")
+    after = prompt_recall(cfg, {**request, "exclude_lines": sorted(set(text_digests(brief)))})
+    shown = "\n".join(item["text"] for item in after["items"])
+    assert "BIGINT" not in shown and "integer cents" not in shown     # the brief said it, line by line
+    assert "SPEED-MARKER" in shown                                    # what it did not say still comes
+
+
 def test_the_kind_of_prompt_is_read_from_its_grammar_in_both_languages():
     from code_memory.text.prompt_kind import named_words, prompt_kind
 

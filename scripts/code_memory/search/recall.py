@@ -40,7 +40,7 @@ import os
 import sqlite3
 
 from ..config import DEFAULTS
-from ..text.lines import line_digest, text_digests
+from ..text.lines import line_digest, line_digests, norm_line, text_digests, unseen_part
 from ..text.prompt_kind import ASK, WORK, named_words, prompt_kind
 
 _R = DEFAULTS["recall"]
@@ -216,12 +216,21 @@ def _bare_label(line: str) -> bool:
     return s.endswith((":", "：")) and len(s) <= 40
 
 
+EMPTY_VALUES = ("none", "n/a", "无", "暂无", "没有")
+
+
+def _empty_value(line: str) -> bool:
+    """A line that holds no words (``- —``, ``3. **决策记录**: 无``): a template's empty field."""
+    content = norm_line(line).strip(" —–-()（）.。")
+    return not any(ch.isalnum() for ch in content) or content in EMPTY_VALUES
+
+
 def _next_line(lines: list, i: int) -> int | None:
     """The line that follows line ``i`` in the text (a reply in a conversation, the first point under
-    a matched topic), past blank lines, fences and bare labels; None at the end."""
+    a matched topic), past blank lines, fences, bare labels and empty fields; None at the end."""
     for j in range(i + 1, min(len(lines), i + 4)):
         s = lines[j].strip()
-        if s and not s.startswith("```") and not _bare_label(s):
+        if s and not s.startswith("```") and not _bare_label(s) and not _empty_value(s):
             return j
     return None
 
@@ -388,16 +397,24 @@ def build(root: str, measured: Measured, threshold: float, budget: int, max_item
 
     def take(item, i, shown, full, extra=None) -> bool:
         nonlocal left
-        digests = {d for d in (line_digest(shown), line_digest(full)) if d}
-        if i in item["chosen"] or digests & seen_lines:
+        if i in item["chosen"]:
             return False
-        extra = {k: v for k, v in (extra or {}).items() if k not in item["chosen"] and line_digest(v) not in seen_lines}
+        rest = unseen_part(full, seen_lines)      # the sentences the context already holds go
+        if rest != full:
+            if not rest or not measured.matcher.matched(rest):
+                return False                     # what is new in it holds none of the prompt's words
+            full, shown = rest, _cut_line(rest, measured.matcher, LINE_SHORT)
+        digests = set(line_digests(shown)) | set(line_digests(full))
+        if digests & seen_lines:
+            return False
+        extra = {k: v for k, v in (extra or {}).items()
+                 if k not in item["chosen"] and not set(line_digests(v)) & seen_lines}
         cost = len(shown) + 1 + sum(len(v) + 1 for v in extra.values()) + (0 if item["chosen"] else item["overhead"])
         if cost > left:
             return False
         item["chosen"].update(extra)
         item["chosen"][i] = shown
-        seen_lines.update(digests, (d for d in (line_digest(v) for v in extra.values()) if d))
+        seen_lines.update(digests, *(line_digests(v) for v in extra.values()))
         left -= cost
         return True
 
@@ -419,15 +436,24 @@ def build(root: str, measured: Measured, threshold: float, budget: int, max_item
                 line, parent = item["lines"][j].strip(), _parent(item["lines"], j)
                 take(item, j, _cut_line(line, measured.matcher, LINE_SHORT), line,
                      {parent: item["lines"][parent].strip()[:PARENT_MAX]} if parent is not None else None)
+    by_id: dict = {}
     for item in items:
         chosen = item.pop("chosen")
         item.pop("overhead")
         source = item.pop("lines")
-        if chosen:
-            item["text"] = "\n".join(chosen[i] for i in sorted(chosen))
-            item["lines"] = list(dict.fromkeys(text_digests(item["text"]) + [
-                d for d in (line_digest(source[i].strip()) for i in sorted(chosen)) if d]))
-            out["items"].append(item)
+        if not chosen:
+            continue
+        text = "\n".join(chosen[i] for i in sorted(chosen))
+        keys = text_digests(text) + [d for d in (line_digest(source[i].strip()) for i in sorted(chosen)) if d]
+        first = by_id.get(item["id"])
+        if first is not None:                    # two chunks of one note: one fence
+            first["text"] += "\n" + text
+            first["lines"] = list(dict.fromkeys(first["lines"] + keys))
+            first.setdefault("keys", [first["key"]]).append(item["key"])
+            continue
+        item["text"], item["lines"] = text, list(dict.fromkeys(keys))
+        by_id[item["id"]] = item
+        out["items"].append(item)
     if not out["items"]:
         out["skipped"] = "already in context"
     return out

@@ -3,7 +3,9 @@
 Recall must not repeat what is in context in another dress: the SessionStart brief writes
 ``- decided: X``, a session note ``4. **决策记录**: X``, a recalled chunk ``   - X``. :func:`norm_line`
 strips list markers, numbering, check boxes, emphasis and a short leading label, lowercases and
-collapses spaces; :func:`line_digest` is the key the hooks' ledger keeps (hooks/ledger.py).
+collapses spaces; :func:`line_digest` is the key the hooks' ledger keeps (hooks/ledger.py). A line
+of several sentences is also known by each sentence (:func:`sentences`), so a recalled closing
+message whose sentences the brief already listed one per line is recognised as in context.
 Standard library only, no ``re``: the hooks import it on their hot path.
 """
 
@@ -15,6 +17,8 @@ except ImportError:  # pragma: no cover
     from hashlib import sha1 as _sha1
 
 MIN_LINE_KEY_CHARS = 8        # shorter lines are not tracked as "in context"
+SENTENCE_ENDS = (". ", "? ", "! ", "; ", "。", "？", "！", "；")
+END_PUNCT = ".。!！?？;；…"
 
 
 
@@ -43,6 +47,9 @@ def norm_line(line: str) -> str:
             s = s[cut + 1:].strip()
         if s == before:
             break
+    dot = s.find(" · ")                       # the brief's "2026-11-26 05:10 · topic" heading
+    if 0 < dot <= 17 and s[:1].isdecimal():
+        s = s[dot + 3:]
     ref = s.rfind(" (sessions/")
     if ref > 0 and s.endswith(")"):           # the brief's "(sessions/<id>.md, date)" after a to-do
         s = s[:ref]
@@ -62,11 +69,56 @@ def line_digest(line: str) -> str:
     return digest(norm, 12)
 
 
+def sentences(line: str) -> list:
+    """The sentences of one line as written (their end punctuation kept); one item for a line of
+    one sentence."""
+    out, start = [], 0
+    for i, ch in enumerate(line):
+        if ch in "。？！；" or (ch in ".?!;" and line[i + 1:i + 2] == " "):
+            piece = line[start:i + 1].strip()
+            if sum(c.isalpha() for c in piece) >= 3:      # not a list number ("1. "), not "e.g. "
+                out.append(piece)
+                start = i + 1
+    tail = line[start:].strip()
+    if tail:
+        out.append(tail)
+    return [s for s in out if s]
+
+
+def sentence_digest(sentence: str) -> str:
+    """The key of one sentence in the session's context ("" when too short): its line key without
+    the end punctuation, so ``X.`` inside a message and a brief's ``- decided: X`` meet."""
+    norm = norm_line(sentence).rstrip(END_PUNCT + " ")
+    if len(norm) < MIN_LINE_KEY_CHARS:
+        return ""
+    return digest(norm, 12)
+
+
+def line_digests(line: str) -> list:
+    """The keys of one line: the whole line's, and each sentence's when it has several."""
+    keys = [line_digest(line), sentence_digest(line)]
+    parts = sentences(line)
+    if len(parts) > 1:
+        keys += [sentence_digest(part) for part in parts]
+    return [k for k in dict.fromkeys(keys) if k]
+
+
 def text_digests(text: str) -> list:
-    """The digests of every trackable line of ``text`` (what an injection put into context)."""
-    out = []
+    """The digests of every trackable line of ``text``, and of its sentences (what an injection put
+    into context)."""
+    out: dict = {}
     for line in (text or "").split("\n"):
-        d = line_digest(line)
-        if d and d not in out:
-            out.append(d)
-    return out
+        for d in line_digests(line):
+            out[d] = None
+    return list(out)
+
+
+def unseen_part(line: str, seen) -> str:
+    """``line`` without the sentences whose keys are in ``seen`` ("" when every sentence is)."""
+    if {line_digest(line), sentence_digest(line)} & set(seen):
+        return ""
+    parts = sentences(line)
+    if len(parts) < 2:
+        return line
+    kept = [p for p in parts if not (sentence_digest(p) and sentence_digest(p) in seen)]
+    return "".join(p + ("" if p[-1] in "。？！；" or i == len(kept) - 1 else " ") for i, p in enumerate(kept))

@@ -465,7 +465,6 @@ def repeats(cfg, prompts: list, measured: list, ask: float, work: float) -> dict
     """One session per project: every prompt in turn, each recall excluding what is in context
     (the hook's ledger: keys and line digests). Counts items and lines injected twice."""
     from code_memory.search.recall import ASK, build
-
     from code_memory.text.lines import line_digest
 
     by_project: dict = {}

@@ -207,3 +207,44 @@ def test_configuration_is_loaded_at_the_edges_only():
             if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "load_config":
                 offenders.append(f"{path}:{node.lineno}")
     assert offenders == [], "configuration loaded below the edges: " + ", ".join(offenders)
+
+
+def _literal_default_reads(tree):
+    """``(line, name, literal)`` of every ``x.get("name", LITERAL)`` and ``x.get("name") or LITERAL``."""
+    for node in ast.walk(tree):
+        call, literal = None, None
+        if isinstance(node, ast.Call) and len(node.args) == 2:
+            call, literal = node, node.args[1]
+        elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2 \
+                and isinstance(node.values[0], ast.Call) and len(node.values[0].args) == 1:
+            call, literal = node.values[0], node.values[1]
+        if call is None or not (isinstance(call.func, ast.Attribute) and call.func.attr == "get"):
+            continue
+        name = call.args[0]
+        if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+            continue
+        try:
+            value = ast.literal_eval(literal)
+        except ValueError:
+            continue
+        yield node.lineno, name.value, value
+
+
+def test_no_config_default_is_repeated_as_a_literal():
+    """A setting read from a section that may be partial goes through ``config.setting`` (or
+    ``section_values``), so its default lives in config_schema.py only: ``section.get("top_k", 6)``
+    or ``section.get("top_k") or 6`` repeating the schema's default fails here."""
+    from code_memory.config_schema import KEYS
+    defaults = {}
+    for key in KEYS.values():
+        defaults.setdefault(key.name.rpartition(".")[2], []).append(key.default)
+    repeated = []
+    for module, path in modules().items():
+        if module in ("config", "config_schema", "config_reference"):
+            continue
+        for line, name, value in _literal_default_reads(ast.parse(open(path, encoding="utf-8").read(), path)):
+            if any(value == d and type(value) is type(d) and d not in (None, "", 0, [], {})
+                   for d in defaults.get(name, ())):
+                repeated.append(f"{module}.py:{line}: {name} = {value!r}")
+    assert repeated == [], "config defaults repeated as literals (read them with config.setting): " + \
+        ", ".join(repeated)

@@ -35,11 +35,12 @@ def search_mode(ctx, configured: str) -> str:
     if configured in ("bm25", "hybrid"):
         return configured
     try:
+        from ..config import setting
         from ..search.daemon import running
         from ..search.embed import spec_from_config
 
         ecfg = ctx.cfg.get("embedding") or {}
-        return "hybrid" if ecfg.get("enabled", True) and running(spec_from_config(ecfg)) else "bm25"
+        return "hybrid" if setting(ecfg, "embedding.enabled") and running(spec_from_config(ecfg)) else "bm25"
     except Exception:  # noqa: BLE001 — no vectors: words alone
         return "bm25"
 

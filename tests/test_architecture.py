@@ -248,3 +248,31 @@ def test_no_config_default_is_repeated_as_a_literal():
                 repeated.append(f"{module}.py:{line}: {name} = {value!r}")
     assert repeated == [], "config defaults repeated as literals (read them with config.setting): " + \
         ", ".join(repeated)
+
+
+OWNER = "memory.tree"   # the one owner of rules.md and MEMORY.md's sections
+WRITERS = {"update_file", "atomic_write_text", "atomic_write_json", "create_new_text", "append_text", "open"}
+
+
+def test_one_module_owns_rules_md_and_memory_md():
+    """Only memory/tree.py spells ``"rules.md"`` and writes a project's rules.md or the root's
+    MEMORY.md; every other module goes through its functions (append_rules, append_pitfalls,
+    replace_line, remove_line, restore_line, …). A module that names the file or hands its path to
+    a writer fails here."""
+    spelled, writes = [], []
+    for module, path in modules().items():
+        if module == OWNER:
+            continue
+        tree = ast.parse(open(path, encoding="utf-8").read(), path)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and node.value == "rules.md":
+                spelled.append(f"{module}.py:{node.lineno}")
+            if isinstance(node, ast.Call) and node.args:
+                func = node.func
+                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                target = ast.unparse(node.args[0])
+                if name in WRITERS and ("paths.memory_md" in target or "rules_path" in target
+                                        or "RULES_FILE" in target):
+                    writes.append(f"{module}.py:{node.lineno}: {ast.unparse(node)[:80]}")
+    assert spelled == [], f'"rules.md" is spelled outside {OWNER} (use tree.RULES_FILE / rules_path): {spelled}'
+    assert writes == [], f"rules.md or MEMORY.md written outside {OWNER}: {writes}"

@@ -276,3 +276,33 @@ def test_one_module_owns_rules_md_and_memory_md():
                     writes.append(f"{module}.py:{node.lineno}: {ast.unparse(node)[:80]}")
     assert spelled == [], f'"rules.md" is spelled outside {OWNER} (use tree.RULES_FILE / rules_path): {spelled}'
     assert writes == [], f"rules.md or MEMORY.md written outside {OWNER}: {writes}"
+
+
+# Modules that still test a line for a "#" prefix themselves, and why that is not a section walk.
+HEADING_TESTS_ALLOWED = {
+    "search.chunking": "a daily note's entries (### blocks and edit lines) for the index",
+}
+
+
+def _is_heading_prefix(node) -> bool:
+    values = node.elts if isinstance(node, ast.Tuple) else [node]
+    return any(isinstance(v, ast.Constant) and isinstance(v.value, str) and v.value.startswith("#") for v in values)
+
+
+def test_markdown_sections_are_walked_by_markdown_py():
+    """Headings and sections are found by ``markdown.py`` (fences skipped, levels compared, closing
+    ``#``s dropped), not by ``line.startswith("## ")`` or ``re.split`` at headings elsewhere."""
+    found = []
+    for module, path in modules().items():
+        if module == "markdown" or module in HEADING_TESTS_ALLOWED:
+            continue
+        source = open(path, encoding="utf-8").read()
+        for node in ast.walk(ast.parse(source, path)):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
+                if node.func.attr == "startswith" and _is_heading_prefix(node.args[0]):
+                    found.append(f"{module}.py:{node.lineno}: {ast.unparse(node)[:60]}")
+                if node.func.attr == "split" and isinstance(node.args[0], ast.Constant) \
+                        and "(?=#" in str(node.args[0].value):
+                    found.append(f"{module}.py:{node.lineno}: {ast.unparse(node)[:60]}")
+    assert found == [], "heading tests outside markdown.py (use heading_level, headings, section_lines, " \
+        "split_sections): " + ", ".join(found)

@@ -22,7 +22,7 @@ import os
 
 from ..errors import CodeMemoryError
 from ..fsutil import atomic_write_text, create_new_text, ensure_dir, file_lock, read_text
-from ..markdown import append_to_section, heading_above, section_lines, section_range
+from ..markdown import append_to_section, heading_above, headings, section_lines, section_range
 from ..paths import AREA_KINDS, MemoryPaths, safe_name
 from . import verification
 from .templates import BEST_PRACTICES_HEADING, PITFALLS_HEADING, seed_rule, seed_rules, template
@@ -175,10 +175,9 @@ def append_rules(paths: MemoryPaths, project: str, rules: list, dry_run: bool = 
                 continue
             heading = "## " + ((item.get("category") or "").replace("#", "") or DEFAULT_CATEGORY)
             if heading in lines:
-                end = lines.index(heading) + 1
-                while end < len(lines) and not lines[end].startswith("#"):
-                    end += 1
-                while end > lines.index(heading) + 1 and lines[end - 1].strip() == "":
+                start = lines.index(heading) + 1
+                end = next((i for i, _level, _text in headings(lines, start)), len(lines))
+                while end > start and lines[end - 1].strip() == "":
                     end -= 1
                 lines.insert(end, rule_line)
             else:

@@ -16,8 +16,10 @@ import datetime as dt
 import os
 import re
 
+from ..markdown import heading_level, heading_text
 from ..memory.daily import replace_daily_block
 from ..memory.sessions import (
+    COMMANDS_HEADING,
     DECISIONS,
     DONE,
     DONE_BOX,
@@ -169,7 +171,7 @@ def render_activity(digest, cwd: str | None, limit_commands: int = 15, limit_err
         out.append(f"\n{FINAL_HEADING}\n")
         out += ["> " + line if line.strip() else ">" for line in redact(digest.final_message).split("\n")[:20]]
     if digest.commands:
-        out.append("\n### 执行的命令 (Commands)\n")
+        out.append(f"\n{COMMANDS_HEADING}\n")
         for cmd in digest.commands[:limit_commands]:
             mark = " ✗" if cmd.get("failed") else ""
             out.append(f"- `{one_line(cmd['command'], 200).replace('`', chr(39))}`{mark}")
@@ -237,7 +239,7 @@ def plain_markdown(text: str, cap: int = 6000) -> str:
     text = redact((text or "").strip())
     if len(text) > cap:
         text = text[:cap] + "…"
-    return "\n".join(line.lstrip("#").strip() if line.startswith("#") else line for line in text.split("\n"))
+    return "\n".join(heading_text(line) if heading_level(line) else line for line in text.split("\n"))
 
 
 def write_note(paths: MemoryPaths, session_id: str, text: str) -> str:

@@ -275,7 +275,7 @@ SCHEMA = (
           "docs/browser.md § Review queue."),
     Key("review.mode.rules", "auto",
         "auto = rules the summarizer extracts go to rules.md; queue = they wait in review/pending/ until "
-        "`code-memory review approve` (or the web UI).",
+        "`code-memory review approve ID` (or the web UI).",
         choices=("auto", "queue")),
     Key("review.mode.pitfalls", "auto",
         "auto = pitfalls go to MEMORY.md; queue = they wait for approval.",

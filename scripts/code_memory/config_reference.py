@@ -17,7 +17,7 @@ import json
 import os
 
 from . import generated_docs
-from .config_schema import GROUPS, SCHEMA, Group, Key, defaults_tree
+from .config_schema import GROUPS, KEYS, SCHEMA, Group, Key, defaults_tree
 from .paths import REPO_DIR
 
 PAGE = os.path.join(REPO_DIR, "docs", "configuration.md")
@@ -79,23 +79,17 @@ def _allowed(key: Key) -> str:
 
 
 def render_reference() -> str:
-    """The generated part of docs/configuration.md: one table per object of the configuration."""
-    out = [BEGIN, "", "### Top level", ""]
-    rows: list = []
-
-    def flush():
-        if rows:
-            out.extend(["| key | type | default | allowed | meaning |", "|---|---|---|---|---|", *rows, ""])
-            rows.clear()
-
-    for entry in SCHEMA:
-        if isinstance(entry, Group):
-            flush()
-            out.extend([f"### `{entry.name}`", "", _cell(entry.doc), ""])
-            continue
-        rows.append(f"| `{entry.name}` | {entry.type_name} | {_value(entry.default)} | {_allowed(entry)} | "
-                    f"{_cell(_doc(entry))} |")
-    flush()
+    """The generated part of docs/configuration.md: one table per object of the configuration,
+    in the schema's order (the top-level keys first)."""
+    out = [BEGIN, ""]
+    for group in [Group("", "")] + [entry for entry in SCHEMA if isinstance(entry, Group)]:
+        keys = [key for key in KEYS.values() if key.name.rpartition(".")[0] == group.name]
+        out.extend([f"### `{group.name}`", "", _cell(group.doc), ""] if group.name else ["### Top level", ""])
+        if keys:
+            out.extend(["| key | type | default | allowed | meaning |", "|---|---|---|---|---|"])
+            out.extend(f"| `{key.name}` | {key.type_name} | {_value(key.default)} | {_allowed(key)} | "
+                       f"{_cell(_doc(key))} |" for key in keys)
+            out.append("")
     out.append(END)
     return "\n".join(out) + "\n"
 

@@ -52,7 +52,9 @@ def test_example_and_reference_are_generated_from_the_schema(tmp_path, capsys):
     with open(ref.EXAMPLE, encoding="utf-8") as fh:
         assert ref.render_example() == fh.read(), f"config.example.json is stale: {regenerate}"
     # the hand-written prose above the table survives; every key has a row with its type and default
-    assert page.startswith("# Configuration") and "CODE_MEMORY_<SECTION>__<KEY>" in page.split(ref.BEGIN)[0]
+    prose = page.split(ref.BEGIN)[0]
+    assert page.startswith("# Configuration") and "CODE_MEMORY_<SECTION>__<KEY>" in prose
+    assert all(f"`{name}` sets `{key}`" in prose for name, key in cfgmod.ENV_ALIASES.items())
     assert all(f"| `{name}` | {key.type_name} |" in page for name, key in KEYS.items())
     assert set(KEYS) == set(_keys(DEFAULTS)) and all(key.doc.strip() for key in KEYS.values())
     # --check names the regenerate command and fails on a stale copy, without writing it

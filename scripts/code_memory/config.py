@@ -171,9 +171,9 @@ def _merge_layer(data: dict, layer: dict, where: str, warnings: list, allowed=No
         _check_type(dotted, value, where)
         key = KEYS.get(dotted)
         problem = key.problem(value) if key is not None else None
-        if problem:
-            warnings.append(f"{where}: {dotted} {problem}")
-            if not key.items:   # an unknown list item is skipped where it is used; a bad value is not
+        if problem:   # an unknown list item is skipped where it is used; any other bad value is ignored
+            warnings.append(f"{where}: {dotted} {problem}" + ("; those are skipped" if key.items else "; ignored"))
+            if not key.items:
                 continue
         _set_path(data, dotted, value)
 

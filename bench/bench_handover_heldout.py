@@ -28,7 +28,10 @@ apart and recent).
 Reported: hits / total per kind and overall; finished to-dos still shown as open (a line with
 ``[ ]`` holding all of the to-do's keywords, in any later start context of the project); leaks (in
 the two scenarios with two projects in one memory root, a fact of the other project in a start
-context); start-context characters p50 / max; SessionStart wall time p50 / max as registered.
+context); wrong closes (at each start, a to-do the index shows ``done`` — ``code-memory todo list
+--status done``, closed by a session, not by the person — that holds all keywords of an open to-do
+the previous session carries; counted once per to-do; "n/a" for a checkout without that command);
+start-context characters p50 / max; SessionStart wall time p50 / max as registered.
 """
 
 from __future__ import annotations
@@ -154,6 +157,7 @@ class Tally:
         self.langs: dict = {}
         self.finished = [0, 0]          # still shown, total
         self.leaks = [0, 0]             # leaked facts, facts checked
+        self.wrong_closes: set | None = set()    # ids of to-dos closed although still open; None: n/a
         self.chars: list = []
         self.start_ms: list = []
         self.summary_failures = 0
@@ -207,6 +211,8 @@ def run_scenario(sc: dict, checkout: str, python: str, tally: Tally, background:
                     own["total"] += 1
                     if not hit:
                         tally.misses.append(f"{label}: {fact['kind']} {fact['keys']} (from session {last['index']})")
+            if last is not None:
+                check_closes(tally, checkout, python, env, project, last, label)
             open_lines = open_todo_lines(context)
             for entry in finished.get(project, []):
                 if any(present(entry[0]["keys"], line) for line in open_lines) and not entry[1]:
@@ -245,6 +251,28 @@ def run_scenario(sc: dict, checkout: str, python: str, tally: Tally, background:
             tally.finished[0] += sum(1 for _fact, shown in entries if shown)
             tally.finished[1] += len(entries)
     return clock
+
+
+def check_closes(tally: Tally, checkout: str, python: str, env: dict, project: str, last: dict, label: str) -> None:
+    """Count the to-dos a session closed although ``last`` (the project's previous session) carries
+    them as still open."""
+    if tally.wrong_closes is None:
+        return
+    done = subprocess.run([python, os.path.join(checkout, "scripts", "code-memory.py"), "todo", "list", "--status",
+                           "done", "--project", project, "--format", "json"],
+                          capture_output=True, text=True, env=env, check=False)
+    try:
+        closed = json.loads(done.stdout)["todos"]
+    except (ValueError, KeyError, TypeError):
+        tally.wrong_closes = None           # a checkout from before `code-memory todo`
+        return
+    still_open = [f for f in last["carry"] if f["kind"] == "todos"]
+    for todo in closed:
+        if todo.get("done_by") == "user" or todo["id"] in tally.wrong_closes:
+            continue
+        if any(present(f["keys"], todo["text"]) for f in still_open):
+            tally.wrong_closes.add(todo["id"])
+            tally.misses.append(f"{label}: open to-do closed by {todo.get('done_by')}: {todo['text'][:120]}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -289,6 +317,7 @@ def run(checkout: str, python: str, ids=None, smoke: bool = False, dump: str | N
         "by_language": {k: {"hit": v[0], "total": v[1], "rate": _rate(*v)} for k, v in sorted(tally.langs.items())},
         "finished_still_shown": {"count": tally.finished[0], "total": tally.finished[1]},
         "leaks": {"count": tally.leaks[0], "checked": tally.leaks[1]},
+        "wrong_closes": "n/a" if tally.wrong_closes is None else len(tally.wrong_closes),
         "start_context_chars": {"p50": statistics.median(tally.chars) if tally.chars else 0,
                                 "max": max(tally.chars, default=0)},
         "session_start_ms_as_registered": {"p50": round(statistics.median(tally.start_ms), 1) if tally.start_ms else 0,

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
-the user, a reverted upgrade, short sessions, a 48-tool-call session). The extractor was developed
-against them, so every number here is an UPPER BOUND; ``bench_handover_heldout.py`` is the measure.
+the user, a reverted upgrade, short sessions, a 48-tool-call session); ``--set closing`` runs
+``bench/handover_closing_set.py`` instead (15 projects, 22 to-dos finished later in other words, by
+the person's word or by evidence, and the traps that must not close one). The rules were developed
+against both, so every number here is an UPPER BOUND; ``bench_handover_heldout.py`` is the measure.
 
 Each session is written as a transcript in the real binary's shapes (tests/support/transcripts.py;
 the first edit meets the rules gate), summarized by ``session-summary.py`` in a new process with
@@ -19,6 +21,9 @@ Scored when the next session that does real work starts (short sessions in betwe
 the work out): each planted phrase (topic, file, decision, reason, note, open to-do — an open
 to-do only counts on a line holding ``[ ]``, the handover contract) found in the start context;
 a reverted session's entry says so; finished to-dos no longer on a ``[ ]`` line at the next start;
+wrong closes, read from the to-do index after each project's last session (``code-memory todo list
+--status all``): a planted to-do shown ``done`` although no session finished it, or closed by an
+earlier session than the one that did;
 phrases of other projects in a project's context (leaks); decided lines that name an option
 nobody agreed to; context size; SessionStart wall time (p50). Prints one JSON object.
 
@@ -44,6 +49,7 @@ sys.path.insert(0, os.path.join(REPO, "bench"))
 
 from bench_continuity import DENIAL, fill_root  # noqa: E402
 from code_memory.timeutil import now_iso  # noqa: E402
+from handover_closing_set import SCENARIOS as CLOSING  # noqa: E402
 from handover_tuning_set import SCENARIOS  # noqa: E402
 from report import emit  # noqa: E402
 from support.transcripts import TranscriptWriter  # noqa: E402
@@ -127,6 +133,7 @@ class Score:
         self.finished = [0, 0]           # [still on a [ ] line, finished]
         self.leaks = 0
         self.false_decisions = 0
+        self.closes = {"right": 0, "wrong": 0, "missed": 0}
         self.misses: list = []
 
     def fact(self, kind: str, lang: str, hit: bool, label: str) -> None:
@@ -147,7 +154,8 @@ class Score:
                 "by_language": {k: {"found": v[0], "facts": v[1], "recall": share(v)}
                                 for k, v in self.by_language.items()},
                 "finished_still_open": self.finished[0], "finished": self.finished[1],
-                "leaks": self.leaks, "false_decisions": self.false_decisions, "misses": self.misses}
+                "leaks": self.leaks, "false_decisions": self.false_decisions, "closes": self.closes,
+                "misses": self.misses}
 
 
 def check(score: Score, context: str, name: str, lang: str, sessions: list, k: int, sids: list,
@@ -190,6 +198,36 @@ def check(score: Score, context: str, name: str, lang: str, sessions: list, k: i
             score.misses.append(f"{sids[k]} leak: {phrase}")
 
 
+def check_closes(score: Score, index: list, sessions: list, sids: list) -> None:
+    """Judge the to-do index of one project after its last session: each planted to-do's copy in the
+    index of the session that planted it is ``done`` exactly when (and by the session that) a
+    later session finished it; a copy a later session restated (``carried``) is judged there."""
+    for j, session in enumerate(sessions):
+        for phrase in session["todos"]:
+            finisher = next((k for k in range(j + 1, len(sessions)) if phrase in sessions[k]["done"]), None)
+            for todo in index:
+                if todo["session"] != sids[j] or phrase.lower() not in todo["text"].lower():
+                    continue
+                by = todo.get("done_by")
+                closer = sids.index(by) if todo["status"] == "done" and by in sids else None
+                if todo["status"] == "done" and (finisher is None or closer is None or closer < finisher):
+                    score.closes["wrong"] += 1
+                    score.misses.append(f"{sids[j]} to-do closed wrongly by {by}: {todo['text']}")
+                elif todo["status"] == "done":
+                    score.closes["right"] += 1
+                elif finisher is not None and todo["status"] != "carried":
+                    score.closes["missed"] += 1
+                    score.misses.append(f"{sids[j]} to-do not closed by {sids[finisher]}: {todo['text']}")
+
+
+def todo_index(python: str, checkout: str, env: dict, project: str) -> list:
+    """Every to-do of one project with its status, as ``code-memory todo list --status all`` gives it."""
+    done = subprocess.run([python, os.path.join(checkout, "scripts", "code-memory.py"), "todo", "list", "--status",
+                           "all", "--project", project, "--format", "json"],
+                          capture_output=True, env=env, text=True, check=False)
+    return json.loads(done.stdout).get("todos", []) if done.returncode == 0 else []
+
+
 def run(python: str, checkout: str, scenarios, show=()) -> dict:
     score = Score()
     chars, brief_chars, start_seconds = [], [], []
@@ -221,6 +259,8 @@ def run(python: str, checkout: str, scenarios, show=()) -> dict:
                 elsewhere = [p for other, ps in phrases.items() if other != name for p in ps]
                 check(score, context, name, lang, sessions, k, sids, elsewhere)
             if not sessions[k]["steps"]:
+                if k == len(sessions) - 1:
+                    check_closes(score, todo_index(python, checkout, env, name), sessions, sids)
                 continue
             path = os.path.join(tmp, "transcripts", f"{sids[k]}.jsonl")
             write_transcript(path, sids[k], project_dir, name, sessions[k])
@@ -243,14 +283,17 @@ def main() -> int:
     parser.add_argument("--python", default=sys.executable, help="the interpreter the hooks and summarizer run with")
     parser.add_argument("--checkout", default=REPO, help="run the hooks and the summarizer of this checkout")
     parser.add_argument("--json", help="also write the result here")
+    parser.add_argument("--set", choices=("tuning", "closing"), default="tuning",
+                        help="the scenarios: tuning (handover_tuning_set.py) or closing (handover_closing_set.py)")
     parser.add_argument("--smoke", action="store_true", help="two scenarios only (a few seconds)")
     parser.add_argument("--show", action="append", default=[], metavar="PROJECT",
                         help="print the brief each session of this project starts with (stderr)")
     args = parser.parse_args()
     began = time.time()
-    scenarios = SCENARIOS[:2] if args.smoke else SCENARIOS
+    scenarios = CLOSING if args.set == "closing" else SCENARIOS
+    scenarios = scenarios[:2] if args.smoke else scenarios
     checkout = os.path.abspath(args.checkout)
-    out = {"set": "tuning (upper bound: the extractor was developed against it)", "checkout": checkout,
+    out = {"set": f"{args.set} (upper bound: the extractor was developed against it)", "checkout": checkout,
            "uptime": os.getloadavg()[0], **run(args.python, checkout, scenarios, args.show),
            "seconds": round(time.time() - began, 1)}
     emit(out, args.json)

@@ -26,6 +26,7 @@ import argparse
 import json
 import math
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -103,15 +104,18 @@ class Bench:
             recent.rebuild(MemoryPaths(self.root), same_todo)
 
     def shim(self, name: str, data: bytes) -> float:
-        command = f'"{self.hooks_dir}/{name}.sh"'
-        started = time.perf_counter()
-        subprocess.run(["sh", "-c", command], input=data, stdout=subprocess.DEVNULL, env=self.env, check=False)
-        return (time.perf_counter() - started) * 1000
+        return self.command(["sh", "-c", f'"{self.hooks_dir}/{name}.sh"'], data)
 
-    def command(self, argv: list) -> float:
+    def command(self, argv: list, data: bytes | None = None) -> float:
+        """Wall milliseconds of one run; its CPU milliseconds (user + system of the process and
+        its children: what the load of other processes does not inflate as much) go to ``self.cpu``."""
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
-        subprocess.run(argv, stdout=subprocess.DEVNULL, env=self.env, check=False)
-        return (time.perf_counter() - started) * 1000
+        subprocess.run(argv, input=data, stdout=subprocess.DEVNULL, env=self.env, check=False)
+        wall = (time.perf_counter() - started) * 1000
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+        return wall
 
     def session(self) -> str:
         self.n += 1
@@ -178,6 +182,8 @@ def main() -> int:
     parser.add_argument("--notes", type=int, default=10_000, help="session notes in the memory root (default 10,000)")
     parser.add_argument("--compare", metavar="DIR", help="another checkout whose hooks run in the same rounds")
     parser.add_argument("--smoke", action="store_true", help="2 rounds over 30 notes (a few seconds)")
+    parser.add_argument("--only", metavar="TEXT", help="only the hook cases whose name holds TEXT (e.g. SessionStart); "
+                                                       "the interpreter baselines always run")
     args = parser.parse_args()
     if args.smoke:
         args.rounds, args.notes = 2, 30
@@ -190,15 +196,17 @@ def main() -> int:
     tmp = tempfile.mkdtemp(prefix="bench-hooks-")
     try:
         bench = Bench(os.path.abspath(args.python), tmp, notes=args.notes)
-        cases = bench.cases()
+        cases = [c for c in bench.cases() if not args.only or args.only in c[0] or "python" in c[0] or "bash -c" in c[0]]
         bench.shim("schema-injector", payload("SubagentStart", "bench-warm-schema", bench.project, agent_type="Explore"))
         for _name, run in cases:  # warm the page cache and .pyc files
             run()
         samples = {name: [] for name, _ in cases}
+        cpu = {name: [] for name, _ in cases}
         load_before = os.getloadavg()[0]
         for _ in range(args.rounds):
             for name, run in cases:
                 samples[name].append(run())
+                cpu[name].append(bench.cpu)
         load_after = os.getloadavg()[0]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -206,18 +214,18 @@ def main() -> int:
     for name, values in samples.items():
         values.sort()
         rows.append({"case": name, "p50": statistics.median(values), "p90": values[math.ceil(len(values) * 0.9) - 1],
-                     "min": values[0], "runs": len(values)})
+                     "min": values[0], "runs": len(values), "cpu_p50": statistics.median(cpu[name])})
     bare = next(r["p50"] for r in rows if r["case"] == VENV_BARE)
     bare_s = next(r["p50"] for r in rows if r["case"] == VENV_S)
     for r in rows:
         r["ratio"], r["ratio_s"] = r["p50"] / bare, r["p50"] / bare_s
     print(f"rounds: {args.rounds}; load average {load_before:.1f} → {load_after:.1f} "
           f"on {os.cpu_count()} cores; hook python: {args.python}\n")
-    print("| case | p50 ms | p90 ms | min ms | p50 / hook python | p50 / hook python -S |")
-    print("|---|---|---|---|---|---|")
+    print("| case | p50 ms | p90 ms | min ms | p50 / hook python | p50 / hook python -S | CPU p50 ms |")
+    print("|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['case']} | {r['p50']:.1f} | {r['p90']:.1f} | {r['min']:.1f} | {r['ratio']:.2f} | "
-              f"{r['ratio_s']:.2f} |")
+              f"{r['ratio_s']:.2f} | {r['cpu_p50']:.1f} |")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({"rounds": args.rounds, "load": [load_before, load_after], "python": args.python,
@@ -233,33 +241,41 @@ def compare(args) -> int:
     for checkout in (REPO, other):
         compileall.compile_dir(os.path.join(checkout, "scripts", "code_memory"), quiet=1)
     tmp = tempfile.mkdtemp(prefix="bench-hooks-compare-")
-    sides = {}
+    sides, benches = {}, {}
     try:
         for label, checkout in (("old", other), ("new", REPO)):
             side_tmp = os.path.join(tmp, label)
             os.makedirs(side_tmp)
-            bench = Bench(os.path.abspath(args.python), side_tmp, os.path.join(checkout, "hooks"), notes=args.notes)
+            bench = benches[label] = Bench(os.path.abspath(args.python), side_tmp, os.path.join(checkout, "hooks"),
+                                           notes=args.notes)
             bench.shim("schema-injector", payload("SubagentStart", "bench-warm-schema", bench.project,
                                                   agent_type="Explore"))
-            sides[label] = [(name, run) for name, run in bench.cases() if "python" not in name and "bash -c" not in name]
+            sides[label] = [(name, run) for name, run in bench.cases() if "python" not in name and "bash -c" not in name
+                            and (not args.only or args.only in name)]
         for cases in sides.values():
             for _name, run in cases:
                 run()
         samples = {(label, name): [] for label, cases in sides.items() for name, _ in cases}
+        cpu = {key: [] for key in samples}
         for _ in range(args.rounds):
             for label, cases in sides.items():
                 for name, run in cases:
                     samples[(label, name)].append(run())
+                    cpu[(label, name)].append(benches[label].cpu)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"rounds: {args.rounds}; old: {other}; new: {REPO}; hook python: {args.python}\n")
-    print("| case | old p50 ms | new p50 ms | new / old |")
-    print("|---|---|---|---|")
+    print(f"rounds: {args.rounds}; old: {other}; new: {REPO}; hook python: {args.python}; "
+          f"load average {os.getloadavg()[0]:.1f}\n")
+    print("| case | old p50 ms | new p50 ms | new / old | old CPU p50 ms | new CPU p50 ms | new / old CPU |")
+    print("|---|---|---|---|---|---|---|")
     rows = []
     for name, _run in sides["new"]:
         old, new = statistics.median(samples[("old", name)]), statistics.median(samples[("new", name)])
-        rows.append({"case": name, "old_p50": old, "new_p50": new, "ratio": new / old})
-        print(f"| {name} | {old:.1f} | {new:.1f} | {new / old:.2f} |")
+        old_cpu, new_cpu = statistics.median(cpu[("old", name)]), statistics.median(cpu[("new", name)])
+        rows.append({"case": name, "old_p50": old, "new_p50": new, "ratio": new / old, "old_cpu_p50": old_cpu,
+                     "new_cpu_p50": new_cpu})
+        print(f"| {name} | {old:.1f} | {new:.1f} | {new / old:.2f} | {old_cpu:.1f} | {new_cpu:.1f} | "
+              f"{new_cpu / old_cpu if old_cpu else float('nan'):.2f} |")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({"rounds": args.rounds, "old": other, "rows": rows}, fh, indent=2)

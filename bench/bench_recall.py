@@ -1,32 +1,46 @@
 #!/usr/bin/env python3
-"""Prompt-time recall: the relevance gate's curve, measured (BENCHMARKS.md § Recall).
+"""Prompt-time recall: the relevance gate's curves, measured (BENCHMARKS.md § Recall).
 
-  python bench/bench_recall.py                  # the curve: LoCoMo dev + routine prompts (tuning sets)
+  python bench/bench_recall.py                  # the curves on the tuning sets, the rule's thresholds
+  python bench/bench_recall.py --compare        # + other relevance signals, one threshold vs two by kind
   python bench/bench_recall.py --smoke          # a few seconds on a slice of each
-  python bench/bench_recall.py --dump FILE      # every candidate's signals, for analysis
+  python bench/bench_recall.py --latency 10000  # instead: the hooks as registered, 10,000 notes
+  python bench/bench_recall.py --heldout        # instead: the held-out set through the registered hook
 
-What it measures, for each threshold of ``recall.threshold``, through the same function the
-UserPromptSubmit hook calls (code_memory.search.recall.prompt_recall, BM25, every store):
+Everything goes through the function the UserPromptSubmit hook calls
+(code_memory.search.recall: the one search over every store, BM25, the gate, the lines, in the
+hook's budget: ``recall.max_chars`` less its header), and each
+set is measured once; the gate is then applied at every pair of thresholds (``recall.threshold``
+for questions that point at nothing, ``recall.threshold_work`` for work at hand; text/prompt_kind.py).
 
-* **evidence rate** — LoCoMo's dev split (../shared/bench-data/locomo, never copied here): each
+* **LoCoMo evidence** — LoCoMo's dev split (../shared/bench-data/locomo, never copied here): each
   conversation is one project of one memory root, each of its sessions one session note in the
-  product's format (the summarizer's raw-conversation note, a turn per line tagged ``[D<s>:<t>]``),
-  written by the summarizer's own renderer. Every answerable question (categories 1–4: multi-hop,
-  temporal, open-domain, single-hop) is a prompt in its conversation's project; the rate is the share
-  whose injected context holds an evidence turn (``all``: every evidence turn).
-* **off-topic rate** — the same questions asked in the *next* conversation's project (another
-  person's life): the share that inject anything. The "CSS note for an authentication prompt".
-* **false-injection rate** — routine coding prompts (bench/data/recall_tuning/routine_prompts.json,
-  62 English + 62 Chinese) in a lived-in memory: project ``code-memory`` built from this
-  repository's own history (one session note per commit up to PINNED_COMMIT: subject, body, files;
-  every 5th commit a memtool item instead, every 7th a kv key, "never/always" lines as MEMORY.md
-  pitfalls) and project ``msgcode`` built from the user's Chinese design documents
-  (../shared/specs: one session note per section). The share of prompts that inject anything.
-* **repeats** — one simulated session per project running all its prompts with the hook's ledger:
-  items or lines injected twice (must be 0).
+  product's format (the summarizer's raw-conversation note, a turn per line tagged ``[D<s>:<t>]``).
+  Every answerable question (categories 1–4) is a prompt in its conversation's project; it counts
+  when an evidence turn is in the injected text. Split by conversation: the fit half
+  (FIT_CONVERSATIONS) and the check half.
+* **off-topic** — the same questions asked in the *next* conversation's project (another person's
+  life): the share that inject anything. The "CSS note for an authentication prompt".
+* **routine** — routine coding prompts (recall_tuning/routine_prompts.json, 62 en + 62 zh, the
+  first recall engineer's) and harder ones (routine_more.json, 30 + 30: general questions, prompts
+  naming the memory's own parts) in a lived-in memory: project ``code-memory`` from this
+  repository's history up to PINNED_COMMIT (one session note per commit; every 5th commit a
+  memtool item, every 7th a kv key; "never/always" lines as MEMORY.md pitfalls) and project
+  ``msgcode`` from the user's Chinese design documents (../shared/specs, one note per section).
+  The share that inject anything; every other prompt is in the fit half.
+* **needing** — questions memory answers in that lived-in memory (needing_prompts.json, 40 en +
+  40 zh), each with evidence strings: the share whose evidence is injected.
+* **CMRC** — CMRC 2018 dev (../shared/bench-data/cmrc2018; Chinese): 300 articles as session notes
+  of one project, their questions as prompts; an answer span from the question's own article in
+  the injected text.
+* **repeats** — one simulated session per project with the hook's ledger: items or lines injected
+  twice (must be 0).
 
-Both prompt sets are tuning sets, written or chosen alongside the gate: numbers on them are upper
-bounds. The held-out numbers come from bench/heldout_recall.py (another engineer's data).
+The rule (``calibrate``), fixed before measuring, on the fit half: ``threshold_work`` = the lowest
+grid value at which routine prompts inject ≤ 5 %; then ``threshold`` = the lowest at which routine
+prompts and off-topic questions each inject ≤ 5 %. Every set here is a tuning set, written or chosen
+alongside the gate: numbers on it are upper bounds. The held-out numbers come from
+bench/heldout_recall.py (another engineer's data), through ``--heldout`` only.
 """
 
 from __future__ import annotations
@@ -48,10 +62,19 @@ DATA = os.environ.get("CODE_MEMORY_BENCH_DATA", os.path.join(os.path.dirname(REP
 if not os.path.isdir(DATA):
     DATA = "/work/shared/bench-data"
 SPECS = os.path.join(os.path.dirname(DATA), "specs")
-ROUTINE = os.path.join(REPO, "bench", "data", "recall_tuning", "routine_prompts.json")
+TUNING = os.path.join(REPO, "bench", "data", "recall_tuning")
+ROUTINE = os.path.join(TUNING, "routine_prompts.json")
+ROUTINE_MORE = os.path.join(TUNING, "routine_more.json")
+NEEDING = os.path.join(TUNING, "needing_prompts.json")
 PINNED_COMMIT = "ba21af9"          # the repository's history up to here is the lived-in memory
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
-THRESHOLDS = [0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7]
+
+
+def _item_budget(cfg) -> int:
+    """The characters the hook gives the items (``recall.max_chars`` less its header)."""
+    from code_memory.hooks.prompt_recall import item_budget
+
+    return item_budget(int(cfg.get_path("recall.max_chars")))
 
 
 def _config(root: str):
@@ -129,7 +152,7 @@ def build_locomo(paths, conversations: int | None) -> list:
         for i, qa in enumerate(sample["qa"]):
             gold = _evidence(qa.get("evidence"), valid)
             if qa.get("category") in CATEGORIES and gold:
-                questions.append({"qid": f"{conv_id}#{i}", "project": conv_id, "prompt": qa["question"],
+                questions.append({"qid": f"{conv_id}#{i}", "project": conv_id, "home": conv_id, "prompt": qa["question"],
                                   "category": CATEGORIES[qa["category"]], "gold": gold})
     return questions
 
@@ -219,78 +242,195 @@ def build_lived_in(paths, limit: int | None) -> dict:
     return counts
 
 
-def routine_prompts(limit: int | None) -> list:
-    with open(ROUTINE, encoding="utf-8") as fh:
+def _prompt_file(path: str, limit: int | None) -> list:
+    """The prompts of a tuning file (``{"en": [...], "zh": [...]}``, each a string or a dict with
+    ``prompt``): English ones in project ``code-memory``, Chinese ones in ``msgcode``."""
+    with open(path, encoding="utf-8") as fh:
         data = json.load(fh)
     out = []
     for lang, project in (("en", "code-memory"), ("zh", "msgcode")):
-        out += [{"prompt": p, "lang": lang, "project": project} for p in data[lang][:limit]]
+        for p in data[lang][:limit]:
+            out.append({**(p if isinstance(p, dict) else {"prompt": p}), "lang": lang, "project": project})
     return out
+
+
+def routine_prompts(limit: int | None) -> list:
+    return _prompt_file(ROUTINE, limit)
+
+
+def needing_prompts(limit: int | None) -> list:
+    """Questions memory answers, in the lived-in memory, each with its ``evidence`` strings."""
+    return _prompt_file(NEEDING, limit)
+
+
+def routine_more(limit: int | None) -> list:
+    """Harder routine prompts: general questions, instructions naming the memory's own parts."""
+    return _prompt_file(ROUTINE_MORE, limit)
+
+
+# ---------------------------------------------------------------------------------------------
+# CMRC 2018: Chinese evidence
+
+def build_cmrc(paths, articles: int | None) -> list:
+    """CMRC 2018 dev (../shared/bench-data/cmrc2018, never copied here) as one Chinese project
+    (``cmrc``): each article a session note in the product's format — its title the topic, its
+    sentences the key points. Every question is a prompt; it counts when an answer span is in the
+    injected text of its own article's note."""
+    with open(os.path.join(DATA, "cmrc2018", "cmrc2018_dev.json"), encoding="utf-8") as fh:
+        data = json.load(fh)["data"][:articles]
+    questions = []
+    for n, article in enumerate(data):
+        para = article["paragraphs"][0]
+        sentences = [s.strip() for s in re.split(r"(?<=[。！？])", para["context"]) if s.strip()]
+        sid = f"cmrc-{n:04d}"
+        summary = {"topic": article["title"], "key_points": sentences, "files": [], "decisions": [], "todos": []}
+        _note(paths, sid, "cmrc", f"2025-{1 + n % 12:02d}-{1 + n % 27:02d}T10:00:00", summary)
+        for qa in para["qas"]:
+            answers = list(dict.fromkeys(a["text"].strip() for a in qa["answers"] if len(a["text"].strip()) >= 2))
+            if answers:
+                questions.append({"qid": qa["id"], "project": "cmrc", "prompt": qa["question"], "lang": "zh",
+                                  "note": f"sessions/{sid}.md", "answers": answers})
+    return questions
 
 
 # ---------------------------------------------------------------------------------------------
 # measuring
 
-def evidence_in(items: list, gold: list) -> tuple:
-    text = "\n".join(i["text"] for i in items)
-    found = [g for g in gold if f"[{g}]" in text]
-    return bool(found), len(found) == len(gold)
+GRID = [round(x * 0.05, 2) for x in range(0, 21)]
+FIT_CONVERSATIONS = ("conv-26", "conv-41", "conv-43")   # LoCoMo: the thresholds are fitted on these
+GOAL = 0.05                                             # the share of routine / off-topic prompts allowed to inject
 
 
 def measure_all(cfg, prompts: list) -> list:
     from code_memory.search.recall import measure
 
+    return [measure(cfg, {"prompt": p["prompt"], "project": p["project"], "mode": "bm25", "refresh": False})
+            for p in prompts]
+
+
+def succeeded(name: str, prompt: dict, items: list) -> bool:
+    """Did the injection do its job: an evidence turn (LoCoMo), an evidence string (needing), an
+    answer span from the question's own article (CMRC) — or, for the sets that need nothing, did
+    it inject anything at all (routine, off-topic)."""
+    text = "\n".join(i["text"] for i in items)
+    if name == "locomo":
+        return any(f"[{g}]" in text for g in prompt["gold"])
+    if name == "needing":
+        return any(e in text for e in prompt["evidence"])
+    if name == "cmrc":
+        return any(i["id"] == prompt["note"] and any(a in i["text"] for a in prompt["answers"]) for i in items)
+    return bool(items)
+
+
+def in_fit_half(name: str, prompt: dict, index: int) -> bool:
+    """The fit half: LoCoMo's FIT_CONVERSATIONS (and their off-topic questions), every other
+    routine prompt; the rest is the check half."""
+    if name in ("locomo", "offtopic"):
+        return prompt["home"] in FIT_CONVERSATIONS
+    return index % 2 == 0
+
+
+def rescored(measured: list, relevance) -> list:
+    """Copies of ``measured`` whose candidates' relevance is ``relevance(signals)``."""
+    import copy
+
     out = []
-    for p in prompts:
-        out.append(measure(cfg, {"prompt": p["prompt"], "project": p["project"], "mode": "bm25", "refresh": False}))
+    for m in measured:
+        c = copy.copy(m)
+        c.rows = [(round(relevance(sig), 4), k, h, t, sig) for _r, k, h, t, sig in m.rows]
+        out.append(c)
     return out
 
 
-def curve(cfg, questions, q_measured, offtopic_measured, routine, r_measured) -> list:
-    from code_memory.search.recall import build
+class Evaluator:
+    """Every set's outcomes at a pair of thresholds (``ask``, ``work``; text/prompt_kind.py), through
+    search/recall.py's own ``build`` — memoised on what the thresholds change: whether the gate
+    passes and which candidates join."""
 
-    rows = []
-    budget, items = int(cfg.get_path("recall.max_chars")), int(cfg.get_path("recall.max_items"))
-    for th in THRESHOLDS:
-        any_hits = all_hits = 0
-        per_cat: dict = {}
-        for q, m in zip(questions, q_measured):
-            got = build(cfg.root, m, th, budget, items)["items"]
-            a, al = evidence_in(got, q["gold"])
-            any_hits += a
-            all_hits += al
-            per_cat.setdefault(q["category"], []).append(a)
-        off = sum(1 for m in offtopic_measured if build(cfg.root, m, th, budget, items)["items"])
-        inj = [bool(build(cfg.root, m, th, budget, items)["items"]) for m in r_measured]
-        rows.append({"threshold": th, "evidence": any_hits / max(1, len(questions)),
-                     "evidence_all": all_hits / max(1, len(questions)),
-                     "per_category": {k: sum(v) / len(v) for k, v in per_cat.items()},
-                     "offtopic": off / max(1, len(offtopic_measured)),
-                     "false_injection": sum(inj) / max(1, len(inj)),
-                     "false_en": sum(i for i, p in zip(inj, routine) if p["lang"] == "en") / max(1, sum(p["lang"] == "en" for p in routine)),
-                     "false_zh": sum(i for i, p in zip(inj, routine) if p["lang"] == "zh") / max(1, sum(p["lang"] == "zh" for p in routine))})
-    return rows
+    def __init__(self, sets: dict, roots: dict, budget: int, max_items: int):
+        self.sets, self.roots, self.budget, self.max_items = sets, roots, budget, max_items
+        self.memo: dict = {}
+
+    def outcomes(self, name: str, ask: float, work: float, measured: list | None = None) -> list:
+        from code_memory.search.recall import ASK, ITEM_FLOOR, build
+
+        prompts, default, root = self.sets[name]
+        out = []
+        for i, (p, m) in enumerate(zip(prompts, measured or default)):
+            th = ask if m.kind == ASK else work
+            top = max((r[0] for r in m.rows), default=0.0)
+            joined = tuple(k for k, r in enumerate(m.rows) if r[0] >= max(th * ITEM_FLOOR, 1e-9)) if top >= th and top > 0 else ()
+            key = (name, i, id(m), joined)
+            if key not in self.memo:
+                self.memo[key] = succeeded(name, p, build(self.roots[root], m, th, self.budget, self.max_items)["items"])
+            out.append(self.memo[key])
+        return out
+
+    def rates(self, ask: float, work: float, variant: dict | None = None) -> dict:
+        variant = variant or {}
+        out = {"threshold": ask, "threshold_work": work}
+        for name, (prompts, _m, _root) in self.sets.items():
+            if not prompts:
+                continue
+            got = self.outcomes(name, ask, work, variant.get(name))
+            halves = [in_fit_half(name, p, i) for i, p in enumerate(prompts)]
+            out[name] = _share(got)
+            out[name + "_fit"] = _share([g for g, f in zip(got, halves) if f])
+            out[name + "_check"] = _share([g for g, f in zip(got, halves) if not f])
+            for lang in ("en", "zh"):
+                out[f"{name}_{lang}"] = _share([g for g, p in zip(got, prompts) if p.get("lang", "en") == lang])
+            if name == "locomo":
+                for cat in CATEGORIES.values():
+                    out[f"locomo:{cat}"] = _share([g for g, p in zip(got, prompts) if p["category"] == cat])
+            if name in ("routine", "routine_more"):
+                out[name + "_work"] = _share([g for g, m in zip(got, self.sets[name][1]) if m.kind != "ask"])
+        routine = [(g, in_fit_half(n, p, i)) for n in ("routine", "routine_more") if self.sets.get(n) and self.sets[n][0]
+                   for i, (g, p) in enumerate(zip(self.outcomes(n, ask, work, variant.get(n)), self.sets[n][0]))]
+        out["routine_all"] = _share([g for g, _f in routine])
+        out["routine_all_fit"] = _share([g for g, f in routine if f])
+        out["routine_all_check"] = _share([g for g, f in routine if not f])
+        return out
 
 
-# the signals compared (relevance of one candidate from its signals; "margin" and "cos" are added below)
+def _share(values: list):
+    return round(sum(values) / len(values), 3) if values else None
+
+
+def _within(value) -> bool:
+    return value is None or value <= GOAL
+
+
+def calibrate(ev: Evaluator, variant: dict | None = None, by_kind: bool = True) -> dict:
+    """The rule, fixed before measuring, on the fit half only: ``threshold_work`` = the lowest
+    grid value at which the fit half of the routine prompts (both files) injects ≤ 5 %;
+    ``threshold`` = then the lowest at which the fit conversations' off-topic questions and the
+    fit half of the routine prompts each inject ≤ 5 %. ``by_kind=False``: one threshold for
+    every prompt (the gate before the kind of prompt was read), by the same rule."""
+    if not by_kind:
+        for t in GRID:
+            r = ev.rates(t, t, variant)
+            if _within(r["routine_all_fit"]) and _within(r.get("offtopic_fit")):
+                return r
+        return ev.rates(GRID[-1], GRID[-1], variant)
+    work = next((t for t in GRID if _within(ev.rates(GRID[-1], t, variant)["routine_all_fit"])), GRID[-1])
+    for t in GRID:
+        r = ev.rates(t, work, variant)
+        if _within(r["routine_all_fit"]) and _within(r.get("offtopic_fit")):
+            return r
+    return ev.rates(GRID[-1], work, variant)
+
+
+# the relevance of one candidate from its signals, compared (the gate is the first)
 VARIANTS = {
-    "coverage × specific (the gate)": lambda s: s["coverage"] * s["specific"],
+    "coverage × specific (the gate)": None,
     "coverage only": lambda s: s["coverage"],
     "specific only": lambda s: s["specific"],
     "best line: coverage × specific": lambda s: s["line_coverage"] * min(1.0, s["line_mass"] / (2 * s["unit"])),
-    "gate + 0.25 × margin top-vs-second": lambda s: s["coverage"] * s["specific"] + 0.25 * s["margin"],
     "gate × (1 + cosine − 0.2)": lambda s: s["coverage"] * s["specific"] * (1 + max(0.0, s["cos"] - 0.2)),
 }
 
 
-def with_margin(measured: list) -> None:
-    for m in measured:
-        vals = sorted((r[0] for r in m.rows), reverse=True)
-        margin = vals[0] - vals[1] if len(vals) > 1 else (vals[0] if vals else 0.0)
-        m.rows = [(rel, k, h, t, {**sig, "margin": margin}) for rel, k, h, t, sig in m.rows]
-
-
-def with_cosine(measured_sets: list, prompt_sets: list) -> None:
+def with_cosine(sets: dict) -> None:
     """Add each candidate's cosine to its prompt (the test model, tests/support/testmodel.py)."""
     sys.path.insert(0, os.path.join(REPO, "tests", "support"))
     import testmodel
@@ -298,59 +438,40 @@ def with_cosine(measured_sets: list, prompt_sets: list) -> None:
     from code_memory.search.embed import load_model, spec_from_config
 
     model = load_model(spec_from_config(testmodel.model_config(testmodel.assemble(tempfile.mkdtemp(prefix="model-")))))
-    texts = list(dict.fromkeys(r[3][:1500] for ms in measured_sets for m in ms for r in m.rows))
+    texts = list(dict.fromkeys(r[3][:1500] for _p, ms, _root in sets.values() for m in ms for r in m.rows))
     docs = dict(zip(texts, model.embed(texts)))
-    for prompts, ms in zip(prompt_sets, measured_sets):
+    for prompts, ms, _root in sets.values():
         for p, m in zip(prompts, ms):
             q = model.embed_query(p["prompt"])
             m.rows = [(rel, k, h, t, {**sig, "cos": float(sum(a * b for a, b in zip(q, docs[t[:1500]])))})
                       for rel, k, h, t, sig in m.rows]
 
 
-def compare(cfg_loco, cfg_coding, questions, q_measured, offtopic, routine, r_measured, cosine: bool) -> list:
-    """For each signal: the lowest threshold at which routine prompts inject ≤ 5 %, and the
-    evidence rate there (every variant on the same candidates and the same budget)."""
-    import copy
-
+def compare(ev: Evaluator, cosine: bool) -> list:
+    """For each relevance and for one threshold vs two by kind: the thresholds the rule gives on
+    the fit half and every set's numbers there."""
     out = []
     for name, fn in VARIANTS.items():
         if "cosine" in name and not cosine:
             continue
-        sets = [copy.copy(m) for m in q_measured], [copy.copy(m) for m in offtopic], [copy.copy(m) for m in r_measured]
-        for ms in sets:
-            for m in ms:
-                m.rows = [(round(fn(sig), 4), k, h, t, sig) for _rel, k, h, t, sig in m.rows]
-        for th in [x / 100 for x in range(5, 150, 5)]:
-            rows = curve_at(cfg_loco, cfg_coding, questions, sets[0], sets[1], sets[2], th)
-            if rows["false_injection"] <= 0.05:
-                out.append({"signal": name, "threshold": th, **rows})
-                break
+        variant = {n: rescored(ms, fn) for n, (_p, ms, _r) in ev.sets.items()} if fn else None
+        for by_kind in (False, True):
+            r = calibrate(ev, variant, by_kind)
+            out.append({"signal": name, "by_kind": by_kind, **r})
     return out
 
 
-def curve_at(cfg_loco, cfg_coding, questions, q_measured, offtopic, r_measured, th: float) -> dict:
-    from code_memory.search.recall import build
-
-    budget, items = int(cfg_loco.get_path("recall.max_chars")), int(cfg_loco.get_path("recall.max_items"))
-    ev = sum(evidence_in(build(cfg_loco.root, m, th, budget, items)["items"], q["gold"])[0]
-             for q, m in zip(questions, q_measured))
-    off = sum(1 for m in offtopic if build(cfg_loco.root, m, th, budget, items)["items"])
-    inj = sum(1 for m in r_measured if build(cfg_coding.root, m, th, budget, items)["items"])
-    return {"evidence": ev / max(1, len(questions)), "offtopic": off / max(1, len(offtopic)),
-            "false_injection": inj / max(1, len(r_measured))}
-
-
-def repeats(cfg, prompts: list, measured: list, threshold: float) -> dict:
+def repeats(cfg, prompts: list, measured: list, ask: float, work: float) -> dict:
     """One session per project: every prompt in turn, each recall excluding what is in context
     (the hook's ledger: keys and line digests). Counts items and lines injected twice."""
-    from code_memory.search.recall import build
+    from code_memory.search.recall import ASK, build
 
     by_project: dict = {}
     injected = twice_keys = twice_lines = 0
     for p, m in zip(prompts, measured):
         keys, lines = by_project.setdefault(p["project"], (set(), set()))
-        got = build(cfg.root, m, threshold, int(cfg.get_path("recall.max_chars")), int(cfg.get_path("recall.max_items")),
-                    keys, lines)["items"]
+        got = build(cfg.root, m, ask if m.kind == ASK else work, _item_budget(cfg),
+                    int(cfg.get_path("recall.max_items")), keys, lines)["items"]
         for item in got:
             injected += 1
             twice_keys += item["key"] in keys
@@ -498,6 +619,48 @@ def heldout(work: str) -> dict:
             "injected_chars": {"p50": chars[len(chars) // 2] if chars else 0, "max": chars[-1] if chars else 0}}
 
 
+def _row(r: dict) -> str:
+    def f(*keys):
+        return " / ".join("—" if r.get(k) is None else f"{r[k]:.3f}" for k in keys)
+    return (f"| {r['threshold']:.2f} / {r['threshold_work']:.2f} | {f('locomo_fit', 'locomo_check')} |"
+            f" {f('offtopic_fit', 'offtopic_check')} | {f('routine_all_fit', 'routine_all_check')} |"
+            f" {f('routine_en', 'routine_zh')} | {f('routine_more_en', 'routine_more_zh')} |"
+            f" {f('needing_en', 'needing_zh')} | {f('cmrc_fit', 'cmrc_check')} |")
+
+
+HEADER = ("| threshold / threshold_work | LoCoMo evidence fit / check | off-topic injects fit / check"
+          " | routine injects, both files, fit / check | routine en / zh | harder routine en / zh"
+          " | needing evidence en / zh | CMRC evidence fit / check |\n"
+          "|---|---:|---:|---:|---:|---:|---:|---:|")
+
+
+def build_sets(work: str, smoke: bool) -> tuple:
+    """The memory roots and every prompt set, measured: ``(sets, roots, counts)``."""
+    from code_memory.memory.tree import init_root
+
+    cfgs = {name: _config(os.path.join(work, name)) for name in ("locomo", "coding", "cmrc")}
+    for cfg in cfgs.values():
+        init_root(cfg.paths)
+    questions = build_locomo(cfgs["locomo"].paths, 2 if smoke else None)
+    if smoke:
+        questions = questions[:15] + [q for q in questions if q["project"] != questions[0]["project"]][:15]
+    counts = build_lived_in(cfgs["coding"].paths, 30 if smoke else None)
+    cmrc = build_cmrc(cfgs["cmrc"].paths, 5 if smoke else 300) if os.path.isdir(os.path.join(DATA, "cmrc2018")) else []
+    from code_memory.search.recall import measure
+
+    for cfg in cfgs.values():
+        measure(cfg, {"prompt": "warm up the index", "project": "x"})       # builds each index once
+    projects = sorted({q["project"] for q in questions})
+    shifted = [dict(q, project=projects[(projects.index(q["project"]) + 1) % len(projects)]) for q in questions] \
+        if len(projects) > 1 else []
+    plan = {"locomo": (questions, "locomo"), "offtopic": (shifted, "locomo"),
+            "routine": (routine_prompts(10 if smoke else None), "coding"),
+            "routine_more": (routine_more(5 if smoke else None), "coding"),
+            "needing": (needing_prompts(5 if smoke else None), "coding"), "cmrc": (cmrc[:20] if smoke else cmrc, "cmrc")}
+    sets = {name: (prompts, measure_all(cfgs[root], prompts), root) for name, (prompts, root) in plan.items()}
+    return sets, {name: cfg.root for name, cfg in cfgs.items()}, {**counts, "cmrc_articles": len({q["note"] for q in cmrc})}, cfgs
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--smoke", action="store_true", help="a slice of each set, a few seconds")
@@ -506,7 +669,7 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true", help="print the result as JSON")
     ap.add_argument("--latency", type=int, metavar="NOTES", help="instead: hook latency on a root with NOTES notes")
     ap.add_argument("--runs", type=int, default=20, help="runs per latency case (median)")
-    ap.add_argument("--compare", action="store_true", help="also compare the signals at ≤ 5 %% routine injections")
+    ap.add_argument("--compare", action="store_true", help="also compare the signals, one threshold vs two by kind")
     ap.add_argument("--cosine", action="store_true", help="with --compare: the cosine variant too (embeds every "
                                                            "candidate with the test model; minutes)")
     ap.add_argument("--heldout", action="store_true",
@@ -522,79 +685,64 @@ def main(argv=None) -> int:
     if not os.path.isfile(os.path.join(DATA, "locomo", "locomo_dev.json")):
         print(f"skipped: no LoCoMo data under {DATA}")
         return 0
-    work = args.out or tempfile.mkdtemp(prefix="bench-recall-")
     started = time.monotonic()
-    from code_memory.memory.tree import init_root
-    from code_memory.search.build import build_index  # noqa: F401 — the index is built by the first search
-
-    loco_root, coding_root = os.path.join(work, "locomo"), os.path.join(work, "coding")
-    loco_cfg, coding_cfg = _config(loco_root), _config(coding_root)
-    init_root(loco_cfg.paths)
-    init_root(coding_cfg.paths)
-    questions = build_locomo(loco_cfg.paths, 1 if args.smoke else None)
-    if args.smoke:
-        questions = questions[:25]
-    counts = build_lived_in(coding_cfg.paths, 30 if args.smoke else None)
-    routine = routine_prompts(10 if args.smoke else None)
-    from code_memory.search.recall import measure
-
-    measure(loco_cfg, {"prompt": "warm up the index", "project": "x"})       # builds the index once
-    measure(coding_cfg, {"prompt": "warm up the index", "project": "x"})
-    projects = sorted({q["project"] for q in questions})
-    q_measured = measure_all(loco_cfg, questions)
-    if len(projects) > 1:
-        shifted = [dict(q, project=projects[(projects.index(q["project"]) + 1) % len(projects)]) for q in questions]
-        offtopic = measure_all(loco_cfg, shifted)
-    else:
-        offtopic = []
-    r_measured = measure_all(coding_cfg, routine)
-    rows = curve(loco_cfg, questions, q_measured, offtopic, routine, r_measured)
-    threshold = float(coding_cfg.get_path("recall.threshold"))
-    in_candidates = sum(any(f"[{g}]" in r[3] for r in m.rows for g in q["gold"])
-                        for q, m in zip(questions, q_measured)) / max(1, len(questions))
-    rep = repeats(coding_cfg, routine + routine, r_measured + r_measured, 0.0)
-    rep_loco = repeats(loco_cfg, questions, q_measured, threshold)
+    sets, roots, counts, cfgs = build_sets(args.out or tempfile.mkdtemp(prefix="bench-recall-"), args.smoke)
+    coding = cfgs["coding"]
+    ev = Evaluator(sets, roots, _item_budget(coding), int(coding.get_path("recall.max_items")))
+    ask, work = float(coding.get_path("recall.threshold")), float(coding.get_path("recall.threshold_work"))
+    rule = calibrate(ev)
+    single = calibrate(ev, by_kind=False)
+    sweep_ask = [ev.rates(t, work) for t in GRID]
+    sweep_work = [ev.rates(ask, t) for t in GRID if t >= 0.3]
+    at_default = ev.rates(ask, work)
+    questions, q_measured, _root = sets["locomo"]
+    in_candidates = _share([any(f"[{g}]" in r[3] for r in m.rows for g in q["gold"]) for q, m in zip(questions, q_measured)])
+    routine, r_measured, _root = sets["routine"]
+    rep = repeats(coding, routine + routine, r_measured + r_measured, 0.0, 0.0)
+    rep_loco = repeats(cfgs["locomo"], questions, q_measured, ask, work)
     compared = []
     if args.compare:
         if args.cosine:
-            with_cosine([q_measured, offtopic, r_measured], [questions, questions, routine])
-        for ms in (q_measured, offtopic, r_measured):
-            with_margin(ms)
-        compared = compare(loco_cfg, coding_cfg, questions, q_measured, offtopic, routine, r_measured, args.cosine)
+            with_cosine(sets)
+        compared = compare(ev, args.cosine)
     if args.dump:
         with open(args.dump, "w", encoding="utf-8") as fh:
-            for kind, prompts, measured in (("locomo", questions, q_measured), ("offtopic", questions, offtopic),
-                                            ("routine", routine, r_measured)):
+            for name, (prompts, measured, _root) in sets.items():
                 for p, m in zip(prompts, measured):
                     for rel, rank, hit, text, sig in m.rows:
-                        gold = [g for g in p.get("gold", []) if f"[{g}]" in text] if kind == "locomo" else []
-                        fh.write(json.dumps({"kind": kind, "prompt": p["prompt"], "rel": rel, "rank": rank,
+                        gold = [g for g in p.get("gold", []) if f"[{g}]" in text] if name == "locomo" else []
+                        fh.write(json.dumps({"set": name, "prompt": p["prompt"], "kind": m.kind, "rel": rel, "rank": rank,
                                              "gold_in": bool(gold), "source": hit.get("source"), **sig},
                                             ensure_ascii=False) + "\n")
-    result = {"questions": len(questions), "offtopic_questions": len(offtopic), "routine": len(routine),
-              "lived_in": counts, "default_threshold": threshold, "curve": rows,
-              "evidence_in_candidates": round(in_candidates, 3),
+    result = {"sizes": {name: len(prompts) for name, (prompts, _m, _r) in sets.items()}, "memory": counts,
+              "default": at_default, "rule": rule, "one_threshold_rule": single, "sweep_threshold": sweep_ask,
+              "sweep_threshold_work": sweep_work, "evidence_in_candidates": in_candidates,
               "repeats_routine_twice_threshold0": rep, "repeats_locomo_default": rep_loco, "compared": compared,
               "seconds": round(time.monotonic() - started, 1)}
     if args.json:
         print(json.dumps(result, indent=1))
-    else:
-        print(f"LoCoMo answerable questions: {len(questions)}; off-topic: {len(offtopic)}; routine prompts: {len(routine)}"
-              f" (lived-in memory: {counts})")
-        print("| threshold | evidence in context | all evidence | off-topic injects | routine injects (en / zh) |")
-        print("|---:|---:|---:|---:|---:|")
-        for r in rows:
-            print(f"| {r['threshold']:.2f} | {r['evidence']:.3f} | {r['evidence_all']:.3f} | {r['offtopic']:.3f} |"
-                  f" {r['false_injection']:.3f} ({r['false_en']:.3f} / {r['false_zh']:.3f}) |")
-        print(f"questions whose candidates hold an evidence turn: {in_candidates:.3f}")
-        print(f"repeats (routine prompts twice per session, threshold 0): {rep}; LoCoMo at default: {rep_loco}")
-        if compared:
-            print("| signal | threshold at ≤ 5 % routine | evidence in context | off-topic | routine |")
-            print("|---|---:|---:|---:|---:|")
-            for c in compared:
-                print(f"| {c['signal']} | {c['threshold']:.2f} | {c['evidence']:.3f} | {c['offtopic']:.3f} |"
-                      f" {c['false_injection']:.3f} |")
-        print(f"{result['seconds']} s")
+        return 0
+    print(f"prompts: {result['sizes']}; memory: {counts}")
+    print(f"the rule on the fit half: threshold {rule['threshold']:.2f}, threshold_work {rule['threshold_work']:.2f}"
+          f" (one threshold for every prompt: {single['threshold']:.2f}); configured: {ask:.2f} / {work:.2f}")
+    print(HEADER)
+    for r in sweep_ask:
+        print(_row(r))
+    print("\nthreshold_work swept (threshold at its default):")
+    print(HEADER)
+    for r in sweep_work:
+        print(_row(r))
+    print(f"\nat the default: {_row(at_default)}; LoCoMo by category: "
+          + ", ".join(f"{c} {at_default.get('locomo:' + c)}" for c in CATEGORIES.values()))
+    print(f"one threshold for every prompt, by the same rule: {_row(single)}")
+    print(f"questions whose candidates hold an evidence turn: {in_candidates}")
+    print(f"repeats (routine prompts twice per session, threshold 0): {rep}; LoCoMo at default: {rep_loco}")
+    if compared:
+        head, rule = HEADER.split("\n")
+        print("\n| relevance | thresholds | " + head.split("| ", 2)[2] + "\n|---" + rule)
+        for c in compared:
+            print(f"| {c['signal']}{' (by kind)' if c['by_kind'] else ' (one threshold)'} {_row(c)}")
+    print(f"{result['seconds']} s")
     return 0
 
 

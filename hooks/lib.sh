@@ -79,3 +79,12 @@ cm_run() {
   fi
   exit 0
 }
+
+# Like cm_run for a shim that never reads the payload itself: the shell becomes Python (exec), one
+# process less on SessionStart's path. code-memory-hook.py exits 0 whatever happens inside it; a
+# missing interpreter exits 0 here.
+cm_exec() {
+  cm_python
+  command -v "$CM_PY" >/dev/null 2>&1 || exit 0
+  exec "$CM_PY" -S "$CM_HOOKS_DIR/../scripts/code-memory-hook.py" "$1" 2>/dev/null
+}

@@ -4,4 +4,4 @@
 case "${BASH_SOURCE[0]}" in */*) CM_HERE=${BASH_SOURCE[0]%/*} ;; *) CM_HERE=. ;; esac
 . "$CM_HERE/lib.sh" 2>/dev/null || exit 0
 cm_disabled && exit 0
-cm_run session-start
+cm_exec session-start

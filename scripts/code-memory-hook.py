@@ -13,7 +13,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE if os.path.isdir(os.path.join(HERE, "code_memory")) else
                 os.path.dirname(os.path.dirname(os.path.dirname(HERE))))
 
-from code_memory.hooks.runtime import main
-
 if __name__ == "__main__":
+    try:    # a shim may exec this script (hooks/lib.sh cm_exec): even a broken install exits 0
+        from code_memory.hooks.runtime import main
+    except BaseException:  # noqa: BLE001 — fail open
+        sys.exit(0)
     sys.exit(main())

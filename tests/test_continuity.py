@@ -356,7 +356,7 @@ def test_todos_come_from_the_final_message(message, todos):
     assert from_message(message) == todos
 
 
-def said(*texts, files=(), requests=("继续",), failed=None):
+def said(*texts, files=(), requests=("继续",), failed=False):
     """The digest of a later session that says ``texts`` (its assistant messages)."""
     from code_memory.transcript import SessionDigest
     commands = [] if failed is None else [{"command": "pytest -q", "failed": failed}]

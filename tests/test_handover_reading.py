@@ -13,8 +13,9 @@ from code_memory.transcript import SessionDigest, read_session
 from support.transcripts import TranscriptWriter
 
 
-def digest(*texts, files=(), requests=("继续",), failed=None, checked=(), exchanges=()):
-    """A later session that says ``texts`` (its assistant messages, the last one final)."""
+def digest(*texts, files=(), requests=("继续",), failed=False, checked=(), exchanges=()):
+    """A later session that says ``texts`` (its assistant messages, the last one final) and ran
+    ``pytest -q`` (``failed``: how it ended; None: ran no command)."""
     commands = [] if failed is None else [{"command": "pytest -q", "failed": failed}]
     return SessionDigest(path="x", assistant_notes=list(texts), final_message=texts[-1] if texts else "",
                          files_touched=list(files), user_requests=list(requests), commands=commands,
@@ -187,3 +188,75 @@ def test_a_change_reported_as_no_longer_happening_is_done_and_continue_resumes_o
     older = [("s2", "缓存命中率日志还没加"), ("s1", "库存变更时还要让缓存失效")]   # s1 is not the session continued
     resumed = digest("命中率日志加好了，每分钟打印一次。", requests=["继续"], files=["/p/cache.py"], failed=False)
     assert finished(older, Evidence.from_digest(resumed, previous="s3"), []) == older[:1]
+
+
+@pytest.mark.parametrize("message, todos", [
+    ("The password reset endpoint has no limit yet, and the lockout message isn't translated — it's English for "
+     "every locale.", ["The password reset endpoint has no limit yet",
+                       "the lockout message isn't translated — it's English for every locale"]),
+    ("health check 还没加，k8s 的 readinessProbe 也得配一下。", ["health check 还没加", "k8s 的 readinessProbe 也得配一下"]),
+    ("mypy 还是在每个 job 里各跑一遍，应该只跑一次；Node 的依赖也没缓存。",
+     ["mypy 还是在每个 job 里各跑一遍，应该只跑一次", "Node 的依赖也没缓存"]),
+    ("Two things remain: supporting the Revolut format, and skipping duplicate rows.",
+     ["supporting the Revolut format", "skipping duplicate rows"]),
+    ("压测还没做，上线前要跑一轮。", ["压测还没做，上线前要跑一轮"]),                  # one piece of work, not two
+    ("Retries aren't done yet: a failed delivery is simply dropped.",
+     ["Retries aren't done yet: a failed delivery is simply dropped"]),
+    ("Also the PDF template still shows the old logo.", ["the PDF template still shows the old logo"]),
+    ("改好了，测试也没问题。", []),
+    ("这样改应该没问题。", []),
+    ("按理说这里需要加锁，我已经加了 threading.Lock。", []),                     # a need met in the same sentence
+    ("The old endpoint still uses the same handler, which is fine.", []),
+    ("The login page still shows the old logo until the CDN cache expires.", []),
+])
+def test_one_todo_per_piece_of_open_work(message, todos):
+    assert from_message(message) == todos
+
+
+def _finished(open_todos, *texts, **session):
+    """What a later session finishes, read as the summarizer reads it (its own to-dos included)."""
+    return extract.read(digest(*texts, **session), open_todos)["done"]
+
+
+def test_closing_on_the_main_clause_a_request_and_a_stated_completion():
+    load = [("s1", "压测还没做，上线前要跑一轮")]                                   # the person says it is done
+    assert _finished(load, "好的，数据很不错。", requests=["压测我昨天自己跑完了，QPS 从 800 到了 3100。今天先不改代码"]) == load
+    rounding = [("s1", "Before the next release someone has to check the rounding against the accountant's spreadsheet")]
+    assert _finished(rounding, "Great, thanks.", failed=None,
+                     requests=["I checked the VAT rounding against the accountant's spreadsheet myself — every total "
+                               "matches to the cent."]) == rounding
+    webhook = [("s1", "Retries aren't done yet: a failed delivery is simply dropped"),
+               ("s1", "Signing the payload with HMAC is still missing as well")]
+    asked = dict(requests=["Do the retries. Not the signing yet, we'll get to that later."],
+                 files=["/p/orders/webhooks.py"], failed=False)
+    assert _finished(webhook, "Failed deliveries are retried with exponential backoff, then marked failed.",
+                     **asked) == webhook[:1]                                       # its main clause; not what is put off
+    cache = [("s1", "缓存失效还没处理：商品改价以后得主动删掉对应的 key，不然会读到旧价格"), ("s1", "拼音搜索还不支持")]
+    assert _finished(cache, "update_price 之后会删除对应的缓存 key，测试确认改价后读到新价格。",
+                     requests=["改价的时候把缓存清掉"], files=["/p/products/service.py"], failed=False) == cache[:1]
+
+
+def test_no_wrong_close():
+    export = [("s1", "超过 10 万行的导出会超时，需要改成异步任务")]
+    assert _finished(export, "异步导出写了一半：任务能排进 Celery 了，但下载链接还没生成，下次接着弄。",
+                     requests=["异步导出开始弄吧"], files=["/p/export/tasks.py"], failed=True) == []      # it failed
+    assert _finished(export, "用 openpyxl 写 xlsx，测试都过了。超时的问题没动，10 万行以上还是会超时。",
+                     requests=["先把 xlsx 的导出做了"], files=["/p/export/xlsx.py"], failed=False) == []  # "没动"
+    reports = [("s1", "Pagination isn't implemented yet"),
+               ("s1", "the endpoint should be cached since the list only changes once a month")]
+    assert _finished(reports, 'Fixed "mothly" in the docstring of api/reports.py.',
+                     requests=["fix the typo in the reports docstring"], files=["/p/api/reports.py"],
+                     checked=["/p/api/reports.py"], failed=False) == []           # same file, other work
+    revolut = [("s1", "supporting the Revolut format"), ("s1", "skipping duplicate transactions on re-import")]
+    assert _finished(revolut, "Importing a file twice no longer creates duplicate transactions. I started on Revolut "
+                     "too but it isn't finished — their date column isn't mapped yet.",
+                     requests=["let's deal with the duplicates"], files=["/p/importer/csv.py"],
+                     failed=False) == revolut[1:]                                   # half done stays open
+    retries = [("s1", "Retries aren't done yet: a failed delivery is simply dropped")]
+    for answer in ("Right now a failed delivery is simply dropped; nothing retries it.",      # how things are,
+                   "Failed deliveries are dropped and logged at warning level."):              # not work done
+        assert _finished(retries, answer, requests=["what happens when a webhook delivery fails?"], failed=None) == []
+    docs = [("s1", "接口文档还没更新，等前端确认字段命名以后再改")]
+    asked = extract.read(digest("还没有，前端那边还没确认字段命名，接口文档先没动。", requests=["接口文档更新了吗？"],
+                                failed=None), docs)
+    assert asked["done"] == [] and asked["todos"] == [docs[0][1]]                  # restated in the words it had

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
 
 import pytest
 
-from support.hook_runner import HOOKS_DIR, payload, run_hook
+from support.hook_runner import HOOKS_DIR, hook_env, payload, run_hook
 
 SHIMS = sorted(f[:-3] for f in os.listdir(HOOKS_DIR) if f.endswith(".sh") and f != "lib.sh")
 PAYLOAD_FOR = {"session-start": "session-start", "rules-injector": "pre-read", "rules-gate": "pre-edit",
@@ -166,3 +168,17 @@ def test_missing_memory_root(shim, project, tmp_path):
     result = run_hook(shim, payload(PAYLOAD_FOR[shim], project), env={"CODE_MEMORY_ROOT": absent,
                                                                       "CODE_MEMORY_HOOKS__AUTO_INIT": "false"})
     assert result.silent and not os.path.exists(absent)
+
+
+def test_session_start_fails_open_when_python_is_missing_or_the_package_broken(initialized_root, project, tmp_path):
+    """session-start.sh hands its process to Python (exec): a missing interpreter, or an entry
+    script that cannot import the package, still ends with exit 0 and no output."""
+    start = payload("session-start", project)
+    missing = run_hook("session-start", start, env={"CODE_MEMORY_PYTHON": str(tmp_path / "no-python")})
+    assert missing.returncode == 0 and missing.stdout == ""
+    shutil.copytree(HOOKS_DIR, tmp_path / "hooks")
+    (tmp_path / "scripts").mkdir()                                  # the entry script without its package
+    shutil.copy(os.path.join(HOOKS_DIR, "..", "scripts", "code-memory-hook.py"), tmp_path / "scripts")
+    broken = subprocess.run([str(tmp_path / "hooks" / "session-start.sh")], input=json.dumps(start).encode(),
+                            capture_output=True, env=hook_env(None), timeout=60)
+    assert broken.returncode == 0 and broken.stdout == b"" and b"Traceback" not in broken.stderr

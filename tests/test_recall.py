@@ -146,6 +146,10 @@ def test_prompt_recall_is_configurable(lived_in, project, monkeypatch):
     assert run_hook("prompt-recall", prompt, env={"CODE_MEMORY_RECALL__THRESHOLD": "1.01"}).silent
     small = run_hook("prompt-recall", prompt, env={"CODE_MEMORY_RECALL__MAX_CHARS": "420"}).context
     assert 0 < len(small) <= 420
+    work = prompt_payload(project, "给网关的 JWT 校验加个测试", "sess-w1")   # work at hand: its own threshold
+    assert run_hook("prompt-recall", work, env={"CODE_MEMORY_RECALL__THRESHOLD_WORK": "1.01",
+                                                "CODE_MEMORY_RECALL__THRESHOLD": "0"}).silent
+    assert "JWT" in run_hook("prompt-recall", work, env={"CODE_MEMORY_RECALL__THRESHOLD_WORK": "0.05"}).context
 
 
 def test_file_recall_on_first_read_and_edit_once_input_untouched(lived_in, project, tmp_path):
@@ -191,3 +195,32 @@ def test_lines_in_context_are_one_line_whatever_their_dress():
     assert line_digest("  - [ ] 给 load_config 补单元测试") == line_digest("- [ ] 给 load_config 补单元测试")
     assert norm_line("[D1:3] Caroline: I went to a support group") == "[d1:3] caroline: i went to a support group"
     assert line_digest("- ok") == ""
+
+
+def test_the_kind_of_prompt_is_read_from_its_grammar_in_both_languages():
+    from code_memory.text.prompt_kind import named_words, prompt_kind
+
+    asks = ["why did we pick RRF over a weighted sum?", "What did Caroline research?", "when was the cache moved",
+            "当初为什么选 RRF，没用加权求和？", "jobs store 最后决定放在哪个路径", "登录失败重试最多几次？", "密码至少要几位吗"]
+    work = ["fix the failing test", "why is this test flaky?", "check why CI is red", "can you review this diff?",
+            "add a retry with backoff to the request", "给这个函数加单元测试", "这里为什么返回 None？",
+            "跑一下测试，看看哪里挂了", "帮我看看为什么构建挂了", "把 print 换成正经的日志", "继续"]
+    assert [p for p in asks if prompt_kind(p) != "ask"] == []
+    assert [p for p in work if prompt_kind(p) != "work"] == []
+    assert named_words("What did Caroline research?") == {"caroline"}
+    assert named_words("why did we change parse_config in MEMORY.md") == {"parse", "config", "memory", "md"}
+    assert named_words("jobs store 最后决定放在哪个路径？") == {"jobs", "store"}
+    assert named_words("fix the failing test") == set()
+
+
+def test_a_chinese_prompt_is_weighed_by_its_words_not_the_bigrams_across_them():
+    from code_memory.text.query import query_terms
+    from code_memory.text.segment import BigramSegmenter, get_segmenter
+
+    seg = get_segmenter()
+    words = query_terms("给这个函数加单元测试", seg, words=True)["terms"]
+    assert "数加" not in words and "元测" not in words
+    if seg.name != "bigram":                              # with jieba's dictionary installed
+        assert {"函数", "单元测试"} <= set(words)
+        assert "数加" in query_terms("给这个函数加单元测试", seg)["terms"]    # the search still asks every bigram
+    assert query_terms("函数测试", BigramSegmenter(), words=True)["terms"] == ["函数", "数测", "测试"]

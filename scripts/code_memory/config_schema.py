@@ -447,10 +447,16 @@ SCHEMA = (
     Key("recall.file", True,
         "File-time recall: on the first Read or Edit of a file in a session, what memory knows about it "
         "(sessions that touched it, pitfalls and facts naming it)."),
-    Key("recall.threshold", 0.6,
-        "The relevance gate (coverage x specific, 0..1): nothing is injected unless the best candidate "
-        "reaches it. Default read off the measured curve in BENCHMARKS.md § Recall; higher = fewer, surer "
-        "injections; above 1 = none.",
+    Key("recall.threshold", 0.25,
+        "The relevance gate (coverage x specific, 0..1) for a question that points at nothing in front of "
+        "the model ('why did we pick RRF?'): nothing is injected unless the best candidate reaches it. "
+        "Default read off the measured curve in BENCHMARKS.md § Recall; higher = fewer, surer injections; "
+        "above 1 = none.",
+        low=0),
+    Key("recall.threshold_work", 0.7,
+        "The same gate for a prompt about the work at hand ('fix this test', '给这个函数加单元测试', any "
+        "instruction): such prompts share words with every coding note, so they need more. Default from "
+        "the same curve.",
         low=0),
     Key("recall.max_chars", 1500,
         "Budget of one prompt's recalled memory (characters, header and fences included).",

@@ -75,13 +75,16 @@ def test_kill_9_loops_during_summary_writes(initialized_root, tmp_path):
     subprocess.run(cmd, capture_output=True, timeout=120, check=True)
     full = time.monotonic() - started
     rng = random.Random(14)
-    killed = 0
-    for _ in range(KILLS):
+    killed = attempts = 0
+    while killed < KILLS and attempts < 3 * KILLS:   # a run that ended first is a run that was not tested
+        attempts += 1
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(rng.uniform(0.3, 0.95) * full)  # after the interpreter started, before it ends
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
             killed += 1
+        else:
+            full *= 0.7                              # this machine got faster than the first run: aim earlier
         proc.wait()
         check_whole(paths.root)
         with open(paths.memory_md, encoding="utf-8") as fh:

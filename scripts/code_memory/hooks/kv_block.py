@@ -3,7 +3,7 @@
 Budget: ``kv.read_token_limit`` tokens (docs/stores.md § Agent key-value memory: how tokens are counted);
 the session's project name is passed as a context tag. The SessionStart assembly then fits every
 block into ``hooks.session_start_max_bytes`` (cutting at line boundaries). No kv store → no block
-and no work beyond two ``stat`` calls.
+and no work beyond one ``stat`` call.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import os
 
 
 def kv_block(ctx, project):
+    if not os.path.isdir(ctx.paths.kv):      # no store: not even the kv modules are imported
+        return None
     from ..kv.layout import KVLayout, KVOptions
     from .recall import Block, on_path
 

@@ -21,6 +21,12 @@ HEADER = ("[code-memory] Recalled for this prompt: stored memory that matches it
           "memory_get (or `memory-search.py get --id ID`).")
 
 
+def item_budget(limit: int) -> int:
+    """What the items may take of the ``limit`` characters of one prompt's recall: the rest is the
+    header's."""
+    return limit - len(HEADER) - 1
+
+
 def ask(ctx, request: dict) -> dict | None:
     """The search side's answer to a recall ``request`` (op ``recall``); None when it cannot
     answer now."""
@@ -121,7 +127,8 @@ def handle(event, ctx):
     limit = int(settings["max_chars"])
     request = {"prompt": event.prompt, "project": project.name if project else None,
                "workspace": _workspace(ctx), "threshold": float(settings["threshold"]),
-               "max_chars": limit - len(HEADER) - 1, "max_items": int(settings["max_items"]),
+               "threshold_work": float(settings["threshold_work"]),
+               "max_chars": item_budget(limit), "max_items": int(settings["max_items"]),
                "candidates": int(settings["candidates"]), "mode": search_mode(ctx, str(settings["mode"])),
                "exclude_keys": sorted(ledger.keys()), "exclude_lines": sorted(ledger.lines())}
     answer = ask(ctx, request)

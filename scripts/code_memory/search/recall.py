@@ -8,19 +8,24 @@ and chooses the lines to show; :func:`prompt_recall` is both, the op ``recall`` 
 Requests and answers are JSON-able dicts, so the same function serves in-process or from a warm
 query process; the hook fences the answer (hooks/recall.py conventions).
 
-The relevance of a candidate is computed from the prompt's own words, each weighted by how rare
-it is in this memory (BM25's IDF over the index's chunks):
+The relevance of a candidate is computed from the prompt's own words (a Chinese prompt's words,
+not the bigrams spanning two of them), each weighted by how rare it is in this memory (BM25's IDF
+over the index's chunks):
 
 * ``coverage`` — the share of the prompt's weight the candidate holds: a CSS note shares no rare
   word with an authentication prompt, so its coverage is near zero whatever its rank;
 * ``specific`` — the weight it holds relative to two words that one chunk each holds, capped at
-  1: a routine prompt ("fix the failing test") matches only words every coding note uses.
+  1: a routine prompt ("fix the failing test") matches only words every coding note uses;
+* ``named`` — whether it holds anything the prompt names (text/prompt_kind.py): a candidate that
+  holds none of it counts :data:`NAMED_MISS`.
 
-``relevance = coverage × specific``. Nothing is injected unless the best candidate reaches the
-threshold; the candidates within :data:`ITEM_FLOOR` of the threshold join it. The default comes
-from the measured curve (BENCHMARKS.md § Recall, bench/bench_recall.py), not from a guess; the
-other signals measured there (coverage or specificity alone, the best line, the margin over the
-second candidate, vector similarity) did no better at the same false-injection rate.
+``relevance = coverage × specific (× NAMED_MISS)``. Nothing is injected unless the best candidate
+reaches the threshold of the prompt's kind — ``threshold`` for a question that points at nothing in
+front of the model, ``threshold_work`` for work at hand (text/prompt_kind.py); the candidates
+within :data:`ITEM_FLOOR` of the threshold join it. The defaults come from the measured curves
+(BENCHMARKS.md § Recall, bench/bench_recall.py), not from a guess; the other signals measured there
+(coverage or specificity alone, the best line, vector similarity) did no better at the same
+false-injection rates.
 
 What is already in the session's context is never returned again: the request names it by item
 key (``exclude_keys``) and by the digests of its lines (``exclude_lines``, text/lines.py — the
@@ -36,12 +41,17 @@ import sqlite3
 
 from ..config import DEFAULTS
 from ..text.lines import line_digest, text_digests
+from ..text.prompt_kind import ASK, WORK, named_words, prompt_kind
 
 _R = DEFAULTS["recall"]
 FENCE_OVERHEAD = 57           # '<recalled-memory source="" title="">' + '</recalled-memory>' + newlines
-LINE_MAX = 200                # a longer line is cut around the prompt's words
+LINE_MAX = 240                # a longer line is cut around the prompt's words …
+LINE_SHORT = 120              # … first to this, so more lines fit; then lengthened while room is left
+NEXT_LINES = True             # last pass: the line after a chosen one (a reply in a conversation)
 PARENT_MAX = 90               # the label line a bullet sits under, as context
 SPECIFIC_UNITS = 2.0          # "specific" is full with the weight of two words that one chunk each holds
+WORDS_ONLY = True
+NAMED_MISS = 0.7              # a candidate that holds none of what the prompt names counts this much
 ITEM_FLOOR = 0.5              # once the best candidate passes, others within this share of the threshold join it
 
 
@@ -108,9 +118,10 @@ def _mass(terms: list, weights: dict) -> float:
     return sum(weights[t] for t in _kept(terms))
 
 
-def signals(text: str, matcher: Matcher, weights: dict, total: int) -> dict:
+def signals(text: str, matcher: Matcher, weights: dict, total: int, named=frozenset()) -> dict:
     """The raw relevance signals of one candidate text against the prompt: for the whole text
-    and for its best line (where the evidence is concentrated)."""
+    and for its best line (where the evidence is concentrated); ``named``: whether it holds any of
+    the prompt's ``named`` words (text/prompt_kind.py; true when the prompt names nothing)."""
     hit = matcher.matched(text)
     whole = _mass(list(weights), weights) or 1.0
     mass = _mass(hit, weights)
@@ -126,11 +137,13 @@ def signals(text: str, matcher: Matcher, weights: dict, total: int) -> dict:
     return {"matched": len(_kept(hit)), "terms": len(_kept(list(weights))), "coverage": round(min(1.0, mass / whole), 4),
             "specific": round(min(1.0, mass / (SPECIFIC_UNITS * unit)), 4) if unit > 0 else 0.0, "mass": round(mass, 4),
             "unit": round(unit, 4), "line_mass": round(line_mass, 4), "line_matched": line_hits,
-            "line_coverage": round(min(1.0, line_mass / whole), 4)}
+            "line_coverage": round(min(1.0, line_mass / whole), 4), "named": not named or bool(named & set(hit))}
 
 
 def relevance(sig: dict) -> float:
-    return round(sig["coverage"] * sig["specific"], 4)
+    """``coverage × specific``, times :data:`NAMED_MISS` when the candidate holds none of what the
+    prompt names."""
+    return round(sig["coverage"] * sig["specific"] * (1.0 if sig.get("named", True) else NAMED_MISS), 4)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -197,9 +210,26 @@ def _parent(lines: list, i: int) -> int | None:
     return None
 
 
+def _bare_label(line: str) -> bool:
+    """A label that only introduces what follows (``2. **关键知识点**:``, ``Decisions:``)."""
+    s = line.strip().replace("**", "")
+    return s.endswith((":", "：")) and len(s) <= 40
+
+
+def _next_line(lines: list, i: int) -> int | None:
+    """The line that follows line ``i`` in the text (a reply in a conversation, the first point under
+    a matched topic), past blank lines, fences and bare labels; None at the end."""
+    for j in range(i + 1, min(len(lines), i + 4)):
+        s = lines[j].strip()
+        if s and not s.startswith("```") and not _bare_label(s):
+            return j
+    return None
+
+
 def candidate_lines(text: str, matcher: Matcher) -> list:
-    """``[(terms found, index, line shown, parent index or None)]`` for the lines of ``text`` that
-    hold the prompt's words."""
+    """``[(terms found, index, line shown short, line shown long, parent index or None)]`` for the
+    lines of ``text`` that hold the prompt's words (cut around them: :data:`LINE_SHORT`,
+    :data:`LINE_MAX`)."""
     lines = [ln.rstrip() for ln in text.split("\n")]
     out = []
     for i, line in enumerate(lines):
@@ -207,7 +237,8 @@ def candidate_lines(text: str, matcher: Matcher) -> list:
             continue
         found = matcher.matched(line)
         if found:
-            out.append((found, i, _cut_line(line.strip(), matcher, LINE_MAX), _parent(lines, i)))
+            out.append((found, i, _cut_line(line.strip(), matcher, LINE_SHORT),
+                        _cut_line(line.strip(), matcher, LINE_MAX), _parent(lines, i)))
     return out
 
 
@@ -222,9 +253,9 @@ def rank_lines(pool: list, weights: dict) -> list:
             count[t] = count.get(t, 0) + 1
     size = len(pool) or 1
     scored = []
-    for found, item_weight, n, i, shown, parent in pool:
+    for found, item_weight, n, i, *rest in pool:
         score = sum(weights[t] * math.log(1.0 + size / count[t]) for t in _kept(found))
-        scored.append((-score * item_weight, n, i, shown, parent))
+        scored.append((-score * item_weight, n, i, *rest))
     scored.sort(key=lambda row: row[:3])
     return [row[1:] for row in scored]
 
@@ -274,42 +305,50 @@ def trivial(prompt: str, terms: list | None = None) -> bool:
 
 
 class Measured:
-    """A prompt's candidates with their signals: ``rows`` = [(relevance, rank, hit, text, signals)]."""
+    """A prompt's candidates with their signals: ``rows`` = [(relevance, rank, hit, text, signals)];
+    ``kind``: the prompt's (text/prompt_kind.py — ``ask`` or ``work``)."""
 
-    __slots__ = ("rows", "matcher", "weights", "terms", "skipped")
+    __slots__ = ("rows", "matcher", "weights", "terms", "skipped", "kind")
 
-    def __init__(self, rows=(), matcher=None, weights=None, terms=(), skipped=None):
+    def __init__(self, rows=(), matcher=None, weights=None, terms=(), skipped=None, kind=WORK):
         self.rows, self.matcher, self.weights, self.terms, self.skipped = list(rows), matcher, weights or {}, list(terms), skipped
+        self.kind = kind
 
 
 def measure(cfg, request: dict) -> Measured:
     """Search every store for ``request["prompt"]`` and measure each candidate (no gate yet)."""
-    from ..text.query import query_terms
-    from ..text.segment import get_segmenter
-
     prompt = str(request.get("prompt") or "")[:4000]
     if trivial(prompt):
         return Measured(skipped="trivial")
     hits = candidates(cfg, {**request, "prompt": prompt})
     if not hits:
         return Measured(skipped="no candidates")
+    return measure_hits(cfg, prompt, hits)
+
+
+def measure_hits(cfg, prompt: str, hits: list) -> Measured:
+    """The signals of each search hit for ``prompt`` (the words and weights from the index)."""
+    from ..text.query import query_terms
+    from ..text.segment import get_segmenter
+
     conn = sqlite3.connect(f"file:{cfg.paths.index_db}?mode=ro", uri=True, timeout=0.5)
     try:
         segmenter_name = (conn.execute("SELECT value FROM meta WHERE key='segmenter'").fetchone() or ["bigram"])[0]
-        terms = query_terms(prompt, get_segmenter(segmenter_name))["terms"]
+        terms = query_terms(prompt, get_segmenter(segmenter_name), words=WORDS_ONLY)["terms"]
         if trivial(prompt, terms):
             return Measured(terms=terms, skipped="trivial")
         total, weights = term_weights(conn, terms)
         matcher = Matcher(terms)
+        named = named_words(prompt) & set(terms)
         rows = []
         for rank, hit in enumerate(hits, 1):
             text = _chunk_text(conn, hit)
-            sig = signals(text, matcher, weights, total)
+            sig = signals(text, matcher, weights, total, named)
             sig["rank"] = rank
             rows.append((relevance(sig), rank, hit, text, sig))
     finally:
         conn.close()
-    return Measured(rows, matcher, weights, terms)
+    return Measured(rows, matcher, weights, terms, kind=prompt_kind(prompt))
 
 
 def build(root: str, measured: Measured, threshold: float, budget: int, max_items: int,
@@ -338,53 +377,82 @@ def build(root: str, measured: Measured, threshold: float, budget: int, max_item
         seen_keys.add(key)
         lines = text.split("\n")
         item = {"key": key, "id": ident, "source": hit.get("source"), "title": title, "path": hit.get("path"),
-                "relevance": rel_score, "signals": sig, "chosen": {}, "overhead": FENCE_OVERHEAD + len(ident) + len(title)}
+                "relevance": rel_score, "signals": sig, "chosen": {}, "lines": lines,
+                "overhead": FENCE_OVERHEAD + len(ident) + len(title)}
         items.append(item)
-        for found, i, shown, parent in candidate_lines(text, measured.matcher):
-            pool.append((found, rel_score / top, len(items) - 1, i, shown,
+        for found, i, short, long, parent in candidate_lines(text, measured.matcher):
+            pool.append((found, rel_score / top, len(items) - 1, i, short, long,
                          None if parent is None else (parent, lines[parent].strip()[:PARENT_MAX])))
     pool = rank_lines(pool, measured.weights)
     left = budget
-    for n, i, shown, parent in pool:
-        item = items[n]
-        digest = line_digest(shown)
-        if i in item["chosen"] or (digest and digest in seen_lines):
-            continue
-        extra = {}
-        if parent is not None and parent[0] not in item["chosen"] and line_digest(parent[1]) not in seen_lines:
-            extra[parent[0]] = parent[1]
+
+    def take(item, i, shown, full, extra=None) -> bool:
+        nonlocal left
+        digests = {d for d in (line_digest(shown), line_digest(full)) if d}
+        if i in item["chosen"] or digests & seen_lines:
+            return False
+        extra = {k: v for k, v in (extra or {}).items() if k not in item["chosen"] and line_digest(v) not in seen_lines}
         cost = len(shown) + 1 + sum(len(v) + 1 for v in extra.values()) + (0 if item["chosen"] else item["overhead"])
         if cost > left:
-            continue
+            return False
         item["chosen"].update(extra)
         item["chosen"][i] = shown
-        seen_lines.update(d for d in (digest, *(line_digest(v) for v in extra.values())) if d)
+        seen_lines.update(digests, (d for d in (line_digest(v) for v in extra.values()) if d))
         left -= cost
+        return True
+
+    for n, i, short, _long, parent in pool:
+        item = items[n]
+        take(item, i, short, item["lines"][i].strip(), {parent[0]: parent[1]} if parent else None)
         if left < 40:
             break
+    for n, i, short, long, _label in pool:           # lengthen the lines cut short, best first
+        item = items[n]
+        if item["chosen"].get(i) == short and long != short and len(long) - len(short) <= left:
+            item["chosen"][i] = long
+            left -= len(long) - len(short)
+    if NEXT_LINES:
+        for n, i, *_shown in pool:
+            item = items[n]
+            j = _next_line(item["lines"], i) if i in item["chosen"] else None
+            if j is not None:
+                line, parent = item["lines"][j].strip(), _parent(item["lines"], j)
+                take(item, j, _cut_line(line, measured.matcher, LINE_SHORT), line,
+                     {parent: item["lines"][parent].strip()[:PARENT_MAX]} if parent is not None else None)
     for item in items:
         chosen = item.pop("chosen")
         item.pop("overhead")
+        source = item.pop("lines")
         if chosen:
             item["text"] = "\n".join(chosen[i] for i in sorted(chosen))
-            item["lines"] = text_digests(item["text"])
+            item["lines"] = list(dict.fromkeys(text_digests(item["text"]) + [
+                d for d in (line_digest(source[i].strip()) for i in sorted(chosen)) if d]))
             out["items"].append(item)
     if not out["items"]:
         out["skipped"] = "already in context"
     return out
 
 
+def threshold_for(kind: str, request: dict) -> float:
+    """The gate's threshold for a prompt of ``kind``: ``threshold`` for a question that points at
+    nothing (``ask``), ``threshold_work`` for work on what is at hand (config ``recall``)."""
+    key = "threshold" if kind == ASK else "threshold_work"
+    value = request.get(key)
+    return float(_R[key] if value is None else value)
+
+
 def prompt_recall(cfg, request: dict) -> dict:
-    """Recall for one prompt. ``request``: ``prompt``, ``project``, ``workspace``, ``threshold``,
-    ``max_chars`` (for the items, fences included), ``max_items``, ``exclude_keys``,
-    ``exclude_lines``, ``mode`` (bm25 / hybrid), ``signals`` (every candidate's signals too).
-    Returns ``{"ok", "items": [{key, id, source, title, text, path, relevance, signals, lines}],
-    "skipped": why nothing (when so), "candidates": [...] when asked}``."""
+    """Recall for one prompt. ``request``: ``prompt``, ``project``, ``workspace``, ``threshold``
+    and ``threshold_work`` (:func:`threshold_for`), ``max_chars`` (for the items, fences included),
+    ``max_items``, ``exclude_keys``, ``exclude_lines``, ``mode`` (bm25 / hybrid), ``signals``
+    (every candidate's signals too). Returns ``{"ok", "kind", "items": [{key, id, source, title,
+    text, path, relevance, signals, lines}], "skipped": why nothing (when so), "candidates": [...]
+    when asked}``."""
     measured = measure(cfg, request)
-    threshold = request.get("threshold")
-    out = build(cfg.root, measured, float(_R["threshold"] if threshold is None else threshold),
+    out = build(cfg.root, measured, threshold_for(measured.kind, request),
                 int(request.get("max_chars") or _R["max_chars"]), int(request.get("max_items") or _R["max_items"]),
                 request.get("exclude_keys") or (), request.get("exclude_lines") or ())
+    out["kind"] = measured.kind
     if request.get("signals"):
         out["candidates"] = [{"id": h.get("id"), "source": h.get("source"), "relevance": r, **s}
                              for r, _k, h, _t, s in measured.rows]

@@ -7,7 +7,8 @@ The markers are grammatical, not topical: perfective and resultative aspect (已
 past participles, "is in", "now …"), negation scoped to its clause and made "not yet" by a
 temporal word (还没, 尚未, not … yet, still isn't, haven't), deferral (回头, 下次, 有空, 上线前要,
 later, next time, at some point, before we deploy), modality (得 / 要先 / should / ought to), and
-connectives that open a reason (因为, 免得, so that, to avoid) or a condition (如果, if).
+connectives that open a reason (因为, 免得, so that, to avoid) or a condition (如果, if); and where
+one sentence lists several pieces of open work (:func:`open_items`).
 
 Pure functions over strings.
 """
@@ -47,14 +48,18 @@ _DONE_EN = re.compile(
     r"\b(?:wrote|ran|built|made|did|got|put|set up|took|found|kept|moved|went|came out|sent|split|cut|read)\b",
     re.I)
 # negation, Chinese: scoped to the clause; "not yet" needs a temporal word (没同步 alone is a cause)
-_NOT_YET_ZH = re.compile(r"(?:还|尚|仍|暂|暂时|目前|现在还?)(?:没有?|未|不)|尚未|还未|没来得及|没顾上|没做完|没弄完|没写完|未完成")
+_NOT_YET_ZH = re.compile(r"(?:还|尚|仍|暂|暂时|目前|现在还?)(?:没有?|未|不)|尚未|还未|没来得及|没顾上|没做完|没弄完|没写完|未完成|没(?:动|碰|处理|管)(?![过好完])|"
+                         r"(?:也|都)?(?:还是|仍然是|依然是)(?:硬编码|写死)|"
+                         r"也还?没有?(?!问题|关系|影响|报错|变化?|什么|必要|用到?|区别)(?=[\u4e00-\u9fffA-Za-z])")
 _NEG_ZH = re.compile(r"没有?|未|不|别|无|非")
 _NOT_YET_EN = re.compile(
-    r"\bnot (?:\w+ )?yet\b|\bn't (?:\w+ )?(?:\w+ )?yet\b|\byet to\b|\bstill (?:not|no|isn't|aren't|doesn't|don't|can't|"
+    r"\bnot (?:\w+ )?yet\b|n't (?:\w+ )?(?:\w+ )?yet\b|\byet to\b|\bstill (?:not|no|isn't|aren't|doesn't|don't|can't|"
     r"hasn't|haven't|missing|broken|open|pending|outstanding|needs?|has to|have to|to do)\b|\bhaven't\b|\bhasn't\b|"
     r"\bdidn't (?:get to|have time|manage)\b|\bwasn't able\b|\b(?:is|are)n't (?:\w+ly )?\w+ed\b|"
     r"\b(?:is|are) not (?:\w+ly )?\w+ed\b|\bnot (?:done|finished|handled|supported|implemented|covered|wired|"
-    r"connected|migrated|tested|documented|fixed)\b", re.I)
+    r"connected|migrated|tested|documented|fixed)\b|"
+    r"\bstill (?:uses?|shows?|imports?|calls?|sleeps?|points? (?:to|at)|references?|hard-?codes?|is hard-?coded|"
+    r"reads? from|writes? to|depends? on|relies on)\b(?![^.;]*\buntil\b)|\bno (?:\w+ ){1,2}yet\b", re.I)
 _NEG_EN = re.compile(r"\b(?:not|no|never|nothing|without|none)\b|n't\b", re.I)
 # "before <an event>, …": 上线前要…, 发版前得…, 合并之前记得…
 BEFORE_EVENT_ZH = r"[\u4e00-\u9fff]{2}之?前(?=\s*(?:要|得|需要|先|记得|务必|一定|必须))"
@@ -69,23 +74,34 @@ _DEFER_EN = re.compile(
     r"\bat some point\b|\beventually\b|\blater\b|\bwhen (?:we|you) (?:have|get) (?:time|a chance)\b|"
     r"\bnice to have\b|\bwould be (?:nice|good|worth)\b|\bworth (?:\w+ing)\b|"
     r"\bbefore (?:we|you|it|this) (?:deploy|release|ship|merge|go live|run|roll out)|\bbefore (?:deploying|releasing|"
-    r"shipping|merging|rolling out|going live)\b", re.I)
+    r"shipping|merging|rolling out|going live)\b|\bbefore the (?:next |first )?(?:release|deploy(?:ment)?|launch|merge)\b",
+    re.I)
 # obligation: work that must still be done (还需要, 要先, should, needs to, please check …) — in a
 # session that changed nothing this is advice in an answer, not a to-do
-_OBLIGE_ZH = re.compile(r"还需要?|还要|还得|仍需|有待|(?:要|得|需要)先|需要补|要补|得补|补上(?=[。.！!]?$)|可以(?:再)?考虑")
+_OBLIGE_ZH = re.compile(r"还需要?|还要|还得|仍需|有待|(?:要|得|需要)先|需要补|要补|得补|补上(?=[。.！!]?$)|可以(?:再)?考虑|"
+                        r"也(?:得|要|需要?|该)|(?<![不无])需要(?=[改换加做补处支接迁拆调写修删配])|"
+                        r"(?<![不])应(?:该|当)(?![没不是可能会就也还])")
 _OBLIGE_EN = re.compile(
     r"\bshould(?! (?:now |also )?(?:work|pass|be fine|be ok|help|fix it|do it)\b)|\bought to\b|\bneeds? to\b|"
     r"\bwill need\b|\bhave to\b|\bhas to\b|\bplease (?:check|make sure|verify|remember|update|add|run|confirm)\b|"
     r"\bmake sure\b", re.I)
 _INTENDED = re.compile(r"故意|有意|特意|刻意|按设计|是预期|不需要|无需|不用改|没必要|on purpose|intentional|deliberate|"
                        r"by design|as intended|no need|not needed|not necessary|doesn't need", re.I)
+# a sentence that says the state it describes is all right ("…, which is fine"; "这是正常的")
+_FINE = re.compile(r"\b(?:which|that|this|it) is (?:fine|expected|ok|okay|normal)\b|\bas expected\b|这是正常的|属于正常", re.I)
 NOTHING_LEFT = re.compile(r"nothing (?:left|remaining|else)|no (?:remaining|open|further) |没有(?:待办|遗留|剩下)|无待办|"
                           r"都(?:已经?)?(?:完成|做完|搞定)", re.I)
 # marker words, removed before two lines are compared for the work they name
 _MARKER_WORDS = re.compile(
     rf"{_DEFER_ZH.pattern}|{_OBLIGE_ZH.pattern}|{_NOT_YET_ZH.pattern}|{_DEFER_EN.pattern}|{_OBLIGE_EN.pattern}|"
-    rf"{_NOT_YET_EN.pattern}|"
+    r"\b(?:not|yet|still|never|haven't|hasn't|isn't|aren't|doesn't|don't|didn't|wasn't|weren't)\b|n't\b|"
     r"\b(?:we|i|you|it|that|this|is|are|the|a|an|so|also|still|just)\b|吧|呢|了|一下|那个|这个|顺手|顺便", re.I)
+
+
+# a clause that starts another item of a list of open work: "…, and the lockout message isn't
+# translated", "…，readinessProbe 也得配一下" (its own subject before 也), "另外…"
+_NEXT_ITEM = re.compile(r"^(?:and|also|plus|as well as)\s+(?!(?:it|they|this|that|then|so|now)\b)|"
+                        r"^(?:另外|还有|以及|并且)|^[^，,。]{2,}?也", re.I)
 
 
 def one_line(text) -> str:
@@ -127,6 +143,26 @@ def sentences(text: str, clauses: bool = True) -> list:
 def clauses(sentence: str) -> list:
     """The clauses of one sentence (split at commas, semicolons, colons and dashes)."""
     return [c for c in _CLAUSE_SPLIT.split(sentence or "") if c and c.strip(" .。")]
+
+
+def open_items(sentence: str) -> list:
+    """A sentence that lists several pieces of open work, one piece each: split before a clause
+    that starts another item (:data:`_NEXT_ITEM`) when both sides leave work open and name work
+    of their own; otherwise ``[sentence]``."""
+    parts = clauses(sentence)
+    starts, pos = [], 0
+    for part in parts:
+        at = sentence.find(part, pos)
+        starts.append(at)
+        pos = at + len(part)
+    out, begin = [], 0
+    for i in range(1, len(parts)):
+        left = sentence[begin:starts[i]].rstrip(" ,，;；:：—–-")
+        if _NEXT_ITEM.match(parts[i]) and is_open(parts[i]) and open_sentence(left) and \
+                _MARKER_WORDS.sub("", left).strip() and _MARKER_WORDS.sub("", parts[i]).strip(" 也"):
+            out.append(left)
+            begin = starts[i]
+    return out + [sentence[begin:]]
 
 
 def strip_connective(text: str) -> str:
@@ -193,9 +229,15 @@ def completed(clause: str) -> bool:
 def open_sentence(sentence: str, obligations: bool = True) -> bool:
     """Does a sentence leave work open (one of its clauses is not yet done, deferred — or, with
     ``obligations``, still required)?"""
-    if is_question(sentence) or is_condition(sentence) or NOTHING_LEFT.search(sentence):
+    if is_question(sentence) or is_condition(sentence) or NOTHING_LEFT.search(sentence) or _FINE.search(sentence):
         return False
-    return any(is_open(c, obligations) for c in clauses(sentence))
+    parts = clauses(sentence)
+    for i, clause in enumerate(parts):
+        if not_yet(clause) or deferred(clause, obligations=False):
+            return True
+        if obligations and deferred(clause) and not any(completed(c) for c in parts[i + 1:]):
+            return True          # "需要加锁，我已经加了": a need met in the same sentence is not open
+    return False
 
 
 def done_sentence(sentence: str) -> bool:

@@ -14,13 +14,20 @@ Capture — from the final assistant message and from the person's own words:
   * the person's deferrals (下次 / 有空 / 上线前要 / remember to / later …) in their requests,
     unless the session's final message reports them done.
 
-Close — an earlier open to-do is finished by a later session when (its main clause only: reasons,
-purposes and marker words are left out of the comparison, text/keywords.py weighs the words):
-  1. what the session reports done covers it — the assistant's sentences that state completion and
-     leave nothing open, the sentences of a working session's final report, and completions the
-     person states ("压测我这边已经跑过了") — most of its words, or fewer when every identifier and
-     file name it mentions is there;
-  2. the person asked for it (their request names part of the same work) and the session did the
+  A sentence listing several pieces of open work ("A 还没加，B 也得配一下", "A has no limit yet,
+  and B isn't translated") gives one to-do each (clauses.open_items).
+
+Close — an earlier open to-do is finished by a later session when (reasons, purposes and marker
+words are left out of the comparison, text/keywords.py weighs the words; its *main clause* is its
+first clause that names work):
+  1. what the session reports done covers it — the completions the person states ("压测我这边已经
+     跑过了"); when the session did work (changed files or ran a command that passed), also the
+     assistant's sentences that state completion and leave nothing open and the plain statements
+     of a working session's final report — most of its words, or fewer when every identifier and
+     file name it mentions is there; for the best match of the open to-dos only, a good share (two
+     real words at least) or all of its main clause and some of the rest;
+  2. the person asked for it (a request sentence that is not itself put off names part of the
+     same work, covers its main clause, or is mostly the to-do's words) and the session did the
      work: it changed files and its last command did not fail — of several to-dos the request
      could mean, only the best match (and those nearly as good);
   3. it names files, the session changed every one of them, and a command passed after the change;
@@ -35,7 +42,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ..text.keywords import coverage, covers, expand, names, weights
+from ..text.keywords import ACRONYM_WEIGHT, coverage, covers, expand, names, weights
 from ..text.similarity import is_near_duplicate
 from . import clauses as cl
 
@@ -47,15 +54,24 @@ ASKED_MIN = 0.25          # … in what the person asked for (the session did wo
 ASKED_SHARE = 0.4         # … and in both together; of several such to-dos, the best and those
 ASKED_MARGIN = 0.75       # within this share of it
 CONTINUE_SHARE = 0.3      # … in the report of a bare "continue" of its own session
+HEAD_SHARE = 0.75         # of its main clause's weight in what the person asked for (and in both)
+REQUEST_SHARE = 0.5       # of a request's weight in the to-do (the request names this work) …
+REQUEST_WORDS = 2         # … with at least this many of the request's words
+REPORTED_SHARE = 0.45     # … in what the session reports done, for the best match of the open to-dos
+REPORTED_WORDS = 2        # … with at least this many of its words there
+REPORTED_HEAD = 0.3       # … or its whole main clause there and this share of all its words
 
 _LEAD = re.compile(
     r"^(?:\*\*)?(?:下一步|接下来|后续(?:工作)?|待办(?:事项)?|还差|还需要|遗留(?:问题)?|TODO|to-?dos?|next(?: steps?| up)?|"
-    r"remaining(?: work)?|still to do|left to do|follow[- ]?ups?)(?:\*\*)?"
+    r"remaining(?: work)?|still to do|left to do|follow[- ]?ups?|"
+    r"(?:(?:one|two|three|four|a few|some|\d) )?(?:more |other )?(?:things?|items?|pieces?|bits?|gaps?) "
+    r"(?:remain|are left|left|still open|still to do|to do)|还有(?:[一两三四几]|\d)(?:件事|个问题|处|点|项)(?:没做|要做|待做|没完成)?)"
+    r"(?:\*\*)?"
     r"\s*(?:(?:要做的|需要做的|的工作)?(?:是|有|要)|is|are)?\s*(?:[:：]\s*|$)", re.I)
 _LEAD_NEEDS_COLON = re.compile(r"^(?:next|to-?dos?)\b", re.I)
 _CHECKBOX = re.compile(r"^\s*[-*]\s*\[ \]\s*(.+)$")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)、])\s+(.+)$")
-_ITEMS = re.compile(r"[；;]|(?:^|\s)\(?\d+[.)、]\s+|\s*[①②③④⑤⑥]\s*")
+_ITEMS = re.compile(r"[；;]|(?:^|\s)\(?\d+[.)、]\s+|\s*[①②③④⑤⑥]\s*|,\s+and\s+|，以及|，还有")
 _DEFERRAL = re.compile(
     rf"下次|下回|以后|之后|回头|改天|有空|得空|抽空|找时间|{cl.BEFORE_EVENT_ZH}|记得|别忘|不要忘|"
     r"next time|later|eventually|at some point|remember to|don't forget|before (?:we|you) (?:deploy|release|ship|merge)|"
@@ -68,6 +84,24 @@ _WORK_REQUEST = re.compile(r"^\s*(?:继续|接着|go on|continue|keep going|carr
 def content(text: str) -> dict:
     """The weighted words of the work a line names (its main clause, markers removed)."""
     return weights(cl.main_text(text))
+
+
+def head(text: str) -> dict:
+    """The weighted words of a line's first clause that names work ("Retries aren't done yet" of
+    "Retries aren't done yet: a failed delivery is simply dropped")."""
+    for clause in cl.clauses(text):
+        if not cl.is_rationale(clause):
+            words = content(clause)
+            if words:
+                return words
+    return {}
+
+
+def _found(words: dict, large) -> int:
+    """How many of ``words`` that weigh like a word are in ``large`` — not a lone character, not
+    an acronym alone (CI, API say where the work is, not what it is)."""
+    return sum(1 for token, weight in words.items()
+               if weight >= 1.0 and token in large and not (token.isascii() and weight == ACRONYM_WEIGHT))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -119,7 +153,7 @@ def _open_parts(sentence: str, obligations: bool) -> list:
             continue
         if i and _PRONOUN_START.match(cl.strip_connective(part)):
             part = parts[i - 1].rstrip("；;") + "; " + part          # "they ought to …": keep what "they" is
-        out.append(_shorten(part))
+        out += [_shorten(item) for item in cl.open_items(part)]    # "A isn't done yet, and B …": two
     return out
 
 
@@ -201,6 +235,7 @@ class Evidence:
 
     done_words: set = field(default_factory=set)     # keywords of what it reports done
     asked_words: set = field(default_factory=set)    # keywords of what the person asked for
+    asked: list = field(default_factory=list)        # … one weighted dict per sentence asked
     file_words: set = field(default_factory=set)     # names of the files it changed
     files: list = field(default_factory=list)
     worked: bool = False          # changed files, and its last command did not fail
@@ -217,9 +252,12 @@ class Evidence:
             base = os.path.basename(path)
             ev.file_words |= set(weights(base)) | set(weights(path)) | {base.lower(), path.lower()}
         ev.done_words = expand(ev.done_words | ev.file_words)
-        for request in digest.user_requests:
-            if not cl.is_question(request):
-                ev.asked_words |= set(content(request))
+        for request in digest.user_requests:     # what the person asks for now, not what they put off
+            for sentence in cl.sentences(request):
+                if not (cl.is_question(sentence) or cl.is_condition(sentence) or
+                        cl.open_sentence(sentence, obligations=False)):
+                    ev.asked.append(content(sentence))
+                    ev.asked_words |= set(ev.asked[-1])
         ev.asked_words = expand(ev.asked_words)
         last = digest.commands[-1] if digest.commands else None
         ev.worked = bool(ev.files) and not (last and last.get("failed"))
@@ -231,16 +269,20 @@ class Evidence:
 
 
 def done_statements(digest) -> list:
-    """The sentences in which a session reports work done: the assistant's (and the person's)
-    sentences that state completion and leave nothing open; in a session that changed files,
-    also every plain statement of its final report (it describes what was done)."""
+    """The sentences in which a session reports work done: the person's sentences that state
+    completion and leave nothing open ("压测我这边已经跑过了"); the assistant's too when the session
+    did work — changed files or ran a command that passed (in a session of questions and answers
+    "failed deliveries are simply dropped" describes how things are, not work done); in a session
+    that changed files, also every plain statement of its final report (it describes what was done)."""
     out = []
-    texts = list(getattr(digest, "assistant_notes", None) or []) or [digest.final_message]
+    did_work = bool(digest.files_touched) or any(not c.get("failed") for c in digest.commands or [])
+    texts = (list(getattr(digest, "assistant_notes", None) or []) or [digest.final_message]) if did_work else []
     for text in texts:
         out += [s for s in cl.sentences(text) if cl.done_sentence(s)]
     if digest.files_touched:
         out += [s for s in cl.sentences(digest.final_message)
-                if not cl.open_sentence(s) and not cl.is_question(s) and not cl.is_condition(s)]
+                if not cl.open_sentence(s) and not cl.is_question(s) and not cl.is_condition(s)
+                and (not cl.negated(s) or cl.done_sentence(s))]        # "超时的问题没动" reports nothing done
     for request in digest.user_requests:
         out += [s for s in cl.sentences(request) if cl.done_sentence(s)]
     return out
@@ -253,7 +295,7 @@ def _named_files(todo: str) -> set:
 def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=same_todo) -> list:
     """The earlier ``open_todos`` (``[(session id, text)]``) the session behind ``evidence``
     finished (see the module docstring)."""
-    out, asked, resumed = [], [], []
+    out, asked, resumed, reported = [], [], [], []
     changed = {p.lower() for p in evidence.files} | {os.path.basename(p).lower() for p in evidence.files}
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
     for ref, todo in open_todos:
@@ -271,14 +313,42 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
                 (evidence.continues == ref and evidence.worked
                  and coverage(words, evidence.done_words) >= CONTINUE_SHARE):
             out.append((ref, todo))
-        elif evidence.worked and coverage(words, evidence.asked_words) >= ASKED_MIN and \
-                covers(words, evidence.done_words | evidence.asked_words, ASKED_SHARE):
+        elif evidence.worked and _asked_for(words, head(todo), evidence):
             asked.append((coverage(words, evidence.done_words | evidence.asked_words), ref, todo))
         elif evidence.worked and evidence.continues and coverage(words, evidence.done_words) >= CONTINUE_SHARE:
             resumed.append((coverage(words, evidence.done_words), ref, todo))
+        elif _reported(words, head(todo), evidence.done_words):
+            reported.append((coverage(words, evidence.done_words), ref, todo))
     # what the person asked for (or, after a bare "continue", what the report names): the best
-    # match, and any other nearly as good — not its siblings
-    for candidates in (asked, resumed):
+    # match, and any other nearly as good — not its siblings; what the session reports done in
+    # part of the to-do's words: the best match only
+    for candidates, margin in ((asked, ASKED_MARGIN), (resumed, ASKED_MARGIN), (reported, 1.0)):
         best = max((score for score, _r, _t in candidates), default=0.0)
-        out += [(ref, todo) for score, ref, todo in candidates if score >= best * ASKED_MARGIN]
+        out += [(ref, todo) for score, ref, todo in candidates if score >= best * margin]
     return out
+
+
+def _asked_for(words: dict, main: dict, evidence: Evidence) -> bool:
+    """Did the person ask for this to-do: part of its words in the request and most of them in
+    the request and the report together, its main clause in both, or a request whose words are
+    mostly the to-do's ("改价的时候把缓存清掉" for "缓存失效还没处理：商品改价以后得主动删掉对应的 key")?"""
+    both = evidence.done_words | evidence.asked_words
+    if coverage(main, evidence.asked_words) >= HEAD_SHARE and coverage(main, both) >= HEAD_SHARE:
+        return True
+    if coverage(words, evidence.asked_words) < ASKED_MIN:
+        return False
+    if covers(words, both, ASKED_SHARE):
+        return True
+    mine = expand(words)
+    return any(_found(request, mine) >= REQUEST_WORDS and coverage(request, mine) >= REQUEST_SHARE
+               for request in evidence.asked)
+
+
+def _reported(words: dict, main: dict, done_words) -> bool:
+    """Does what the session reports done name this to-do: a good share of its words (two at
+    least), or all of its main clause ("压测还没做" of "压测还没做，上线前要跑一轮") and some of the rest?"""
+    share = coverage(words, done_words)
+    if share >= REPORTED_SHARE and _found(words, done_words) >= REPORTED_WORDS:
+        return True
+    return bool(main) and share >= REPORTED_HEAD and coverage(main, done_words) >= 1.0 and \
+        _found(main, done_words) >= 1

@@ -8,11 +8,13 @@ the same work (a to-do and the evidence that it was done, two copies of one to-d
   lacks). Function and negation characters never start or end such a bigram. A compound and its
   head still meet: the words inside a long word (进度条 → 进度) are part of what a text holds
   (:func:`expand`), and a compound found only by its head counts half. A two-character word made
-  of two common one-character words (里加 cut from 在 CI 里加个…) weighs no more than jargon.
-  Without the dictionary: character bigrams, each weighing less than a name.
+  of two common one-character words (里加 cut from 在 CI 里加个…) weighs less than any real word.
+  Without the dictionary: character bigrams, each weighing less than a name (a lone character,
+  做 / 加, almost nothing).
 * English: identifiers and file names (``load_config``, ``docs/cli.md``, ``v2``) weigh most, and
   their parts count too; acronyms (``CSV``, ``GET``) are kept whatever they spell; other words are
-  lower-cased, lightly stemmed (migration / migrate / migrated → ``migrat``) and stop words dropped.
+  lower-cased, lightly stemmed (migration / migrate / migrated → ``migrat``) and stop words dropped;
+  a hyphenated word names its parts as well (forgot-password → ``password``).
 
 Pure functions; results are cached per text (a summary compares the same lines many times).
 """
@@ -35,12 +37,14 @@ MAX_WORD_WEIGHT = 5.0
 MIN_WEIGHT = 0.6
 COMMON_CHAR_INFO = 9.0     # a character this frequent as a word of its own (里, 加, 开) is common
 BIGRAM_WEIGHT = 1.0        # without the dictionary, each character bigram
+SINGLE_WEIGHT = 0.3        # … and a run of one character
+COMMON_PAIR_WEIGHT = 0.9   # a dictionary word of two common one-character words: less than any real word
 SUB_WORD_SHARE = 0.5       # a compound found only by a word inside it (进度 for 进度条) counts half
 
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-/]*[A-Za-z0-9_]|[A-Za-z]{2,}|\d{2,}[A-Za-z%]*")
 _NAME = re.compile(r"[._/]|\d|[a-z][A-Z]|^-")
 # characters that never start or end a jargon bigram: function words and negations / modals
-_EDGE_CHARS = STOP_CHARS | frozenset("不没未别无还再又才也要得需会能可先后前已被将该并但却若如")
+_EDGE_CHARS = STOP_CHARS | frozenset("不没未别无还再又才也要得需会能可先后前已被将该并但却若如一")
 STOP_WORDS = frozenset("""
 a about above after again against all almost along already also although always am an and another any anything
 are aren't around as at back be because been before being below between both but by can can't cannot could
@@ -52,8 +56,10 @@ on once one only or other others our ours out over own please quite rather reall
 she should shouldn't since so some something still such sure than that that's the their theirs them then there
 these they thing things this those though through thus time to too two under until up upon us use used using
 very via want was wasn't way we we'll we're we've well were weren't what when where whether which while who
+someone somebody anyone anybody everyone
 whom whose why will with within without won't would wouldn't yes yet you you'll your yours
 step steps todo to-do task tasks work works item items part
+aren isn doesn don didn haven hasn wasn weren won shouldn couldn wouldn hadn
 """.split())
 
 
@@ -89,8 +95,8 @@ def _han_weights(run: str, out: dict) -> None:
 
     if not isinstance(seg, DictSegmenter):           # bigrams: names and identifiers weigh more
         for gram, _none in seg.words(run):
-            if not _EDGE_CHARS.intersection(gram):
-                out[gram] = max(out.get(gram, 0.0), BIGRAM_WEIGHT)
+            if not _EDGE_CHARS.intersection(gram):      # a lone character (做, 加) says little
+                out[gram] = max(out.get(gram, 0.0), BIGRAM_WEIGHT if len(gram) > 1 else SINGLE_WEIGHT)
         return
     for word, freq in seg.words(run):
         if len(word) == 1:
@@ -99,7 +105,7 @@ def _han_weights(run: str, out: dict) -> None:
         flush()
         weight = min(MAX_WORD_WEIGHT, math.log(total / freq) - INFO_FLOOR) if freq else JARGON_WEIGHT
         if len(word) == 2 and freq and all(_common_char(seg, c, total) for c in word):
-            weight = min(weight, JARGON_WEIGHT)    # 里加 (Riga) in 在 CI 里加: two common words, a cut's accident
+            weight = min(weight, COMMON_PAIR_WEIGHT)   # 里加 (Riga) in 在 CI 里加: two common words, a cut's accident
         if weight >= MIN_WEIGHT and not (_EDGE_CHARS.issuperset(word)):
             out[word] = max(out.get(word, 0.0), weight)
     flush()
@@ -142,6 +148,9 @@ def _weights(text: str) -> tuple:
         elif len(bare) >= 3 and bare.lower() not in STOP_WORDS:
             key = stem(bare)
             out[key] = max(out.get(key, 0.0), WORD_WEIGHT)
+            for piece in bare.split("-") if "-" in bare else ():     # forgot-password names password
+                if len(piece) >= 3 and piece.lower() not in STOP_WORDS:
+                    out.setdefault(stem(piece), PART_WEIGHT)
     for run in HAN_RUN.findall(text):
         _han_weights(run, out)
     return tuple(out.items())

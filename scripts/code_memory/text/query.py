@@ -44,18 +44,19 @@ def _latin_tokens(text: str) -> list:
     return [t.lower() for t in WORD.findall(HAN_RUN.sub(" ", text))]
 
 
-def query_terms(query: str, segmenter: Segmenter) -> dict:
+def query_terms(query: str, segmenter: Segmenter, words: bool = False) -> dict:
     """The query's search terms: ``{"terms": [...], "prefixes": [...], "truncated": bool}``.
 
     Single Han characters left over when a Han run yields no words become prefix terms (``锁*``
-    finds 锁定, 锁住), so a one-character query still finds something.
+    finds 锁定, 锁住), so a one-character query still finds something. ``words``: a Han run gives
+    its words only (:meth:`Segmenter.run_words`), not the bigrams that span two of them.
     """
     truncated = len(query) > MAX_QUERY_CHARS
     text = query[:MAX_QUERY_CHARS]
     latin = _latin_tokens(text)
     cjk, prefixes = [], []
     for m in HAN_RUN.finditer(text):
-        tokens = segmenter.run_tokens(m.group(0), ZH_STOPWORDS)
+        tokens = (segmenter.run_words if words else segmenter.run_tokens)(m.group(0), ZH_STOPWORDS)
         if tokens:
             cjk.extend(tokens)
         else:

@@ -47,7 +47,7 @@ def test_redact_common_shapes():
     for kind, text in SECRETS.items():
         out = redact(text)
         assert "[REDACTED:" in out, (kind, out)
-        assert kind in find_secrets(text), kind
+        assert kind in find_secrets(text), (kind, find_secrets(text))
     assert redact("postgres://admin:hunter22@db.local/app") == "postgres://admin:[REDACTED:url-password]@db.local/app"
     assert redact("keep <private>my diary</private> out") == "keep  out"
     assert redact("plain text, nothing secret: tokens are counted") == "plain text, nothing secret: tokens are counted"

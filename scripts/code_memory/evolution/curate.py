@@ -36,7 +36,7 @@ def _clean_text(text) -> str:
         raise invalid("the new text is empty", hint="type the corrected text, or archive the item")
     if len(text) > MAX_TEXT:
         raise invalid(f"the new text is longer than {MAX_TEXT} characters")
-    return redact(" ".join(text.split()))
+    return redact(" ".join(redact(text).split()))        # before folding too: line-start secrets
 
 
 def _edit_line(paths, experience_id: str, kind: str, project, expected: str, text: str) -> dict:

@@ -10,6 +10,7 @@ import os
 from ..fsutil import atomic_write_text, ensure_dir, file_lock, read_text
 from ..markdown import heading_level
 from ..paths import MemoryPaths
+from ..redact_gate import may_hold_secret
 from .templates import template
 
 
@@ -39,34 +40,14 @@ def daily_edits(text: str) -> list:
 
 
 def _clean_label(text: str) -> str:
+    """A project name or file label, on one line and redacted. The redactor's own gate
+    (code_memory.redact_gate: no ``re``) answers for an ordinary file name; the rules load only
+    when one of their triggers occurs."""
     text = str(text).replace("\r", "\\r").replace("\n", "\\n").replace("\x00", "")
-    if _may_hold_secret(text):      # the redactor (and its ``re``) only for the rare label that needs it
+    if may_hold_secret(text):
         from ..redact import redact
         text = redact(text)
     return text
-
-
-_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-
-
-def _may_hold_secret(text: str) -> bool:
-    """A cheap test, without ``re``, of whether a file label could hold a secret (a path named
-    after a token, ``key=value``, ``user:pass@host``): a run of 16+ token characters mixing
-    letters and digits, or ``=`` / ``@`` / ``:`` after the first character. Separators (``/ . _ -``) end a run, so ordinary file names pass
-    without loading the redactor."""
-    if "=" in text or "@" in text or ":" in text[2:]:
-        return True
-    run = letters = digits = 0
-    for ch in text:
-        if ch in _WORD:
-            run += 1
-            letters += ch.isalpha()
-            digits += ch.isdigit()
-            if run >= 16 and letters and digits:
-                return True
-        else:
-            run = letters = digits = 0
-    return False
 
 
 def _new_daily(date: str) -> str:

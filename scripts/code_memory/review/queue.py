@@ -16,6 +16,7 @@ import os
 
 from ..errors import CodeMemoryError
 from ..fsutil import atomic_write_json, ensure_dir, file_lock, read_text
+from ..redact import redact, redact_obj
 from ..text.similarity import CONTAINMENT, JACCARD, is_near_duplicate
 from ..timeutil import now_iso
 from .count import ID_PREFIX, pending_count, pending_dir
@@ -170,6 +171,9 @@ def propose(root: str, kind: str, text: str, *, project: str | None = None, titl
         raise CodeMemoryError("INVALID_ARGUMENT", "a proposal needs text")
     if len(text) > MAX_TEXT:
         raise CodeMemoryError("INVALID_ARGUMENT", f"proposal text longer than {MAX_TEXT} characters")
+    # every stored field is redacted here, whatever the caller did (the queue is shown, edited and
+    # approved from the browser and the CLI)
+    text, title, payload = redact(text), redact(title) if title else title, redact_obj(payload or {})
     ensure_dir(_pending_dir(root))
     with file_lock(_lock(root)):
         if known_duplicate(root, kind, project, text):
@@ -179,7 +183,7 @@ def propose(root: str, kind: str, text: str, *, project: str | None = None, titl
                 "title": (title or text.strip().split("\n", 1)[0])[:120], "text": text, "target": target,
                 "created": created, "session": session, "status": "pending", "revision": 1,
                 "verification": normalize_verification(verification), "source": source,
-                "payload": payload or {}, "history": [{"at": created, "event": "proposed", "by": source or "extractor"}]}
+                "payload": payload, "history": [{"at": created, "event": "proposed", "by": source or "extractor"}]}
         atomic_write_json(os.path.join(_pending_dir(root), prop["id"] + ".json"), prop, mode=0o600)
         return prop
 
@@ -242,6 +246,7 @@ def edit(root: str, pid: str, text: str, expected_revision=None, by: str = "cli"
     """Change a pending proposal's text (bumps the revision; CONFLICT on a stale revision)."""
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
         raise CodeMemoryError("INVALID_ARGUMENT", "the edited text is empty or too long")
+    text = redact(text)
     with decision(root, pid, expected_revision) as prop:
         now = now_iso()
         prop = dict(prop, text=text, revision=int(prop.get("revision", 1)) + 1)

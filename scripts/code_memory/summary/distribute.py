@@ -79,8 +79,10 @@ def item_text(value) -> str:
 
 def one_line(text, cap: int = MAX_ITEM_CHARS) -> str:
     """A single redacted line: newlines folded, Markdown headings defused, length capped. An
-    object (an LLM's ``{"text": …}``) gives its text (:func:`item_text`)."""
-    text = redact(re.sub(r"\s+", " ", item_text(text)).strip())
+    object (an LLM's ``{"text": …}``) gives its text (:func:`item_text`). Redacted before folding
+    (a ``requirepass …`` or ``secret: …`` line is a secret only at a line's start) and after (a
+    label and its value brought onto one line)."""
+    text = redact(re.sub(r"\s+", " ", redact(item_text(text))).strip())
     text = text.lstrip("#").strip()
     return text if len(text) <= cap else text[: cap - 1].rstrip() + "…"
 

@@ -24,6 +24,7 @@ import math
 import os
 import re
 import sqlite3
+import threading
 
 HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 
@@ -111,7 +112,10 @@ class SqliteLexicon(Lexicon):
     """Dictionary lookups against the SQLite cache: for queries (touches only the query's substrings)."""
 
     def __init__(self, db_path: str):
-        self.conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+        # read-only and shared by the threads of one process (the MCP SDK runs each tool call in
+        # a worker thread): one lookup at a time
+        self.conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, check_same_thread=False)
+        self._lock = threading.Lock()
         meta = dict(self.conn.execute("SELECT key, value FROM meta"))
         self.total = int(meta["total"])
         self.max_len = int(meta["max_len"])
@@ -120,14 +124,16 @@ class SqliteLexicon(Lexicon):
     def lookup(self, words) -> dict:
         words = list(set(words))
         found = {}
-        for i in range(0, len(words), 900):
-            part = words[i:i + 900]
-            marks = ",".join("?" * len(part))
-            found.update(self.conn.execute(f"SELECT word, freq FROM words WHERE word IN ({marks})", part))
+        with self._lock:
+            for i in range(0, len(words), 900):
+                part = words[i:i + 900]
+                marks = ",".join("?" * len(part))
+                found.update(self.conn.execute(f"SELECT word, freq FROM words WHERE word IN ({marks})", part))
         return found
 
     def to_memory(self) -> MemoryLexicon:
-        freq = dict(self.conn.execute("SELECT word, freq FROM words"))
+        with self._lock:
+            freq = dict(self.conn.execute("SELECT word, freq FROM words"))
         return MemoryLexicon(freq, self.total, self.max_len, self.ident)
 
 

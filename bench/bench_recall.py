@@ -538,6 +538,8 @@ def latency(work: str, notes: int, runs: int) -> dict:
                HOME=os.path.join(work, "home"), CODE_MEMORY_EMBEDDING__ENABLED="false")
     os.makedirs(env["TMPDIR"], exist_ok=True)
     os.makedirs(env["HOME"], exist_ok=True)
+    env["CODE_MEMORY_SOCKET_DIR"] = os.path.join(env["TMPDIR"], "s")       # this run's warm search server
+    warm_s = _warm_server(root, env)
 
     def run(shim: str, data: dict) -> float:
         t0 = time.perf_counter()
@@ -565,8 +567,26 @@ def latency(work: str, notes: int, runs: int) -> dict:
     out["PreToolUse Read, another file (shell only)"] = _p50([run("rules-injector", read("later", "no_such_name.xyz")) for _ in range(runs)])
     py = _p50([(lambda t0: (subprocess.run([sys.executable, "-c", "pass"]), (time.perf_counter() - t0) * 1000)[1])(time.perf_counter())
                for _ in range(runs)])
+    from code_memory.search import client
+
+    os.environ[client.SOCKET_DIR_ENV] = env["CODE_MEMORY_SOCKET_DIR"]
+    client.call(root, "shutdown", {}, 10.0, start_server=False)
     return {"notes": notes, "build_s": round(built, 1), "index_s": round(indexed, 1), "runs": runs,
-            "python_c_pass_ms": py, "p50_ms": out, "load": os.getloadavg()[0], "at": dt.datetime.now().isoformat(timespec="minutes")}
+            "server_warm_s": warm_s, "python_c_pass_ms": py, "p50_ms": out, "load": os.getloadavg()[0],
+            "at": dt.datetime.now().isoformat(timespec="minutes")}
+
+
+def _warm_server(root: str, env: dict) -> float:
+    """Start the root's warm search server (what SessionStart does) and wait until it answers a
+    recall: the prompt hook is timed as it runs in a session, not while the server starts."""
+    code = ("import sys, time; sys.path.insert(0, sys.argv[1]); from code_memory.search.client import call\n"
+            "t = time.monotonic()\n"
+            "while call(sys.argv[2], 'recall', {'prompt': 'warm up the server', 'mode': 'bm25'}, 30.0) is None:\n"
+            "    time.sleep(0.2)\n"
+            "print(round(time.monotonic() - t, 1))")
+    out = subprocess.run([sys.executable, "-c", code, os.path.join(REPO, "scripts"), root], env=env,
+                         capture_output=True, text=True, timeout=900, check=True)
+    return float(out.stdout.strip())
 
 
 # ---------------------------------------------------------------------------------------------

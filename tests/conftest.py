@@ -44,6 +44,8 @@ def isolated_home(tmp_path, monkeypatch, shared_cache):
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     # keep test runs offline and quiet
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    # no warm search server per test root (tests/test_search_server.py turns it on where it is tested)
+    monkeypatch.setenv("CODE_MEMORY_SEARCH__SERVER", "0")
     return home
 
 
@@ -73,6 +75,16 @@ def project(tmp_path):
     (root / "src").mkdir()
     (root / "src" / "a.py").write_text("x = 1\n")
     return str(root)
+
+
+def write_file(root: str, rel: str, text: str, mode: str = "w") -> str:
+    """Write (or with ``mode="a"`` append to) ``root/rel`` by hand — not through code-memory's
+    writers — creating its directories. Returns the path."""
+    path = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, mode, encoding="utf-8") as fh:
+        fh.write(text)
+    return path
 
 
 FAKE_CLAUDE = os.path.join(REPO, "tests", "support", "bin", "claude")

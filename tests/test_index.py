@@ -4,24 +4,18 @@ import os
 import pytest
 
 from code_memory.search.engine import SearchOptions, ensure_index, run_query
-from code_memory.search.index import Plan, Source, _LazySegmenter, apply_plan, discover, open_index, refresh
-
-
-def _write(root, rel, text, mode="w"):
-    path = os.path.join(root, rel)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, mode) as fh:
-        fh.write(text)
-    return path
+from code_memory.search.freshness import refresh
+from code_memory.search.index import Plan, Source, _LazySegmenter, apply_plan, discover, open_index
+from conftest import write_file
 
 
 @pytest.fixture
 def tree(initialized_root):
     root = initialized_root.root
-    _write(root, "areas/projects/alpha/rules.md", "# alpha rules\n\n## SQL\n- never concatenate SQL strings\n")
-    _write(root, "areas/projects/beta/rules.md", "# beta rules\n\n## SQL\n- beta uses an ORM for SQL\n")
-    _write(root, "areas/tools/git/summary.md", "# git\n\n## Rebase\nprefer rebase over merge for feature branches\n")
-    _write(root, "sessions/s1.md", "# 会话摘要: s1\n\n- **项目**: alpha\n\n---\n\n1. **主题**: 数据库连接池调优\n")
+    write_file(root, "areas/projects/alpha/rules.md", "# alpha rules\n\n## SQL\n- never concatenate SQL strings\n")
+    write_file(root, "areas/projects/beta/rules.md", "# beta rules\n\n## SQL\n- beta uses an ORM for SQL\n")
+    write_file(root, "areas/tools/git/summary.md", "# git\n\n## Rebase\nprefer rebase over merge for feature branches\n")
+    write_file(root, "sessions/s1.md", "# 会话摘要: s1\n\n- **项目**: alpha\n\n---\n\n1. **主题**: 数据库连接池调优\n")
     return initialized_root
 
 
@@ -52,7 +46,7 @@ def test_incremental_reindex(tree):
     os.utime(rules, ns=(1, 1))                     # touched, same content → mtime refreshed only
     stats = refresh(h.db, [Source(tree.root)])
     assert stats["updated"] == 0 and stats["chunks_added"] == 0
-    _write(tree.root, "areas/projects/alpha/rules.md", "# alpha rules\n\n## SQL\n- use bind parameters\n")
+    write_file(tree.root, "areas/projects/alpha/rules.md", "# alpha rules\n\n## SQL\n- use bind parameters\n")
     stats = refresh(h.db, [Source(tree.root)])
     assert stats["updated"] == 1
     os.unlink(os.path.join(tree.root, "areas/tools/git/summary.md"))
@@ -63,11 +57,11 @@ def test_incremental_reindex(tree):
 
 
 def test_bad_files_are_skipped_and_reported(tree):
-    _write(tree.root, "notes/binary.md", "abc\x00def")
-    _write(tree.root, "notes/latin1.md", b"# caf\xe9\n\nbad \xff bytes\n".decode("latin-1"), mode="w")
+    write_file(tree.root, "notes/binary.md", "abc\x00def")
+    write_file(tree.root, "notes/latin1.md", b"# caf\xe9\n\nbad \xff bytes\n".decode("latin-1"), mode="w")
     with open(os.path.join(tree.root, "notes/latin1.md"), "wb") as fh:
         fh.write(b"# caf\xe9\n\nbad \xff bytes and words\n")
-    _write(tree.root, "areas/projects/alpha/facts.json", "{not json")
+    write_file(tree.root, "areas/projects/alpha/facts.json", "{not json")
     h = _open(tree)
     reasons = {s["path"]: s["reason"] for s in h.report["refresh"]["skipped"]}
     assert reasons["notes/binary.md"] == "binary file"

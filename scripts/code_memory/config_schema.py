@@ -104,6 +104,19 @@ SCHEMA = (
     Key("search.vector_weight", 0.5,
         "Weight of the vector list in rrf fusion (the BM25 list has weight 1).",
         low=0),
+    Key("search.server", True,
+        "Answer searches (memory-search.py, the recall hooks) from the warm per-root search server "
+        "(docs/search.md § The warm search server); false: every search in its own process."),
+    Key("search.server_idle_seconds", 3600,
+        "The warm search server exits after this long without a request.",
+        low=1),
+    Key("search.server_timeout_seconds", 2.0,
+        "How long memory-search.py waits for the warm server before searching in its own process.",
+        low=0),
+    Key("search.server_hook_timeout_seconds", 0.5,
+        "How long the prompt-recall hook waits for the warm server; without an answer in time the prompt "
+        "gets no recall (the hook never searches in its own process).",
+        low=0),
     Group("index",
           "Indexing of the memory tree into .index/search.sqlite."),
     Key("index.window_lines", 40,
@@ -114,6 +127,11 @@ SCHEMA = (
         low=0),
     Key("index.auto_rebuild", True,
         "Rebuild a missing or corrupted index automatically on the next search (reported in the output)."),
+    Key("index.sweep_seconds", 300,
+        "Longest time between two walks of every memory file; in between the index catches up from the "
+        "change journal, directory mtimes and the server's watcher (docs/search.md § Keeping the index "
+        "fresh); 0: every search walks.",
+        low=0),
     Group("embedding",
           "Vector search with fastembed."),
     Key("embedding.enabled", True,

@@ -2,7 +2,9 @@
 
 Every writer in code-memory goes through these so a crash or a concurrent writer never leaves a
 torn or half-written file: whole-file writes use a temp file in the same directory + fsync +
-``os.replace``; appends and read-modify-write cycles hold an ``fcntl.flock`` lock.
+``os.replace``; appends and read-modify-write cycles hold an ``fcntl.flock`` lock. Each completed
+write under a memory root is noted in the root's change journal (journal.py), which is how the
+search index learns what changed without walking the tree.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import time
 
 from .budget import lock_wait
 from .errors import CodeMemoryError
+from .journal import note_written
 from .paths import write_escape
 
 
@@ -143,6 +146,7 @@ def atomic_write_bytes(path: str, data: bytes, mode: int = 0o644, durable: bool 
     except BaseException:
         _discard(tmp)
         raise
+    note_written(path)
 
 
 def create_new_text(path: str, text: str, mode: int = 0o644) -> bool:
@@ -156,6 +160,7 @@ def create_new_text(path: str, text: str, mode: int = 0o644) -> bool:
     tmp = _write_temp(confined(path), text.encode("utf-8"), mode, durable=True)
     try:
         os.link(tmp, path)
+        note_written(path)
         return True
     except FileExistsError:
         return False
@@ -314,6 +319,7 @@ def locked_append(path: str, text: str, mode: int = 0o644, timeout: float = 10.0
             view = view[written:]
     finally:
         _unlock_and_close(fd)
+    note_written(path)
 
 
 def append_jsonl(path: str, record: dict, mode: int = 0o644) -> None:

@@ -42,5 +42,29 @@ def project_dir(tmp_path):
 @pytest.fixture
 def claude_runner(claude_bin, standin, isolated_home, project_dir):
     """A runner with the test's HOME and memory root; hooks find the test venv's python."""
-    env = {"CODE_MEMORY_ROOT": os.environ["CODE_MEMORY_ROOT"], "CODE_MEMORY_PYTHON": sys.executable}
+    env = {"CODE_MEMORY_ROOT": os.environ["CODE_MEMORY_ROOT"], "CODE_MEMORY_PYTHON": sys.executable,
+           # no warm search server left behind per test root (test_search_server_e2e.py turns it on)
+           "CODE_MEMORY_SEARCH__SERVER": "0"}
     return ClaudeRunner(claude_bin, standin, home=isolated_home, cwd=project_dir, env=env)
+
+
+@pytest.fixture
+def search_server_env(memory_root):
+    """Turn the warm search server on for one test, as users run it (sockets in a private directory),
+    and stop it when the test ends so no server outlives its test root."""
+    import shutil
+    import tempfile
+
+    from code_memory.search import client
+
+    sockets = tempfile.mkdtemp(prefix="cme-", dir="/tmp")       # short: a socket path has ~100 bytes
+    yield {"CODE_MEMORY_SEARCH__SERVER": "1", client.SOCKET_DIR_ENV: sockets}
+    os.environ[client.SOCKET_DIR_ENV] = sockets
+    try:
+        ping = client.call(memory_root, "ping", {}, 5.0, start_server=False)
+        if ping:
+            os.kill(ping["pid"], 15)
+    finally:
+        del os.environ[client.SOCKET_DIR_ENV]
+        shutil.rmtree(sockets, ignore_errors=True)
+

@@ -1,6 +1,7 @@
 """Recall at the moment of need with the real Claude Code binary (docs/hooks.md § Recall): three
 sessions in one project, this checkout loaded as a plugin, the brief set to the last session only
-(``hooks.recent_sessions: 1``, so session 1 has dropped out of it by session 3).
+(``hooks.recent_sessions: 1``, so session 1 has dropped out of it by session 3), and the warm search
+server on as users run it (the prompt hook gets its hits only from it: with no answer it stays silent).
 
 * session 1 decides something (the deterministic summary records the decision);
 * session 2's prompt is routine: nothing is recalled for it (it changes a file, so it is work that
@@ -37,9 +38,10 @@ def count_in(request, marker: str) -> int:
 
 
 def test_recall_brings_an_old_decision_stays_silent_for_routine_prompts_and_reads(
-        claude_runner, standin, project_dir, memory_root):
+        claude_runner, standin, project_dir, memory_root, search_server_env):
     runner = claude_runner
-    runner.extra_env.update({"CODE_MEMORY_LLM__BACKEND": "none", "CODE_MEMORY_HOOKS__RECENT_SESSIONS": "1"})
+    runner.extra_env.update({"CODE_MEMORY_LLM__BACKEND": "none", "CODE_MEMORY_HOOKS__RECENT_SESSIONS": "1",
+                             **search_server_env})             # as users run it: the hook asks the warm server
     (project_dir / ".git").mkdir()
     app = project_dir / "app.py"
     app.write_text("POOL_SIZE = 10\n")

@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -51,15 +50,42 @@ def cmd_search(args) -> dict:
     if not query.strip():
         raise CodeMemoryError("INVALID_ARGUMENT", "the query is empty",
                               hint='`memory-search.py "what to look for"` (or --batch FILE)')
-    from ..search.feedback_boost import result_ids
-    from ..search.unified import search_all
-
     cfg = _config(args)
     scope = _scope(args, cfg)
-    answer = search_all(cfg, query, memtool=_memtool(cfg, scope), sources=args.source, mode=args.mode, top_k=args.top_k,
-                        scope="all" if scope.wide else "project", project=scope.project,
-                        workspace=scope.workspace_id, refresh_index=not args.no_refresh)
-    _record_refs(cfg, result_ids(answer.get("results", [])), "search")
+    answer = None
+    if not scope.wide and not args.no_refresh and cfg.get_path("search.server"):
+        answer = _warm_search(cfg, args, query, scope)
+    if answer is None:
+        from ..search.unified import search_all
+
+        answer = search_all(cfg, query, memtool=_memtool(cfg, scope), sources=args.source, mode=args.mode,
+                            top_k=args.top_k, scope="all" if scope.wide else "project", project=scope.project,
+                            workspace=scope.workspace_id, refresh_index=not args.no_refresh)
+    if os.environ.get("CLAUDE_CODE_SESSION_ID"):      # only Claude's Bash tool has one: no import otherwise
+        from ..search.feedback_boost import result_ids
+
+        _record_refs(cfg, result_ids(answer.get("results", [])), "search")
+    return answer
+
+
+def _warm_search(cfg, args, query: str, scope) -> dict | None:
+    """The answer of the warm search server (search/client.py), or None when it does not answer
+    in ``search.server_timeout_seconds`` — then the search runs here, and the server starts for
+    the next one. The request names everything this process resolved (its project config
+    included), so both give the same answer; the server reads memtool within the project's own
+    scope, as :func:`_memtool` does."""
+    from ..memtool.location import resolve_db
+    from ..search.client import call
+
+    request = {"query": query, "mode": args.mode or cfg.get_path("search.default_mode"),
+               "top_k": cfg.get_path("search.top_k") if args.top_k is None else args.top_k, "project": scope.project,
+               "workspace": scope.workspace_id, "sources": args.source, "memtool_db": resolve_db(cfg)[0],
+               "snippet_chars": cfg.get_path("search.snippet_chars")}
+    answer = call(cfg.root, "search", request, float(cfg.get_path("search.server_timeout_seconds")))
+    if answer is not None and not answer.get("ok"):
+        extra = {k: v for k, v in answer.items() if k not in ("ok", "error", "message", "hint")}
+        raise CodeMemoryError(answer.get("error") or "MEMORY_SEARCH_FAILED", answer.get("message") or "search failed",
+                              hint=answer.get("hint"), **extra)
     return answer
 
 
@@ -83,6 +109,8 @@ def _record_refs(cfg, experience_ids: list, context: str) -> None:
 
 def cmd_batch(args) -> None:
     """One process for many queries: the model (if any) is loaded once, the index opened once."""
+    import json
+
     from ..search.engine import (
         index_sources,
         open_for_search,
@@ -187,12 +215,27 @@ def cmd_status(args) -> dict:
     from ..fsutil import non_utf8_files, symlinks_leading_outside
 
     answer = index_status(cfg)
+    answer["server"] = _server_status(cfg)
     found = problems(cfg, os.environ)
     answer["gates"] = {"ok": not found, "problems": found, "sessions_warned": warned_sessions(cfg.root)}
     here = os.path.isdir(cfg.root)
     answer["symlinks_outside"] = symlinks_leading_outside(cfg.root) if here else []
     answer["not_utf8"] = non_utf8_files(cfg.root) if here else []    # writers leave these untouched
     return answer
+
+
+def _server_status(cfg) -> dict:
+    """The warm search server of this root: off by config, not running, or what it says of itself
+    (pid, watched directories, index counts). Asking never starts it."""
+    if not cfg.get_path("search.server"):
+        return {"enabled": False}
+    from ..search.client import call, socket_path
+
+    answer = call(cfg.root, "ping", {}, 1.0, start_server=False)
+    if answer is None:
+        return {"enabled": True, "running": False, "socket": socket_path(cfg.root)}
+    return {"enabled": True, "running": True, "socket": socket_path(cfg.root),
+            **{k: answer.get(k) for k in ("pid", "version", "watcher", "stale")}}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -240,7 +283,8 @@ def _search_args(p) -> None:
                         "default all)")
     p.add_argument("--batch", metavar="FILE",
                    help='answer one JSON {"id","query"} per line of FILE (- = stdin; the memory index only)')
-    p.add_argument("--no-refresh", action="store_true", help="do not update the index before searching")
+    p.add_argument("--no-refresh", action="store_true",
+                   help="do not update the index before searching (and search in this process, not the warm server)")
     p.set_defaults(handler=cmd_search, text_renderer=render_search)
 
 

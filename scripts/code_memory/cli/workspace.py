@@ -151,7 +151,8 @@ def cmd_status(args) -> dict:
 def cmd_index(args) -> dict:
     from ..search.build import embed_missing
     from ..search.engine import ensure_index, index_sources, options_from_config
-    from ..search.index import Source, fts5_available, refresh
+    from ..search.freshness import refresh
+    from ..search.index import Source, fts5_available
 
     cfg, registry = _context(args)
     selected = _selected(args, registry)

@@ -3,12 +3,15 @@ next to it — only what passes the relevance gate, never what the session alrea
 silent otherwise (docs/hooks.md § Recall).
 
 The search, the gate and the choice of lines are code_memory.search.recall's (op ``recall``),
-reached through :func:`ask`, the one place that knows where the search runs (in this process
-today; a warm query process once there is one). This module adds what only a hook knows — the
-session's ledger of what is in context (hooks/ledger.py), the project and workspace, the
-configuration — and turns the answer into fenced recalled memory (hooks/recall.py), each item with
-the id ``memory_get`` reads back. What it injected becomes feedback refs of the session (docs/evolution.md) and goes
-into the ledger, so it is not repeated. Any failure: no output (fail open).
+reached through :func:`ask`, the one place that knows where the search runs: the root's warm
+search server (search/client.py, standard library only — this process never imports jieba, the
+index or a model). When the server is not up the prompt gets nothing and the server is started
+detached for the next one (docs/search.md § The warm search server). This module adds what only
+a hook knows — the session's ledger of what is in context (hooks/ledger.py), the project and
+workspace, the configuration — and turns the answer into fenced recalled memory
+(hooks/recall.py), each item with the id ``memory_get`` reads back. What it injected becomes
+feedback refs of the session (docs/evolution.md) and goes into the ledger, so it is not
+repeated. Any failure: no output (fail open).
 """
 
 from __future__ import annotations
@@ -28,27 +31,25 @@ def item_budget(limit: int) -> int:
 
 
 def ask(ctx, request: dict) -> dict | None:
-    """The search side's answer to a recall ``request`` (op ``recall``); None when it cannot
-    answer now."""
-    from ..search.recall import prompt_recall
+    """The warm search server's answer to a recall ``request`` (op ``recall``); None when it
+    cannot answer within ``search.server_hook_timeout_seconds`` (not running — then it is started
+    for the next prompt —, starting, busy) or answers with an error. With ``search.server`` off,
+    the answer of a search in this process."""
+    if not ctx.cfg.get_path("search.server"):     # no warm server wanted: the search runs here (slow)
+        from ..search.recall import prompt_recall
+        from ..search.server import recall_mode
 
-    return prompt_recall(ctx.cfg, request)
+        return prompt_recall(ctx.cfg, {**request, "mode": recall_mode(ctx.cfg, request.get("mode"))})
+    from ..search.client import call
+
+    answer = call(ctx.cfg.root, "recall", request, float(ctx.cfg.get_path("search.server_hook_timeout_seconds")))
+    return answer if answer is not None and answer.get("ok") else None
 
 
 def search_mode(ctx, configured: str) -> str:
-    """``bm25``, or ``hybrid`` when configured so or when ``auto`` finds the embedding daemon
-    already warm (a hook never waits for a model to load)."""
-    if configured in ("bm25", "hybrid"):
-        return configured
-    try:
-        from ..config import setting
-        from ..search.daemon import running
-        from ..search.embed import spec_from_config
-
-        ecfg = ctx.cfg.get("embedding") or {}
-        return "hybrid" if setting(ecfg, "embedding.enabled") and running(spec_from_config(ecfg)) else "bm25"
-    except Exception:  # noqa: BLE001 — no vectors: words alone
-        return "bm25"
+    """``bm25`` or ``hybrid`` as configured; ``auto`` is left to the server, which chooses
+    ``hybrid`` when the embedding daemon is already warm (a hook never waits for a model)."""
+    return configured if configured in ("bm25", "hybrid") else "auto"
 
 
 def render(items: list, limit: int) -> str:
@@ -111,10 +112,6 @@ def handle(event, ctx):
 
     settings = recall_settings(ctx)
     if not settings["prompt"] or not event.prompt.strip() or not ctx.root_ready():
-        return None
-    from ..search.recall import trivial
-
-    if trivial(event.prompt):
         return None
     if not os.path.exists(ctx.paths.index_db):
         ctx.log.info("recall-silent", reason="no index yet", building=build_index_detached(ctx))

@@ -258,6 +258,9 @@ def handle(event, ctx):
             ctx.flags.clear()
     if not ctx.root_ready():
         return None
+    if ctx.cfg.get_path("search.server"):
+        from ..search.client import start
+        start(ctx.paths.root)       # detached, no waiting: the first prompt's search finds it warm
     project = ctx.project_for(None, event.cwd) if event.cwd else None
     text, names, blocks = build_context(ctx, project)
     if not text:

@@ -1,9 +1,10 @@
 """Building the index on purpose (``code-memory index``, ``workspace index``, the weekly job): a
-full or incremental refresh of every source, then the embeddings of chunks that have none yet.
-(A search refreshes the index itself, without embedding: :func:`.engine.search_memory`.)"""
+sweep of every source (re-reading every file with ``--full``), then the embeddings of chunks that
+have none yet. (A search catches the index up itself, without embedding: search/freshness.py.)"""
 
 from __future__ import annotations
 
+import os
 import time
 
 from ..config import setting
@@ -47,7 +48,7 @@ def build_index(cfg, full: bool = False) -> dict:
     started = time.monotonic()
     try:
         handle = ensure_index(cfg.paths.index_db, index_sources(cfg), options_from_config(cfg), full=full,
-                              upgrade=True)
+                              upgrade=True, sweep=True)
     except CodeMemoryError:
         raise
     except Exception as exc:
@@ -62,3 +63,27 @@ def build_index(cfg, full: bool = False) -> dict:
         db.close()
     out["elapsed_ms"] = round((time.monotonic() - started) * 1000, 1)
     return out
+
+
+def index_changes(cfg) -> dict:
+    """Catch the index up with what was just written — the summarizer calls it after a session, so
+    the first search after a session end finds the new note indexed (and pays no segmentation).
+    A sweep only when one is due; nothing when there is no index yet (the first search builds it).
+    Returns what the catch-up did."""
+    from .engine import ensure_index, index_sources, options_from_config
+    from .freshness import RACY_NS, catch_up, racy_dirs
+
+    if not os.path.exists(cfg.paths.index_db):
+        return {"skipped": "no index yet"}
+    opts = options_from_config(cfg)
+    handle = ensure_index(cfg.paths.index_db, index_sources(cfg), opts, busy_ms=2000)
+    try:
+        if racy_dirs(handle.db):
+            # a directory just written is read again once its mtime is safely in the past, so the next
+            # search does not have to list it (a whole sessions/ directory) to be sure
+            time.sleep(RACY_NS / 1e9)
+            catch_up(handle.db, index_sources(cfg), window_lines=opts.window_lines,
+                     max_file_bytes=opts.max_file_bytes, cache_dir=opts.cache_dir, busy_ms=2000)
+    finally:
+        handle.db.close()
+    return handle.report.get("refresh", {})

@@ -1,9 +1,15 @@
 """Search over the memory index: BM25 (FTS5), vectors (fastembed), and their fusion.
 
 ``search_memory(cfg, query, …)`` is the one entry point the CLI, the MCP server and the hooks use.
-It opens the index (rebuilding a missing or corrupted one and saying so), refreshes it
-incrementally, ranks, and returns hits with path + line range + snippet. Degradations (no model,
-no FTS5) are reported in the answer, never raised.
+It opens the index (rebuilding a missing or corrupted one and saying so), brings it up to date
+cheaply (search/freshness.py: the change journal and directory mtimes, a full sweep only when one
+is due), ranks, and returns hits with path + line range + snippet. Degradations (no model, no FTS5)
+are reported in the answer, never raised. A long-lived process (the warm search server) passes
+``warm=``: an index it keeps open and up to date itself.
+
+With ``signals=True`` every hit also carries the raw evidence a relevance gate needs
+(search/signals.py): the raw BM25 score, that score as a share of the query's ideal score, which
+query terms the chunk matches, and the cosine when vectors ranked.
 
 Fusion (hybrid mode): see :func:`fuse` — the BM25 list leads, the vector list contributes through
 weighted reciprocal rank fusion plus a bonus for agreement, because on real data (LoCoMo) plain
@@ -23,6 +29,7 @@ from ..fsutil import open_regular
 from ..paths import is_memory_root, resolve_inside
 from ..text import query as querytext
 from ..text.segment import Segmenter, get_segmenter
+from .freshness import freshen, refresh
 from .index import (
     IndexCorrupted,
     IndexDB,
@@ -32,11 +39,11 @@ from .index import (
     index_writable,
     open_index,
     open_read_only,
-    refresh,
     remove_index_files,
     scope_filter,
     source_filter,
 )
+from .signals import QuerySignals
 
 MODES = ("auto", "bm25", "vector", "hybrid")
 MAX_GET_LINES = 200
@@ -62,6 +69,7 @@ class SearchOptions:
     window_lines: int = _INDEX["window_lines"]
     max_file_bytes: int = _INDEX["max_file_bytes"]
     auto_rebuild: bool = _INDEX["auto_rebuild"]
+    sweep_seconds: float = _INDEX["sweep_seconds"]
     cache_dir: str | None = None
     memory_root: str | None = None      # set: hits are annotated with the experiences they show
     feedback_boost: float = 0.0         # feedback.search_boost (docs/evolution.md); 0 = off
@@ -86,9 +94,12 @@ class IndexHandle:
 
 
 def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: bool = False,
-                 refresh_now: bool = True, busy_ms: int | None = None, upgrade: bool = False) -> IndexHandle:
+                 refresh_now: bool = True, busy_ms: int | None = None, upgrade: bool = False,
+                 sweep: bool = False) -> IndexHandle:
     """Open the index, rebuilding it when missing, corrupted or built with an unavailable
-    segmenter, then refresh it. ``report`` says what happened (``rebuilt`` with a reason).
+    segmenter, then bring it up to date: a sweep of every file when ``sweep`` or ``full`` (the
+    ``index`` command) or when one is due, else the cheap catch-up (``refresh_now``; see
+    search/freshness.py). ``report`` says what happened (``rebuilt`` with a reason).
 
     ``upgrade`` (the ``index`` command) also rebuilds when a better segmenter is now available
     (jieba installed after the index was built with bigrams); searches keep the recorded one."""
@@ -105,6 +116,8 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
     except IndexCorrupted as exc:
         if disk_full(exc, index_path):    # not corrupted: the disk is full — never delete it for that
             return _read_only_index(index_path, sources, opts, why="the disk is full")
+        if existed and _cannot_write(str(exc)):     # nor for any other failure to write (EFBIG, EIO)
+            return _read_only_index(index_path, sources, opts, why=f"the index cannot be written ({str(exc)[:80]})")
         if not opts.auto_rebuild:
             raise CodeMemoryError("MEMORY_INDEX_CORRUPTED", f"the index is unusable ({exc})",
                                   hint="run: memory-search.py index --full") from None
@@ -136,10 +149,14 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
             db.set_meta("segmenter", new)
             db.conn.commit()
             full = True
-    if refresh_now or full or report.get("rebuilt"):
+    if refresh_now or full or sweep or report.get("rebuilt"):
         try:
-            stats = refresh(db, sources, full=full, window_lines=opts.window_lines,
-                            max_file_bytes=opts.max_file_bytes, cache_dir=opts.cache_dir, busy_ms=busy_ms)
+            if full or sweep or report.get("rebuilt"):
+                stats = refresh(db, sources, full=full, window_lines=opts.window_lines,
+                                max_file_bytes=opts.max_file_bytes, cache_dir=opts.cache_dir, busy_ms=busy_ms)
+            else:
+                stats = freshen(db, sources, sweep_seconds=opts.sweep_seconds, window_lines=opts.window_lines,
+                                max_file_bytes=opts.max_file_bytes, cache_dir=opts.cache_dir, busy_ms=busy_ms)
             report["refresh"] = {k: v for k, v in stats.items() if v or k == "elapsed_ms"}
         except sqlite3.OperationalError as exc:
             if disk_full(exc, index_path):   # a read must not fail for want of space: the index as it is
@@ -147,12 +164,22 @@ def ensure_index(index_path: str, sources: list, opts: SearchOptions, *, full: b
                 if report.get("rebuilt"):
                     db.close()
                     return _read_only_index(index_path, sources, opts, why="the disk is full")
-                report["refresh"] = {"skipped": "the disk is full: searching the index as it was"}
-                return IndexHandle(db, report, segmenter)
-            if "locked" not in str(exc) and "busy" not in str(exc):
-                raise
-            report["refresh"] = {"skipped": "the index is being updated by another process"}
+            report["refresh"] = {"skipped": refresh_failure(exc, index_path)}
     return IndexHandle(db, report, segmenter)
+
+
+def refresh_failure(exc: sqlite3.OperationalError, index_path: str | None = None) -> str:
+    """Why the index could not be brought up to date, when that is a passing condition — another
+    process is writing it, the disk is full — and a search answers from the index as it is;
+    anything else is re-raised."""
+    if disk_full(exc, index_path):
+        return "the disk is full: searching the index as it was"
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return "the index is being updated by another process"
+    if "readonly" in text:
+        return f"the index could not be updated ({text}); searching it as it is"
+    raise exc
 
 
 def disk_full(exc: BaseException, path: str | None = None) -> bool:
@@ -171,6 +198,15 @@ def disk_full(exc: BaseException, path: str | None = None) -> bool:
             return False
         return st.f_bavail == 0 or st.f_favail == 0
     return False
+
+
+# what SQLite says when it cannot write (a file size limit, an I/O error, no room for the WAL's
+# shared memory), as opposed to a file that is not a usable index
+_WRITE_FAILURES = ("disk i/o error", "database or disk is full", "unable to open database file", "readonly")
+
+
+def _cannot_write(message: str) -> bool:
+    return any(text in message.lower() for text in _WRITE_FAILURES)
 
 
 def _read_only_index(index_path: str, sources: list, opts: SearchOptions,
@@ -318,8 +354,9 @@ def snippet_for(text: str, terms: list, limit: int) -> str:
     return piece
 
 
-def hits_for(db: IndexDB, ranked: list, terms: list, opts: SearchOptions) -> list:
-    """``ranked`` = [(chunk_id, score, bm25_rank, vector_rank)] → result dicts in that order."""
+def hits_for(db: IndexDB, ranked: list, terms: list, opts: SearchOptions, signals=None) -> list:
+    """``ranked`` = [(chunk_id, score, bm25_rank, vector_rank)] → result dicts in that order
+    (``signals``: the query's :class:`QuerySignals`, whose evidence is added to each hit)."""
     if not ranked:
         return []
     ids = [r[0] for r in ranked]
@@ -342,6 +379,8 @@ def hits_for(db: IndexDB, ranked: list, terms: list, opts: SearchOptions) -> lis
             "ranks": {"bm25": rank_b, "vector": rank_v}, "category": category, "project": project,
             "workspace": workspace,
         })
+        if signals is not None:
+            out[-1]["signals"] = signals.per_chunk[cid]
     return out
 
 
@@ -361,10 +400,12 @@ def _only_sources(db: IndexDB, ranked: list, sources) -> list:
 
 
 def run_query(db: IndexDB, query: str, mode: str, opts: SearchOptions, scope: str, project: str | None,
-              workspace: str | None, vectors=None, segmenter: Segmenter | None = None, sources=None) -> dict:
+              workspace: str | None, vectors=None, segmenter: Segmenter | None = None, sources=None,
+              signals: bool = False) -> dict:
     """Rank one query against an open index. ``vectors`` ranks by embedding (or is None);
     ``segmenter`` is the index's (``IndexHandle.segmenter``), loaded here when None; ``sources``
-    keeps only the chunks of those index sources (``memory``, ``workspace``, ``kv``; None = all)."""
+    keeps only the chunks of those index sources (``memory``, ``workspace``, ``kv``; None = all);
+    ``signals`` adds each hit's raw evidence (search/signals.py) and the query's terms."""
     if not isinstance(query, str) or not query.strip():
         raise CodeMemoryError("INVALID_ARGUMENT", "the query is empty", hint="pass the text to search for")
     started = time.monotonic()
@@ -393,25 +434,34 @@ def run_query(db: IndexDB, query: str, mode: str, opts: SearchOptions, scope: st
     else:
         ranked = [(cid, s, r, None) for r, (cid, s) in enumerate(bm25, 1)]
     answer["mode_used"] = mode
-    answer["results"] = _with_feedback(db, ranked, q["terms"] + q["prefixes"], opts)
+    evidence = QuerySignals(db, q["terms"], q["prefixes"], bm25, vec, cosines) if signals else None
+    answer["results"] = _with_feedback(db, ranked, q["terms"] + q["prefixes"], opts, evidence)
+    if evidence is not None:
+        answer["query_terms_list"] = evidence.terms
     if not q["terms"] and not q["prefixes"]:
         answer["note"] = "the query has no searchable words"
     answer["elapsed_ms"] = round((time.monotonic() - started) * 1000, 1)
     return answer
 
 
-def _with_feedback(db: IndexDB, ranked: list, terms: list, opts: SearchOptions) -> list:
+def _with_feedback(db: IndexDB, ranked: list, terms: list, opts: SearchOptions,
+                   evidence: QuerySignals | None = None) -> list:
     """The top hits, annotated with the experiences they show and re-ranked by their feedback
-    scores (search_feedback); exactly ``hits_for(ranked[:top_k])`` when nothing is scored."""
+    scores (search_feedback); exactly ``hits_for(ranked[:top_k])`` when nothing is scored.
+    ``evidence``: add each hit's signals."""
     if not opts.memory_root:
-        return hits_for(db, ranked[:opts.top_k], terms, opts)
+        if evidence is not None:
+            evidence.compute([r[0] for r in ranked[:opts.top_k]])
+        return hits_for(db, ranked[:opts.top_k], terms, opts, evidence)
     from ..evolution.feedback import load_score_cache
     from ..paths import MemoryPaths
     from .feedback_boost import annotate_and_rerank
 
     cache = load_score_cache(MemoryPaths(opts.memory_root)) if opts.feedback_boost else {}
     pool = opts.top_k + (max(opts.top_k, 10) if cache.get("experiences") else 0)
-    hits = hits_for(db, ranked[:pool], terms, opts)
+    if evidence is not None:
+        evidence.compute([r[0] for r in ranked[:pool]])
+    hits = hits_for(db, ranked[:pool], terms, opts, evidence)
     return annotate_and_rerank(hits, opts.memory_root, cache, opts.feedback_boost)[:opts.top_k]
 
 
@@ -523,11 +573,14 @@ def pick_backend(cfg, requested: str) -> tuple:
 
 def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None = None, scope: str = "project",
                   project: str | None = None, workspace: str | None = None, refresh_index: bool = True,
-                  sources=None) -> dict:
+                  sources=None, signals: bool = False, warm=None) -> dict:
     """Search the memory index; the answer is exactly what ``memory-search.py`` prints.
 
     ``scope="project"`` sees global memory + ``project`` (+ ``workspace``); ``scope="all"`` sees
-    everything and is for the CLI's explicit ``--scope all --force`` only.
+    everything and is for the CLI's explicit ``--scope all --force`` only. ``signals``: each hit's
+    raw evidence (search/signals.py). ``warm``: an object whose ``handle`` (:class:`IndexHandle`)
+    is an index kept open and up to date by a long-lived process (search/server.py) — used as it
+    is, neither refreshed nor closed here.
     """
     if not isinstance(query, str) or not query.strip():
         raise CodeMemoryError("INVALID_ARGUMENT", "the query is empty", hint="pass the text to search for")
@@ -539,16 +592,25 @@ def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None
             raise CodeMemoryError("INVALID_ARGUMENT", "top_k must be between 1 and 100")
         opts.top_k = top_k
     requested = resolve_mode(mode, cfg)
-    handle = open_for_search(cfg.paths.index_db, index_sources(cfg), opts, refresh_index)
+    handle = warm.handle if warm is not None else open_for_search(cfg.paths.index_db, index_sources(cfg), opts,
+                                                                   refresh_index)
     vectors, used, degraded = pick_backend(cfg, requested)
     try:
-        answer = run_query(handle.db, query, used, opts, scope, project, workspace, vectors, handle.segmenter,
-                           sources)
+        try:
+            answer = run_query(handle.db, query, used, opts, scope, project, workspace, vectors, handle.segmenter,
+                               sources, signals)
+        except _vector_failures() as exc:      # the embedding daemon went away mid-search: BM25 now
+            degraded = f"vectors failed during the search ({exc}); BM25 only"
+            answer = run_query(handle.db, query, "bm25", opts, scope, project, workspace, None, handle.segmenter,
+                               sources, signals)
     except sqlite3.DatabaseError as exc:
+        if warm is not None:
+            raise       # the warm server reopens (or rebuilds) its index and asks again
         raise CodeMemoryError("MEMORY_SEARCH_FAILED", f"search failed ({type(exc).__name__})",
                               hint="run: memory-search.py index --full") from None
     finally:
-        handle.db.close()
+        if warm is None:
+            handle.db.close()
     if degraded is not None:
         answer.setdefault("degraded", {})["vector"] = degraded
     answer["mode_requested"] = requested
@@ -556,9 +618,15 @@ def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None
     answer["project"] = project
     if workspace:
         answer["workspace"] = workspace
-    if handle.report:
-        answer["index"] = handle.report
+    report = warm.report if warm is not None else handle.report
+    if report:
+        answer["index"] = report
     return {"ok": True, **{k: v for k, v in answer.items() if k != "ok"}}
+
+
+def _vector_failures() -> tuple:
+    from .daemon import DaemonUnavailable
+    return (DaemonUnavailable,)
 
 
 def open_for_search(index_path: str, sources: list, opts: SearchOptions, refresh_index: bool) -> IndexHandle:

@@ -13,6 +13,11 @@ count half). Every hit carries ``source`` (``memory``, ``workspace``, ``kv``, ``
 
 Stores fail on their own: a corrupt memtool database leaves the Markdown results standing, and
 ``stores`` says which store failed and why; only when every asked store fails is the search an error.
+
+With ``signals=True`` every hit carries ``signals`` — its raw evidence for a relevance gate
+(:func:`code_memory.search.signals.hit_signals`). For memtool hits ``bm25`` is memtool's own BM25
+score (not comparable with the index's), ``bm25_norm`` and ``cosine`` are None, and the terms are
+matched as lower-cased substrings of the item's key and content.
 """
 
 from __future__ import annotations
@@ -79,6 +84,25 @@ def _memtool_hit(item: dict) -> dict:
                                               "updated_at")}}
 
 
+def _query_terms(cfg, query: str, warm) -> list:
+    """The query's terms as the index search makes them (when the index was not searched)."""
+    from ..text.query import query_terms
+    from ..text.segment import get_segmenter
+
+    segmenter = warm.handle.segmenter if warm is not None and warm.handle is not None else get_segmenter()
+    q = query_terms(query, segmenter)
+    return q["terms"] + [p + "*" for p in q["prefixes"]]
+
+
+def _memtool_signals(hits: list, items: list, terms: list) -> None:
+    from .signals import hit_signals
+
+    for hit, item in zip(hits, items):
+        text = f"{item.get('key') or ''}\n{item.get('content') or ''}".lower()
+        matched = [t for t in terms if t.rstrip("*").lower() in text]
+        hit["signals"] = hit_signals(item.get("search_score"), None, matched, len(terms), None)
+
+
 def _store_error(exc: Exception) -> dict:
     if isinstance(exc, CodeMemoryError):
         out = {"ok": False, "error": exc.code, "message": exc.message}
@@ -101,9 +125,12 @@ def _fuse(lists: list, top_k: int) -> list:
 
 def search_all(cfg, query: str, *, memtool: MemtoolAccess | None, sources=None, mode: str | None = None,
                top_k: int | None = None, scope: str = "project", project: str | None = None,
-               workspace: str | None = None, refresh_index: bool = True) -> dict:
+               workspace: str | None = None, refresh_index: bool = True, signals: bool = False,
+               warm=None) -> dict:
     """Search every store asked for (``sources``, default all); the answer is the index search's
-    (mode, degraded, index report, …) with the merged ``results`` and a ``stores`` report."""
+    (mode, degraded, index report, …) with the merged ``results`` and a ``stores`` report.
+    ``signals``: each hit's raw evidence; ``warm``: the warm server's open index (see
+    :func:`.engine.search_memory`)."""
     from .engine import search_memory
 
     wanted = parse_sources(sources)
@@ -120,7 +147,8 @@ def search_all(cfg, query: str, *, memtool: MemtoolAccess | None, sources=None, 
     if index_sources:
         try:
             found = search_memory(cfg, query, mode=mode, top_k=limit, scope=scope, project=project,
-                                  workspace=workspace, refresh_index=refresh_index, sources=index_sources)
+                                  workspace=workspace, refresh_index=refresh_index, sources=index_sources,
+                                  signals=signals, warm=warm)
             index_hits = found.pop("results")
             answer.update({k: v for k, v in found.items() if k != "ok"})
             stores["index"] = {"ok": True, "sources": index_sources, "count": len(index_hits)}
@@ -137,6 +165,9 @@ def search_all(cfg, query: str, *, memtool: MemtoolAccess | None, sources=None, 
             try:
                 found = memtool.run(lambda store: store.search(query, limit=limit))
                 memtool_hits = [_memtool_hit(item) for item in found["items"]]
+                if signals:
+                    _memtool_signals(memtool_hits, found["items"], answer.get("query_terms_list")
+                                     or _query_terms(cfg, query, warm))
                 stores["memtool"] = {"ok": True, "count": len(memtool_hits), "fts5": found.get("fts5")}
             except (CodeMemoryError, sqlite3.Error) as exc:
                 if isinstance(exc, CodeMemoryError) and exc.code in ("INVALID_ARGUMENT", "PARAM_ERROR"):

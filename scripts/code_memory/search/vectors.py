@@ -20,6 +20,7 @@ class VectorMatrix:
         self.chunk_ids = None
         self.matrix = None
         self.id_pos = {}
+        self.allowed = {}           # (scope, project, workspace) → row positions inside it
 
     @staticmethod
     def _stamp(conn) -> tuple:
@@ -42,6 +43,7 @@ class VectorMatrix:
             self.chunk_ids = np.zeros(0, dtype=np.int64)
             self.matrix = np.zeros((0, 1), dtype=np.float32)
         self.id_pos = {int(cid): i for i, cid in enumerate(self.chunk_ids)}
+        self.allowed = {}
         self.stamp = stamp
 
     def search(self, conn: sqlite3.Connection, qvec, k: int, scope: str = "project",
@@ -55,12 +57,16 @@ class VectorMatrix:
         scores = self.matrix @ np.asarray(qvec, dtype=np.float32)
         ids = self.chunk_ids
         if scope != "all" or project or workspace:
-            where, params = scope_filter(scope, project, workspace)
-            allowed = [self.id_pos[r[0]] for r in conn.execute(f"SELECT c.chunk_id FROM chunks c WHERE {where}", params)
-                       if r[0] in self.id_pos]
-            if not allowed:
+            idx = self.allowed.get((scope, project, workspace))
+            if idx is None:         # kept until the index changes: ~0.1 s at 10k chunks on a busy machine
+                if len(self.allowed) >= 64:
+                    self.allowed.clear()
+                where, params = scope_filter(scope, project, workspace)
+                idx = self.allowed[(scope, project, workspace)] = np.asarray(
+                    [self.id_pos[r[0]] for r in conn.execute(f"SELECT c.chunk_id FROM chunks c WHERE {where}", params)
+                     if r[0] in self.id_pos], dtype=np.int64)
+            if not len(idx):
                 return []
-            idx = np.asarray(allowed, dtype=np.int64)
             scores, ids = scores[idx], ids[idx]
         take = min(k, len(scores))
         top = np.argpartition(-scores, take - 1)[:take]

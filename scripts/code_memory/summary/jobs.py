@@ -105,6 +105,17 @@ def run_followups(cfg: dict, paths: MemoryPaths, session_id: str, transcript_pat
     return done
 
 
+def _index_written(cfg) -> dict:
+    """The search index takes in what this summary wrote, here in the detached worker rather than
+    in the next search (docs/search.md § Keeping the index fresh). Never fails the summary."""
+    from ..search.build import index_changes
+
+    try:
+        return index_changes(cfg)
+    except Exception as exc:  # noqa: BLE001 — the next search catches up instead
+        return {"error": type(exc).__name__}
+
+
 def summarize_transcript(cfg: dict, paths: MemoryPaths, backend, options: SummaryOptions,
                          transcript_path: str, *, session_id=None, project=None, cwd=None,
                          ended_at=None, dry_run=False, followups=True, lock_timeout=None) -> dict:
@@ -123,6 +134,8 @@ def summarize_transcript(cfg: dict, paths: MemoryPaths, backend, options: Summar
     report["seconds"] = round(time.monotonic() - started, 3)
     if followups and not dry_run and report.get("mode") != "empty":
         report["followups"] = run_followups(cfg, paths, report["session_id"], transcript_path, report.get("project"))
+    if not dry_run and report.get("mode") != "empty":
+        report["indexed"] = _index_written(cfg)
     if not dry_run:
         log_event(paths, {k: report.get(k) for k in
                           ("session_id", "mode", "llm_error", "transcript_bytes", "conversation_chars",

@@ -207,3 +207,104 @@ def test_configuration_is_loaded_at_the_edges_only():
             if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "load_config":
                 offenders.append(f"{path}:{node.lineno}")
     assert offenders == [], "configuration loaded below the edges: " + ", ".join(offenders)
+
+
+def _literal_default_reads(tree):
+    """``(line, name, literal)`` of every ``x.get("name", LITERAL)`` and ``x.get("name") or LITERAL``."""
+    for node in ast.walk(tree):
+        call, literal = None, None
+        if isinstance(node, ast.Call) and len(node.args) == 2:
+            call, literal = node, node.args[1]
+        elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2 \
+                and isinstance(node.values[0], ast.Call) and len(node.values[0].args) == 1:
+            call, literal = node.values[0], node.values[1]
+        if call is None or not (isinstance(call.func, ast.Attribute) and call.func.attr == "get"):
+            continue
+        name = call.args[0]
+        if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+            continue
+        try:
+            value = ast.literal_eval(literal)
+        except ValueError:
+            continue
+        yield node.lineno, name.value, value
+
+
+def test_no_config_default_is_repeated_as_a_literal():
+    """A setting read from a section that may be partial goes through ``config.setting`` (or
+    ``section_values``), so its default lives in config_schema.py only: ``section.get("top_k", 6)``
+    or ``section.get("top_k") or 6`` repeating the schema's default fails here."""
+    from code_memory.config_schema import KEYS
+    defaults = {}
+    for key in KEYS.values():
+        defaults.setdefault(key.name.rpartition(".")[2], []).append(key.default)
+    repeated = []
+    for module, path in modules().items():
+        if module in ("config", "config_schema", "config_reference"):
+            continue
+        for line, name, value in _literal_default_reads(ast.parse(open(path, encoding="utf-8").read(), path)):
+            if any(value == d and type(value) is type(d) and d not in (None, "", 0, [], {})
+                   for d in defaults.get(name, ())):
+                repeated.append(f"{module}.py:{line}: {name} = {value!r}")
+    assert repeated == [], "config defaults repeated as literals (read them with config.setting): " + \
+        ", ".join(repeated)
+
+
+OWNER = "memory.tree"   # the one owner of rules.md and MEMORY.md's sections
+WRITERS = {"update_file", "atomic_write_text", "atomic_write_json", "create_new_text", "append_text", "open"}
+
+
+def test_one_module_owns_rules_md_and_memory_md():
+    """Only memory/tree.py spells ``"rules.md"`` and writes a project's rules.md or the root's
+    MEMORY.md; every other module goes through its functions (append_rules, append_pitfalls,
+    replace_line, remove_line, restore_line, …). A module that names the file or hands its path to
+    a writer fails here."""
+    spelled, writes = [], []
+    for module, path in modules().items():
+        if module == OWNER:
+            continue
+        tree = ast.parse(open(path, encoding="utf-8").read(), path)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and node.value == "rules.md":
+                spelled.append(f"{module}.py:{node.lineno}")
+            if isinstance(node, ast.Call) and node.args:
+                func = node.func
+                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                target = ast.unparse(node.args[0])
+                if name in WRITERS and ("paths.memory_md" in target or "rules_path" in target
+                                        or "RULES_FILE" in target):
+                    writes.append(f"{module}.py:{node.lineno}: {ast.unparse(node)[:80]}")
+    assert spelled == [], f'"rules.md" is spelled outside {OWNER} (use tree.RULES_FILE / rules_path): {spelled}'
+    assert writes == [], f"rules.md or MEMORY.md written outside {OWNER}: {writes}"
+
+
+# Modules that still test a line for a "#" prefix themselves, and why that is not a section walk.
+HEADING_TESTS_ALLOWED = {
+    "search.chunking": "a daily note's entries (### blocks and edit lines) for the index",
+    "redact": "a '#' comment after a value in code, not a Markdown heading",
+    "redact_gate": "comment lines of the triggers data file",
+}
+
+
+def _is_heading_prefix(node) -> bool:
+    values = node.elts if isinstance(node, ast.Tuple) else [node]
+    return any(isinstance(v, ast.Constant) and isinstance(v.value, str) and v.value.startswith("#") for v in values)
+
+
+def test_markdown_sections_are_walked_by_markdown_py():
+    """Headings and sections are found by ``markdown.py`` (fences skipped, levels compared, closing
+    ``#``s dropped), not by ``line.startswith("## ")`` or ``re.split`` at headings elsewhere."""
+    found = []
+    for module, path in modules().items():
+        if module == "markdown" or module in HEADING_TESTS_ALLOWED:
+            continue
+        source = open(path, encoding="utf-8").read()
+        for node in ast.walk(ast.parse(source, path)):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
+                if node.func.attr == "startswith" and _is_heading_prefix(node.args[0]):
+                    found.append(f"{module}.py:{node.lineno}: {ast.unparse(node)[:60]}")
+                if node.func.attr == "split" and isinstance(node.args[0], ast.Constant) \
+                        and "(?=#" in str(node.args[0].value):
+                    found.append(f"{module}.py:{node.lineno}: {ast.unparse(node)[:60]}")
+    assert found == [], "heading tests outside markdown.py (use heading_level, headings, section_lines, " \
+        "split_sections): " + ", ".join(found)

@@ -40,11 +40,71 @@ def test_example_config_matches_defaults_and_documents_every_key():
     assert not undocumented, f"keys without a _doc line in config.example.json: {sorted(undocumented)}"
 
 
+def test_example_and_reference_are_generated_from_the_schema(tmp_path, capsys):
+    from code_memory import config_reference as ref
+    from code_memory.config_schema import KEYS
+    regenerate = ("run `python -m code_memory.config_reference` "
+                  "(in a checkout: PYTHONPATH=scripts python3 -m code_memory.config_reference)")
+    with open(ref.PAGE, encoding="utf-8") as fh:
+        page = fh.read()
+    assert ref.BEGIN in page and ref.END in page
+    assert ref.render_page(page) == page, f"docs/configuration.md is stale: {regenerate}"
+    with open(ref.EXAMPLE, encoding="utf-8") as fh:
+        assert ref.render_example() == fh.read(), f"config.example.json is stale: {regenerate}"
+    # the hand-written prose above the table survives; every key has a row with its type and default
+    prose = page.split(ref.BEGIN)[0]
+    assert page.startswith("# Configuration") and "CODE_MEMORY_<SECTION>__<KEY>" in prose
+    assert all(f"`{name}` sets `{key}`" in prose for name, key in cfgmod.ENV_ALIASES.items())
+    assert all(f"| `{name}` | {key.type_name} |" in page for name, key in KEYS.items())
+    assert set(KEYS) == set(_keys(DEFAULTS)) and all(key.doc.strip() for key in KEYS.values())
+    # --check names the regenerate command and fails on a stale copy, without writing it
+    stale = tmp_path / "configuration.md"
+    stale.write_text(page.replace("| `search.top_k` |", "| `search.topk` |"), encoding="utf-8")
+    assert ref.main(["--check", "--page", str(stale)]) == 1
+    assert "configuration.md is stale: run `python -m code_memory.config_reference`" in capsys.readouterr().err
+    assert "`search.topk`" in stale.read_text(encoding="utf-8")
+
+
 def test_configuration_reference_names_every_key():
     from docs_text import read_doc
     reference = read_doc("configuration.md")
     missing = [k for k in _keys(DEFAULTS) if f"`{k}`" not in reference]
     assert not missing, f"docs/configuration.md lacks: {missing}"
+
+
+def test_values_outside_the_schema_are_ignored_with_a_warning(tmp_path):
+    root = tmp_path / "mem"
+    root.mkdir()
+    (root / "config.json").write_text(json.dumps({
+        "search": {"default_mode": "fuzzy", "top_k": 0, "fusion_alpha": 1.5, "rrf_k": 30},
+        "hooks": {"rules_gate": "INLINE", "session_start_blocks": ["recent", "weather"]},
+        "review": {"mode": {"rules": "later"}},
+    }))
+    cfg = load_config(env={"CODE_MEMORY_ROOT": str(root), "CODE_MEMORY_EMBEDDING__DIM": "384"})
+    assert cfg.get_path("search.default_mode") == "auto" and cfg.get_path("search.top_k") == 6
+    assert cfg.get_path("search.fusion_alpha") == 0.5 and cfg.get_path("review.mode.rules") == "auto"
+    assert cfg.get_path("search.rrf_k") == 30 and cfg.get_path("hooks.rules_gate") == "INLINE"
+    assert cfg.get_path("hooks.session_start_blocks") == ["recent", "weather"]   # kept: unknown blocks are skipped
+    assert cfg.get_path("embedding.dim") == 384                                   # typed by the schema, not the null default
+    text = "\n".join(cfg.warnings)
+    for expected in ("search.default_mode should be one of auto, bm25, vector, hybrid, got 'fuzzy'",
+                     "search.top_k should be at least 1, got 0", "search.fusion_alpha should be at most 1, got 1.5",
+                     "review.mode.rules should be one of auto, queue", "unknown weather"):
+        assert expected in text, text
+    (root / "config.json").write_text(json.dumps({"embedding": {"model_path": 7}}))
+    with pytest.raises(CodeMemoryError) as exc:   # a null default still has a type
+        load_config(env={"CODE_MEMORY_ROOT": str(root)})
+    assert exc.value.code == "CONFIG_INVALID" and "embedding.model_path should be str" in exc.value.message
+
+
+def test_setting_reads_a_partial_section_with_the_schema_default():
+    from code_memory.config import setting
+    assert setting({}, "lint.enabled") is True and setting(None, "embedding.batch_size") == 16
+    assert setting({"batch_size": "8"}, "embedding.batch_size") == 8
+    assert setting({"daemon_idle_seconds": 60}, "embedding.daemon_idle_seconds") == 60.0
+    blocks = setting({}, "hooks.session_start_blocks")
+    blocks.append("x")                                       # a copy: the default stays intact
+    assert "x" not in DEFAULTS["hooks"]["session_start_blocks"]
 
 
 def test_example_config_loads_as_a_user_config(memory_root):

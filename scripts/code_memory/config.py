@@ -10,9 +10,14 @@ Precedence, lowest first:
     and the design's switches AUTO_EXTRACT, CLAUDE_SEMANTIC_LINT, CAPABILITY_GENERATION
   ← explicit overrides (command-line flags)
 
-``config.example.json`` lists every key with its default and a ``_doc`` line for it; keys starting
-with ``_`` are documentation and ignored, so the example can be copied as a starting config. A test
-keeps the example, DEFAULTS and the README's configuration reference in step.
+Every key is declared once, in :mod:`code_memory.config_schema` (default, type, description, allowed
+values); DEFAULTS is built from it and each layer is checked against it: a wrongly typed value is a
+``CONFIG_INVALID`` error, a value outside its choices or bounds is ignored with a warning
+(``code-memory config`` shows them). ``config.example.json`` and the table of
+docs/configuration.md are generated from the schema (``python -m code_memory.config_reference``);
+keys starting with ``_`` are documentation and ignored, so the example can be copied as a starting
+config. Code reads a setting that may be missing from a partial section through :func:`setting`,
+never with a literal fallback.
 """
 
 from __future__ import annotations
@@ -20,216 +25,16 @@ from __future__ import annotations
 import os
 
 from . import jsonlite
+from .config_schema import KEYS, defaults_tree
 from .errors import CodeMemoryError
 from .paths import DEFAULT_ROOT, MemoryPaths, expand
 
-DEFAULTS: dict = {
-    "memory_root": DEFAULT_ROOT,
-    # path prefix -> project name; else the git top-level name, else the directory name
-    "projects": {},
-    # group name -> [project names]; members also get areas/projects/<group>/rules.md
-    "project_groups": {},
-    "search": {
-        "default_mode": "auto",
-        "top_k": 6,
-        "rrf_k": 60,
-        "snippet_chars": 700,
-        "candidates": 50,
-        "heading_weight": 3.0,
-        "title_weight": 1.0,
-        "fusion": "convex",
-        "fusion_alpha": 0.5,
-        "vector_weight": 0.5,
-        # the warm search server (docs/search.md § The warm search server)
-        "server": True,
-        "server_idle_seconds": 3600,
-        "server_timeout_seconds": 2.0,
-        "server_hook_timeout_seconds": 0.5,
-    },
-    "index": {
-        "window_lines": 40,
-        "max_file_bytes": 2000000,
-        "auto_rebuild": True,
-        "sweep_seconds": 300,
-    },
-    "embedding": {
-        "enabled": True,
-        "model": "BAAI/bge-small-zh-v1.5",
-        "model_path": None,
-        "endpoint": None,
-        "dim": None,
-        "pooling": "cls",
-        "normalize": True,
-        "batch_size": 16,
-        "daemon": True,
-        "daemon_idle_seconds": 900,
-        "daemon_start_wait_seconds": 5.0,
-    },
-    "llm": {
-        "backend": "auto",
-        "model": "claude-haiku-4-5",
-        "cli_model": "haiku",
-        "claude_bin": "claude",
-        "base_url": None,
-        "api_key_env": "ANTHROPIC_API_KEY",
-        "timeout_seconds": 45.0,
-        "max_retries": 0,
-        "daily_token_budget": 300000,
-    },
-    # session summaries and fact extraction (session-summary.py, auto-extract-facts.py)
-    "summary": {
-        "auto_extract": True,
-        "min_chars": 500,
-        "max_conversation_chars": 48000,
-        "raw_cap_chars": 20000,
-        "include_subagents": True,
-        "max_output_tokens": 1500,
-        "pitfall_jaccard": 0.6,
-        "pitfall_containment": 0.8,
-        "max_attempts": 3,
-        "max_pitfalls": 30,
-        "facts_window_days": 7,
-        "facts_min_sessions": 2,
-        "facts_max_per_project": 3,
-    },
-    # self-evolution: experience feedback (memory-feedback.py)
-    "feedback": {
-        "half_life_days": 90.0,
-        "archive_threshold": 0.3,
-        "high_value_threshold": 0.7,
-        "max_corrections": 3,
-        "max_tool_errors": 10,
-        "record_refs": True,
-        "search_boost": 0.2,
-    },
-    # self-evolution: cross-session signals (signal-analyzer.py)
-    "signals": {
-        "window_sessions": 8,
-        "high_threshold": 3,
-        "critical_threshold": 5,
-        "failure_streak": 3,
-        "reopen_after": 3,
-        "extra_rules": [],
-    },
-    # the review queue: "auto" writes what extraction proposes, "queue" waits for approval
-    "review": {
-        "mode": {"rules": "auto", "pitfalls": "auto", "facts": "auto", "skills": "queue", "kv": "auto"},
-    },
-    # self-evolution: Skills generated from recurring patterns (capability-generator.py)
-    "capabilities": {
-        "enabled": True,
-        "cooldown_hours": 24.0,
-        "min_patterns": 2,
-        "min_pattern_count": 2,
-        "success_window": 5,
-        "min_success_rate": 0.6,
-        "max_per_run": 3,
-        "skills_dir": "~/.claude/skills",
-        "use_llm": True,
-    },
-    # self-evolution: the weekly job (weekly-consolidate.sh)
-    "consolidate": {
-        "days": 7,
-        "sessions_retention_days": 30,
-        "daily_retention_days": 90,
-        "cleanup": True,
-        "top_files": 10,
-        "max_best_practices": 12,
-        "cron_schedule": "17 3 * * 0",
-    },
-    # the hooks (docs/hooks.md); the shell shims also honour CODE_MEMORY_HOOKS__FLAG_DIR
-    "hooks": {
-        "disabled": [],
-        "flag_dir": None,
-        "flag_max_age_hours": 48,
-        "rules_injection": True,
-        "rules_gate": "deny",
-        "rules_max_bytes": 8000,
-        "readonly_agents": ["Explore", "Plan"],
-        "schema_index": "projects/shared-db/schema-index.md",
-        "schema_agents": ["Plan", "Explore", "architect"],
-        "schema_once_per_session": True,
-        "schema_max_bytes": 8000,
-        # SessionStart: blocks in priority order, one budget, each block's own share (characters)
-        "session_start_blocks": ["review", "recent", "memory", "project_summary", "kv", "routing", "capabilities"],
-        "session_start_max_chars": 6000,
-        "session_start_block_chars": {"recent": 2000, "memory": 1600, "project_summary": 900, "kv": 600,
-                                      "routing": 700, "capabilities": 600, "review": 200},
-        "recent_sessions": 3,
-        "recent_max_age_days": 14,
-        "todo_expire_days": 30,
-        "auto_init": True,
-        "daily_notes": True,
-        "summarize_on_end": True,
-        "summarizer": None,
-        "log_level": "info",
-        "log_max_bytes": 1000000,
-    },
-    # recall at the moment of need (docs/hooks.md § Recall): on each prompt and on the first Read/Edit of a file
-    "recall": {
-        "prompt": True,
-        "file": True,
-        "threshold": 0.25,
-        "threshold_work": 0.7,
-        "max_chars": 1500,
-        "max_items": 3,
-        "candidates": 8,
-        "mode": "auto",
-        "file_max_chars": 700,
-        "file_sessions": 2,
-    },
-    # avoidance-gate rule engines (docs/hooks.md § Lint rules)
-    "lint": {
-        "enabled": True,
-        "scope": "changed",
-        "max_file_bytes": 1000000,
-        "python_target": None,
-        "bash_target": "3.2",
-        "frontend_projects": [],
-        "detect_antd_v3": True,
-        "severity": {},
-        "user_rules": [],
-        "semantic": False,
-        "semantic_timeout_seconds": 8.0,
-        "semantic_max_bytes": 12000,
-    },
-    # workspace memory (docs/stores.md § Workspace memory): registered directories with memory/YYYY-MM-DD.md
-    "workspaces": {
-        "paths": [],
-        "id_strategy": "name",
-        "compact_after_days": 30,
-    },
-    # agent key-value memory (set_memory; docs/stores.md § Agent key-value memory)
-    "kv": {
-        "read_token_limit": 400,
-        "history_policy": "A",
-        "rotate_lines": 100000,
-        "compact_after_lines": 10000,
-        "auto_compact": True,
-        "drop_expired_on_compact": False,
-        "quarantine_untrusted": False,
-        "max_content_bytes": 65536,
-        "fsync": False,
-        "summary_chars": 120,
-        "recency_half_life_days": 7.0,
-        "lock_timeout": 10.0,
-    },
-    # memtool and the MCP server (docs/stores.md § memtool, § MCP server)
-    "memtool": {
-        "db": None,
-    },
-}
+# Every key's default, type, description and allowed values: config_schema.SCHEMA, the only list.
+DEFAULTS: dict = defaults_tree()
 
 # Dotted keys a project's own .claude/code-memory.json may set. Nothing here names a path,
 # a model, a command or an endpoint.
-PROJECT_ALLOWED = {
-    "search.top_k",
-    "search.default_mode",
-    "search.snippet_chars",
-    "lint.python_target",
-    "lint.bash_target",
-    "lint.severity",
-}
+PROJECT_ALLOWED = {key.name for key in KEYS.values() if key.project}
 
 # The design's environment switches (docs/configuration.md) and the keys they set.
 ENV_ALIASES = {
@@ -244,25 +49,27 @@ PROJECT_CONFIG_RELPATH = os.path.join(".claude", "code-memory.json")
 _MISSING = object()
 
 
+def setting(section: dict | None, dotted: str):
+    """The value of key ``dotted`` (``"lint.enabled"``) in ``section``, the config object that holds
+    it (``cfg["lint"]``): cast to the key's type when it is set, else (a copy of) its default. How
+    code reads a setting from a section that may be partial, instead of ``.get(name, literal)``."""
+    key = KEYS[dotted]
+    value = section.get(dotted.rpartition(".")[2]) if isinstance(section, dict) else None
+    if value is None:
+        return _deep_copy(key.default)
+    if key.kind is bool:
+        return bool(value)
+    if key.kind in (int, float) and not isinstance(value, bool):
+        return key.kind(value)
+    return value
+
+
 def section_values(section_name: str, section: dict | None, fields) -> dict:
-    """``{field: value}`` for the ``fields`` of config section ``section_name`` that DEFAULTS knows:
-    the value in ``section`` when it is set (cast to the default's type), else the default. What a
-    settings class's ``from_config`` passes to its constructor, so defaults live in DEFAULTS only."""
-    defaults = DEFAULTS[section_name]
-    section = section or {}
-    out = {}
-    for name in fields:
-        if name not in defaults:
-            continue
-        default, value = defaults[name], section.get(name)
-        if value is None:
-            value = _deep_copy(default)
-        elif isinstance(default, bool):
-            value = bool(value)
-        elif isinstance(default, (int, float)) and not isinstance(value, bool):
-            value = type(default)(value)
-        out[name] = value
-    return out
+    """``{field: value}`` for the ``fields`` of config section ``section_name`` that the schema knows,
+    each read with :func:`setting`. What a settings class's ``from_config`` passes to its
+    constructor, so defaults live in the schema only."""
+    return {name: setting(section, f"{section_name}.{name}") for name in fields
+            if f"{section_name}.{name}" in KEYS}
 
 
 class Config(dict):
@@ -324,10 +131,10 @@ def _default_for(dotted: str):
 
 
 def _check_type(dotted: str, value, where: str) -> None:
-    default = _default_for(dotted)
-    if default is _MISSING or default is None or value is None:
+    key = KEYS.get(dotted)
+    if key is None or value is None:
         return
-    expected = type(default)
+    expected = key.kind
     ok = isinstance(value, expected)
     if expected is float and isinstance(value, int) and not isinstance(value, bool):
         ok = True
@@ -337,7 +144,7 @@ def _check_type(dotted: str, value, where: str) -> None:
         raise CodeMemoryError(
             "CONFIG_INVALID",
             f"{where}: {dotted} should be {expected.__name__}, got {type(value).__name__}",
-            hint="see config.example.json for every key and its type",
+            hint="see config.example.json or docs/configuration.md for every key and its type",
         )
 
 
@@ -362,6 +169,12 @@ def _merge_layer(data: dict, layer: dict, where: str, warnings: list, allowed=No
         if _default_for(dotted) is _MISSING:
             warnings.append(f"{where}: unknown key {dotted}")
         _check_type(dotted, value, where)
+        key = KEYS.get(dotted)
+        problem = key.problem(value) if key is not None else None
+        if problem:   # an unknown list item is skipped where it is used; any other bad value is ignored
+            warnings.append(f"{where}: {dotted} {problem}" + ("; those are skipped" if key.items else "; ignored"))
+            if not key.items:
+                continue
         _set_path(data, dotted, value)
 
 
@@ -388,25 +201,26 @@ def _read_json_object(path: str) -> dict | None:
 
 
 def _coerce_env(dotted: str, raw: str):
-    default = _default_for(dotted)
-    if isinstance(default, bool):
+    key = KEYS.get(dotted)
+    kind = key.kind if key is not None else type(_default_for(dotted))
+    if kind is bool:
         low = raw.strip().lower()
         if low in ("1", "true", "yes", "on"):
             return True
         if low in ("0", "false", "no", "off", ""):
             return False
         raise CodeMemoryError("CONFIG_INVALID", f"environment: {dotted} expects true/false, got {raw!r}")
-    if isinstance(default, int):
+    if kind is int:
         try:
             return int(raw)
         except ValueError:
             raise CodeMemoryError("CONFIG_INVALID", f"environment: {dotted} expects an integer") from None
-    if isinstance(default, float):
+    if kind is float:
         try:
             return float(raw)
         except ValueError:
             raise CodeMemoryError("CONFIG_INVALID", f"environment: {dotted} expects a number") from None
-    if isinstance(default, (list, dict)):
+    if kind in (list, dict):
         try:
             return jsonlite.loads(raw)
         except ValueError:

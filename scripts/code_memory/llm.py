@@ -32,6 +32,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from .config import setting
 from .fsutil import append_jsonl, atomic_write_json, file_lock, iter_jsonl, read_text
 from .paths import MemoryPaths
 
@@ -151,7 +152,7 @@ class _Backend:
         self.section = section
         self.ledger = ledger
         self.env = env
-        self.default_timeout = float(section.get("timeout_seconds") or 45)
+        self.default_timeout = setting(section, "llm.timeout_seconds")
 
     @property
     def model(self) -> str:
@@ -213,10 +214,10 @@ class AnthropicBackend(_Backend):
 
     @property
     def model(self) -> str:
-        return self.section.get("model") or "claude-haiku-4-5"
+        return setting(self.section, "llm.model")
 
     def _api_key(self) -> str | None:
-        return self.env.get(self.section.get("api_key_env") or "ANTHROPIC_API_KEY") or None
+        return self.env.get(setting(self.section, "llm.api_key_env")) or None
 
     def _client(self, timeout: float):
         try:
@@ -226,10 +227,10 @@ class AnthropicBackend(_Backend):
         key = self._api_key()
         if not key:
             raise LLMError("unavailable",
-                           f"${self.section.get('api_key_env') or 'ANTHROPIC_API_KEY'} is not set")
+                           f"${setting(self.section, 'llm.api_key_env')} is not set")
         base_url = self.section.get("base_url") or self.env.get("ANTHROPIC_BASE_URL") or None
         kwargs = {"api_key": key, "timeout": timeout,
-                  "max_retries": int(self.section.get("max_retries") or 0)}
+                  "max_retries": setting(self.section, "llm.max_retries")}
         if base_url:
             kwargs["base_url"] = base_url
         return anthropic, anthropic.Anthropic(**kwargs)
@@ -278,10 +279,10 @@ class ClaudeCliBackend(_Backend):
 
     @property
     def model(self) -> str:
-        return self.section.get("cli_model") or "haiku"
+        return setting(self.section, "llm.cli_model")
 
     def binary(self) -> str | None:
-        configured = self.section.get("claude_bin") or "claude"
+        configured = setting(self.section, "llm.claude_bin")
         if os.sep in configured:
             return configured if os.access(configured, os.X_OK) else None
         return shutil.which(configured, path=self.env.get("PATH"))
@@ -393,14 +394,14 @@ def _section_of(cfg) -> tuple:
 def choose_backend_name(section: dict, env) -> str:
     """Resolve ``auto``: the SDK when it is installed and a key is set, else the claude CLI when
     the binary is on PATH, else none."""
-    wanted = (section.get("backend") or "auto").strip().lower()
+    wanted = str(setting(section, "llm.backend")).strip().lower()
     if wanted not in BACKENDS:
         raise LLMError("unavailable", f"unknown llm.backend {wanted!r} (use {', '.join(BACKENDS)})")
     if wanted != "auto":
         return wanted
     import importlib.util
     if importlib.util.find_spec("anthropic") is not None and \
-            env.get(section.get("api_key_env") or "ANTHROPIC_API_KEY"):
+            env.get(setting(section, "llm.api_key_env")):
         return "anthropic"
     if ClaudeCliBackend(section, None, env).binary():
         return "claude-cli"

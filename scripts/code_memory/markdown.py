@@ -134,6 +134,22 @@ def append_to_section(text: str, heading: str, new_lines: list) -> str:
     return "\n".join(lines) + "\n"
 
 
+def split_sections(text: str, level: int) -> list:
+    """``[(heading text or None, body)]`` of ``text`` split at its headings of exactly ``level``
+    (outside fences); the part before the first heading comes as ``(None, body)`` when it holds
+    anything. Bodies lose their leading and trailing blank lines."""
+    lines = text.split("\n")
+    cuts = [(i, title) for i, found, title in headings(lines, max_level=level) if found == level]
+    out = []
+    head = "\n".join(lines[:cuts[0][0]] if cuts else lines).strip("\n")
+    if head.strip():
+        out.append((None, head))
+    for n, (i, title) in enumerate(cuts):
+        end = cuts[n + 1][0] if n + 1 < len(cuts) else len(lines)
+        out.append((title, "\n".join(lines[i + 1:end]).strip("\n")))
+    return out
+
+
 def heading_above(lines: list, index: int) -> str:
     """The nearest heading line above ``lines[index]`` (outside fences), else ``""``."""
     found = headings(lines, 0, index)

@@ -14,11 +14,10 @@ import time
 from dataclasses import asdict, dataclass
 
 from ..errors import CodeMemoryError, invalid
-from ..fsutil import append_events, iter_jsonl, read_text
-from ..markdown import append_to_section, heading_above
+from ..fsutil import append_events, iter_jsonl
 from ..memory import facts as factsmod
-from ..memory.experience import KINDS, is_valid_id, parse_id, pitfall_lines, rule_lines
-from ..memory.tree import PITFALLS_HEADING, update_file
+from ..memory import tree
+from ..memory.experience import KINDS, is_valid_id, parse_id
 from ..timeutil import now_iso
 from .feedback import Settings, scores
 
@@ -32,30 +31,13 @@ class Location:
     section: str       # the heading the line sits under ("" for none / facts)
 
 
-def _find_line(text: str, experience_id: str, finder) -> tuple:
-    lines = text.split("\n")
-    for index, line, eid in finder(text):
-        if eid == experience_id:
-            return index, line, heading_above(lines, index)
-    return None
-
-
-def _rules_path(paths, project: str) -> str:
-    return os.path.join(paths.project_dir(project), "rules.md")
-
-
 def locate(paths, experience_id: str) -> Location | None:
     """Where the experience lives now, or None (deleted, edited, or an unknown kind)."""
     kind, project, key = parse_id(experience_id)
-    if kind == "pitfall":
-        found = _find_line(read_text(paths.memory_md, ""), experience_id, pitfall_lines)
+    if kind == "pitfall" or (kind == "rule" and project):
+        found = tree.find_line(paths, kind, project, experience_id)
         if found:
-            return Location(experience_id, kind, "MEMORY.md", found[1], found[2])
-    elif kind == "rule" and project:
-        path = _rules_path(paths, project)
-        found = _find_line(read_text(path, ""), experience_id, lambda t: rule_lines(project, t))
-        if found:
-            return Location(experience_id, kind, os.path.relpath(path, paths.root), found[1], found[2])
+            return Location(experience_id, kind, os.path.relpath(found[0], paths.root), found[1], found[2])
     elif kind == "fact":
         for path in sorted(glob.glob(os.path.join(paths.areas, "*", "*", "facts.json"))):
             try:
@@ -69,24 +51,7 @@ def locate(paths, experience_id: str) -> Location | None:
 
 
 def _remove_line(paths, loc: Location) -> bool:
-    removed = {}
-    if loc.kind == "pitfall":
-        finder = pitfall_lines
-    else:
-        project = parse_id(loc.experience_id)[1]
-        finder = lambda t: rule_lines(project, t)  # noqa: E731
-
-    def transform(text):
-        found = _find_line(text, loc.experience_id, finder)
-        if not found:
-            return text
-        lines = text.split("\n")
-        del lines[found[0]]
-        removed["ok"] = True
-        return "\n".join(lines)
-
-    update_file(os.path.join(paths.root, loc.path), transform)
-    return bool(removed)
+    return tree.remove_line(paths, loc.kind, parse_id(loc.experience_id)[1], loc.experience_id)
 
 
 def archive(paths, settings: Settings, apply: bool = False, ids=None, now: float | None = None) -> dict:
@@ -141,14 +106,7 @@ def restore(paths, experience_id: str, now: float | None = None) -> dict:
     if kind == "fact":
         factsmod.set_status(target, parse_id(experience_id)[2], "active")
     else:
-        section = last.get("section") or (PITFALLS_HEADING if kind == "pitfall" else "## Restored")
-
-        def transform(text):
-            if last["line"] in text.split("\n"):
-                return text
-            return append_to_section(text, section, [last["line"]])
-
-        update_file(target, transform)
+        tree.restore_line(paths, kind, target, last.get("section") or "", last["line"])
     append_events(paths.audit_log, [{"timestamp": now_iso(now), "event_type": "restore",
                                       "experience_id": experience_id, "kind": kind, "path": last["path"]}])
     return {"experience_id": experience_id, "restored": True, "path": last["path"]}

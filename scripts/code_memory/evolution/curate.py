@@ -20,9 +20,8 @@ import os
 from ..errors import CodeMemoryError, invalid
 from ..fsutil import append_events
 from ..memory import facts as factsmod
-from ..memory import verification
-from ..memory.experience import parse_id, pitfall_id, pitfall_lines, rule_id, rule_lines
-from ..memory.tree import update_file
+from ..memory import tree, verification
+from ..memory.experience import parse_id, pitfall_id, rule_id
 from ..redact import redact
 from ..timeutil import now_iso
 from . import archive as archivemod
@@ -40,44 +39,12 @@ def _clean_text(text) -> str:
     return redact(" ".join(redact(text).split()))        # before folding too: line-start secrets
 
 
-def _list_prefix(line: str) -> str:
-    stripped = line.lstrip()
-    indent = line[:len(line) - len(stripped)]
-    for marker in ("- ", "* ", "+ "):
-        if stripped.startswith(marker):
-            return indent + marker
-    digits = len(stripped) - len(stripped.lstrip("0123456789"))
-    if digits and stripped[digits:digits + 2] in (". ", ") "):
-        return indent + stripped[:digits + 2]
-    return indent + "- "
-
-
 def _edit_line(paths, experience_id: str, kind: str, project, expected: str, text: str) -> dict:
-    if kind == "pitfall":
-        target, finder, new_id = paths.memory_md, pitfall_lines, pitfall_id
-    else:
-        target = os.path.join(paths.project_dir(project), "rules.md")
-        finder, new_id = (lambda t: rule_lines(project, t)), (lambda line: rule_id(project, line))
-    if not os.path.isfile(target):
-        raise CodeMemoryError("NOT_FOUND", f"{os.path.relpath(target, paths.root)} does not exist")
-    done: dict = {}
-
-    def transform(current: str) -> str:
-        lines = current.split("\n")
-        for index, line, eid in finder(current):
-            if eid == experience_id:
-                if expected is not None and line.strip() != expected.strip():
-                    break
-                new_line = _list_prefix(line) + verification.mark(text, "verified", [USER_EVIDENCE])
-                done.update(old=line, new=new_line, new_id=new_id(new_line))
-                lines[index] = new_line
-                return "\n".join(lines)
-        raise CodeMemoryError("CONFLICT", f"{experience_id} changed or was removed since the page was loaded",
-                              hint="reload the page and edit the current text")
-
-    update_file(target, transform)
-    return {"path": os.path.relpath(target, paths.root), "old": done["old"], "new": done["new"],
-            "new_id": done["new_id"]}
+    done = tree.replace_line(paths, kind, project, experience_id, expected,
+                             verification.mark(text, "verified", [USER_EVIDENCE]))
+    new_id = pitfall_id(done["new"]) if kind == "pitfall" else rule_id(project, done["new"])
+    return {"path": os.path.relpath(done["path"], paths.root), "old": done["old"], "new": done["new"],
+            "new_id": new_id}
 
 
 def _edit_fact(paths, experience_id: str, project, expected: str, text: str) -> dict:

@@ -29,9 +29,9 @@ import os
 import time
 
 from ..fsutil import append_events, iter_jsonl, read_text
-from ..markdown import append_to_section, is_list_item, section_lines, section_range
+from ..markdown import is_list_item
+from ..memory import tree
 from ..memory.experience import line_digest, pitfall_lines
-from ..memory.tree import BEST_PRACTICES_HEADING, update_file
 from ..redact import redact
 from ..text.similarity import filter_new, is_near_duplicate
 from ..timeutil import now_iso
@@ -66,7 +66,7 @@ def _rank_for_keeping(found: list, scored: dict) -> list:
 
 def bound_pitfalls(paths, settings, max_pitfalls: int, apply: bool = True, now: float | None = None) -> dict:
     """Archive the pitfalls beyond ``max_pitfalls`` (see the module docstring)."""
-    found = pitfall_lines(read_text(paths.memory_md, "") or "")
+    found = pitfall_lines(tree.read_memory(paths))
     if max_pitfalls <= 0 or len(found) <= max_pitfalls:
         return {"pitfalls": len(found), "max": max_pitfalls, "archived": 0, "items": []}
     from .archive import archive
@@ -104,9 +104,8 @@ def _groups(items: list) -> list:
 def cross_project_rules(paths) -> list:
     """Rules that two or more projects' rules.md hold (near duplicates): ``[line]``."""
     items = []
-    for path in sorted(glob.glob(os.path.join(paths.areas, "projects", "*", "rules.md"))):
-        project = os.path.basename(os.path.dirname(path))
-        for line in (read_text(path, "") or "").split("\n"):
+    for project, text in tree.all_rules(paths):
+        for line in text.split("\n"):
             if is_list_item(line):
                 items.append((_clean(line), project))
     out = []
@@ -139,7 +138,7 @@ def proven_pitfalls(paths, settings, now: float | None = None) -> list:
     from .feedback import scores
 
     status = {s["experience_id"]: s["status"] for s in scores(paths, settings, now=now)}
-    return [(eid, line) for _i, line, eid in pitfall_lines(read_text(paths.memory_md, "") or "")
+    return [(eid, line) for _i, line, eid in pitfall_lines(tree.read_memory(paths))
             if status.get(eid) == "high_value"]
 
 
@@ -178,7 +177,7 @@ def distill(paths, settings, *, max_best_practices: int, since_ts: float, backen
             method = f"llm ({backend.name})"
         except Exception as exc:  # noqa: BLE001 — LLMError, bad JSON: the candidates as they are
             method = f"deterministic (LLM {getattr(exc, 'kind', type(exc).__name__)})"
-    existing = section_lines(read_text(paths.memory_md, "") or "", BEST_PRACTICES_HEADING)
+    existing = tree.memory_section(paths, tree.BEST_PRACTICES_HEADING)
     retired = [rec["line"] for rec in iter_jsonl(distilled_log(paths)) if rec.get("event_type") == "removed"]
     # new lines only: not in the section, and not one that was distilled before and aged out
     new = filter_new([ln for ln in existing if is_list_item(ln)] + retired, lines)[:max_best_practices]
@@ -190,7 +189,7 @@ def distill(paths, settings, *, max_best_practices: int, since_ts: float, backen
         from .archive import archive
         archive(paths, settings, apply=True, ids=[eid for eid, _l in proven], now=now)
     added = ["- " + line for line in new]
-    update_file(paths.memory_md, lambda text: append_to_section(text, BEST_PRACTICES_HEADING, added))
+    tree.append_best_practices(paths, added)
     stamp = now_iso(now)
     append_events(distilled_log(paths), [{"timestamp": stamp, "event_type": "added", "line": line,
                                           "digest": line_digest(line)} for line in added])
@@ -200,20 +199,12 @@ def distill(paths, settings, *, max_best_practices: int, since_ts: float, backen
 
 def _bound_distilled(paths, limit: int, stamp: str) -> int:
     """Take the oldest distilled lines out of the section while more than ``limit`` are in it."""
-    text = read_text(paths.memory_md, "") or ""
-    present = set(section_lines(text, BEST_PRACTICES_HEADING))
+    present = set(tree.memory_section(paths, tree.BEST_PRACTICES_HEADING))
     mine = [line for line in dict.fromkeys(_known_distilled(paths)) if line in present]
     extra = mine[: max(0, len(mine) - limit)]
     if not extra:
         return 0
-    gone = set(extra)
-
-    def transform(old: str) -> str:
-        lines = old.split("\n")
-        start, end = section_range(lines, BEST_PRACTICES_HEADING)
-        return "\n".join(lines[:start] + [ln for ln in lines[start:end] if ln not in gone] + lines[end:])
-
-    update_file(paths.memory_md, transform)
+    tree.retire_best_practices(paths, extra)
     append_events(distilled_log(paths), [{"timestamp": stamp, "event_type": "removed", "line": line,
                                           "digest": line_digest(line)} for line in extra])
     return len(extra)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import time
 
-from ..config import DEFAULTS, section_values
+from ..config import DEFAULTS, section_values, setting
 from ..errors import CodeMemoryError, invalid
 from ..fsutil import append_events, atomic_write_text, ensure_dir, file_lock, read_text
 from ..memory.experience import is_valid_id
@@ -419,7 +419,7 @@ def cached_score(cache: dict, experience_id: str, now: float | None = None) -> f
     laplace, last_ts, archived = entry
     if archived:
         return 0.0
-    half_life = float(cache.get("half_life_days") or 90.0)
+    half_life = float(cache.get("half_life_days") or setting(None, "feedback.half_life_days"))
     return laplace * decay_factor(last_ts, time.time() if now is None else now, half_life)
 
 
@@ -450,8 +450,8 @@ def rank_pitfalls(memory_md: str, cache: dict, now: float | None = None) -> str:
             items[-1].append(lines[i])
         else:
             return memory_md                      # prose or blank lines between items: keep as written
-    high = float(cache.get("high_value_threshold", 0.7))
-    low = float(cache.get("archive_threshold", 0.3))
+    high = setting(cache, "feedback.high_value_threshold")
+    low = setting(cache, "feedback.archive_threshold")
 
     def key(pair):
         position, item = pair

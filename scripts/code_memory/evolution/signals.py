@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from ..config import DEFAULTS, section_values
 from ..errors import CodeMemoryError, invalid
 from ..fsutil import append_events, atomic_write_text, iter_jsonl, read_text
+from ..markdown import heading_level, heading_text
 from ..redact import redact
 from ..timeutil import now_iso, parse_ts
 from ..transcript import OWN_MARKER
@@ -172,8 +173,8 @@ def parse_summary(path: str, text: str) -> Summary:
             skipping = _matches(item.group(1), _FILES_LABELS)
             if skipping:
                 continue
-        elif line.startswith("#"):
-            title = line.lstrip("#").strip().lower()
+        elif heading_level(line):
+            title = heading_text(line).lower()
             skipping = any(name in title for name in _SKIPPED_SECTIONS)
             section = ("commands" if any(name in title for name in _COMMANDS_SECTIONS) else
                        "corrections" if any(name in title for name in _CORRECTIONS_SECTIONS) else "body")

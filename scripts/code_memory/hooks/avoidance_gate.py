@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from ..config import PROJECT_CONFIG_RELPATH, load_config
+from ..config import PROJECT_CONFIG_RELPATH, load_config, setting
 from ..lint.gate import LintReport, changed_lines, describe, lint_text, settings_from_config
 from ..paths import rel_inside
 from .runtime import block, context_output
@@ -40,9 +40,9 @@ def _semantic(ctx, cfg, project, path, label, text, changed) -> list:
         guidance.append("Known pitfalls (MEMORY.md):\n" + "\n".join(pitfalls)[:4000])
     section = cfg.get("lint") or {}
     backend = get_backend(cfg, paths=ctx.paths, env=ctx.env, purpose="semantic-lint")
-    limit = float(section.get("semantic_timeout_seconds") or 8.0)
+    limit = setting(section, "lint.semantic_timeout_seconds")
     return review(backend, path, label, text, changed, "\n\n".join(guidance), limit - (time.monotonic() - started),
-                  int(section.get("semantic_max_bytes") or 12000))
+                  setting(section, "lint.semantic_max_bytes"))
 
 
 def handle(event, ctx):
@@ -62,7 +62,7 @@ def handle(event, ctx):
     has_own = project is not None and os.path.isfile(os.path.join(project.root, PROJECT_CONFIG_RELPATH))
     cfg = load_config(project_dir=project.root, env=ctx.env) if has_own else ctx.cfg
     section = cfg.get("lint") or {}
-    if not section.get("enabled", True):
+    if not setting(section, "lint.enabled"):
         return None
     names = [project.name] + ctx.groups_of(project.name) if project else []
     settings, problems = settings_from_config(section, base, names, os.path.join(ctx.paths.areas, "projects"))

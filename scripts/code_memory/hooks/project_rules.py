@@ -10,14 +10,9 @@ import os
 
 from ..fsutil import read_text
 from ..memory.templates import template
+from ..memory.tree import RULES_FILE, rules_path
 from ..paths import safe_name
 from .recall import Block, assemble, has_content, unverified_note
-
-RULES_FILE = "rules.md"
-
-
-def rules_path(paths, name: str) -> str:
-    return os.path.join(paths.project_dir(name), RULES_FILE)
 
 
 def _template_text(name: str) -> str:
@@ -49,17 +44,6 @@ def rule_candidates(blocks: list) -> dict:
         owner = os.path.basename(os.path.dirname(block.source))
         known.update(candidates(rule_lines(owner, block.text)))
     return known
-
-
-def rules_owner(paths, file_path: str) -> str | None:
-    """The project (or group) name when ``file_path`` is ``<root>/areas/projects/<name>/rules.md``."""
-    if os.path.basename(file_path) != RULES_FILE:
-        return None
-    parent = os.path.dirname(os.path.realpath(file_path))
-    projects_dir = os.path.realpath(os.path.join(paths.areas, "projects"))
-    if os.path.dirname(parent) != projects_dir:
-        return None
-    return os.path.basename(parent)
 
 
 def render_rules(blocks: list, project: str, max_bytes: int, intro: str) -> str:

@@ -223,12 +223,10 @@ def assemble_by_priority(blocks: list, limit: int, header: str, shares: dict, na
 
 
 def recall_settings(ctx) -> dict:
-    """The ``recall`` config section of prompt- and file-time recall (defaults: config.DEFAULTS)."""
-    from ..config import DEFAULTS
+    """The ``recall`` config section of prompt- and file-time recall (defaults: the schema)."""
+    from ..config import DEFAULTS, section_values
 
-    section = ctx.cfg.get("recall") or {}
-    return {key: (section.get(key) if section.get(key) is not None else default)
-            for key, default in DEFAULTS["recall"].items()}
+    return section_values("recall", ctx.cfg.get("recall"), DEFAULTS["recall"])
 
 
 def record_recalled(ctx, text: str, known: dict, label: str) -> int:

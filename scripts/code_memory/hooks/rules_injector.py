@@ -45,7 +45,8 @@ def handle(event, ctx):
     max_bytes = int(ctx.setting("rules_max_bytes"))
 
     if ctx.inside_root(event.file_path):
-        from .project_rules import render_rules, rule_blocks, rule_candidates, rules_owner
+        from ..memory.tree import rules_owner
+        from .project_rules import render_rules, rule_blocks, rule_candidates
         from .recall import record_recalled
 
         owner = rules_owner(ctx.paths, event.file_path)

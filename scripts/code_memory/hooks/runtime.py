@@ -12,7 +12,7 @@ import sys
 import time
 
 from ..budget import limit_lock_waits
-from ..config import DEFAULTS, load_config
+from ..config import DEFAULTS, load_config, setting
 from ..jsonlite import dumps
 from ..paths import DEFAULT_ROOT, MemoryPaths, expand, is_under
 from ..projects import detect_project, group_names, project_of_file
@@ -155,7 +155,7 @@ def run(hook: str, raw: bytes, env) -> dict | None:
             return _config_warning(hook, raw, env, exc)
         hooks_cfg = cfg.get("hooks") or {}
         log = HookLog(cfg.paths.logs, hook, hooks_cfg.get("log_max_bytes") or 0,
-                      hooks_cfg.get("log_level") or "info", started)
+                      setting(hooks_cfg, "hooks.log_level"), started)
         if hook in (hooks_cfg.get("disabled") or []):
             return None
         event = parse_event(raw, expected_event)

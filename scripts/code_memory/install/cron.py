@@ -20,6 +20,7 @@ import shlex
 import shutil
 import subprocess
 
+from ..config import setting
 from ..errors import CodeMemoryError, invalid
 from ..fsutil import atomic_write_text
 
@@ -69,7 +70,7 @@ def llm_access(section: dict, env) -> dict:
 
     name = choose_backend_name(section, env)
     if name == "anthropic":
-        key = section.get("api_key_env") or "ANTHROPIC_API_KEY"
+        key = setting(section, "llm.api_key_env")
         variables = {"CODE_MEMORY_LLM__BACKEND": "anthropic", key: env[key]}
         if env.get("ANTHROPIC_BASE_URL"):
             variables["ANTHROPIC_BASE_URL"] = env["ANTHROPIC_BASE_URL"]
@@ -82,7 +83,7 @@ def llm_access(section: dict, env) -> dict:
     return {"backend": "none", "via": "no LLM", "variables": {"CODE_MEMORY_LLM__BACKEND": "none"},
             "warning": "no LLM reachable now: the weekly job will run without one (no fact extraction, "
                        "deterministic summaries and Skills; its LLM steps report degraded). Set "
-                       f"{section.get('api_key_env') or 'ANTHROPIC_API_KEY'} or put claude on PATH, then run "
+                       f"{setting(section, 'llm.api_key_env')} or put claude on PATH, then run "
                        "`code-memory cron install` again"}
 
 

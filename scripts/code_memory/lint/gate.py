@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from ..config import setting
 from .base import Finding, line_of, parse_version
 
 ENGINES = {
@@ -202,7 +203,7 @@ def settings_from_config(section: dict, project_root: str | None, project_names:
     if python_target is None and project_root:
         python_target = python_target_of(project_root)
     frontend = bool(project_names) and project_names[0] in (section.get("frontend_projects") or [])
-    if not frontend and project_root and section.get("detect_antd_v3", True):
+    if not frontend and project_root and setting(section, "lint.detect_antd_v3"):
         frontend = uses_antd_v3(project_root)
     rule_files = [os.path.join(areas_projects_dir, n, "lint-rules.json") for n in project_names]
     if section.get("user_rules") or any(os.path.exists(f) for f in rule_files):
@@ -215,8 +216,8 @@ def settings_from_config(section: dict, project_root: str | None, project_names:
         python_target=python_target,
         bash_target=parse_version(section.get("bash_target")),
         severity={k: str(v).lower() for k, v in severity.items()},
-        scope=str(section.get("scope") or "changed"),
-        max_file_bytes=int(section.get("max_file_bytes") or 1_000_000),
+        scope=str(section.get("scope") or setting(None, "lint.scope")),
+        max_file_bytes=int(section.get("max_file_bytes") or setting(None, "lint.max_file_bytes")),
         frontend=frontend,
         user_rules=rules,
     )

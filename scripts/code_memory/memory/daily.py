@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 from ..fsutil import atomic_write_text, ensure_dir, file_lock, read_text
+from ..markdown import heading_level
 from ..paths import MemoryPaths
 from ..redact_gate import may_hold_secret
 from .templates import template
@@ -102,7 +103,7 @@ def replace_daily_block(paths: MemoryPaths, date: str, marker: str, block: str) 
             lines += [""] + new_lines
         else:
             end = start + 1
-            while end < len(lines) and lines[end].strip() and not lines[end].startswith(("### ", "## ", "# ")):
+            while end < len(lines) and lines[end].strip() and not 1 <= heading_level(lines[end]) <= 3:
                 end += 1
             lines[start:end] = new_lines
         atomic_write_text(note, "\n".join(lines) + "\n\n")

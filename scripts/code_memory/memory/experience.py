@@ -64,7 +64,7 @@ def parse_id(experience_id: str) -> tuple:
 def pitfall_lines(memory_md: str) -> list:
     """``[(line_index, line, experience_id)]`` of the pitfall list items in MEMORY.md's text."""
     lines = memory_md.split("\n")
-    from .tree import PITFALLS_HEADING  # here: the hooks that only score rules skip the tree module
+    from .templates import PITFALLS_HEADING  # here: the hooks that only score rules skip it
 
     start, end = section_range(lines, PITFALLS_HEADING)
     return [(i, lines[i], pitfall_id(lines[i])) for i in range(start, end) if is_list_item(lines[i])]

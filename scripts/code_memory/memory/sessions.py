@@ -20,13 +20,14 @@ from __future__ import annotations
 import os
 
 from ..fsutil import atomic_write_text, ensure_dir
-from ..markdown import section_lines
+from ..markdown import heading_level, section_lines
 from ..paths import MemoryPaths
 
 TOPIC, POINTS, FILES, DECISIONS, TODOS, DONE = "主题", "关键知识点", "涉及文件", "决策记录", "待办", "已完成的待办"
 OUTCOME, REVERTED, NOTED = "结果", "已回滚", "注意事项"
 LATER_HEADING = "### 后续请求 (Later requests)"
 FINAL_HEADING = "### 结果与下一步 (Final message)"
+COMMANDS_HEADING = "### 执行的命令 (Commands)"
 OPEN_BOX, DONE_BOX = "[ ] ", "[x] "
 EMPTY = ("—", "-", "none", "无", "(none)")
 
@@ -83,7 +84,7 @@ def numbered_items(text: str) -> dict:
             if current:
                 items[current] = (rest.strip("* "), [])
             continue
-        if line.lstrip().startswith("#") or line.strip() == "---":
+        if heading_level(line) or line.strip() == "---":
             current = None
             continue
         bullet = _bullet(line)
@@ -151,7 +152,7 @@ def parse_note(text: str, path: str = "") -> dict:
     lines = (text or "").split("\n")
     session_id = os.path.splitext(os.path.basename(path))[0] if path else ""
     for line in lines[:3]:
-        if line.startswith("# ") and ":" in line.replace("：", ":"):
+        if heading_level(line) == 1 and ":" in line.replace("：", ":"):
             session_id = line.replace("：", ":").split(":", 1)[1].strip() or session_id
             break
     fields = _header_fields(lines)

@@ -16,6 +16,10 @@ import os
 from ..errors import CodeMemoryError
 from ..fsutil import read_text
 
+# The sections of templates/MEMORY.md that code writes to (through memory/tree.py, their one writer).
+PITFALLS_HEADING = "## 避坑经验 (Pitfalls)"
+BEST_PRACTICES_HEADING = "## 最佳实践 (Best practices)"
+
 _ON_DISK = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "templates")
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import time
 
+from ..config import setting
 from ..errors import CodeMemoryError
 
 
@@ -25,13 +26,13 @@ def embed_missing(cfg, db, out: dict) -> None:
     from .index import gc_vectors
 
     ecfg = cfg.get("embedding", {})
-    if not ecfg.get("enabled", True):
+    if not setting(ecfg, "embedding.enabled"):
         return
     spec = spec_from_config(ecfg)
     try:
         embedder = load_model(spec, allow_download=True, endpoint=ecfg.get("endpoint"))
         forget_failure(cfg.paths.index_dir, spec)
-        out["vectors"] = update_vectors(db, embedder, int(ecfg.get("batch_size", 16)), tty_progress("embedding"))
+        out["vectors"] = update_vectors(db, embedder, setting(ecfg, "embedding.batch_size"), tty_progress("embedding"))
         out["vectors"]["removed_orphans"] = gc_vectors(db)
         db.conn.commit()
     except EmbeddingUnavailable as exc:

@@ -30,6 +30,8 @@ import sys
 import time
 from dataclasses import dataclass
 
+from ..config import setting
+
 MAX_EMBED_CHARS = 2000
 RETRY_SECONDS = 3600.0          # a remembered failure is retried (in the background) at most this often
 ONNX_NAMES = ("model.onnx", "model_optimized.onnx")
@@ -67,11 +69,11 @@ class ModelSpec:
 def spec_from_config(embedding_cfg: dict) -> ModelSpec:
     path = embedding_cfg.get("model_path")
     return ModelSpec(
-        name=embedding_cfg.get("model") or "BAAI/bge-small-zh-v1.5",
+        name=embedding_cfg.get("model") or setting(None, "embedding.model"),
         path=os.path.abspath(os.path.expanduser(path)) if path else None,
         dim=embedding_cfg.get("dim"),
-        pooling=(embedding_cfg.get("pooling") or "cls").lower(),
-        normalize=bool(embedding_cfg.get("normalize", True)),
+        pooling=(embedding_cfg.get("pooling") or setting(None, "embedding.pooling")).lower(),
+        normalize=setting(embedding_cfg, "embedding.normalize"),
     )
 
 

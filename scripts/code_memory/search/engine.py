@@ -23,7 +23,7 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 
-from ..config import DEFAULTS, section_values
+from ..config import DEFAULTS, section_values, setting
 from ..errors import CodeMemoryError
 from ..fsutil import open_regular
 from ..paths import is_memory_root, resolve_inside
@@ -521,14 +521,14 @@ def vector_backend(cfg, index_dir: str):
     from . import embed
 
     ecfg = cfg.get("embedding", {})
-    if not ecfg.get("enabled", True):
+    if not setting(ecfg, "embedding.enabled"):
         return None, "vectors are disabled (embedding.enabled = false)"
     spec = embed.spec_from_config(ecfg)
     reason = embed.quick_check(spec)
     if reason:
         return None, reason
     endpoint = ecfg.get("endpoint")
-    daemon_on = ecfg.get("daemon", True)
+    daemon_on = setting(ecfg, "embedding.daemon")
     record = embed.failure_record(index_dir, spec)
     if record is None and not embed.model_cached(spec):
         embed.remember_failure(index_dir, spec, f"model {spec.name} is not downloaded yet")
@@ -546,8 +546,8 @@ def vector_backend(cfg, index_dir: str):
     if daemon_on:
         from .daemon import DaemonUnavailable, DaemonVectors
         try:
-            return DaemonVectors.connect(spec, idle_seconds=float(ecfg.get("daemon_idle_seconds", 900)),
-                                         wait_seconds=float(ecfg.get("daemon_start_wait_seconds", 5.0))), None
+            return DaemonVectors.connect(spec, idle_seconds=float(setting(ecfg, "embedding.daemon_idle_seconds")),
+                                         wait_seconds=setting(ecfg, "embedding.daemon_start_wait_seconds")), None
         except DaemonUnavailable as exc:
             if exc.model_failed:
                 embed.remember_failure(index_dir, spec, str(exc))

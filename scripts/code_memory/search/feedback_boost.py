@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 
+from ..config import setting
 from ..evolution.feedback import cached_score
 from ..fsutil import read_text
 from ..memory.experience import candidates, fact_ref_id, ids_in, pitfall_lines, rule_lines
@@ -74,9 +75,9 @@ def _multiplier(ids: list, cache: dict, boost: float, now: float | None) -> floa
     scores = [s for s in (cached_score(cache, eid, now) for eid in ids) if s is not None]
     if not scores:
         return 1.0
-    if max(scores) > float(cache.get("high_value_threshold", 0.7)):
+    if max(scores) > setting(cache, "feedback.high_value_threshold"):
         return 1.0 + boost
-    if max(scores) < float(cache.get("archive_threshold", 0.3)):
+    if max(scores) < setting(cache, "feedback.archive_threshold"):
         return 1.0 - boost / 2
     return 1.0
 

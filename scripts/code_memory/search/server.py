@@ -332,12 +332,13 @@ def recall_mode(cfg, mode: str | None) -> str:
     the configured model is up already (no start, no wait), else ``bm25``."""
     if mode in ("bm25", "hybrid"):
         return mode
+    from ..config import setting
     from .daemon import running
     from .embed import spec_from_config
 
     ecfg = cfg.get("embedding") or {}
     try:
-        return "hybrid" if ecfg.get("enabled", True) and running(spec_from_config(ecfg)) else "bm25"
+        return "hybrid" if setting(ecfg, "embedding.enabled") and running(spec_from_config(ecfg)) else "bm25"
     except Exception:  # noqa: BLE001 — no vectors: words alone
         return "bm25"
 

@@ -16,9 +16,10 @@ import datetime as dt
 import os
 import re
 
-from ..memory import verification
+from ..markdown import heading_level, heading_text
 from ..memory.daily import replace_daily_block
 from ..memory.sessions import (
+    COMMANDS_HEADING,
     DECISIONS,
     DONE,
     DONE_BOX,
@@ -35,7 +36,7 @@ from ..memory.sessions import (
     write_session_note,
 )
 from ..memory.templates import template
-from ..memory.tree import PITFALLS_HEADING, ensure_area, update_file
+from ..memory.tree import DEFAULT_CATEGORY, append_pitfalls, append_rules, rules_path
 from ..paths import MemoryPaths, safe_name
 from ..redact import redact
 from ..text import similarity as dedup
@@ -43,7 +44,6 @@ from . import extract
 from .todos import same_todo
 
 MAX_ITEM_CHARS = 300
-DEFAULT_CATEGORY = "通用 (General)"
 LINT_HEADING = "### 避坑检查 (Lint findings)"
 
 
@@ -173,7 +173,7 @@ def render_activity(digest, cwd: str | None, limit_commands: int = 15, limit_err
         out.append(f"\n{FINAL_HEADING}\n")
         out += ["> " + line if line.strip() else ">" for line in redact(digest.final_message).split("\n")[:20]]
     if digest.commands:
-        out.append("\n### 执行的命令 (Commands)\n")
+        out.append(f"\n{COMMANDS_HEADING}\n")
         for cmd in digest.commands[:limit_commands]:
             mark = " ✗" if cmd.get("failed") else ""
             out.append(f"- `{one_line(cmd['command'], 200).replace('`', chr(39))}`{mark}")
@@ -241,7 +241,7 @@ def plain_markdown(text: str, cap: int = 6000) -> str:
     text = redact((text or "").strip())
     if len(text) > cap:
         text = text[:cap] + "…"
-    return "\n".join(line.lstrip("#").strip() if line.startswith("#") else line for line in text.split("\n"))
+    return "\n".join(heading_text(line) if heading_level(line) else line for line in text.split("\n"))
 
 
 def write_note(paths: MemoryPaths, session_id: str, text: str) -> str:
@@ -252,119 +252,29 @@ def write_note(paths: MemoryPaths, session_id: str, text: str) -> str:
 # rules.md, MEMORY.md, daily
 
 
-def _category_heading(category: str) -> str:
-    return "## " + (one_line(category, 40).replace("#", "") or DEFAULT_CATEGORY)
-
-
-def _promote(lines: list, text: str, ver: dict, new_line: str, added: list) -> bool:
-    """True when ``text`` is already a line of ``lines``; a hypothesis line is replaced by
-    ``new_line`` (in place) when ``ver`` verifies it — later evidence promotes a hypothesis."""
-    for i, line in enumerate(lines):
-        if not line.startswith(("- ", "* ")):
-            continue
-        old_text, old_state, _ = verification.parse(line)
-        if old_text != text:
-            continue
-        if ver.get("state") == "verified" and old_state != "verified":
-            lines[i] = new_line
-            added.append(new_line)
-        return True
-    return False
-
-
 def add_rules(paths: MemoryPaths, project: str, rules: list, dry_run: bool = False,
               preview: dict | None = None) -> list:
-    """Append ``- rule`` lines under ``## <category>`` in the project's rules.md; a rule already
-    present anywhere in the file is skipped — or, when it was a hypothesis and this one is
-    verified, its line is replaced (promoted). Returns the lines added or promoted. With
-    ``dry_run``, a ``preview`` dict receives the file's text ``before`` and ``after``."""
-    if not rules or not project:
-        return []
-    directory = paths.project_dir(project) if dry_run else ensure_area(paths, "projects", project)
-    path = os.path.join(directory, "rules.md")
-    added: list = []
-
-    def transform(text: str) -> str:
-        lines = text.rstrip("\n").split("\n") if text else []
-        present = {line.strip() for line in lines}
-        for item in rules:
-            rule_text = one_line(item["rule"])
-            ver = item.get("verification") or {}
-            rule_line = "- " + verification.mark(rule_text, ver.get("state"), ver.get("evidence") or ())
-            if not rule_text or _promote(lines, rule_text, ver, rule_line, added):
-                continue
-            if rule_line.strip() in present:
-                continue
-            heading = _category_heading(item.get("category") or DEFAULT_CATEGORY)
-            if heading in lines:
-                end = lines.index(heading) + 1
-                while end < len(lines) and not lines[end].startswith("#"):
-                    end += 1
-                while end > lines.index(heading) + 1 and lines[end - 1].strip() == "":
-                    end -= 1
-                lines.insert(end, rule_line)
-            else:
-                while lines and lines[-1].strip() == "":
-                    lines.pop()
-                lines += ["", heading, rule_line]
-            present.add(rule_line.strip())
-            added.append(rule_line)
-        return "\n".join(lines) + "\n"
-
-    if dry_run:
-        _dry_run(path, transform, preview)
-    else:
-        update_file(path, transform)
-    return added
-
-
-def _dry_run(path: str, transform, preview: dict | None) -> None:
-    from ..fsutil import read_text
-    before = read_text(path) or ""
-    after = transform(before)
-    if preview is not None:
-        preview.update(before=before, after=after)
+    """Append the extracted ``rules`` (``{"rule", "category", "verification"}``, as an LLM wrote
+    them) to the project's rules.md through :func:`code_memory.memory.tree.append_rules`: each
+    made one clean line. Returns the lines added or promoted; with ``dry_run``, a ``preview``
+    dict receives the file's text ``before`` and ``after``."""
+    items = [{"text": one_line(item["rule"]), "category": one_line(item.get("category") or DEFAULT_CATEGORY, 40),
+              "verification": item.get("verification")} for item in rules or ()]
+    return append_rules(paths, project, items, dry_run=dry_run, preview=preview)
 
 
 def add_pitfalls(paths: MemoryPaths, avoidances: list, jaccard: float, containment: float,
                  dry_run: bool = False, preview: dict | None = None) -> list:
-    """Append new pitfalls to MEMORY.md's pitfalls section, skipping near-duplicates of any line
-    already there (and of each other). Returns the lines added. With ``dry_run``, a ``preview``
-    dict receives MEMORY.md's text ``before`` and ``after``."""
-    if not avoidances:
-        return []
-    from ..markdown import append_to_section, section_lines
-    added: list = []
-
-    def transform(text: str) -> str:
-        if not text:
-            text = template("MEMORY.md")
-        existing = [ln for ln in section_lines(text, PITFALLS_HEADING) if ln.strip().startswith(("-", "*"))]
-        lines = text.split("\n")
-        marked = {}
-        for item in avoidances:
-            item = item if isinstance(item, dict) else {"text": item}
-            line = one_line(item.get("text") or "")
-            if line:
-                ver = item.get("verification") or {}
-                marked.setdefault(line, verification.mark(line, ver.get("state"), ver.get("evidence") or ()))
-        bare = [verification.parse(ln)[0] for ln in existing]
-        promoted = []
-        for line in list(marked):
-            ver = verification.parse(marked[line])
-            if line in bare and _promote(lines, line, {"state": ver[1]}, "- " + marked[line], promoted):
-                del marked[line]
-        text = "\n".join(lines) if promoted else text
-        added.extend(promoted)
-        bullets = ["- " + marked[line] for line in dedup.filter_new(bare, list(marked), jaccard, containment)]
-        added.extend(bullets)
-        return append_to_section(text, PITFALLS_HEADING, bullets)
-
-    if dry_run:
-        _dry_run(paths.memory_md, transform, preview)
-    else:
-        update_file(paths.memory_md, transform)
-    return added
+    """Append new pitfalls (strings or ``{"text", "verification"}``) to MEMORY.md's pitfalls
+    section through :func:`code_memory.memory.tree.append_pitfalls`, skipping near-duplicates
+    (trigram Jaccard + containment) of any line already there and of each other. Returns the lines
+    added; with ``dry_run``, a ``preview`` dict receives MEMORY.md's text ``before`` and ``after``."""
+    items = []
+    for item in avoidances or ():
+        item = item if isinstance(item, dict) else {"text": item}
+        items.append({"text": one_line(item.get("text") or ""), "verification": item.get("verification")})
+    return append_pitfalls(paths, items, lambda bare, new: dedup.filter_new(bare, new, jaccard, containment),
+                           dry_run=dry_run, preview=preview)
 
 
 def propose(paths: MemoryPaths, kind: str, project: str | None, session_id: str, items: list,
@@ -378,7 +288,7 @@ def propose(paths: MemoryPaths, kind: str, project: str | None, session_id: str,
         text = one_line(redact(item.get("rule") if kind == "rule" else item.get("text") or ""))
         if not text or dry_run:
             continue
-        target = os.path.relpath(os.path.join(paths.project_dir(project), "rules.md"), paths.root) \
+        target = os.path.relpath(rules_path(paths, project), paths.root) \
             if kind == "rule" else "MEMORY.md"
         prop = queue.propose(paths.root, kind, text, project=project, session=session_id, target=target,
                              verification=item.get("verification"), source="summarizer",

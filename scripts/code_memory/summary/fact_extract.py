@@ -21,7 +21,9 @@ from types import SimpleNamespace
 
 from ..errors import CodeMemoryError
 from ..llm import LLMError
+from ..markdown import section_lines, split_sections
 from ..memory.facts import add_fact, load_facts
+from ..memory.sessions import COMMANDS_HEADING
 from ..memory.tree import ensure_area
 from ..paths import MemoryPaths
 from ..redact import redact
@@ -38,7 +40,7 @@ MAX_SESSION_CHARS = 1500
 MAX_PROMPT_CHARS = 14000
 FACT_MIN_CHARS, FACT_MAX_CHARS = 8, 300
 _FIELD = re.compile(r"^- \*\*(项目|时间)\*\*:\s*(.+?)\s*$", re.M)
-_KEEP_SECTIONS = ("### 提取的规则", "### 避坑经验", "### 摘要")
+_KEEP_SECTIONS = ("提取的规则", "避坑经验", "摘要")   # the ### sections facts are drawn from
 
 SYSTEM_FACTS = """You extract durable, atomic facts about ONE software project from its recent session summaries.
 Reply with ONE JSON object and nothing else:
@@ -68,14 +70,8 @@ def session_commands(path: str) -> list:
     """``[{"command", "failed"}]`` from a session note's Commands section (✗ marks a failure):
     the evidence a fact's verification is checked against."""
     from ..fsutil import read_text
-    note = read_text(path) or ""
-    start = note.find("### 执行的命令 (Commands)")
-    if start < 0:
-        return []
     out = []
-    for line in note[start:].split("\n")[1:]:
-        if line.startswith("### "):
-            break
+    for line in section_lines(read_text(path) or "", COMMANDS_HEADING):
         match = COMMAND_LINE.match(line.strip())
         if match:
             out.append({"command": match.group(1), "failed": bool(match.group(2))})
@@ -92,8 +88,8 @@ def session_knowledge(note: str) -> str:
     """The knowledge-bearing part of a session note: the numbered summary and the extracted rules /
     pitfalls / plain-text summary — not commands, errors or a raw conversation."""
     body = note.split("\n---\n", 1)[1] if "\n---\n" in note else note
-    parts = re.split(r"\n(?=### )", body)
-    kept = [parts[0]] + [p for p in parts[1:] if p.startswith(_KEEP_SECTIONS)]
+    kept = [part if title is None else f"### {title}\n{part}" for title, part in split_sections(body, 3)
+            if title is None or title.startswith(_KEEP_SECTIONS)]
     text = "\n".join(p.strip() for p in kept if p.strip())
     return text[:MAX_SESSION_CHARS]
 

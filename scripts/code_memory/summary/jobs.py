@@ -21,7 +21,7 @@ import os
 import time
 
 from .. import oplog
-from ..config import DEFAULTS
+from ..config import setting
 from ..errors import CodeMemoryError
 from ..fsutil import atomic_write_json, read_text
 from ..paths import MemoryPaths
@@ -76,8 +76,8 @@ def run_followups(cfg: dict, paths: MemoryPaths, session_id: str, transcript_pat
     done: dict = {}
     try:
         section = cfg.get("feedback") or {}
-        assessment = outcome.assess_transcript(transcript_path, int(section.get("max_corrections", 3)),
-                                               int(section.get("max_tool_errors", 10)))
+        assessment = outcome.assess_transcript(transcript_path, setting(section, "feedback.max_corrections"),
+                                               setting(section, "feedback.max_tool_errors"))
         if assessment.outcome is None:
             done["feedback"] = "no outcome"
         else:
@@ -90,7 +90,7 @@ def run_followups(cfg: dict, paths: MemoryPaths, session_id: str, transcript_pat
     try:
         from ..evolution.distill import bound_pitfalls
 
-        limit = int((cfg.get("summary") or {}).get("max_pitfalls") or DEFAULTS["summary"]["max_pitfalls"])
+        limit = setting(cfg.get("summary"), "summary.max_pitfalls")
         bounded = bound_pitfalls(paths, feedback.Settings.from_config(cfg.get("feedback")), limit)
         if bounded["archived"]:
             done["pitfalls_archived"] = bounded["archived"]

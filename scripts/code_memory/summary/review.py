@@ -19,6 +19,7 @@ from ..fsutil import append_events
 from ..kv.layout import KVOptions
 from ..kv.write import set_memory
 from ..memory.facts import add_fact
+from ..memory.tree import rules_path
 from ..redact import redact
 from ..review import queue
 from ..timeutil import now_iso
@@ -68,7 +69,7 @@ def _write(cfg, prop: dict, text: str, ver: dict) -> dict:
         project = _require_project(paths, prop)
         added = distribute.add_rules(paths, project, [{"rule": text, "category": payload.get("category"),
                                                        "verification": ver}])
-        return {"written_to": os.path.relpath(os.path.join(paths.project_dir(project), "rules.md"), paths.root),
+        return {"written_to": os.path.relpath(rules_path(paths, project), paths.root),
                 "added": len(added)}
     if kind == "pitfall":
         options = SummaryOptions.from_config(cfg)
@@ -113,7 +114,7 @@ def preview(cfg, prop: dict, actor: str = "ui") -> dict:
     try:
         if kind == "rule":
             project = _require_project(paths, prop)
-            out = {"target": os.path.relpath(os.path.join(paths.project_dir(project), "rules.md"), paths.root)}
+            out = {"target": os.path.relpath(rules_path(paths, project), paths.root)}
             distribute.add_rules(paths, project, [{"rule": prop["text"], "category": payload.get("category"),
                                                    "verification": ver}], dry_run=True, preview=out)
             return out

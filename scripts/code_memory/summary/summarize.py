@@ -36,7 +36,7 @@ from ..config import DEFAULTS, section_values
 from ..fsutil import file_lock
 from ..llm import LLMError
 from ..memory import recent, sessions
-from ..memory.tree import lock_path_for
+from ..memory.tree import lock_path_for, rules_path
 from ..paths import MemoryPaths
 from ..projects import detect_project
 from ..redact import redact
@@ -467,7 +467,7 @@ def _summarize(paths, digest, backend, options, session, dry_run, now, report):
                                                                            session.id, entry), None)
     written += [daily] if daily else []
     if added_rules:
-        written.append(os.path.join(paths.project_dir(project), "rules.md"))
+        written.append(rules_path(paths, project))
     if added_pitfalls:
         written.append(paths.memory_md)
     written += record_recent(paths, session, summary, mode, ended)

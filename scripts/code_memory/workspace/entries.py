@@ -17,6 +17,7 @@ import datetime as dt
 import re
 
 from ..errors import CodeMemoryError
+from ..markdown import heading_level, split_sections
 from ..redact import redact
 
 DASH = "\u2014"
@@ -106,7 +107,7 @@ def check_day_text(date: str, text: str) -> list:
     elif header.group(1) != date:
         problems.append(_problem(first + 1, "WS_DAY_HEADER_MISMATCH", "the day header names another date than the file"))
     for number, line in enumerate(lines, 1):
-        if number == first + 1 or not line.startswith("## "):
+        if number == first + 1 or heading_level(line) != 2:
             continue
         if DAY_HEADER_RE.match(line):
             problems.append(_problem(number, "WS_DAY_HEADER_DUPLICATE", "a second day header"))
@@ -127,14 +128,4 @@ def check_day_text(date: str, text: str) -> list:
 
 def sections(text: str) -> list:
     """``[(heading or None, body_text)]`` of a day file split at its ``## `` headings."""
-    out, heading, body = [], None, []
-    for line in text.split("\n"):
-        if line.startswith("## "):
-            if heading is not None or "".join(body).strip():
-                out.append((heading, "\n".join(body).strip("\n")))
-            heading, body = line[3:].strip(), []
-        else:
-            body.append(line)
-    if heading is not None or "".join(body).strip():
-        out.append((heading, "\n".join(body).strip("\n")))
-    return out
+    return split_sections(text, 2)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 
+from ..config import setting
 from ..errors import CodeMemoryError
 from ..paths import is_within
 
@@ -126,7 +127,7 @@ class Registry:
 def registry_from_config(cfg) -> Registry:
     """The registry of a loaded configuration (``workspaces.paths``, ``workspaces.id_strategy``)."""
     section = cfg.get("workspaces") or {}
-    return Registry(section.get("paths") or [], section.get("id_strategy", "name"))
+    return Registry(section.get("paths") or [], setting(section, "workspaces.id_strategy"))
 
 
 def session_workspace(cfg, cwd: str | None) -> Workspace | None:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing] [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
@@ -9,6 +9,9 @@ the user, a reverted upgrade, short sessions, a 48-tool-call session); ``--set c
 ``bench/handover_closing_set.py`` instead (15 projects, 22 to-dos finished later in other words, by
 the person's word or by evidence, and the traps that must not close one). The rules were developed
 against both, so every number here is an UPPER BOUND; ``bench_handover_heldout.py`` is the measure.
+``--set closing-heldout`` runs ``bench/handover_closing_heldout.py`` (12 projects, 21 to-dos finished
+in other words, 14 traps): written blind on 2026-11-26 by someone who did not read the closing rules,
+so it is a held-out measure of them — never tune to it.
 
 Each session is written as a transcript in the real binary's shapes (tests/support/transcripts.py;
 the first edit meets the rules gate), summarized by ``session-summary.py`` in a new process with
@@ -49,6 +52,7 @@ sys.path.insert(0, os.path.join(REPO, "bench"))
 
 from bench_continuity import DENIAL, fill_root  # noqa: E402
 from code_memory.timeutil import now_iso  # noqa: E402
+from handover_closing_heldout import SCENARIOS as CLOSING_HELDOUT  # noqa: E402
 from handover_closing_set import SCENARIOS as CLOSING  # noqa: E402
 from handover_tuning_set import SCENARIOS  # noqa: E402
 from report import emit  # noqa: E402
@@ -57,6 +61,7 @@ from support.transcripts import TranscriptWriter  # noqa: E402
 KINDS = ("topic", "file", "decision", "reason", "note", "todo", "reverted")
 PLANTED = (("topic", "topic"), ("file", "files"), ("decision", "decisions"), ("reason", "reasons"),
            ("note", "notes"))
+SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELDOUT}
 
 
 def write_transcript(path: str, sid: str, cwd: str, project: str, session: dict) -> None:
@@ -283,17 +288,20 @@ def main() -> int:
     parser.add_argument("--python", default=sys.executable, help="the interpreter the hooks and summarizer run with")
     parser.add_argument("--checkout", default=REPO, help="run the hooks and the summarizer of this checkout")
     parser.add_argument("--json", help="also write the result here")
-    parser.add_argument("--set", choices=("tuning", "closing"), default="tuning",
-                        help="the scenarios: tuning (handover_tuning_set.py) or closing (handover_closing_set.py)")
+    parser.add_argument("--set", choices=tuple(SETS), default="tuning",
+                        help="the scenarios: tuning (handover_tuning_set.py), closing (handover_closing_set.py) "
+                             "or closing-heldout (handover_closing_heldout.py, written blind: never tune to it)")
     parser.add_argument("--smoke", action="store_true", help="two scenarios only (a few seconds)")
     parser.add_argument("--show", action="append", default=[], metavar="PROJECT",
                         help="print the brief each session of this project starts with (stderr)")
     args = parser.parse_args()
     began = time.time()
-    scenarios = CLOSING if args.set == "closing" else SCENARIOS
+    scenarios = SETS[args.set]
     scenarios = scenarios[:2] if args.smoke else scenarios
     checkout = os.path.abspath(args.checkout)
-    out = {"set": f"{args.set} (upper bound: the extractor was developed against it)", "checkout": checkout,
+    label = "held-out: written blind, never tuned to" if args.set == "closing-heldout" else \
+        "upper bound: the extractor was developed against it"
+    out = {"set": f"{args.set} ({label})", "checkout": checkout,
            "uptime": os.getloadavg()[0], **run(args.python, checkout, scenarios, args.show),
            "seconds": round(time.time() - began, 1)}
     emit(out, args.json)

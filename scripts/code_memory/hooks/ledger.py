@@ -2,9 +2,9 @@
 
 The ledger is one file, ``ledger``, in the agent's flag directory (flags.py): one line per entry,
 ``k <item key>`` (a recalled chunk ``sessions/x.md#12``, a session shown by the brief
-``session:<id>``, ``kv:/key``, ``memtool:<id>``) or ``l <line digest>`` (search/recall.py
-``line_digest``: a line of injected text, normalised, so the brief's ``- decided: X`` and the
-note's ``4. **决策记录**: X`` are one line). Every injection appends what it put in — SessionStart,
+``session:<id>``, ``kv:/key``, ``memtool:<id>``) or ``l <line digest>`` (text/lines.py
+``text_digests``: a line of injected text and each of its sentences, normalised, so the brief's
+``- decided: X`` and the note's ``4. **决策记录**: X`` are one line). Every injection appends what it put in — SessionStart,
 the rules injector, prompt-time and file-time recall — in one ``O_APPEND`` write. Only digests
 and keys are kept, never memory text. PreCompact and SessionEnd remove the flag directory, and
 with it the ledger: after compaction memory may be recalled again.

@@ -52,17 +52,19 @@ def search_mode(ctx, configured: str) -> str:
     return configured if configured in ("bm25", "hybrid") else "auto"
 
 
-def render(items: list, limit: int) -> str:
-    """The header and one fence per item, in at most ``limit`` characters."""
-    parts = [HEADER]
+def render(items: list, limit: int) -> tuple:
+    """``(text, items shown)``: the header and one fence per item, in at most ``limit``
+    characters; ``("", [])`` when not even the first fits."""
+    parts, shown = [HEADER], []
     used = len(HEADER)
     for item in items:
         block = render_block(Block(item["id"], item["title"], item["text"]), item["text"])
         if used + 1 + len(block) > limit:
             break
         parts.append(block)
+        shown.append(item)
         used += 1 + len(block)
-    return "\n".join(parts) if len(parts) > 1 else ""
+    return ("\n".join(parts), shown) if shown else ("", [])
 
 
 def experience_refs(ctx, items: list) -> list:
@@ -132,11 +134,9 @@ def handle(event, ctx):
     if not answer or not answer.get("items"):
         ctx.log.info("recall-silent", reason=str((answer or {}).get("skipped") or "no answer")[:40])
         return None
-    text = render(answer["items"], limit)
+    text, shown = render(answer["items"], limit)
     if not text:
         return None
-    shown = [item for item in answer["items"] if render_block(Block(item["id"], item["title"], item["text"]),
-                                                              item["text"]) in text]
     from ..text.lines import text_digests
 
     ledger.add([key for item in shown for key in item.get("keys") or [item["key"]]],

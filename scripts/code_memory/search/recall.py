@@ -374,7 +374,7 @@ def build(root: str, measured: Measured, threshold: float, budget: int, max_item
     if top <= 0 or top < threshold:
         out["skipped"] = "below threshold"
         return out
-    seen_keys, seen_lines = set(seen_keys), set(seen_lines)
+    seen_keys, seen_lines = set(seen_keys), set(seen_lines) - {""}     # "" is the key of no line
     floor = max(threshold * ITEM_FLOOR, 1e-9)
     items, pool = [], []
     for rel_score, _rank, hit, text, sig in sorted(measured.rows, key=lambda r: (-r[0], r[1])):

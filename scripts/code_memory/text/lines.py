@@ -114,11 +114,11 @@ def text_digests(text: str) -> list:
 
 
 def unseen_part(line: str, seen) -> str:
-    """``line`` without the sentences whose keys are in ``seen`` ("" when every sentence is)."""
-    if {line_digest(line), sentence_digest(line)} & set(seen):
+    """``line`` without the sentences whose keys are in the set ``seen`` ("" when every sentence is)."""
+    if line_digest(line) in seen or sentence_digest(line) in seen:
         return ""
     parts = sentences(line)
     if len(parts) < 2:
         return line
-    kept = [p for p in parts if not (sentence_digest(p) and sentence_digest(p) in seen)]
+    kept = [p for p in parts if sentence_digest(p) not in seen]
     return "".join(p + ("" if p[-1] in "。？！；" or i == len(kept) - 1 else " ") for i, p in enumerate(kept))

@@ -70,12 +70,13 @@ def open_todos(entry: dict) -> list:
             and not t.get("done_by") and not t.get("carried_to")]
 
 
-def _number(value) -> float:
+def number(value) -> float:
+    """A JSON number as a float (a bool, a string, a missing value: 0)."""
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
 
 
 def _ts(entry: dict) -> float:
-    return _number(entry.get("ts"))
+    return number(entry.get("ts"))
 
 
 def _order_key(entry: dict) -> tuple:
@@ -125,7 +126,7 @@ def mark_earlier(entries: list, current: dict, done: list, is_same) -> None:
         if entry["id"] == current["id"] or not _ts(entry) < now:
             continue          # only sessions that ended before this one (not in the same second)
         for todo in entry.get("todos") or []:
-            if todo.get("done_by") or todo.get("carried_to") or not _number(todo.get("reopened_at")) < now:
+            if todo.get("done_by") or todo.get("carried_to") or not number(todo.get("reopened_at")) < now:
                 continue
             if any(ref == entry["id"] and is_same(text, todo["text"]) for ref, text in done):
                 todo["done_by"] = current["id"]

@@ -47,17 +47,17 @@ def status(entry: dict, todo: dict, now: float, expire_days: float) -> str:
         return "done"
     if todo.get("carried_to"):
         return "carried"
-    since = max(_number(entry.get("ts")), _number(todo.get("reopened_at")))
-    return "expired" if expire_days > 0 and now - since > expire_days * 86400 else "open"
+    return "expired" if expire_days > 0 and now - _since(entry, todo) > expire_days * 86400 else "open"
 
 
-def _number(value) -> float:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+def _since(entry: dict, todo: dict) -> float:
+    """When the to-do's clock started: its session's end, or the person's reopening of it."""
+    return max(recent.number(entry.get("ts")), recent.number(todo.get("reopened_at")))
 
 
 def expired_since(entry: dict, todo: dict, expire_days: float) -> float:
     """When an open to-do expired (epoch seconds)."""
-    return max(_number(entry.get("ts")), _number(todo.get("reopened_at"))) + expire_days * 86400
+    return _since(entry, todo) + expire_days * 86400
 
 
 def _index_files(paths: MemoryPaths, project: str | None) -> list:

@@ -154,19 +154,24 @@ def _light_line(entries: list) -> str:
     return f"## Short sessions (nothing changed or left open): {'; '.join(parts)}{more}"
 
 
+def _todo_states(entry: dict, now: float, expire_days: float) -> list:
+    """``[(to-do, status)]`` of the entry's to-dos that have text (memory/todos.status)."""
+    return [(t, status(entry, t, now, expire_days)) for t in entry.get("todos") or []
+            if isinstance(t, dict) and isinstance(t.get("text"), str) and t["text"].strip()]
+
+
 def render(chosen: list, light: list, older: list, expired: list, label: str, session_id: str, source: str,
            project: str, now: float, expire_days: float, budget: int = 0) -> str:
     """The block's text: ``chosen`` work sessions (newest first) with their open to-dos, the
     ``light`` sessions in one line, ``older`` open to-dos ``[(text, entry)]``, ``expired`` ones —
     within ``budget`` characters when it can (older entries are shortened first)."""
     text = ""
+    open_todos = [[t["text"] for t, state in _todo_states(entry, now, expire_days) if state == "open"]
+                  for entry in chosen]
     for level in LEVELS:
         lines = [f"Recent sessions in {label}, newest first. Each full note is sessions/<id>.md under the "
                  "memory root (Read it for details); `code-memory todo done <id or words>` closes a to-do."]
-        for position, entry in enumerate(chosen):
-            todos = [t["text"] for t in entry.get("todos") or []
-                     if isinstance(t, dict) and isinstance(t.get("text"), str) and t["text"].strip()
-                     and status(entry, t, now, expire_days) == "open"]
+        for position, (entry, todos) in enumerate(zip(chosen, open_todos)):
             lines += _entry_lines(entry, position == 0, level, session_id, source, project, todos)
         if light:
             lines.append(_light_line(light))
@@ -206,10 +211,7 @@ def recent_block(ctx, project):
             continue
         if shown:
             chosen.append(entry)              # its open to-dos are listed with it
-        for todo in entry.get("todos") or []:
-            if not isinstance(todo, dict) or not isinstance(todo.get("text"), str) or not todo["text"].strip():
-                continue
-            state = status(entry, todo, now, expire_days)
+        for todo, state in _todo_states(entry, now, expire_days):
             if state == "open" and not shown:
                 older.append((todo["text"], entry))
             elif state == "expired" and now - expired_since(entry, todo, expire_days) <= EXPIRED_NOTICE_DAYS * 86400:

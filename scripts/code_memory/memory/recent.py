@@ -70,12 +70,13 @@ def open_todos(entry: dict) -> list:
             and not t.get("done_by") and not t.get("carried_to")]
 
 
-def _number(value) -> float:
+def number(value) -> float:
+    """A JSON number as a float (a bool, a string, a missing value: 0)."""
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
 
 
 def _ts(entry: dict) -> float:
-    return _number(entry.get("ts"))
+    return number(entry.get("ts"))
 
 
 def _order_key(entry: dict) -> tuple:
@@ -125,7 +126,7 @@ def mark_earlier(entries: list, current: dict, done: list, is_same) -> None:
         if entry["id"] == current["id"] or not _ts(entry) < now:
             continue          # only sessions that ended before this one (not in the same second)
         for todo in entry.get("todos") or []:
-            if todo.get("done_by") or todo.get("carried_to") or not _number(todo.get("reopened_at")) < now:
+            if todo.get("done_by") or todo.get("carried_to") or not number(todo.get("reopened_at")) < now:
                 continue
             if any(ref == entry["id"] and is_same(text, todo["text"]) for ref, text in done):
                 todo["done_by"] = current["id"]
@@ -217,23 +218,26 @@ def apply_mark(entries: list, mark: dict) -> bool:
     return hit
 
 
+def index_files(paths: MemoryPaths, kinds=KINDS) -> list:
+    """``[(kind, file name without .json, path)]`` of the index files there are, by kind then name."""
+    found = []
+    for kind in kinds:
+        folder = os.path.join(recent_dir(paths), kind)
+        names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+        found += [(kind, name[:-5], os.path.join(folder, name)) for name in names if name.endswith(".json")]
+    return found
+
+
 def forget_missing_notes(paths: MemoryPaths) -> int:
     """Drop entries whose note is gone (the weekly cleanup deleted it). Returns how many."""
     dropped = 0
-    for kind in KINDS:
-        folder = os.path.join(recent_dir(paths), kind)
-        if not os.path.isdir(folder):
-            continue
-        for name in sorted(os.listdir(folder)):
-            if not name.endswith(".json"):
-                continue
-            path = os.path.join(folder, name)
-            entries = load_entries(path) or []
-            gone = {e["id"] for e in entries if not os.path.exists(os.path.join(paths.root, str(e.get("note"))))}
-            if gone:
-                label = str((jsonlite.loads(read_text(path) or "{}") or {}).get("name") or name[:-5])
-                _update(path, kind, label, lambda es, gone=gone: [e for e in es if e["id"] not in gone])
-                dropped += len(gone)
+    for kind, stem, path in index_files(paths):
+        entries = load_entries(path) or []
+        gone = {e["id"] for e in entries if not os.path.exists(os.path.join(paths.root, str(e.get("note"))))}
+        if gone:
+            label = str((jsonlite.loads(read_text(path) or "{}") or {}).get("name") or stem)
+            _update(path, kind, label, lambda es, gone=gone: [e for e in es if e["id"] not in gone])
+            dropped += len(gone)
     return dropped
 
 
@@ -333,12 +337,9 @@ def write_indexes(paths: MemoryPaths, groups: dict, replace_all: bool) -> int:
         wanted.add(path)
         update_file(path, lambda _old, kind=kind, name=name, entries=entries: _dump(kind, name, entries))
     if replace_all:
-        for kind in KINDS:
-            folder = os.path.join(recent_dir(paths), kind)
-            for name in os.listdir(folder) if os.path.isdir(folder) else []:
-                path = os.path.join(folder, name)
-                if name.endswith(".json") and path not in wanted:
-                    os.unlink(path)
+        for _kind, _stem, path in index_files(paths):
+            if path not in wanted:
+                os.unlink(path)
     return len(wanted)
 
 

@@ -47,30 +47,25 @@ def status(entry: dict, todo: dict, now: float, expire_days: float) -> str:
         return "done"
     if todo.get("carried_to"):
         return "carried"
-    since = max(_number(entry.get("ts")), _number(todo.get("reopened_at")))
-    return "expired" if expire_days > 0 and now - since > expire_days * 86400 else "open"
+    return "expired" if expire_days > 0 and now - _since(entry, todo) > expire_days * 86400 else "open"
 
 
-def _number(value) -> float:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+def _since(entry: dict, todo: dict) -> float:
+    """When the to-do's clock started: its session's end, or the person's reopening of it."""
+    return max(recent.number(entry.get("ts")), recent.number(todo.get("reopened_at")))
 
 
 def expired_since(entry: dict, todo: dict, expire_days: float) -> float:
     """When an open to-do expired (epoch seconds)."""
-    return max(_number(entry.get("ts")), _number(todo.get("reopened_at"))) + expire_days * 86400
+    return _since(entry, todo) + expire_days * 86400
 
 
 def _index_files(paths: MemoryPaths, project: str | None) -> list:
     """``[(kind, name, path)]`` of the project index files (one project, or all)."""
-    folder = os.path.join(recent.recent_dir(paths), "project")
     if project:
         path = recent.index_path(paths, "project", project)
         return [("project", project, path)] if os.path.exists(path) else []
-    try:
-        names = sorted(n for n in os.listdir(folder) if n.endswith(".json"))
-    except OSError:
-        return []
-    return [("project", n[:-5], os.path.join(folder, n)) for n in names]
+    return recent.index_files(paths, ("project",))
 
 
 def list_todos(paths: MemoryPaths, *, project: str | None = None, statuses=("open",), expire_days: float = 30,
@@ -136,10 +131,7 @@ def decide(paths: MemoryPaths, wanted: str, action: str, *, by: str, project: st
     mark = {"ts": round(time.time() if now is None else now, 3), "action": action, "session": todo["session"],
             "text": todo["text"], "id": todo["id"], "by": by}
     append_jsonl(recent.marks_path(paths), mark, mode=0o600)
-    for kind in recent.KINDS:
-        folder = os.path.join(recent.recent_dir(paths), kind)
-        for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
-            if name.endswith(".json"):
-                recent.update_entries(os.path.join(folder, name), lambda entries: recent.apply_mark(entries, mark))
+    for _kind, _stem, path in recent.index_files(paths):
+        recent.update_entries(path, lambda entries: recent.apply_mark(entries, mark))
     state = "done" if action == "done" else "open"
     return {**todo, "status": state, "action": action}

@@ -353,20 +353,20 @@ def _earlier_entries(paths: MemoryPaths, session: _Session, ended_ts: float) -> 
     return recent.sort_entries(out)
 
 
-def earlier_open_todos(paths: MemoryPaths, session: _Session, ended_ts: float) -> list:
-    """``[(session id, text)]`` of the open to-dos of the sessions of this project (and workspace)
-    that ended before this one, newest first, at most MAX_EARLIER_TODOS."""
-    out = [(entry["id"], text) for entry in _earlier_entries(paths, session, ended_ts)
-           for text in recent.open_todos(entry)]
+def earlier_open_todos(earlier: list) -> list:
+    """``[(session id, text)]`` of the open to-dos of the ``earlier`` entries (:func:`_earlier_entries`),
+    newest first, at most MAX_EARLIER_TODOS."""
+    out = [(entry["id"], text) for entry in earlier for text in recent.open_todos(entry)]
     return list(dict.fromkeys(out))[:MAX_EARLIER_TODOS]
 
 
-def previous_session(paths: MemoryPaths, session: _Session, ended_ts: float) -> tuple:
-    """``(id, final message)`` of the session of this project that ended last before this one —
-    what a bare "continue" resumes, the proposal a first request may answer — or ``(None, "")``."""
+def previous_session(paths: MemoryPaths, session: _Session, earlier: list) -> tuple:
+    """``(id, final message)`` of the session of this project that ended last before this one (of
+    the ``earlier`` entries) — what a bare "continue" resumes, the proposal a first request may
+    answer — or ``(None, "")``."""
     from ..fsutil import read_text
 
-    for entry in _earlier_entries(paths, session, ended_ts):
+    for entry in earlier:
         if entry.get("project") == (session.project or ""):
             note = read_text(paths.session_note(entry["id"])) or ""
             return entry["id"], sessions.final_message(note)
@@ -380,10 +380,11 @@ def _summarize(paths, digest, backend, options, session, dry_run, now, report):
     if not dry_run and not os.path.exists(recent.built_marker(paths)):
         # never built (a root from before it) or .index/ deleted: from every note, once
         recent.rebuild(paths, same_todo, session.workspace_of)
-    earlier = earlier_open_todos(paths, session, ended.timestamp())
+    earlier_entries = _earlier_entries(paths, session, ended.timestamp())
+    earlier = earlier_open_todos(earlier_entries)
     mode = choose_mode(digest, backend.name, options)
     summary = distribute.deterministic_summary(digest, cwd, earlier, same_todo,
-                                               *previous_session(paths, session, ended.timestamp()))
+                                               *previous_session(paths, session, earlier_entries))
     said = {key: summary[key] for key in ("outcome", "asked", "reverted", "noted")}   # as said, in every mode
     knowledge = None
     body = None                     # None: the numbered body rendered from ``summary``

@@ -129,19 +129,21 @@ def sweep_due(db: IndexDB, sources: list, max_age_seconds: float | None) -> str 
     return None
 
 
-def _docs_in_dir(db: IndexDB, directory: str) -> dict:
-    """Known documents directly in ``directory`` (not deeper)."""
+def _below(directory: str) -> tuple:
+    """``(prefix, upper)``: every path under ``directory`` lies strictly between the two."""
     prefix = directory.rstrip(os.sep) + os.sep
-    rows = db.conn.execute(f"SELECT {KNOWN_COLUMNS} FROM documents WHERE path > ? AND path < ?",
-                           (prefix, prefix[:-1] + chr(ord(os.sep) + 1)))
-    return {r[0]: r[1:] for r in rows if os.sep not in r[0][len(prefix):]}
+    return prefix, prefix[:-1] + chr(ord(os.sep) + 1)
 
 
 def _docs_under(db: IndexDB, directory: str) -> dict:
-    prefix = directory.rstrip(os.sep) + os.sep
-    rows = db.conn.execute(f"SELECT {KNOWN_COLUMNS} FROM documents WHERE path > ? AND path < ?",
-                           (prefix, prefix[:-1] + chr(ord(os.sep) + 1)))
+    rows = db.conn.execute(f"SELECT {KNOWN_COLUMNS} FROM documents WHERE path > ? AND path < ?", _below(directory))
     return {r[0]: r[1:] for r in rows}
+
+
+def _docs_in_dir(db: IndexDB, directory: str) -> dict:
+    """Known documents directly in ``directory`` (not deeper)."""
+    prefix = _below(directory)[0]
+    return {path: row for path, row in _docs_under(db, directory).items() if os.sep not in path[len(prefix):]}
 
 
 def _docs_at(db: IndexDB, paths: list) -> dict:
@@ -316,9 +318,7 @@ def catch_up(db: IndexDB, sources: list, *, paths=(), check_dirs: bool = True, w
         for path in list(noted) + list(paths):
             work.look_at(path)
         for directory in work.gone_dirs:
-            prefix = directory.rstrip(os.sep) + os.sep
-            conn.execute("DELETE FROM dirs WHERE path = ? OR (path > ? AND path < ?)",
-                         (directory, prefix, prefix[:-1] + chr(ord(os.sep) + 1)))
+            conn.execute("DELETE FROM dirs WHERE path = ? OR (path > ? AND path < ?)", (directory, *_below(directory)))
         plan = plan_changes(list(work.entries.values()), work.known)
         if not plan.empty():
             segmenter = _LazySegmenter(db.segmenter_name, cache_dir, bulk=plan.work() >= BULK_SEGMENTER_FILES)

@@ -322,7 +322,7 @@ def op_recall(warm: WarmRoot, request: dict) -> dict:
     if request.get("mode") not in (None, "bm25", "hybrid", "auto"):
         raise CodeMemoryError("INVALID_ARGUMENT", "mode must be bm25, hybrid or auto")
     mode = recall_mode(warm.cfg, request.get("mode"))
-    answer = prompt_recall(warm.cfg, {**request, "mode": mode, "refresh": False})   # caught up already
+    answer = prompt_recall(warm.cfg, {**request, "mode": mode, "refresh": False}, warm)   # caught up already
     answer["mode"] = mode
     return answer
 

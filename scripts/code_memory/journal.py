@@ -3,7 +3,7 @@
 Every write code-memory makes under a memory root goes through ``fsutil`` (atomic replace, create,
 locked append), and ``fsutil`` calls :func:`note_written` after it: the path is appended, one line,
 to ``<root>/.index/changes.log``. The search index reads the journal from where it stopped
-(``search/catchup.py``) and re-indexes just those files, so a search never has to walk the tree to
+(``search/freshness.py``) and re-indexes just those files, so a search never has to walk the tree to
 find what code-memory itself wrote — also writes made by layers below search (memory/, kv/, the
 hooks' daily lines), which cannot call the indexer.
 

@@ -132,3 +132,9 @@ def group_names(project: str, project_groups: dict | None) -> list:
         if isinstance(members, list) and project in members:
             out.append(safe_name(group))
     return out
+
+
+def readable_areas(project: str | None, project_groups: dict | None) -> set:
+    """The project area names readable from ``project``: its own and its groups' (none without
+    a project)."""
+    return {project, *group_names(project, project_groups)} if project else set()

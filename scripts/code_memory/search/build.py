@@ -75,14 +75,14 @@ def index_changes(cfg) -> dict:
 
     if not os.path.exists(cfg.paths.index_db):
         return {"skipped": "no index yet"}
-    opts = options_from_config(cfg)
-    handle = ensure_index(cfg.paths.index_db, index_sources(cfg), opts, busy_ms=2000)
+    opts, sources = options_from_config(cfg), index_sources(cfg)
+    handle = ensure_index(cfg.paths.index_db, sources, opts, busy_ms=2000)
     try:
         if racy_dirs(handle.db):
             # a directory just written is read again once its mtime is safely in the past, so the next
             # search does not have to list it (a whole sessions/ directory) to be sure
             time.sleep(RACY_NS / 1e9)
-            catch_up(handle.db, index_sources(cfg), window_lines=opts.window_lines,
+            catch_up(handle.db, sources, window_lines=opts.window_lines,
                      max_file_bytes=opts.max_file_bytes, cache_dir=opts.cache_dir, busy_ms=2000)
     finally:
         handle.db.close()

@@ -190,7 +190,7 @@ def start(root: str) -> bool:
                 return False
             os.utime(marker)
         _started.add(real)
-        _spawn([sys.executable, "-m", SERVER_MODULE, "--root", real])
+        spawn([sys.executable, "-m", SERVER_MODULE, "--root", real])
         return True
     except Exception:  # noqa: BLE001
         return False
@@ -208,13 +208,15 @@ def _listening(path: str) -> bool:
         sock.close()
 
 
-def _spawn(argv: list) -> None:
-    """Run ``argv`` in a new session with stdio on /dev/null and no other inherited descriptor:
-    nothing of the caller's (a hook's stdout pipe, anything Claude Code left open) is kept, and
-    the caller never waits for it. (``subprocess`` is imported here only: spawning is rare.)"""
+def spawn(argv: list, drop_env: tuple = _DROPPED_ENV) -> None:
+    """Run ``argv`` (a ``python -m`` of this package) in a new session, in ``/``, with this
+    package's ``scripts/`` first on ``PYTHONPATH``, stdio on /dev/null and no other inherited
+    descriptor: nothing of the caller's (a hook's stdout pipe, anything Claude Code left open) is
+    kept, and the caller never waits for it. Environment variables starting with one of
+    ``drop_env`` are not passed on. (``subprocess`` is imported here only: spawning is rare.)"""
     import subprocess
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith(_DROPPED_ENV)}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(drop_env)}
     scripts = os.path.dirname(PACKAGE_DIR)
     env["PYTHONPATH"] = scripts + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -20,11 +20,11 @@ import json
 import os
 import socket
 import sqlite3
-import subprocess
 import sys
 import threading
 import time
 
+from .client import spawn
 from .embed import ModelSpec, recent_reason
 
 PROTOCOL = 1
@@ -128,13 +128,8 @@ def ensure_daemon(spec: ModelSpec, idle_seconds: float = 900, wait_seconds: floa
     if _ping(path):
         return path
     _raise_if_model_failed(path)
-    scripts_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = dict(os.environ)
-    env["PYTHONPATH"] = scripts_dir + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    subprocess.Popen([sys.executable, "-m", "code_memory.search.daemon", "--socket", path,
-                      "--spec", spec.to_json(), "--idle", str(idle_seconds)],
-                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                     start_new_session=True, cwd="/", env=env, close_fds=True)
+    spawn([sys.executable, "-m", "code_memory.search.daemon", "--socket", path,
+           "--spec", spec.to_json(), "--idle", str(idle_seconds)], drop_env=())
     deadline = time.monotonic() + wait_seconds
     while time.monotonic() < deadline:
         time.sleep(0.05)

@@ -341,16 +341,12 @@ def start_background_fetch(index_dir: str, spec: ModelSpec, endpoint: str | None
 
     record = failure_record(index_dir, spec) or {"model": spec.key, "reason": "not loaded yet", "at": 0}
     record["retry_at"] = time.time()
-    scripts_dir = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env = dict(os.environ)
-    env["PYTHONPATH"] = scripts_dir + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    from .client import spawn
+
     try:
         atomic_write_json(_failure_path(index_dir, spec), record)
-        import subprocess
-        subprocess.Popen([sys.executable, "-m", "code_memory.search.embed", "--index-dir", index_dir,
-                          "--spec", spec.to_json(), *(["--endpoint", endpoint] if endpoint else [])],
-                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         start_new_session=True, cwd="/", env=env, close_fds=True)
+        spawn([sys.executable, "-m", "code_memory.search.embed", "--index-dir", index_dir,
+               "--spec", spec.to_json(), *(["--endpoint", endpoint] if endpoint else [])], drop_env=())
         return True
     except OSError:
         return False

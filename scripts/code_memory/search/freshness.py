@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import time
+from contextlib import contextmanager
 
 from .. import journal
 from .index import (
@@ -59,27 +60,45 @@ def refresh(db: IndexDB, sources: list, *, full: bool = False, window_lines: int
     entries, skipped = discover_all(sources, dirs)
     stats = {"files": len(entries), "added": 0, "updated": 0, "unchanged": 0, "deleted": 0,
              "chunks_added": 0, "chunks_deleted": 0}
+    with _writing(db, busy_ms):
+        plan = plan_changes(entries, known_documents(db, labels), full=full)
+        stats["unchanged"] = plan.unchanged
+        if not plan.empty():
+            _apply(db, plan, window_lines, max_file_bytes, cache_dir, skipped, stats)
+            _new_generation(db)
+        record_sweep(db, sources, dirs, journal_at, whole=not only_these)
+    stats["skipped"] = skipped
+    stats["elapsed_ms"] = round((time.monotonic() - started) * 1000, 1)
+    return stats
+
+
+@contextmanager
+def _writing(db: IndexDB, busy_ms: int | None):
+    """One ``BEGIN IMMEDIATE`` transaction on the index (waiting ``busy_ms`` for another writer),
+    committed at the end, rolled back on any exception."""
     conn = db.conn
     if busy_ms is not None:
         conn.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
     conn.execute("BEGIN IMMEDIATE")
     try:
-        plan = plan_changes(entries, known_documents(db, labels), full=full)
-        stats["unchanged"] = plan.unchanged
-        if not plan.empty():
-            segmenter = _LazySegmenter(db.segmenter_name, cache_dir, bulk=plan.work() >= BULK_SEGMENTER_FILES)
-            apply_plan(db, plan, window_lines, max_file_bytes, segmenter, skipped, stats)
-            db.set_meta("generation", int(db.meta("generation", "0")) + 1)
-            db.set_meta("indexed_at", _now())
-        record_sweep(db, sources, dirs, journal_at, whole=not only_these)
+        yield
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:         # SQLite rolls back by itself on a full disk
             conn.execute("ROLLBACK")
         raise
-    stats["skipped"] = skipped
-    stats["elapsed_ms"] = round((time.monotonic() - started) * 1000, 1)
-    return stats
+
+
+def _apply(db: IndexDB, plan, window_lines: int, max_file_bytes: int, cache_dir: str | None, skipped: list,
+           stats: dict) -> None:
+    """Carry out ``plan``, with the whole-dictionary segmenter only for a large one."""
+    segmenter = _LazySegmenter(db.segmenter_name, cache_dir, bulk=plan.work() >= BULK_SEGMENTER_FILES)
+    apply_plan(db, plan, window_lines, max_file_bytes, segmenter, skipped, stats)
+
+
+def _new_generation(db: IndexDB) -> None:
+    db.set_meta("generation", int(db.meta("generation", "0")) + 1)
+    db.set_meta("indexed_at", _now())
 
 
 # A directory whose mtime is this close to the moment it was read may still change within the same
@@ -129,19 +148,21 @@ def sweep_due(db: IndexDB, sources: list, max_age_seconds: float | None) -> str 
     return None
 
 
-def _docs_in_dir(db: IndexDB, directory: str) -> dict:
-    """Known documents directly in ``directory`` (not deeper)."""
+def _below(directory: str) -> tuple:
+    """``(prefix, upper)``: every path under ``directory`` lies strictly between the two."""
     prefix = directory.rstrip(os.sep) + os.sep
-    rows = db.conn.execute(f"SELECT {KNOWN_COLUMNS} FROM documents WHERE path > ? AND path < ?",
-                           (prefix, prefix[:-1] + chr(ord(os.sep) + 1)))
-    return {r[0]: r[1:] for r in rows if os.sep not in r[0][len(prefix):]}
+    return prefix, prefix[:-1] + chr(ord(os.sep) + 1)
 
 
 def _docs_under(db: IndexDB, directory: str) -> dict:
-    prefix = directory.rstrip(os.sep) + os.sep
-    rows = db.conn.execute(f"SELECT {KNOWN_COLUMNS} FROM documents WHERE path > ? AND path < ?",
-                           (prefix, prefix[:-1] + chr(ord(os.sep) + 1)))
+    rows = db.conn.execute(f"SELECT {KNOWN_COLUMNS} FROM documents WHERE path > ? AND path < ?", _below(directory))
     return {r[0]: r[1:] for r in rows}
+
+
+def _docs_in_dir(db: IndexDB, directory: str) -> dict:
+    """Known documents directly in ``directory`` (not deeper)."""
+    prefix = _below(directory)[0]
+    return {path: row for path, row in _docs_under(db, directory).items() if os.sep not in path[len(prefix):]}
 
 
 def _docs_at(db: IndexDB, paths: list) -> dict:
@@ -301,11 +322,7 @@ def catch_up(db: IndexDB, sources: list, *, paths=(), check_dirs: bool = True, w
     if not (pending or dirty or paths):
         stats["elapsed_ms"] = round((time.monotonic() - started) * 1000, 2)
         return stats
-    conn = db.conn
-    if busy_ms is not None:
-        conn.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with _writing(db, busy_ms):
         work = _CatchUp(db, sources)
         noted, end = [], int(db.meta("journal_offset", "0"))
         if memory_root:
@@ -316,25 +333,17 @@ def catch_up(db: IndexDB, sources: list, *, paths=(), check_dirs: bool = True, w
         for path in list(noted) + list(paths):
             work.look_at(path)
         for directory in work.gone_dirs:
-            prefix = directory.rstrip(os.sep) + os.sep
-            conn.execute("DELETE FROM dirs WHERE path = ? OR (path > ? AND path < ?)",
-                         (directory, prefix, prefix[:-1] + chr(ord(os.sep) + 1)))
+            db.conn.execute("DELETE FROM dirs WHERE path = ? OR (path > ? AND path < ?)",
+                            (directory, *_below(directory)))
         plan = plan_changes(list(work.entries.values()), work.known)
         if not plan.empty():
-            segmenter = _LazySegmenter(db.segmenter_name, cache_dir, bulk=plan.work() >= BULK_SEGMENTER_FILES)
-            apply_plan(db, plan, window_lines, max_file_bytes, segmenter, work.skipped, stats)
+            _apply(db, plan, window_lines, max_file_bytes, cache_dir, work.skipped, stats)
         stats["changed"] = stats["added"] + stats["updated"] + stats["deleted"]
         if stats["changed"]:
-            db.set_meta("generation", int(db.meta("generation", "0")) + 1)
-            db.set_meta("indexed_at", _now())
+            _new_generation(db)
         record_dirs(db, work.dirs)
         if memory_root:
             db.set_meta("journal_offset", journal.truncate_consumed(memory_root, end))
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:         # SQLite rolls back by itself on a full disk
-            conn.execute("ROLLBACK")
-        raise
     if work.skipped:
         stats["skipped"] = work.skipped
     stats["elapsed_ms"] = round((time.monotonic() - started) * 1000, 2)

@@ -156,7 +156,7 @@ def discover(source: Source, dirs: list | None = None, under: str = "") -> tuple
     """Walk a source without following directory symlinks. Returns (entries, skipped).
 
     ``dirs``: a list that receives ``(directory, source label, mtime_ns)`` of every directory walked (the
-    directory-mtime check of search/catchup.py); ``under``: walk only this directory of the
+    directory-mtime check of search/freshness.py); ``under``: walk only this directory of the
     source (relative to its root)."""
     entries, skipped = [], []
     root = os.path.realpath(source.root)
@@ -309,7 +309,7 @@ def _migrations(use_fts: bool | None) -> list:
         conn.execute("UPDATE documents SET mtime_ns = 0, sha256 = '' WHERE kind = 'daily'")
 
     def m003_directories(conn) -> None:
-        # the directory-mtime check (search/catchup.py): every directory a sweep walked, and each
+        # the directory-mtime check (search/freshness.py): every directory a sweep walked, and each
         # document's inode (a file replaced by rename under the same name is seen in its directory)
         conn.execute("CREATE TABLE dirs (path TEXT PRIMARY KEY, source TEXT NOT NULL, mtime_ns INTEGER NOT NULL)")
         conn.execute("ALTER TABLE documents ADD COLUMN ino INTEGER")

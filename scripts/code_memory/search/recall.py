@@ -276,18 +276,19 @@ def _memtool(cfg):
     return MemtoolAccess(resolve_db(cfg)[0])
 
 
-def candidates(cfg, request: dict) -> list:
+def candidates(cfg, request: dict, warm=None) -> list:
     """The search hits for the prompt, from the one search over every store: the index's (notes,
     MEMORY.md, areas, daily notes, facts, kv, the workspace) and memtool's, asked separately —
     the merged ranking puts a memtool item that matches only some of the words below every index
-    hit, and a prompt seldom matches all of them; the gate measures every candidate alike."""
+    hit, and a prompt seldom matches all of them; the gate measures every candidate alike.
+    ``warm``: the warm server's open, caught-up index (see :func:`.engine.search_memory`)."""
     from ..errors import CodeMemoryError
     from .index import INDEX_SOURCES
     from .unified import search_all
 
     wanted = int(request.get("candidates") or _R["candidates"])
     common = {"mode": request.get("mode") or "bm25", "scope": "project", "project": request.get("project"),
-              "workspace": request.get("workspace"), "refresh_index": bool(request.get("refresh", True))}
+              "workspace": request.get("workspace"), "refresh_index": bool(request.get("refresh", True)), "warm": warm}
     hits = search_all(cfg, request["prompt"], memtool=None, sources=INDEX_SOURCES, top_k=wanted, **common)["results"]
     memtool = _memtool(cfg)
     if memtool.exists():
@@ -324,12 +325,13 @@ class Measured:
         self.kind = kind
 
 
-def measure(cfg, request: dict) -> Measured:
-    """Search every store for ``request["prompt"]`` and measure each candidate (no gate yet)."""
+def measure(cfg, request: dict, warm=None) -> Measured:
+    """Search every store for ``request["prompt"]`` and measure each candidate (no gate yet);
+    ``warm`` as for :func:`candidates`."""
     prompt = str(request.get("prompt") or "")[:4000]
     if trivial(prompt):
         return Measured(skipped="trivial")
-    hits = candidates(cfg, {**request, "prompt": prompt})
+    hits = candidates(cfg, {**request, "prompt": prompt}, warm)
     if not hits:
         return Measured(skipped="no candidates")
     return measure_hits(cfg, prompt, hits)
@@ -467,14 +469,14 @@ def threshold_for(kind: str, request: dict) -> float:
     return float(_R[key] if value is None else value)
 
 
-def prompt_recall(cfg, request: dict) -> dict:
+def prompt_recall(cfg, request: dict, warm=None) -> dict:
     """Recall for one prompt. ``request``: ``prompt``, ``project``, ``workspace``, ``threshold``
     and ``threshold_work`` (:func:`threshold_for`), ``max_chars`` (for the items, fences included),
     ``max_items``, ``exclude_keys``, ``exclude_lines``, ``mode`` (bm25 / hybrid), ``signals``
     (every candidate's signals too). Returns ``{"ok", "kind", "items": [{key, id, source, title,
     text, path, relevance, signals, lines}], "skipped": why nothing (when so), "candidates": [...]
-    when asked}``."""
-    measured = measure(cfg, request)
+    when asked}``. ``warm`` as for :func:`candidates`."""
+    measured = measure(cfg, request, warm)
     out = build(cfg.root, measured, threshold_for(measured.kind, request),
                 int(request.get("max_chars") or _R["max_chars"]), int(request.get("max_items") or _R["max_items"]),
                 request.get("exclude_keys") or (), request.get("exclude_lines") or ())

@@ -205,11 +205,11 @@ class WarmRoot:
         read within ``project``'s scope: global items and those of the project and its groups
         (none of a project's without one) — as the access policy scopes a project search."""
         from ..memtool.location import resolve_db
-        from ..projects import group_names
+        from ..projects import readable_areas
         from .unified import MemtoolAccess
 
-        visible = {project, *group_names(project, self.cfg.get("project_groups"))} if project else set()
-        return MemtoolAccess(db_path or resolve_db(self.cfg)[0], visible=visible)
+        return MemtoolAccess(db_path or resolve_db(self.cfg)[0],
+                             visible=readable_areas(project, self.cfg.get("project_groups")))
 
     def shut(self) -> None:
         self.close()
@@ -322,7 +322,7 @@ def op_recall(warm: WarmRoot, request: dict) -> dict:
     if request.get("mode") not in (None, "bm25", "hybrid", "auto"):
         raise CodeMemoryError("INVALID_ARGUMENT", "mode must be bm25, hybrid or auto")
     mode = recall_mode(warm.cfg, request.get("mode"))
-    answer = prompt_recall(warm.cfg, {**request, "mode": mode, "refresh": False})   # caught up already
+    answer = prompt_recall(warm.cfg, {**request, "mode": mode, "refresh": False}, warm)   # caught up already
     answer["mode"] = mode
     return answer
 

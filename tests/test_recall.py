@@ -244,6 +244,24 @@ def test_recall_leaves_out_what_the_brief_said_in_other_lines_and_gives_a_note_o
     assert "SPEED-MARKER" in shown                                    # what it did not say still comes
 
 
+def test_prompt_recall_reads_memtool_within_the_projects_scope(initialized_root, project):
+    from code_memory.config import load_config
+    from code_memory.memtool.store import MemoryStore
+    from code_memory.search.recall import candidates
+
+    paths = initialized_root
+    store = MemoryStore(os.path.join(paths.root, "memtool.db"))
+    store.put(content="staging database listens on port 5433 (GLOBAL-MARKER)", type="project", key="k-global")
+    store.owner = "other"
+    store.put(content="staging database listens on port 6543 (OTHER-MARKER)", type="project", key="k-other")
+    store.close()
+    index(paths)
+    hits = candidates(load_config(), {"prompt": "which port does the staging database listen on", "project": "alpha",
+                                      "mode": "bm25", "candidates": 8})
+    texts = " ".join(str(h.get("snippet") or h.get("text") or h) for h in hits)
+    assert "GLOBAL-MARKER" in texts and "OTHER-MARKER" not in texts
+
+
 def test_the_kind_of_prompt_is_read_from_its_grammar_in_both_languages():
     from code_memory.text.prompt_kind import named_words, prompt_kind
 

@@ -269,13 +269,6 @@ def rank_lines(pool: list, weights: dict) -> list:
     return [row[1:] for row in scored]
 
 
-def _memtool(cfg):
-    from ..memtool.location import resolve_db
-    from .unified import MemtoolAccess
-
-    return MemtoolAccess(resolve_db(cfg)[0])
-
-
 def candidates(cfg, request: dict, warm=None) -> list:
     """The search hits for the prompt, from the one search over every store: the index's (notes,
     MEMORY.md, areas, daily notes, facts, kv, the workspace) and memtool's, asked separately —
@@ -284,13 +277,13 @@ def candidates(cfg, request: dict, warm=None) -> list:
     ``warm``: the warm server's open, caught-up index (see :func:`.engine.search_memory`)."""
     from ..errors import CodeMemoryError
     from .index import INDEX_SOURCES
-    from .unified import search_all
+    from .unified import project_memtool, search_all
 
     wanted = int(request.get("candidates") or _R["candidates"])
     common = {"mode": request.get("mode") or "bm25", "scope": "project", "project": request.get("project"),
               "workspace": request.get("workspace"), "refresh_index": bool(request.get("refresh", True)), "warm": warm}
     hits = search_all(cfg, request["prompt"], memtool=None, sources=INDEX_SOURCES, top_k=wanted, **common)["results"]
-    memtool = _memtool(cfg)
+    memtool = project_memtool(cfg, request.get("project"))     # another project's items stay out
     if memtool.exists():
         try:
             hits += search_all(cfg, request["prompt"], memtool=memtool, sources=["memtool"],

@@ -201,15 +201,10 @@ class WarmRoot:
         return journal.size(self.root) != offset or racy_dirs(self.handle.db) > 0
 
     def memtool(self, db_path: str | None = None, project: str | None = None):
-        """memtool's store for this root (``db_path``: a caller's own, else by the shared rule),
-        read within ``project``'s scope: global items and those of the project and its groups
-        (none of a project's without one) — as the access policy scopes a project search."""
-        from ..memtool.location import resolve_db
-        from ..projects import readable_areas
-        from .unified import MemtoolAccess
+        """memtool's store for this root, read within ``project``'s scope (:func:`.unified.project_memtool`)."""
+        from .unified import project_memtool
 
-        return MemtoolAccess(db_path or resolve_db(self.cfg)[0],
-                             visible=readable_areas(project, self.cfg.get("project_groups")))
+        return project_memtool(self.cfg, project, db_path)
 
     def shut(self) -> None:
         self.close()

@@ -74,6 +74,16 @@ class MemtoolAccess:
         return os.path.isfile(self.db_path)
 
 
+def project_memtool(cfg, project: str | None, db_path: str | None = None) -> MemtoolAccess:
+    """memtool's store (``db_path``: a caller's own, else by the shared rule) read within
+    ``project``'s scope: global items and those of the project and its groups (none of a
+    project's without one) — as the access policy scopes a project search."""
+    from ..memtool.location import resolve_db
+    from ..projects import readable_areas
+
+    return MemtoolAccess(db_path or resolve_db(cfg)[0], visible=readable_areas(project, cfg.get("project_groups")))
+
+
 def _memtool_hit(item: dict) -> dict:
     content = item.get("content") or ""
     snippet = content if len(content) <= SNIPPET_CHARS else content[:SNIPPET_CHARS - 1] + "…"

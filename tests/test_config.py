@@ -152,6 +152,11 @@ def test_wrong_type_and_bad_env_are_rejected(tmp_path):
     assert exc.value.code == "CONFIG_INVALID"
     with pytest.raises(CodeMemoryError):
         load_config(env={"CODE_MEMORY_ROOT": str(tmp_path / "x"), "CODE_MEMORY_SEARCH__TOP_K": "abc"})
+    for bad in ({"search": 5}, {"review": {"mode": "queue"}}):   # an object replaced by a value
+        (tmp_path / "config.json").write_text(json.dumps(bad))
+        with pytest.raises(CodeMemoryError) as exc:
+            load_config(env={"CODE_MEMORY_ROOT": str(tmp_path)})
+        assert exc.value.code == "CONFIG_INVALID" and "should be dict" in exc.value.message
 
 
 def test_broken_project_config_only_warns(tmp_path):

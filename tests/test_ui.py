@@ -187,6 +187,20 @@ def test_the_project_page_filters_by_verification_and_shows_the_supersede_chain(
     assert [f["id"] for f in hypotheses["facts"]] == [made["hypothesis_fact"]]
 
 
+def test_an_area_page_shows_its_own_rules_md_not_a_projects_of_the_same_name(initialized_root):
+    from code_memory.config import load_config
+    from code_memory.ui import views
+
+    paths = initialized_root
+    for kind, text in (("patterns", "# retry\n\n- back off\n"), ("projects", "## General\n\n- PROJECT-ONLY\n")):
+        os.makedirs(paths.area_dir(kind, "retry"), exist_ok=True)
+        with open(os.path.join(paths.area_dir(kind, "retry"), "rules.md"), "w", encoding="utf-8") as fh:
+            fh.write(text)
+    state = views.State(cfg=load_config(env={"CODE_MEMORY_ROOT": paths.root}), scope=None)
+    assert views.area(state, "patterns", "retry")["rules_text"] == "# retry\n\n- back off\n"
+    assert [r["text"] for r in views.area(state, "projects", "retry")["rules"]] == ["PROJECT-ONLY"]
+
+
 def test_html_in_memory_text_is_shown_escaped_never_run(world):
     with client(world["ui"]) as c:
         pid = next(p["id"] for p in c.get("/api/review").json()["proposals"] if "<script>" in p["text"])

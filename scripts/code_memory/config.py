@@ -130,11 +130,20 @@ def _default_for(dotted: str):
     return node
 
 
-def _check_type(dotted: str, value, where: str) -> None:
+def _kind(dotted: str):
+    """The type ``dotted`` takes: a key's from the schema, an object's (``"search"``) dict; None
+    when unknown or free."""
     key = KEYS.get(dotted)
-    if key is None or value is None:
+    if key is not None:
+        return key.kind
+    default = _default_for(dotted)
+    return None if default is _MISSING or default is None else type(default)
+
+
+def _check_type(dotted: str, value, where: str) -> None:
+    expected = _kind(dotted)
+    if expected is None or value is None:
         return
-    expected = key.kind
     ok = isinstance(value, expected)
     if expected is float and isinstance(value, int) and not isinstance(value, bool):
         ok = True
@@ -201,8 +210,7 @@ def _read_json_object(path: str) -> dict | None:
 
 
 def _coerce_env(dotted: str, raw: str):
-    key = KEYS.get(dotted)
-    kind = key.kind if key is not None else type(_default_for(dotted))
+    kind = _kind(dotted)
     if kind is bool:
         low = raw.strip().lower()
         if low in ("1", "true", "yes", "on"):

@@ -18,6 +18,7 @@ import os
 
 from . import generated_docs
 from .config_schema import GROUPS, KEYS, SCHEMA, Group, Key, defaults_tree
+from .generated_docs import table_cell as _cell
 from .paths import REPO_DIR
 
 PAGE = os.path.join(REPO_DIR, "docs", "configuration.md")
@@ -51,11 +52,6 @@ def render_example() -> str:
         return out
 
     return json.dumps(with_docs(tree, ""), indent=2, ensure_ascii=False) + "\n"
-
-
-def _cell(text: str) -> str:
-    """One table cell: ``|`` escaped, ``<…>`` shown as text (descriptions are plain text)."""
-    return text.replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _value(value) -> str:

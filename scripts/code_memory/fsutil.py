@@ -92,6 +92,20 @@ def file_kind(mode: int) -> str:
     return "regular file" if stat.S_ISREG(mode) else "special file"
 
 
+def note_odd(path: str, mode: int) -> str | None:
+    """What ``path`` is (:func:`file_kind`, remembered in :data:`ODD_FILES`) when ``mode`` is not a
+    regular file's, else None."""
+    if stat.S_ISREG(mode):
+        return None
+    kind = ODD_FILES[path] = file_kind(mode)
+    return kind
+
+
+def _not_written(path: str, kind: str, outcome: str) -> CodeMemoryError:
+    return CodeMemoryError("MEMORY_WRITE_FAILED", f"{path} is a {kind}, not a regular file; {outcome}",
+                           path=path, hint="remove it; code-memory recreates the file")
+
+
 def open_regular(path: str):
     """Open ``path`` for binary reading when it is a regular file (symlinks followed). A FIFO is
     opened without waiting for a writer (``O_NONBLOCK``) and, like a socket, a device or a
@@ -106,14 +120,13 @@ def open_regular(path: str):
             mode = os.stat(path).st_mode
         except OSError:
             raise exc from None
-        if stat.S_ISREG(mode):
+        kind = note_odd(path, mode)
+        if kind is None:
             raise
-        kind = ODD_FILES[path] = file_kind(mode)
         raise NotRegularFile(errno.EINVAL, f"a {kind}, not a regular file", path) from None
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = ODD_FILES[path] = file_kind(mode)
+        kind = note_odd(path, os.fstat(fd).st_mode)
+        if kind:
             raise NotRegularFile(errno.EINVAL, f"a {kind}, not a regular file", path)
         return os.fdopen(fd, "rb")
     except BaseException:
@@ -126,10 +139,9 @@ def _refuse_odd(path: str) -> None:
         mode = os.stat(path).st_mode
     except OSError:
         return
-    if not stat.S_ISREG(mode):
-        kind = ODD_FILES[path] = file_kind(mode)
-        raise CodeMemoryError("MEMORY_WRITE_FAILED", f"{path} is a {kind}, not a regular file; it was left alone",
-                              path=path, hint="remove it; code-memory recreates the file")
+    kind = note_odd(path, mode)
+    if kind:
+        raise _not_written(path, kind, "it was left alone")
 
 
 def atomic_write_bytes(path: str, data: bytes, mode: int = 0o644, durable: bool = True) -> None:
@@ -303,15 +315,12 @@ def locked_append(path: str, text: str, mode: int = 0o644, timeout: float = 10.0
     except OSError as exc:
         if exc.errno == errno.ENXIO:
             ODD_FILES[path] = "FIFO"
-            raise CodeMemoryError("MEMORY_WRITE_FAILED", f"{path} is a FIFO, not a regular file; nothing was "
-                                  "appended", path=path, hint="remove it; code-memory recreates the file") from None
+            raise _not_written(path, "FIFO", "nothing was appended") from None
         raise
     try:
-        kind = file_kind(os.fstat(fd).st_mode)
-        if kind != "regular file":
-            ODD_FILES[path] = kind
-            raise CodeMemoryError("MEMORY_WRITE_FAILED", f"{path} is a {kind}, not a regular file; nothing was "
-                                  "appended", path=path, hint="remove it; code-memory recreates the file")
+        kind = note_odd(path, os.fstat(fd).st_mode)
+        if kind:
+            raise _not_written(path, kind, "nothing was appended")
         _flock(fd, fcntl.LOCK_EX, timeout, os.path.basename(path))
         view = memoryview(data)
         while view:

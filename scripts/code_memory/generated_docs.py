@@ -10,6 +10,12 @@ import argparse
 import sys
 
 
+def table_cell(text) -> str:
+    """One Markdown table cell: one line, ``|`` escaped, ``<…>`` outside code spans shown as text."""
+    parts = " ".join(str(text).split()).replace("|", "\\|").split("`")
+    return "`".join(part if i % 2 else part.replace("<", "&lt;").replace(">", "&gt;") for i, part in enumerate(parts))
+
+
 def render_page(current: str, begin: str, end: str, generated: str) -> str:
     """``current`` with the part between ``begin`` and ``end`` replaced by ``generated`` (which
     carries the markers itself); appended when the page has no markers yet."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import pathlib
 import shlex
 import shutil
 import subprocess
@@ -15,7 +16,7 @@ import sys
 
 import pytest
 
-from conftest import FAKE_CLAUDE, REPO, SCRIPTS
+from conftest import FAKE_CLAUDE, REPO, SCRIPTS, write_file
 
 MARK = "FULL-DISK-STILL-READS"
 HOOKS = os.path.join(REPO, "hooks")
@@ -43,15 +44,12 @@ def payload(event: str, cwd: str, **extra) -> str:
 
 
 @pytest.mark.parametrize("indexed", [False, True], ids=["no-index-yet", "stale-index"])
-def test_reads_answer_on_a_full_disk(namespaces, initialized_root, tmp_path, indexed):
-    paths = initialized_root
-    alpha = tmp_path / "work" / "alpha"
-    (alpha / ".git").mkdir(parents=True)
-    os.makedirs(paths.project_dir("alpha"), exist_ok=True)
-    with open(os.path.join(paths.project_dir("alpha"), "rules.md"), "w", encoding="utf-8") as fh:
-        fh.write(f"# alpha\n\n## Deploy\n\n- {MARK}: blue-green deploys need a health check\n")
-    with open(paths.memory_md, "a", encoding="utf-8") as fh:       # what SessionStart injects
-        fh.write(f"\n## 避坑经验 (Pitfalls)\n\n- {MARK}: restart the cache after a deploy\n")
+def test_reads_answer_on_a_full_disk(namespaces, initialized_root, project, tmp_path, indexed):
+    paths, alpha = initialized_root, pathlib.Path(project)
+    write_file(paths.project_dir("alpha"), "rules.md",
+               f"# alpha\n\n## Deploy\n\n- {MARK}: blue-green deploys need a health check\n")
+    write_file(paths.root, "MEMORY.md",                               # what SessionStart injects
+               f"\n## 避坑经验 (Pitfalls)\n\n- {MARK}: restart the cache after a deploy\n", mode="a")
     mnt = tmp_path / "full"
     mnt.mkdir()
     py, cm = shlex.quote(sys.executable), shlex.quote(os.path.join(SCRIPTS, "code-memory.py"))

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from conftest import run_script
+from conftest import run_script, write_file
 from support.hook_runner import payload, run_hook
 
 MARK = "ODD-FILES-KEEP-WORKING"
@@ -45,17 +45,14 @@ def make_odd(path: str, kind: str, keep: list) -> None:
 
 
 @pytest.fixture(params=KINDS)
-def odd_root(request, initialized_root, tmp_path):
+def odd_root(request, initialized_root, project):
     paths = initialized_root
-    alpha = tmp_path / "work" / "alpha"
-    (alpha / ".git").mkdir(parents=True)
-    os.makedirs(paths.project_dir("alpha"), exist_ok=True)
-    with open(os.path.join(paths.project_dir("alpha"), "summary.md"), "w", encoding="utf-8") as fh:
-        fh.write(f"# alpha\n\n## Deploy\n\n- {MARK}: blue-green deploys need a health check\n")
+    write_file(paths.project_dir("alpha"), "summary.md",
+               f"# alpha\n\n## Deploy\n\n- {MARK}: blue-green deploys need a health check\n")
     sockets: list = []
     for rel in TARGETS:
         make_odd(os.path.join(paths.root, rel), request.param, sockets)
-    yield paths, str(alpha), request.param
+    yield paths, project, request.param
     for sock in sockets:
         sock.close()
 

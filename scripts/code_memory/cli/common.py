@@ -104,6 +104,13 @@ def _with_odd_files(result):
     return {**result, "skipped_not_regular": skipped}
 
 
+def restricted() -> bool:
+    """The caller is a Claude Code session or a detached process (code_memory.caller): its writes
+    are agent-level (an unverified fact, an agent's kv key) and it never reads quarantined keys."""
+    from ..caller import identify
+    return identify().restricted
+
+
 def guard_caller(args, handler=None, caller=None):
     """Before any command: a caller inside a Claude Code session or detached from every terminal
     (code_memory.caller) uses only the memory root Claude Code was started with, and environment

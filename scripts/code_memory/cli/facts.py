@@ -11,7 +11,7 @@ import os
 
 from ..errors import CodeMemoryError, invalid
 from ..llm import BACKENDS
-from .common import add_common, options_script_main
+from .common import add_common, options_script_main, restricted
 
 MAX_MANUAL_FACT_CHARS = 1000
 
@@ -114,16 +114,11 @@ def cmd_add(args) -> dict:
     ensure_area(paths, kind, name)
     evidence = _clean_text(args.evidence or "added by hand")
     verification = None
-    if _restricted():        # the model's word: an unverified fact, whatever evidence it names
+    if restricted():        # the model's word: an unverified fact, whatever evidence it names
         evidence, verification = f"added from a Claude Code session: {evidence}", {"state": "hypothesis", "evidence": []}
     fact = add_fact(path, _clean_text(args.text), evidence=evidence, category=args.category,
                     supersedes=getattr(args, "supersedes", None), verification=verification)
     return {"area": area, "fact": fact}
-
-
-def _restricted() -> bool:
-    from ..caller import identify
-    return identify().restricted
 
 
 def cmd_supersede(args) -> dict:

@@ -12,7 +12,7 @@ import sys
 
 from ..config import load_config
 from ..errors import CodeMemoryError
-from .common import add_common, options_script_main
+from .common import add_common, options_script_main, restricted
 
 # JSON text longer than this many times kv.max_content_bytes cannot fit once made compact; it is
 # refused before it is read whole or parsed
@@ -71,14 +71,7 @@ def cmd_set(args) -> dict:
     cfg = load_config(root_override=args.root)
     options = edge.options(cfg)
     return edge.set_memory(cfg, args.key, _parse_content(args.content, options.max_content_bytes), source, options,
-                           agent=_restricted())
-
-
-def _restricted() -> bool:
-    """A Claude Code session or a detached process (code_memory.caller): its writes are agent-level,
-    and it never reads quarantined keys."""
-    from ..caller import identify
-    return identify().restricted
+                           agent=restricted())
 
 
 def _refuse_quarantined(key: str) -> None:
@@ -107,7 +100,7 @@ def cmd_ls(args) -> dict:
     from ..kv.view import ls
     _refuse_quarantined(args.prefix or "/")
     cfg = load_config(root_override=args.root)
-    return ls(cfg.root, args.prefix, edge.options(cfg), limit=args.limit, include_untrusted=not _restricted())
+    return ls(cfg.root, args.prefix, edge.options(cfg), limit=args.limit, include_untrusted=not restricted())
 
 
 def _render_ls(result: dict) -> str:

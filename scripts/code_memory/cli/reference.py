@@ -18,6 +18,7 @@ import sys
 
 from .. import generated_docs
 from ..errors import EXIT_CODES, MEANINGS
+from ..generated_docs import table_cell as _cell
 from ..memtool import errors as memtool_errors
 from ..paths import REPO_DIR
 
@@ -45,12 +46,6 @@ ENTRY_POINTS = (
     (("scripts/lint-ENGINE-rules.py",), False, "code-memory lint", "with --engine ENGINE"),
     (("scripts/weekly-consolidate.sh",), False, "code-memory consolidate", "what the weekly job runs"),
 )
-
-
-def _cell(text) -> str:
-    """One table cell: one line, ``|`` escaped, ``<…>`` outside code spans shown as text."""
-    parts = " ".join(str(text).split()).replace("|", "\\|").split("`")
-    return "`".join(part if i % 2 else part.replace("<", "&lt;").replace(">", "&gt;") for i, part in enumerate(parts))
 
 
 def _help(action: argparse.Action, prog: str) -> str:

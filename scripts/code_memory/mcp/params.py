@@ -16,11 +16,10 @@ from ..kv.keys import MAX_KEY_CHARS
 from ..memtool.context import EMOTIONAL_FILTERS, KNOWN_TAGS
 from ..memtool.knowledge_map import MAX_DEPTH
 from ..memtool.store import FIELD_LIMITS, MAX_CONTENT_BYTES, MAX_LIMIT, MAX_TAGS
-from ..search.engine import DEFAULT_GET_LINES, MAX_GET_LINES, MODES
+from ..search.engine import DEFAULT_GET_LINES, MAX_GET_LINES, MAX_TOP_K, MODES
 from ..search.unified import MEMTOOL_PREFIX, SOURCES
 
 LIST_LIMIT = 200          # memory_list answers at most this many entries
-SEARCH_TOP_K = 100        # search.unified / search.engine: top_k between 1 and 100
 ITEM_ID_CHARS = 128       # memtool.store.ID_PATTERN: 1-128 characters
 
 
@@ -60,7 +59,7 @@ def memtool_limit(what: str, default: int):
 # --- memory_search / memory_get / memory_list / memory_delete ------------------------------------
 Query = described(str, "what to look for, in Chinese or English words (a question works); only the first "
                        "2,000 characters are used", min_length=1)
-TopK = described(Optional[int], "how many hits at most (default config search.top_k, 6)", ge=1, le=SEARCH_TOP_K)
+TopK = described(Optional[int], "how many hits at most (default config search.top_k, 6)", ge=1, le=MAX_TOP_K)
 SearchMode = described(Optional[Literal[MODES]],
                        "auto (default: hybrid when vectors are available, else bm25), bm25 (words), "
                        "vector (meaning) or hybrid (both fused)")

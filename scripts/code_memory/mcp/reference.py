@@ -18,6 +18,7 @@ import os
 import sys
 
 from .. import generated_docs
+from ..generated_docs import table_cell as _cell
 from ..paths import REPO_DIR
 
 PAGE = os.path.join(REPO_DIR, "docs", "mcp.md")
@@ -35,12 +36,6 @@ def live_tools() -> list:
     server, _names = build_server(context)
     return [tool.model_dump(mode="json", by_alias=True, exclude_none=True)
             for tool in asyncio.run(server.list_tools())]
-
-
-def _cell(text) -> str:
-    """One table cell: one line, ``|`` escaped, ``<…>`` outside code spans shown as text."""
-    parts = " ".join(str(text).split()).replace("|", "\\|").split("`")
-    return "`".join(part if i % 2 else part.replace("<", "&lt;").replace(">", "&gt;") for i, part in enumerate(parts))
 
 
 def _variants(schema: dict) -> list:

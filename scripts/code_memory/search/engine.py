@@ -47,6 +47,7 @@ from .signals import QuerySignals
 
 MODES = ("auto", "bm25", "vector", "hybrid")
 MAX_GET_LINES = 200
+MAX_TOP_K = 100           # the most hits one search returns (every door: CLI, MCP, hooks)
 DEFAULT_GET_LINES = 40
 
 
@@ -588,8 +589,8 @@ def search_memory(cfg, query: str, *, mode: str | None = None, top_k: int | None
         raise CodeMemoryError("INVALID_ARGUMENT", f"unknown scope {scope!r}", hint="project or all")
     opts = options_from_config(cfg)
     if top_k is not None:
-        if top_k < 1 or top_k > 100:
-            raise CodeMemoryError("INVALID_ARGUMENT", "top_k must be between 1 and 100")
+        if top_k < 1 or top_k > MAX_TOP_K:
+            raise CodeMemoryError("INVALID_ARGUMENT", f"top_k must be between 1 and {MAX_TOP_K}")
         opts.top_k = top_k
     requested = resolve_mode(mode, cfg)
     handle = warm.handle if warm is not None else open_for_search(cfg.paths.index_db, index_sources(cfg), opts,

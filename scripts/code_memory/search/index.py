@@ -16,12 +16,11 @@ import datetime as dt
 import hashlib
 import os
 import sqlite3
-import stat as stat_mod
 from dataclasses import dataclass, field
 
 from .. import migrations
 from ..errors import CodeMemoryError
-from ..fsutil import ODD_FILES, NotRegularFile, file_kind, open_regular
+from ..fsutil import NotRegularFile, note_odd, open_regular
 from ..text.segment import Segmenter, get_segmenter, has_cjk
 
 SCHEMA_VERSION = "1"
@@ -215,13 +214,12 @@ def file_entry(source: Source, real_root: str, rel: str, path: str, is_link: boo
                 target_mode = os.stat(path).st_mode
             except OSError:
                 return None
-            if not stat_mod.S_ISREG(target_mode):        # e.g. /dev/zero: said, like a FIFO
-                ODD_FILES[path] = file_kind(target_mode)
+            note_odd(path, target_mode)                  # e.g. /dev/zero: said, like a FIFO
             return None
     st = stat()
-    if not stat_mod.S_ISREG(st.st_mode):     # a FIFO or a device would stall the read: skipped, said
-        ODD_FILES[path] = file_kind(st.st_mode)
-        skipped.append({"path": rel, "reason": f"not a regular file ({ODD_FILES[path]})"})
+    odd = note_odd(path, st.st_mode)       # a FIFO or a device would stall the read: skipped, said
+    if odd:
+        skipped.append({"path": rel, "reason": f"not a regular file ({odd})"})
         return None
     kind, category, project = info
     return FileEntry(path, rel, kind, category, project, source, st.st_mtime_ns, st.st_size, st.st_ino)

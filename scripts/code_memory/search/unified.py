@@ -141,13 +141,13 @@ def search_all(cfg, query: str, *, memtool: MemtoolAccess | None, sources=None, 
     (mode, degraded, index report, …) with the merged ``results`` and a ``stores`` report.
     ``signals``: each hit's raw evidence; ``warm``: the warm server's open index (see
     :func:`.engine.search_memory`)."""
-    from .engine import search_memory
+    from .engine import MAX_TOP_K, search_memory
 
     wanted = parse_sources(sources)
     if not isinstance(query, str) or not query.strip():
         raise invalid("the query is empty", hint="pass the text to search for")
-    if top_k is not None and not 1 <= int(top_k) <= 100:
-        raise invalid("top_k must be between 1 and 100")
+    if top_k is not None and not 1 <= int(top_k) <= MAX_TOP_K:
+        raise invalid(f"top_k must be between 1 and {MAX_TOP_K}")
     limit = int(top_k or cfg.get_path("search.top_k") or 6)
     answer: dict = {"ok": True}
     stores: dict = {}

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from ..errors import CodeMemoryError, invalid
 from ..fsutil import read_text
-from ..memory.tree import read_memory, read_rules
+from ..memory.tree import RULES_FILE, read_memory
 from ..paths import AREA_KINDS, safe_name
 from ..search.engine import MAX_GET_LINES as MAX_PAGE_LINES  # what one read may return
 from . import proposals
@@ -317,7 +317,7 @@ def area(state: State, kind: str, name: str, verification: str = "") -> dict:
     if not os.path.isdir(directory):
         raise CodeMemoryError("NOT_FOUND", f"no {kind[:-1]} area {name!r}")
     scores = _scores(state)
-    rules_text = read_rules(state.paths, name)
+    rules_text = read_text(os.path.join(directory, RULES_FILE), default="") or ""   # this area's, of any kind
     rules = _lines_with_ids(rule_lines(name, rules_text), scores) if kind == "projects" else []
     pitfalls = _lines_with_ids(pitfall_lines(read_memory(state.paths)), scores)
     facts = _facts(os.path.join(directory, "facts.json"))

@@ -117,7 +117,7 @@ def file_context(event, ctx, project) -> str:
     blocks, keys, refs = [], [], []
     seen_keys, seen_lines = ledger.keys(), ledger.lines()
     from ..memory.recent import open_todos
-    from ..text.lines import line_digest, text_digests
+    from ..text.lines import line_digest
     from .recent_work import _when
 
     for entry in entries:
@@ -158,7 +158,7 @@ def file_context(event, ctx, project) -> str:
     text = assemble_small(blocks, header, int(settings["file_max_chars"]))
     if not text:
         return ""
-    ledger.add(keys, text_digests(text))
+    ledger.add_text(text, keys)
     ctx.log.info("file-recall", blocks=len(blocks), chars=len(text))
     record_ids(ctx, refs, "file-recall")
     return text

@@ -83,6 +83,13 @@ class Ledger:
         self._lines.update(d for d in lines if d)
         return True
 
+    def add_text(self, text: str, keys=(), lines=()) -> bool:
+        """Record an injection: the item ``keys``, and the digests of every line and sentence of
+        the injected ``text`` (text/lines.py) plus any other line digests it stands for."""
+        from ..text.lines import text_digests
+
+        return self.add(keys, list(dict.fromkeys(text_digests(text) + list(lines))))
+
     # -- the shell fast path's file markers ---------------------------------------------------
     def _name(self, prefix: str, value: str) -> str:
         name = prefix + encode_dir(value)

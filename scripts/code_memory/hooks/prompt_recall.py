@@ -137,10 +137,8 @@ def handle(event, ctx):
     text, shown = render(answer["items"], limit)
     if not text:
         return None
-    from ..text.lines import text_digests
-
-    ledger.add([key for item in shown for key in item.get("keys") or [item["key"]]],
-               list(dict.fromkeys(text_digests(text) + [d for item in shown for d in item.get("lines") or []])))
+    ledger.add_text(text, [key for item in shown for key in item.get("keys") or [item["key"]]],
+                    [d for item in shown for d in item.get("lines") or []])
     ctx.log.info("recall", items=len(shown), chars=len(text), top=shown[0]["relevance"] if shown else 0,
                  mode=request["mode"])
     record_ids(ctx, experience_refs(ctx, shown), "prompt-recall")

@@ -89,8 +89,7 @@ def handle(event, ctx):
         return _with_file_recall(event, ctx, project)
     ctx.log.info("inject-rules", project=project.name, files=len(blocks), bytes=utf8_len(text))
     record_recalled(ctx, text, rule_candidates(blocks), "rules-injector")
-    from ..text.lines import text_digests
     from .ledger import Ledger
 
-    Ledger(flags).add(lines=text_digests(text))
+    Ledger(flags).add_text(text)
     return _with_file_recall(event, ctx, project, text)

@@ -276,9 +276,8 @@ def handle(event, ctx):
 def _to_ledger(ctx, text: str) -> None:
     """What the context now holds, for recall not to repeat it (hooks/ledger.py): every line, and
     the sessions the brief shows (``- note: sessions/<id>.md``)."""
-    from ..text.lines import text_digests
     from .ledger import Ledger
 
     sessions = [line.strip()[len("- note: sessions/"):-3] for line in text.split("\n")
                 if line.strip().startswith("- note: sessions/") and line.strip().endswith(".md")]
-    Ledger(ctx.flags).add(["session:" + s for s in sessions], text_digests(text))
+    Ledger(ctx.flags).add_text(text, ["session:" + s for s in sessions])

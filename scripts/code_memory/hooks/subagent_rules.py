@@ -63,10 +63,9 @@ def handle(event, ctx):
     if blocks:
         record_recalled(ctx, text, rule_candidates(blocks), "subagent-start")
     if event.agent_id:                       # what the subagent's own context holds (hooks/ledger.py)
-        from ..text.lines import text_digests
         from .ledger import Ledger
 
-        Ledger(ctx.flags).add(lines=text_digests(text))
+        Ledger(ctx.flags).add_text(text)
     ctx.log.info("inject-subagent", agent=event.agent_type[:60], project=project.name if project else None,
                  rules=len(blocks), keyed=bool(event.agent_id), bytes=utf8_len(text))
     return context_output("SubagentStart", text)

@@ -104,6 +104,19 @@ def private_dir(path: str) -> bool:
     return (st.st_mode & 0o170000) == 0o040000 and st.st_uid == os.getuid() and not st.st_mode & 0o077
 
 
+def ensure_socket_dir() -> str | None:
+    """The warm processes' socket directory, created private (0700) if missing; None when it
+    cannot be, or exists and is not a private directory of this user (a symlink included)."""
+    directory = socket_dir()
+    if os.path.lexists(directory) and not private_dir(directory):
+        return None
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return directory if private_dir(directory) else None
+
+
 _NOT_RUNNING = object()
 
 
@@ -173,11 +186,7 @@ def start(root: str) -> bool:
         real = os.path.realpath(root)
         if real in _started or not os.path.isdir(real) or not is_memory_root(real):
             return False            # never a server (and its log, its index) in a foreign directory
-        directory = socket_dir()
-        if os.path.lexists(directory) and not private_dir(directory):
-            return False
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-        if not private_dir(directory):
+        if ensure_socket_dir() is None:
             return False
         path = socket_path(real)
         if _listening(path):

@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 
-from .client import spawn
+from .client import ensure_socket_dir, socket_dir, spawn
 from .embed import ModelSpec, recent_reason
 
 PROTOCOL = 1
@@ -35,21 +35,15 @@ class DaemonUnavailable(Exception):
     model_failed = False    # True when the model itself cannot load (clients remember that)
 
 
-def socket_dir() -> str:
-    return f"/tmp/cm-{os.getuid()}"
-
-
 def socket_path(spec: ModelSpec) -> str:
     ident = hashlib.sha256(f"{PROTOCOL}|{spec.key}|{sys.executable}".encode()).hexdigest()[:16]
     return os.path.join(socket_dir(), f"embed-{ident}.sock")
 
 
 def _private_dir() -> str:
-    d = socket_dir()
-    os.makedirs(d, mode=0o700, exist_ok=True)
-    st = os.stat(d)
-    if st.st_uid != os.getuid() or st.st_mode & 0o077:
-        raise DaemonUnavailable(f"{d} is not a private directory of this user")
+    d = ensure_socket_dir()
+    if d is None:
+        raise DaemonUnavailable(f"{socket_dir()} is not a private directory of this user")
     return d
 
 

@@ -34,7 +34,7 @@ import time
 
 from .. import journal, oplog
 from ..errors import CodeMemoryError
-from .client import PROTOCOL, code_version, private_dir, socket_dir, socket_path
+from .client import PROTOCOL, code_version, ensure_socket_dir, socket_path
 from .daemon import listen_private, recv_json, send_json
 
 MAX_REQUEST_BYTES = 1024 * 1024
@@ -493,14 +493,9 @@ def serve(root: str, ops: dict, load_config) -> int:
     from ..paths import is_memory_root
 
     real = os.path.realpath(root)
-    directory = socket_dir()
     if not os.path.isdir(real) or not is_memory_root(real):
         return 1            # nothing is written into a directory that is not a memory root
-    try:
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-    except OSError:
-        return 1
-    if not private_dir(directory):
+    if ensure_socket_dir() is None:
         return 1
     path = socket_path(real)
     lock_fd = _lock(path + ".lock")

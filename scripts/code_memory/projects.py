@@ -125,6 +125,11 @@ def project_of_file(path: str, cwd: str | None = None, projects_map: dict | None
     return home if real.startswith(home.root.rstrip(os.sep) + os.sep) else None
 
 
+def project_areas(project: str | None, project_groups: dict | None) -> set:
+    """The areas a caller of ``project`` reads: the project's own and its groups' (none without a project)."""
+    return {project, *group_names(project, project_groups)} if project else set()
+
+
 def group_names(project: str, project_groups: dict | None) -> list:
     """The groups (shared rules sets) a project belongs to, in config order."""
     out = []

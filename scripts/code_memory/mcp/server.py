@@ -96,9 +96,8 @@ class ServerContext:
 
     def project_areas(self) -> set:
         """Project area names this session may read: its own and its groups'."""
-        from ..projects import group_names
-        name = self.project_name()
-        return {name, *group_names(name, self.cfg.get("project_groups"))} if name else set()
+        from ..projects import project_areas
+        return project_areas(self.project_name(), self.cfg.get("project_groups"))
 
     def memtool(self, work):
         """Run ``work(store)`` on the shared store under the lock; flush access counts after."""

@@ -167,7 +167,7 @@ def resolve_scope(cfg, *, project: str | None = None, workspace: str | None = No
     ``caller`` (default: :func:`~code_memory.caller.identify` from ``env`` and ``ancestor``)
     decides the home: a session process without its Claude Code ancestor and a detached process
     have none (global memory only)."""
-    from ..projects import detect_project, group_names
+    from ..projects import detect_project, project_areas
     from ..workspace.registry import registry_from_config
 
     if caller is None:
@@ -178,7 +178,7 @@ def resolve_scope(cfg, *, project: str | None = None, workspace: str | None = No
     home_project = found.name if found else None
     registry = registry_from_config(cfg)
     home_ws = registry.containing(home) if home else None
-    areas = {home_project, *group_names(home_project, cfg.get("project_groups"))} if home_project else set()
+    areas = project_areas(home_project, cfg.get("project_groups"))
     out = Scope(cfg.root, home_project, areas, home_ws, in_session=bool(evidence), restricted=caller.restricted)
     if scope not in ("project", "all"):
         raise CodeMemoryError("INVALID_ARGUMENT", f"unknown scope {scope!r}", hint="project or all")
@@ -189,7 +189,7 @@ def resolve_scope(cfg, *, project: str | None = None, workspace: str | None = No
     if project and project != home_project and project not in areas:
         authorize_widening(f"{verb} project {project!r}'s memory from {home_project or 'outside any project'}",
                            evidence, confirm)
-        out.project, out.areas = project, {project, *group_names(project, cfg.get("project_groups"))}
+        out.project, out.areas = project, project_areas(project, cfg.get("project_groups"))
     if workspace:
         wanted = registry.get(workspace)
         if home_ws is None or wanted.id != home_ws.id:

@@ -205,10 +205,10 @@ class WarmRoot:
         read within ``project``'s scope: global items and those of the project and its groups
         (none of a project's without one) — as the access policy scopes a project search."""
         from ..memtool.location import resolve_db
-        from ..projects import group_names
+        from ..projects import project_areas
         from .unified import MemtoolAccess
 
-        visible = {project, *group_names(project, self.cfg.get("project_groups"))} if project else set()
+        visible = project_areas(project, self.cfg.get("project_groups"))
         return MemtoolAccess(db_path or resolve_db(self.cfg)[0], visible=visible)
 
     def shut(self) -> None:

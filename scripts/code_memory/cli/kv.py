@@ -84,9 +84,9 @@ def _restricted() -> bool:
 def _refuse_quarantined(normal: str) -> None:
     """``normal``: a normalized key or listing prefix (``""``: every key)."""
     from ..caller import identify
-    from ..kv.provenance import UNTRUSTED_PREFIX
+    from ..kv.provenance import is_quarantined
     from ..search.access import who_asks
-    if normal == UNTRUSTED_PREFIX or normal.startswith(UNTRUSTED_PREFIX + "/"):
+    if is_quarantined(normal):
         caller = identify()
         if caller.restricted:
             raise CodeMemoryError("NOT_FOUND", f"quarantined keys are not served {who_asks(caller)}",

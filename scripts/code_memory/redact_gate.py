@@ -41,8 +41,9 @@ def _trigger_index() -> tuple:
     global _index
     if _index is None:
         singles, by_pair = set(), {}
-        spaced = tuple(t for t in triggers() if " " in t)
-        for trigger in triggers():
+        listed = triggers()
+        spaced = tuple(t for t in listed if " " in t)
+        for trigger in listed:
             first, _tab, second = trigger.partition("\t")
             if len(first) < 2:
                 singles.add(first)        # a one-character trigger (``:``, ``%``, ``密``): no pairs of words

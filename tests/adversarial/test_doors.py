@@ -228,10 +228,13 @@ def test_quarantined_text_stays_out_of_in_session_reads(world):
     from code_memory.kv.write import set_memory
     paths, dirs = world
     set_memory(paths.root, "/untrusted/web/page", {"summary": "QUARANTINED-DOORS"}, "user")
+    set_memory(paths.root, "/user/expiring", {"summary": "EXPIRING-DOORS", "expired_at": "2999-01-01T00:00:00Z"}, "user")
     for args in (("kv", "get", "/untrusted/web/page"), ("kv", "ls", "/untrusted"), ("kv", "ls"),
                  ("kv", "read", "--include-untrusted"), ("get", "--id", "kv:/untrusted/web/page")):
         out, _ = cm(*args, cwd=dirs["alpha"])
         assert "QUARANTINED-DOORS" not in json.dumps(out), (args, out)
+        if args == ("kv", "ls"):                   # the other keys are listed (with or without an expiry)
+            assert [k["key"] for k in out.get("keys", [])] == ["/user/expiring"], (out, _)
     res = run_script("code-memory.py", "kv", "get", "/untrusted/web/page", cwd=str(dirs["alpha"]))
     assert "QUARANTINED-DOORS" in res.stdout                                      # you, at your terminal
 

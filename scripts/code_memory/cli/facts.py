@@ -129,13 +129,9 @@ def cmd_supersede(args) -> dict:
 
 
 def cmd_archive(args) -> dict:
-    from ..caller import identify
     from ..memory.facts import set_status
-    from ..search.access import who_asks
-    caller = identify()
-    if caller.restricted:
-        raise CodeMemoryError("MEMORY_SCOPE_DENIED", f"archiving a fact is refused {who_asks(caller)}",
-                              hint="add the corrected fact (facts supersede); the user archives facts")
+    from ..search.access import refuse_restricted
+    refuse_restricted("archiving a fact", "add the corrected fact (facts supersede); the user archives facts")
     paths = _writable_paths(args)
     area, path = _facts_path(paths, args)
     return {"area": area, "fact": set_status(path, args.fact_id, "archived")}

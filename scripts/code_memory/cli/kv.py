@@ -74,13 +74,12 @@ def cmd_set(args) -> dict:
                            agent=restricted())
 
 
-def _refuse_quarantined(key: str) -> None:
+def _refuse_quarantined(normal: str) -> None:
+    """``normal``: a normalized key or listing prefix (``""``: every key)."""
     from ..caller import identify
-    from ..kv.keys import normalize_key
-    from ..kv.provenance import UNTRUSTED_PREFIX
+    from ..kv.provenance import is_quarantined
     from ..search.access import who_asks
-    normal = normalize_key(key)
-    if normal == UNTRUSTED_PREFIX or normal.startswith(UNTRUSTED_PREFIX + "/"):
+    if is_quarantined(normal):
         caller = identify()
         if caller.restricted:
             raise CodeMemoryError("NOT_FOUND", f"quarantined keys are not served {who_asks(caller)}",
@@ -89,16 +88,18 @@ def _refuse_quarantined(key: str) -> None:
 
 
 def cmd_get(args) -> dict:
+    from ..kv.keys import normalize_key
     from ..kv.view import get
-    _refuse_quarantined(args.key)
+    _refuse_quarantined(normalize_key(args.key))
     cfg = load_config(root_override=args.root)
     return get(cfg.root, args.key)
 
 
 def cmd_ls(args) -> dict:
     from ..kv import edge
+    from ..kv.keys import normalize_prefix
     from ..kv.view import ls
-    _refuse_quarantined(args.prefix or "/")
+    _refuse_quarantined(normalize_prefix(args.prefix))      # no prefix: "" (normalize_key refuses "/")
     cfg = load_config(root_override=args.root)
     return ls(cfg.root, args.prefix, edge.options(cfg), limit=args.limit, include_untrusted=not restricted())
 

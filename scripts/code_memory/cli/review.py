@@ -27,13 +27,9 @@ def _cfg(args):
 
 def _only_you(what: str) -> None:
     """Reading the queue: not for a session or a detached process."""
-    from ..caller import identify
-    from ..search.access import who_asks
-    caller = identify()
-    if caller.restricted:
-        raise CodeMemoryError("MEMORY_SCOPE_DENIED", f"{what} is refused {who_asks(caller)}",
-                              hint="proposals hold unreviewed text: read them yourself in a terminal or in the "
-                                   "memory browser (code-memory ui)")
+    from ..search.access import refuse_restricted
+    refuse_restricted(what, "proposals hold unreviewed text: read them yourself in a terminal or in the "
+                            "memory browser (code-memory ui)")
 
 
 def cmd_list(args) -> dict:

@@ -22,15 +22,11 @@ def _context(args):
 
 
 def cmd_change(args) -> dict:
-    from ..caller import identify
-    from ..errors import CodeMemoryError
     from ..install import sandbox
-    from ..search.access import who_asks
+    from ..search.access import refuse_restricted
 
-    caller = identify()
-    if caller.restricted:
-        raise CodeMemoryError("MEMORY_SCOPE_DENIED", f"changing Claude Code's sandbox is refused {who_asks(caller)}",
-                              hint="run `code-memory sandbox install` (or remove) yourself in a terminal")
+    refuse_restricted("changing Claude Code's sandbox",
+                      "run `code-memory sandbox install` (or remove) yourself in a terminal")
     cfg, path, workspaces = _context(args)
     out = {"action": args.action, "dry_run": args.dry_run, "root": cfg.root,
            **sandbox.change(path, cfg.root, workspaces, remove=args.action == "remove", dry_run=args.dry_run)}

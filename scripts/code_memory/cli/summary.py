@@ -63,15 +63,11 @@ def cmd_summary(args) -> dict:
 def _only_outside_sessions() -> None:
     """Summarizing a transcript by hand writes rules and notes for the project the transcript
     names: not from inside a session or a detached process (the hooks use --from-pending)."""
-    from ..caller import identify
-    from ..errors import CodeMemoryError
-    from ..search.access import who_asks
+    from ..search.access import refuse_restricted
 
-    caller = identify()
-    if caller.restricted:
-        raise CodeMemoryError("MEMORY_SCOPE_DENIED", f"summarizing a transcript into memory is refused {who_asks(caller)}",
-                              hint="sessions are summarized by the SessionEnd hook; run --transcript yourself "
-                                   "in a terminal (or with --dry-run)")
+    refuse_restricted("summarizing a transcript into memory",
+                      "sessions are summarized by the SessionEnd hook; run --transcript yourself "
+                      "in a terminal (or with --dry-run)")
 
 
 cmd_summary.any_root = lambda args: bool(args.from_pending)   # the hooks' detached job (cli/common.guard_caller)

@@ -23,7 +23,7 @@ import os
 import re
 
 from ..memory.experience import parse_id
-from ..projects import group_names, project_of_file
+from ..projects import project_of_file, readable_areas
 
 _EXTENSIONS = ("py|pyi|js|mjs|cjs|ts|tsx|jsx|json|md|sql|sh|bash|zsh|yml|yaml|toml|cfg|ini|txt|html|htm|css|"
                "scss|go|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift|lock|xml|vue|svelte|proto|tf|gradle|env")
@@ -96,7 +96,7 @@ def touched(paths, experience_ids, changed_files, cwd: str | None = None, projec
             else:
                 found = project_of_file(path, cwd=cwd, projects_map=projects_map)
                 name = found.name if found else None
-            owners[path] = {name, *group_names(name, project_groups)} if name else set()
+            owners[path] = readable_areas(name, project_groups)
         return owners[path]
 
     out = []

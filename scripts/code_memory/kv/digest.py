@@ -22,7 +22,7 @@ from array import array
 
 from ..fsutil import open_regular
 from ..jsonlite import dumps, loads
-from .provenance import UNTRUSTED_PREFIX
+from .provenance import is_quarantined
 
 FORMAT = 1
 MARSHAL_TAG = f"{marshal.version}/{sys.version_info[0]}.{sys.version_info[1]}"
@@ -63,7 +63,7 @@ class Digest:
             tags = [tags]
         tags = [t.strip().lower() for t in tags if isinstance(t, str) and t.strip()][:20] if isinstance(tags, list) else []
         key = envelope["key"]
-        untrusted = int(key == UNTRUSTED_PREFIX or key.startswith(UNTRUSTED_PREFIX + "/"))
+        untrusted = int(is_quarantined(key))
         return (ts_epoch, _number(importance), _number(expires), untrusted,
                 TAG_SEP.join(t.replace(TAG_SEP, " ") for t in tags))
 

@@ -148,6 +148,12 @@ def as_agent(source):
     return source
 
 
+def is_quarantined(key: str) -> bool:
+    """Whether a (normalized) key is a quarantined one, under ``/untrusted/…``: never served to a
+    session or the MCP tools."""
+    return key == UNTRUSTED_PREFIX or key.startswith(UNTRUSTED_PREFIX + "/")
+
+
 def needs_provenance(key: str, source) -> bool:
     """Whether a write of ``key`` with ``source`` must carry the full provenance minimum."""
     return is_kb_key(key) or is_external(source)

@@ -303,7 +303,7 @@ def ls(root_or_paths, prefix: str | None = None, options: KVOptions | None = Non
     prefix = normalize_prefix(prefix)
     digest, _info = digest_view(layout)
     rows = sorted((r[0], r[1]) for r in digest.rows() if (not prefix or r[0] == prefix or r[0].startswith(prefix + "/"))
-                  and (include_untrusted or not r[3]))
+                  and (include_untrusted or not r[4]))
     total = len(rows)
     if limit is not None:
         rows = rows[:limit]

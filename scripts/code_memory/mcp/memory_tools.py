@@ -86,7 +86,7 @@ def tools(ctx) -> list:
         removes that memtool item; kv:<key> deletes that key-value key (a tombstone: its history
         stays in the log), unless the user wrote it. Markdown memory files are not deleted here:
         they are the user's files."""
-        from ..search.unified import QUARANTINE, kind_of
+        from ..search.unified import kind_of
         kind = kind_of(id)
         if kind == "memtool":
             if not memtool.exists():
@@ -96,9 +96,10 @@ def tools(ctx) -> list:
         if kind == "kv":
             from ..kv import edge
             from ..kv.keys import normalize_key
+            from ..kv.provenance import is_quarantined
             from ..kv.view import get
             key = normalize_key(id[len("kv:"):])
-            if key == QUARANTINE or key.startswith(QUARANTINE + "/"):
+            if is_quarantined(key):
                 raise CodeMemoryError("NOT_FOUND", "quarantined keys are not served here")
             get(ctx.cfg.root, key)  # NOT_FOUND when absent or already deleted
             from ..timeutil import now_iso
@@ -121,9 +122,8 @@ def _list_kv(ctx, prefix, limit: int) -> dict:
     """Live keys (quarantined ones left out), newest first."""
     from ..kv import edge
     from ..kv.view import ls
-    from ..search.unified import QUARANTINE
-    listing = ls(ctx.cfg.root, prefix, options=edge.options(ctx.cfg))
-    keys = [k for k in listing["keys"] if not (k["key"] == QUARANTINE or k["key"].startswith(QUARANTINE + "/"))]
+    listing = ls(ctx.cfg.root, prefix, options=edge.options(ctx.cfg), include_untrusted=False)
+    keys = listing["keys"]
     keys.sort(key=lambda k: k["ts"], reverse=True)
     items = [{"id": f"kv:{k['key']}", "key": k["key"], "type": k["type"], "summary": k["summary"], "ts": k["ts"]}
              for k in keys[:limit]]

@@ -220,7 +220,7 @@ class Filters:
 # The logical key of put and get alike: (type, key, task_id, step_id), an absent id matching only an
 # absent id; the newest match.
 LOGICAL_KEY_SQL = ("SELECT * FROM memory_items WHERE type = ? AND key = ? AND task_id IS ? AND step_id IS ? "
-                   "ORDER BY updated_at DESC, rowid DESC LIMIT 1")
+                   "ORDER BY updated_at DESC, rowid DESC")   # every match: the caller keeps the first it may see
 
 
 class MemoryStore:
@@ -440,8 +440,7 @@ class MemoryStore:
         if fields["key"] is None:
             return None
         rows = self.only_visible(self.conn.execute(
-            LOGICAL_KEY_SQL.replace(" LIMIT 1", ""), (fields["type"], fields["key"], fields["task_id"],
-                                                     fields["step_id"])).fetchall())
+            LOGICAL_KEY_SQL, (fields["type"], fields["key"], fields["task_id"], fields["step_id"])).fetchall())
         return rows[0] if rows else None
 
     def _context(self, content, ctx_tags, emotion):
@@ -543,7 +542,7 @@ class MemoryStore:
                 raise param_error("get needs --id, or --type and --key (plus optional --task-id/--step-id)",
                                   TYPE_HINT)
             check_type(type)
-            rows = self.fetch(LOGICAL_KEY_SQL.replace(" LIMIT 1", ""), (type, key, task_id, step_id))[:1]
+            rows = self.fetch(LOGICAL_KEY_SQL, (type, key, task_id, step_id))[:1]
             if not rows:
                 raise MemtoolError("NOT_FOUND", f"No memory item found with type={type} key={key}"
                                    + (f" task_id={task_id}" if task_id else "")

@@ -132,6 +132,15 @@ def who_asks(caller: Caller) -> str:
     return f"{where} ({'; '.join(caller.reasons())})"
 
 
+def refuse_restricted(what: str, hint: str, caller: Caller | None = None) -> Caller:
+    """Raise ``MEMORY_SCOPE_DENIED`` when a session or a detached process asks for ``what``, which
+    only the user at a terminal does (``hint``: where they do it). Returns the caller."""
+    caller = identify() if caller is None else caller
+    if caller.restricted:
+        raise CodeMemoryError(DENIED, f"{what} is refused {who_asks(caller)}", hint=hint)
+    return caller
+
+
 def guard_root(root_arg: str | None, caller: Caller | None = None, env=None) -> Caller:
     """Inside a session or from a detached process, only the memory root (and config file) Claude
     Code was started with may be used: ``MEMORY_SCOPE_DENIED`` for another ``--root`` /

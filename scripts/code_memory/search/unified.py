@@ -33,7 +33,6 @@ RRF_K = 60
 PARTIAL_MATCH_WEIGHT = 0.5      # a memtool item matching only some of the query's words
 SNIPPET_CHARS = 700
 KV_PREFIX, MEMTOOL_PREFIX = "kv:", "memtool:"
-QUARANTINE = "/untrusted"
 
 
 def parse_sources(values) -> tuple:
@@ -219,10 +218,11 @@ def get_by_id(cfg, item_id: str, memtool: MemtoolAccess | None) -> dict:
     kind = kind_of(item_id)
     if kind == "kv":
         from ..kv.keys import normalize_key
+        from ..kv.provenance import is_quarantined
         from ..kv.view import get
 
         key = normalize_key(item_id[len(KV_PREFIX):])
-        if key == QUARANTINE or key.startswith(QUARANTINE + "/"):
+        if is_quarantined(key):
             raise CodeMemoryError("NOT_FOUND", "quarantined keys are not served here",
                                   hint="they hold content without provenance; `code-memory kv get KEY` shows it "
                                        "to you in a terminal")

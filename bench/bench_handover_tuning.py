@@ -23,7 +23,9 @@ project, then session 2, …) in one memory root that also holds what a user's r
 Scored when the next session that does real work starts (short sessions in between must not push
 the work out): each planted phrase (topic, file, decision, reason, note, open to-do — an open
 to-do only counts on a line holding ``[ ]``, the handover contract) found in the start context;
-a reverted session's entry says so; finished to-dos no longer on a ``[ ]`` line at the next start;
+a reverted session's entry says so; spurious to-dos: ``[ ]`` lines of the brief at a scored start that
+hold no planted to-do of the project (precision: a to-do nobody planted, or a description, a result,
+a question taken for one), counted against all its ``[ ]`` lines; finished to-dos no longer on a ``[ ]`` line at the next start;
 wrong closes, read from the to-do index after each project's last session (``code-memory todo list
 --status all``): a planted to-do shown ``done`` although no session finished it, or closed by an
 earlier session than the one that did;
@@ -139,6 +141,7 @@ class Score:
         self.leaks = 0
         self.false_decisions = 0
         self.closes = {"right": 0, "wrong": 0, "missed": 0}
+        self.open_lines = [0, 0]         # [spurious, all]: ``[ ]`` lines at the scored starts
         self.misses: list = []
 
     def fact(self, kind: str, lang: str, hit: bool, label: str) -> None:
@@ -160,6 +163,7 @@ class Score:
                                 for k, v in self.by_language.items()},
                 "finished_still_open": self.finished[0], "finished": self.finished[1],
                 "leaks": self.leaks, "false_decisions": self.false_decisions, "closes": self.closes,
+                "open_lines": self.open_lines[1], "spurious_todos": self.open_lines[0],
                 "misses": self.misses}
 
 
@@ -175,6 +179,13 @@ def check(score: Score, context: str, name: str, lang: str, sessions: list, k: i
             score.misses.append(f"{sids[k - 1]} finished still open: {phrase}")
     if sessions[k]["light"] and k + 1 < len(sessions):
         return                      # scored when the next real work starts
+    planted = [p.lower() for s in sessions for p in s["todos"]]
+    for line in brief.split("\n"):
+        if "[ ]" in line:
+            score.open_lines[1] += 1
+            if not any(p in line.lower() for p in planted):
+                score.open_lines[0] += 1
+                score.misses.append(f"{sids[k]} spurious to-do: {line.strip()}")
     # every session since the last one that was scored: the work session and the short ones after it
     first = k - 1
     while first > 0 and sessions[first]["light"]:

@@ -62,10 +62,15 @@ REPORTED_WORDS = 2        # … with at least this many of its words there
 REPORTED_HEAD = 0.3       # … or its whole main clause there and this share of all its words
 
 _LEAD = re.compile(
-    r"^(?:\*\*)?(?:下一步|接下来|后续(?:工作)?|待办(?:事项)?|还差|还需要|遗留(?:问题)?|TODO|to-?dos?|next(?: steps?| up)?|"
+    r"^(?:\*\*)?(?:下一步|接下来|后续(?:工作)?|待办(?:事项)?|还需要|遗留|TODO|to-?dos?|next(?: steps?| up)?|"
     r"remaining(?: work)?|still to do|left to do|follow[- ]?ups?|"
     r"(?:(?:one|two|three|four|a few|some|\d) )?(?:more |other )?(?:things?|items?|pieces?|bits?|gaps?) "
-    r"(?:remain|are left|left|still open|still to do|to do)|还有(?:[一两三四几]|\d)(?:件事|个问题|处|点|项)(?:没做|要做|待做|没完成)?)"
+    r"(?:remain|are left|left|still open|still to do|to do)|"
+    r"(?:(?:one|two|three|four|a few|some|several|\d) )?(?:known |open |remaining |outstanding )?(?:gaps?|loose ends?)|"
+    r"(?:known|open|remaining|outstanding|unresolved) (?:issues?|problems?|items?)|"
+    r"(?:还|另外)?有(?:[一两三四几]|\d)(?:件事|个问题|个地方|处|点|项|样)(?:还)?(?:没|未|要|待|得)[\u4e00-\u9fff]{0,2}|"
+    r"还有(?:[一两三四几]|\d)(?:件事|个问题|个地方|处|点|项|样)|还(?:缺|差)(?:[一两三四几]|\d)?(?:件事|样|点|项|处|个)?|"
+    r"(?:已知|遗留|未解决|没解决)的?问题|剩下的?(?:[一两三四几]|\d)?(?:件事|个问题|项|点)?)"
     r"(?:\*\*)?"
     r"\s*(?:(?:要做的|需要做的|的工作)?(?:是|有|要)|is|are)?\s*(?:[:：]\s*|$)", re.I)
 _LEAD_NEEDS_COLON = re.compile(r"^(?:next|to-?dos?)\b", re.I)
@@ -78,6 +83,12 @@ _DEFERRAL = re.compile(
     r"when (?:we|you) (?:have|get) (?:time|a chance)", re.I)
 _PRONOUN_START = re.compile(r"^(?:they|it|this|that|these|those|它们?|这个?|那个?|其)\b|^(?:它|这|那)", re.I)
 _PREFIX = re.compile(r"^(.{1,40}?)[:：]\s*(.+)$")
+# a part that goes on with a list of open work ("…；还有 B", "…; also B")
+_NAME_WORDS = 5           # an item of at most this many words is a name, not a sentence
+_GOES_ON = re.compile(r"^\s*(?:还有|另外|以及|also|plus)(?![a-z])", re.I)
+# an answer word before the work ("Not yet — …", "No, I haven't …", "还没，…")
+_ANSWER = re.compile(r"^(?:not yet|no|nope|yes|yeah|还没有?|没有|没呢|还没呢|对|是的)\s*(?:[,，:：]|\s[—–-]{1,2}|——)\s*(?=\S)",
+                     re.I)
 _WORK_REQUEST = re.compile(r"^\s*(?:继续|接着|go on|continue|keep going|carry on|proceed)[\s。.!！,，~]*$", re.I)
 
 
@@ -114,6 +125,7 @@ def _shorten(text: str, only_open: bool = False) -> str:
     before an open clause with no content of its own — "分表，以后再说"); over TODO_CHARS, the
     clauses that are neither the subject nor open are left out."""
     text = cl.strip_connective(cl.one_line(text)).strip(" -*").rstrip("。.!！;；")
+    text = _ANSWER.sub("", text)
     prefix = _PREFIX.match(text)
     if prefix and not content(prefix.group(1)):
         text = prefix.group(2)
@@ -129,7 +141,7 @@ def _shorten(text: str, only_open: bool = False) -> str:
         text = joiner.join(kept) or text
     else:
         first = 0
-        while first < len(parts) - 1 and cl.completed(parts[first]) and \
+        while first < len(parts) - 1 and cl.reports_done(parts[first]) and \
                 not _PRONOUN_START.match(cl.strip_connective(parts[first + 1])):     # "they" needs it
             first += 1
         if first:
@@ -141,19 +153,36 @@ def _shorten(text: str, only_open: bool = False) -> str:
 
 
 def _items(rest: str) -> list:
-    return [p.strip(" ，,。.、") for p in _ITEMS.split(rest) if p and p.strip(" ，,。.、")]
-
-
-def _open_parts(sentence: str, obligations: bool) -> list:
-    """The to-do lines of one full sentence (its ``；``-parts that leave work open)."""
-    parts = cl.sentences(sentence, clauses=True)
+    """The items after a lead, one each: split at ``；``, numbers, ", and"; a list of short English
+    names at its commas ("the CLI help text, the changelog entry")."""
     out = []
+    for item in (cl.strip_connective(p.strip(" ，,。.、")) for p in _ITEMS.split(rest) if p and p.strip(" ，,。.、")):
+        names = item.split(", ")
+        out += names if item.isascii() and all(len(n.split()) <= _NAME_WORDS for n in names) else [item]
+    return out
+
+
+def _open_parts(sentence: str, obligations: bool, before: str = "") -> list:
+    """The to-do lines of one full sentence (its ``；``-parts that leave work open; after a session
+    that did work, also a deficiency stated as a state — clauses.lacking — and a part that goes on
+    with the list of an open one: "…应该按需加载；还有深色模式下折线图的颜色看不清"); ``before``: the
+    sentence before it, which a part that starts with a pronoun points back to."""
+    parts = cl.sentences(sentence, clauses=True)
+    if before and _PRONOUN_START.match(cl.strip_connective(parts[0] if parts else "")) and \
+            len(before) + len(sentence) < TODO_CHARS:               # and room for both
+        parts.insert(0, before.rstrip("。.!！"))
+    out, last = [], []           # last: the lines of the part before, when it left work open
     for i, part in enumerate(parts):
-        if not cl.open_sentence(part, obligations):
+        goes_on = bool(last) and obligations and _GOES_ON.match(part) and not cl.completed(part) and \
+            not cl.is_question(part) and content(part)
+        if not (cl.open_sentence(part, obligations, states=obligations) or goes_on):
+            last = []
             continue
         if i and _PRONOUN_START.match(cl.strip_connective(part)):
             part = parts[i - 1].rstrip("；;") + "; " + part          # "they ought to …": keep what "they" is
-        out += [_shorten(item) for item in cl.open_items(part)]    # "A isn't done yet, and B …": two
+            del out[len(out) - len(last):]                         # … once, not also on its own
+        last = [_shorten(item) for item in cl.open_items(part, states=obligations)]   # "A isn't done yet, and B …"
+        out += last
     return out
 
 
@@ -173,6 +202,7 @@ def from_message(message: str, worked: bool = True) -> list:
             todos.append(item.group(1))
             continue
         collecting = False
+        before = ""
         for sentence in cl.sentences(line, clauses=False):
             lead = _LEAD.match(sentence)
             if lead and (":" in lead.group(0) or "：" in lead.group(0) or not _LEAD_NEEDS_COLON.match(sentence)):
@@ -180,7 +210,8 @@ def from_message(message: str, worked: bool = True) -> list:
                 todos += _items(rest)
                 collecting = not rest
                 continue
-            todos += _open_parts(sentence, worked)
+            todos += _open_parts(sentence, worked, before)
+            before = sentence
     return _keep(todos)
 
 

@@ -324,3 +324,16 @@ def test_a_state_is_not_a_todo_after_a_session_of_questions():
     assert from_message(answer, worked=False) == []                      # how the code works, not work left
     assert from_message("Not yet — the XML feed is still unsupported.", worked=False) == \
         ["the XML feed is still unsupported"]                             # "not yet" is; the answer word goes
+
+
+def test_an_answer_about_an_open_todo_restates_it_in_its_own_words():
+    probe = [("s1", "健康检查接口没配，发布时流量会打到还没就绪的实例"), ("s1", "日志采集也没接")]
+    asked = extract.read(digest("还没有，现在只有存活检查。", requests=["健康检查弄了吗"], failed=None), probe)
+    assert asked["todos"] == [probe[0][1]] and asked["done"] == []           # the one asked about, not a new one
+    theme = [("s1", "the theme switch has no effect until the app is relaunched")]
+    answer = extract.read(digest("No — it still needs a relaunch.", requests=["does the theme switch work live now?"],
+                                 failed=None), theme)
+    assert answer["todos"] == [theme[0][1]]
+    other = extract.read(digest("Not yet — the export button isn't wired up.", requests=["does the theme switch work live now?"],
+                                failed=None), theme)
+    assert other["todos"] == ["the export button isn't wired up"]           # shares no word: its own to-do

@@ -35,7 +35,7 @@ _RATIONALE = re.compile(
     r"because|since|as\b|so that|so as to|otherwise|or else|to avoid|to prevent|in case|which (?:means|would|is why)|"
     r"that way|for (?:the )?(?:sake|reason))", re.I)
 _CONDITION = re.compile(r"^(?:如果|若|要是|假如|万一|if\b|unless\b|when you\b|in case\b)", re.I)
-_QUESTION = re.compile(r"[?？]\s*$|^(?:要不要|是否|能不能|可不可以|shall|should (?:i|we)\b|do you|would you|want me|which)", re.I)
+_QUESTION = re.compile(r"[?？]\s*$|(?:吗|了没有?|好了没)\s*[。.]?\s*$|^(?:要不要|是否|能不能|可不可以|shall|should (?:i|we)\b|do you|would you|want me|which)", re.I)
 
 # completion: perfective / resultative aspect, a state that now holds
 _DONE_ZH = re.compile(
@@ -108,24 +108,28 @@ _STILL_FINE = (r"(?:not|no|need|needs|pass|passes|passing|work|works|working|suc
                r"the same|there for|in place|on track|fast|think|want|have access)\b")
 _LACKING_EN = re.compile(
     r"\b(?:is|are|'s|'re)\s+(?:still\s+|currently\s+|also\s+)?(?:missing|absent|broken|red|failing|flaky|stale|"
-    r"outdated|out of date|wrong|incorrect)\b|\bstill missing\b|\black(?:s|ing)\b|\bflak(?:y|es|ing)\b|"
+    r"outdated|out of date|wrong|incorrect|left out|lost)\b|\bstill missing\b|"
+    r"\bthere(?:'s| is| are) (?:also |still )?no\b|\black(?:s|ing)\b|\bflak(?:y|es|ing)\b|"
     r"\bhard-?coded\b|\bun(?:tested|supported|handled|documented|implemented|validated|verified|translated|cached|"
     r"indexed|escaped|saniti[sz]ed|paginated|locali[sz]ed|monitored|enforced|configured)\b|"
     r"\b(?:does|do)(?:n't| not) (?:exist|work|support|handle|cover|scale|apply|respect|validate|check|retry|"
     r"clean up|expire)\b|"
-    rf"(?<!\bcan )(?<!\bcould )(?<!\bwill )(?<!\bwould )(?<!\bmay )(?<!\bmight )\bstill (?!{_STILL_FINE})(?=\w)"
-    r"(?![^.;,]*\b(?:fine|correctly|properly|as before|as expected|normally|cleanly)\b)|"
+    rf"(?<!\bcan )(?<!\bcould )(?<!\bwill )(?<!\bwould )(?<!\bmay )(?<!\bmight )\bstill (?!{_STILL_FINE})(?=\w)|"
     r"\bonly\b[^.;]*\b(?:for now|so far|at the moment)\b|\b(?:currently|for now) only\b", re.I)
 _LACKING_ZH = re.compile(
     r"(?<![我们咱就那要最终后])(?:还是|仍然|依然|仍旧|依旧|照样)"
     r"(?!(?:能|可以|可用|正常|好的|好用|通过|全过|过了?|没问题|对的|兼容|有效|生效|稳定|决定|选|先|改回|保留))|"
-    r"(?:目前|暂时|眼下|还|仍)(?:只|仅)(?:有|能|支持|覆盖|处理|认|用)|写死|硬编码|不支持|缺(?!省)|没测|未测|不稳定|"
+    r"(?:目前|暂时|眼下|还|仍)(?:也|都)?(?:只|仅)(?:有|能|支持|覆盖|处理|认|用)|写死|硬编码|不支持|缺(?!省)|没测|未测|不稳定|"
     r"时好时坏|偶尔(?:会)?(?:失败|挂|报错|超时)|(?<![离分])(?<=[\u4e00-\u9fff])不(?:清|到|上|通|开|动|出来|起来|进去|了(?![解多]))"
     r"(?![多\d\s]*(?:\d|秒|分钟|毫秒|ms|MB|KB|%))")
 # … unless said of the past or as a cause, inside a condition, as intended, or of what the clause fixes
 _NOT_NOW = re.compile(r"之前|以前|原来|原先|本来|当时|一开始|因为|由于|原因是|导致|"
-                      r"\b(?:was|were|used to|had|because|caused|due to|turned out|simply|by design|until)\b", re.I)
+                      r"\b(?:was|were|used to|had|because|caused|due to|turned out)\b", re.I)
+_PASSING = re.compile(r"\b(?:until|simply|by design)\b", re.I)     # a state that passes on its own, or is meant
 _CONDITION_IN = re.compile(r"如果|要是|假如|万一|\b(?:if|when|whenever|unless|in case|whether|once)\b", re.I)
+_STILL_GOOD = re.compile(r"^[^，,。；;]*?(?:全过|通过|正常|没问题|可用|能用|兼容|有效|生效)|"
+                         r"^[^,.;]*?\b(?:pass(?:es|ing)?|works?|working|green|fine|correctly|properly|as before|"
+                         r"as expected|normally|cleanly)\b", re.I)     # "…还是 9 个全过", "still all pass"
 _WHEN_ZH = re.compile(r"(?<![超小耗定实及临同按准暂])时(?:候)?(?![间])|的话")       # "数据库连不上时返回 503"
 _NOW = re.compile(r"现在|目前|\bnow\b", re.I)
 _EITHER = re.compile(r"(?:不管|无论|不论)[^，,。]*还是")                 # "不管是 A 还是 B": "or"
@@ -138,9 +142,9 @@ def lacking(clause: str) -> bool:
     past or as a cause, not inside a condition ("returns 401 when the header is missing"), not
     intended, and not what the clause reports fixed ("Fixed the flaky test", "把写死的地址改成读配置了")."""
     found = _LACKING_EN.search(clause) or _LACKING_ZH.search(clause)
-    if not found or _NOT_NOW.search(clause) or _CONDITION_IN.search(clause[:found.start()]) or \
-            _WHEN_ZH.search(clause[found.end():]) or \
-            _INTENDED.search(clause) or _FINE.search(clause) or _NO_LONGER.search(clause) or \
+    if not found or _NOT_NOW.search(clause[:found.end()]) or _CONDITION_IN.search(clause[:found.start()]) or \
+            _WHEN_ZH.search(clause[found.end():]) or _STILL_GOOD.search(clause[found.end():]) or \
+            _PASSING.search(clause) or _INTENDED.search(clause) or _FINE.search(clause) or _NO_LONGER.search(clause) or \
             _EITHER.search(clause) or re.search(r"吧\s*$", clause) or is_question(clause):
         return False
     rest = _NOW.sub(" ", clause[:found.start()] + " " + clause[found.end():])

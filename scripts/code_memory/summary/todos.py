@@ -59,6 +59,7 @@ REQUEST_SHARE = 0.5       # of a request's weight in the to-do (the request name
 REQUEST_WORDS = 2         # … with at least this many of the request's words
 REPORTED_SHARE = 0.45     # … in what the session reports done, for the best match of the open to-dos
 REPORTED_WORDS = 2        # … with at least this many of its words there
+ASKED_ABOUT_SHARE = 0.5   # of a question's words in an open to-do: the person asks about it
 REPORTED_HEAD = 0.3       # … or its whole main clause there and this share of all its words
 
 _LEAD = re.compile(
@@ -70,7 +71,7 @@ _LEAD = re.compile(
     r"(?:known|open|remaining|outstanding|unresolved) (?:issues?|problems?|items?)|"
     r"(?:还|另外)?有(?:[一两三四几]|\d)(?:件事|个问题|个地方|处|点|项|样)(?:还)?(?:没|未|要|待|得)[\u4e00-\u9fff]{0,2}|"
     r"还有(?:[一两三四几]|\d)(?:件事|个问题|个地方|处|点|项|样)|还(?:缺|差)(?:[一两三四几]|\d)?(?:件事|样|点|项|处|个)?|"
-    r"(?:已知|遗留|未解决|没解决)的?问题|剩下的?(?:[一两三四几]|\d)?(?:件事|个问题|项|点)?)"
+    r"(?:已知|遗留|未解决|没解决)的?问题|还?剩(?:下|余)?的?(?:[一两三四几]|\d)?(?:件事|个问题|项|点|处|样)?)"
     r"(?:\*\*)?"
     r"\s*(?:(?:要做的|需要做的|的工作)?(?:是|有|要)|is|are)?\s*(?:[:：]\s*|$)", re.I)
 _LEAD_NEEDS_COLON = re.compile(r"^(?:next|to-?dos?)\b", re.I)
@@ -84,6 +85,7 @@ _DEFERRAL = re.compile(
 _PRONOUN_START = re.compile(r"^(?:they|it|this|that|these|those|它们?|这个?|那个?|其)\b|^(?:它|这|那)", re.I)
 _PREFIX = re.compile(r"^(.{1,40}?)[:：]\s*(.+)$")
 # a part that goes on with a list of open work ("…；还有 B", "…; also B")
+_POINTING = re.compile(r"\b(?:it|this|that|them|these|those)\b|这个|那个|它|这块|这部分", re.I)
 _NAME_WORDS = 5           # an item of at most this many words is a name, not a sentence
 _GOES_ON = re.compile(r"^\s*(?:还有|另外|以及|also|plus)(?![a-z])", re.I)
 # an answer word before the work ("Not yet — …", "No, I haven't …", "还没，…")
@@ -152,6 +154,16 @@ def _shorten(text: str, only_open: bool = False) -> str:
     return cl.cut(text, TODO_CHARS)
 
 
+def _points_back(part: str) -> bool:
+    """Does a part name its work only through what was said before it: it starts with a pronoun
+    ("It currently only covers …"), or a pronoun is nearly all it names ("I'll pick it up next
+    session"), or it names almost nothing ("明天接着查")?"""
+    part = cl.strip_connective(part)
+    words = content(part)
+    return bool(_PRONOUN_START.match(part)) or sum(words.values()) < 2 or \
+        (_POINTING.search(part) is not None and len(words) <= 2)
+
+
 def _items(rest: str) -> list:
     """The items after a lead, one each: split at ``；``, numbers, ", and"; a list of short English
     names at its commas ("the CLI help text, the changelog entry")."""
@@ -168,8 +180,7 @@ def _open_parts(sentence: str, obligations: bool, before: str = "") -> list:
     with the list of an open one: "…应该按需加载；还有深色模式下折线图的颜色看不清"); ``before``: the
     sentence before it, which a part that starts with a pronoun points back to."""
     parts = cl.sentences(sentence, clauses=True)
-    if before and _PRONOUN_START.match(cl.strip_connective(parts[0] if parts else "")) and \
-            len(before) + len(sentence) < TODO_CHARS:               # and room for both
+    if before and parts and _points_back(parts[0]) and len(before) + len(sentence) < TODO_CHARS:   # room for both
         parts.insert(0, before.rstrip("。.!！"))
     out, last = [], []           # last: the lines of the part before, when it left work open
     for i, part in enumerate(parts):
@@ -178,8 +189,8 @@ def _open_parts(sentence: str, obligations: bool, before: str = "") -> list:
         if not (cl.open_sentence(part, obligations, states=obligations) or goes_on):
             last = []
             continue
-        if i and _PRONOUN_START.match(cl.strip_connective(part)):
-            part = parts[i - 1].rstrip("；;") + "; " + part          # "they ought to …": keep what "they" is
+        if i and _points_back(part):
+            part = parts[i - 1].rstrip("；;。.") + "; " + part        # "they ought to …": keep what "they" is
             del out[len(out) - len(last):]                         # … once, not also on its own
         last = [_shorten(item) for item in cl.open_items(part, states=obligations)]   # "A isn't done yet, and B …"
         out += last
@@ -244,6 +255,30 @@ def capture(final_message: str, requests=(), done_words=frozenset(), worked: boo
             if not covers(content(todo), done_words, DONE_SHARE):
                 todos.append(todo)
     return _keep(todos)[:MAX_TODOS]
+
+
+def restated(todos: list, requests, open_todos, is_same) -> list:
+    """The to-dos of a session that did no work, in the words they had: one that names the same
+    work as an earlier open to-do (``is_same``) is that to-do; so is any that shares a word with
+    the open to-do the person asked about ("readiness probe 加了吗" — "还没有，Deployment 里目前
+    只有 liveness probe"). ``open_todos``: ``[(session id, text)]``."""
+    asked_about = None
+    for request in requests:
+        for sentence in cl.sentences(request):
+            words = content(sentence)
+            if not cl.is_question(sentence) or not words:
+                continue
+            share, text = max(((coverage(words, expand(content(text))), text) for _r, text in open_todos),
+                              default=(0.0, None))
+            if share >= ASKED_ABOUT_SHARE:
+                asked_about = text
+    out = []
+    for todo in todos:
+        earlier = next((text for _ref, text in open_todos if is_same(todo, text)), None)
+        if earlier is None and asked_about and _found(content(todo), expand(content(asked_about))):
+            earlier = asked_about
+        out.append(earlier or todo)
+    return list(dict.fromkeys(out))
 
 
 # ---------------------------------------------------------------------------------------------

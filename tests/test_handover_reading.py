@@ -275,6 +275,8 @@ def test_no_wrong_close():
     ("The cron job still deletes logs older than 7 days instead of 30.",
      ["The cron job still deletes logs older than 7 days instead of 30"]),
     ("Ported the CLI. The Windows installer is untested.", ["The Windows installer is untested"]),
+    ("The uploaded files are still unscanned.", ["The uploaded files are still unscanned"]),
+    ("There is no retry for failed uploads yet.", ["There is no retry for failed uploads yet"]),
     ("Cache added. It currently only covers the product pages.",           # the pronoun keeps what it means
      ["Cache added; It currently only covers the product pages"]),
     ("报表页改好了。导出按钮还是灰的，点了没反应。", ["导出按钮还是灰的，点了没反应"]),
@@ -304,6 +306,8 @@ def test_no_wrong_close():
     ("The endpoint returns 404 when the record is missing.", []),
     ("The parser deliberately leaves unknown fields untouched.", []),
     ("Retries are capped at 5 by design.", []),
+    ("Nothing is broken.", []),
+    ("There is no global state, so it is thread-safe.", []),
     ("Is the Windows installer still untested?", []),
     ("之前搜不到是因为没有分词，现在能搜到了。", []),
     ("我们还是用 SQLite 吧。", []),

@@ -109,7 +109,7 @@ _STILL_FINE = (r"(?:not|no|need|needs|pass|passes|passing|work|works|working|suc
 _LACKING_EN = re.compile(
     r"\b(?:is|are|'s|'re)\s+(?:still\s+|currently\s+|also\s+)?(?:missing|absent|broken|red|failing|flaky|stale|"
     r"outdated|out of date|wrong|incorrect|left out|lost)\b|\bstill missing\b|"
-    r"\bthere(?:'s| is| are) (?:also |still )?no\b|\black(?:s|ing)\b|\bflak(?:y|es|ing)\b|"
+    r"\bthere(?:'s| is| are) (?:also|still|currently) no\b|\bthere(?:'s| is| are) no\b(?=.*\byet\b)|\black(?:s|ing)\b|\bflak(?:y|es|ing)\b|"
     r"\bhard-?coded\b|\bun(?:tested|supported|handled|documented|implemented|validated|verified|translated|cached|"
     r"indexed|escaped|saniti[sz]ed|paginated|locali[sz]ed|monitored|enforced|configured)\b|"
     r"\b(?:does|do)(?:n't| not) (?:exist|work|support|handle|cover|scale|apply|respect|validate|check|retry|"
@@ -132,6 +132,8 @@ _STILL_GOOD = re.compile(r"^[^，,。；;]*?(?:全过|通过|正常|没问题|�
                          r"as expected|normally|cleanly)\b", re.I)     # "…还是 9 个全过", "still all pass"
 _WHEN_ZH = re.compile(r"(?<![超小耗定实及临同按准暂])时(?:候)?(?![间])|的话")       # "数据库连不上时返回 503"
 _NOW = re.compile(r"现在|目前|\bnow\b", re.I)
+_ADJECTIVAL = re.compile(r"\b(for|the|a|an|of|on|with|in|any|all|its|their|our|to|from|by) [a-z]{3,}ed\b|()\bun[a-z]{3,}ed\b",
+                         re.I)
 _EITHER = re.compile(r"(?:不管|无论|不论)[^，,。]*还是")                 # "不管是 A 还是 B": "or"
 _FIXES_ZH = re.compile(r"(?:改|换|替换)(?:成|为)|去掉|去除|移除|删掉|拿掉|修好|修复|了\s*$")   # "把写死的地址改成…了"
 
@@ -145,9 +147,11 @@ def lacking(clause: str) -> bool:
     if not found or _NOT_NOW.search(clause[:found.end()]) or _CONDITION_IN.search(clause[:found.start()]) or \
             _WHEN_ZH.search(clause[found.end():]) or _STILL_GOOD.search(clause[found.end():]) or \
             _PASSING.search(clause) or _INTENDED.search(clause) or _FINE.search(clause) or _NO_LONGER.search(clause) or \
-            _EITHER.search(clause) or re.search(r"吧\s*$", clause) or is_question(clause):
+            _EITHER.search(clause) or re.search(r"吧\s*$", clause) or is_question(clause) or \
+            _NEG_EN.search(clause[:found.start()]):                 # "Nothing is broken"
         return False
     rest = _NOW.sub(" ", clause[:found.start()] + " " + clause[found.end():])
+    rest = _ADJECTIVAL.sub(lambda m: m.group(1) or "", rest)          # "for failed uploads": a participle that names, not a report
     return not (completed(rest) or _FIXES_ZH.search(rest))
 
 

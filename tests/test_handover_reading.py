@@ -293,6 +293,14 @@ def test_no_wrong_close():
     ("Three things remain: the CLI help text, the changelog entry, and a migration note.",
      ["the CLI help text", "the changelog entry", "a migration note"]),
     ("迁移脚本写好了。已知问题：大表迁移会锁表；回滚脚本缺失。", ["大表迁移会锁表", "回滚脚本缺失"]),
+    ("## Summary\n- Added the export endpoint\n- Updated the tests (all 31 pass)\n\n## Known issues\n"
+     "- Large exports time out after 30 s\n- The CSV header is still in English",
+     ["Large exports time out after 30 s", "The CSV header is still in English"]),
+    ("改完了。目前导入只认 UTF-8，GBK 编码的文件会乱码。", ["目前导入只认 UTF-8，GBK 编码的文件会乱码"]),
+    ("All tests pass. The refresh token is still stored in localStorage, which isn't ideal.",
+     ["The refresh token is still stored in localStorage, which isn't ideal"]),
+    ("Bumped the version to 2.3.0 and updated the changelog. Nothing else is outstanding.", []),
+    ("The migration ran on staging in 4 minutes. Production has 10x the rows, so expect 40 minutes.", []),
     ("接口改好了。有两个地方还没处理：空列表返回 500；另外分页参数没校验。", ["空列表返回 500", "分页参数没校验"]),
     # not open work: a result, a description of how it works, the past, a cause, a condition, intended, a question
     ("Renamed the module; all 48 tests still pass.", []),

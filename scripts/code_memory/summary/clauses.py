@@ -114,12 +114,12 @@ _LACKING_EN = re.compile(
     r"indexed|escaped|saniti[sz]ed|paginated|locali[sz]ed|monitored|enforced|configured)\b|"
     r"\b(?:does|do)(?:n't| not) (?:exist|work|support|handle|cover|scale|apply|respect|validate|check|retry|"
     r"clean up|expire)\b|"
-    rf"(?<!\bcan )(?<!\bcould )(?<!\bwill )(?<!\bwould )(?<!\bmay )(?<!\bmight )\bstill (?!{_STILL_FINE})(?=\w)|"
+    rf"(?<!\bcan )(?<!\bcould )(?<!\bwill )(?<!\bwould )(?<!\bmay )(?<!\bmight )\bstill (?!{_STILL_FINE})(?:[a-z]+ed\b)?(?=\w*)|"
     r"\bonly\b[^.;]*\b(?:for now|so far|at the moment)\b|\b(?:currently|for now) only\b", re.I)
 _LACKING_ZH = re.compile(
     r"(?<![我们咱就那要最终后])(?:还是|仍然|依然|仍旧|依旧|照样)"
     r"(?!(?:能|可以|可用|正常|好的|好用|通过|全过|过了?|没问题|对的|兼容|有效|生效|稳定|决定|选|先|改回|保留))|"
-    r"(?:目前|暂时|眼下|还|仍)(?:也|都)?(?:只|仅)(?:有|能|支持|覆盖|处理|认|用)|写死|硬编码|不支持|缺(?!省)|没测|未测|不稳定|"
+    r"(?:(?:目前|暂时|眼下)[^，,。；;]{0,12}?|还|仍)(?:也|都)?(?:只|仅)(?:有|能|支持|覆盖|处理|认|用)|写死|硬编码|不支持|缺(?!省)|没测|未测|不稳定|"
     r"时好时坏|偶尔(?:会)?(?:失败|挂|报错|超时)|(?<![离分])(?<=[\u4e00-\u9fff])不(?:清|到|上|通|开|动|出来|起来|进去|了(?![解多]))"
     r"(?![多\d\s]*(?:\d|秒|分钟|毫秒|ms|MB|KB|%))")
 # … unless said of the past or as a cause, inside a condition, as intended, or of what the clause fixes

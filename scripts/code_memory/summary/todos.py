@@ -75,6 +75,7 @@ _LEAD = re.compile(
     r"(?:\*\*)?"
     r"\s*(?:(?:要做的|需要做的|的工作)?(?:是|有|要)|is|are)?\s*(?:[:：]\s*|$)", re.I)
 _LEAD_NEEDS_COLON = re.compile(r"^(?:next|to-?dos?)\b", re.I)
+_HEADING = re.compile(r"^\s*#{1,6}\s+")
 _CHECKBOX = re.compile(r"^\s*[-*]\s*\[ \]\s*(.+)$")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)、])\s+(.+)$")
 _ITEMS = re.compile(r"[；;]|(?:^|\s)\(?\d+[.)、]\s+|\s*[①②③④⑤⑥]\s*|,\s+and\s+|，以及|，还有")
@@ -204,6 +205,7 @@ def from_message(message: str, worked: bool = True) -> list:
     todos: list = []
     collecting = False
     for line in (message or "").split("\n"):
+        line = _HEADING.sub("", line)                 # "## Known issues" leads like "Known issues:"
         box = _CHECKBOX.match(line)
         if box:
             todos.append(box.group(1))

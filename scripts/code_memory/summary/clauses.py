@@ -108,7 +108,8 @@ _STILL_FINE = (r"(?:not|no|need|needs|pass|passes|passing|work|works|working|suc
                r"the same|there for|in place|on track|fast|think|want|have access)\b")
 _LACKING_EN = re.compile(
     r"\b(?:is|are|'s|'re)\s+(?:still\s+|currently\s+|also\s+)?(?:missing|absent|broken|red|failing|flaky|stale|"
-    r"outdated|out of date|wrong|incorrect|left out|lost)\b|\bstill missing\b|"
+    r"outdated|out of date|wrong|incorrect|left out|lost|garbled|corrupted|truncated|cut off|misaligned)\b|"
+    r"\bstill missing\b|\b(?:crashes|hangs|freezes|overlaps|flickers|keeps (?:crashing|failing|hanging|timing out))\b|\bleaks? memory\b|"
     r"\bthere(?:'s| is| are) (?:also|still|currently) no\b|\bthere(?:'s| is| are) no\b(?=.*\byet\b)|\black(?:s|ing)\b|\bflak(?:y|es|ing)\b|"
     r"\bhard-?coded\b|\bun(?:tested|supported|handled|documented|implemented|validated|verified|translated|cached|"
     r"indexed|escaped|saniti[sz]ed|paginated|locali[sz]ed|monitored|enforced|configured)\b|"
@@ -120,12 +121,13 @@ _LACKING_ZH = re.compile(
     r"(?<![我们咱就那要最终后])(?:还是|仍然|依然|仍旧|依旧|照样)"
     r"(?!(?:能|可以|可用|正常|好的|好用|通过|全过|过了?|没问题|对的|兼容|有效|生效|稳定|决定|选|先|改回|保留))|"
     r"(?:(?:目前|暂时|眼下)[^，,。；;]{0,12}?|还|仍)(?:也|都)?(?:只|仅)(?:有|能|支持|覆盖|处理|认|用)|写死|硬编码|不支持|缺(?!省)|没测|未测|不稳定|"
-    r"时好时坏|偶尔(?:会)?(?:失败|挂|报错|超时)|(?<![离分])(?<=[\u4e00-\u9fff])不(?:清|到|上|通|开|动|出来|起来|进去|了(?![解多]))"
+    r"时好时坏|偶尔(?:会)?(?:失败|挂|报错|超时)|是(?:乱|错)的|不对(?![称齐])|乱码|错位|重叠|闪退|崩溃|卡死|白屏|(?<![离分])(?<=[\u4e00-\u9fff])不(?:清|到|上|通|开|动|出来|起来|进去|了(?![解多]))"
     r"(?![多\d\s]*(?:\d|秒|分钟|毫秒|ms|MB|KB|%))")
 # … unless said of the past or as a cause, inside a condition, as intended, or of what the clause fixes
 _NOT_NOW = re.compile(r"之前|以前|原来|原先|本来|当时|一开始|因为|由于|原因是|导致|"
                       r"\b(?:was|were|used to|had|because|caused|due to|turned out)\b", re.I)
-_PASSING = re.compile(r"\b(?:until|simply|by design)\b", re.I)     # a state that passes on its own, or is meant
+_PASSING = re.compile(r"\b(?:until|simply|by design|for (?:existing|older|old|legacy) (?:clients|users|callers|apps)|"
+                      r"backwards?[- ]compat\w*)\b|兼容老|向后兼容", re.I)     # a state that passes, or is meant
 _CONDITION_IN = re.compile(r"如果|要是|假如|万一|\b(?:if|when|whenever|unless|in case|whether|once)\b", re.I)
 _STILL_GOOD = re.compile(r"^[^，,。；;]*?(?:全过|通过|正常|没问题|可用|能用|兼容|有效|生效)|"
                          r"^[^,.;]*?\b(?:pass(?:es|ing)?|works?|working|green|fine|correctly|properly|as before|"
@@ -145,7 +147,7 @@ def lacking(clause: str) -> bool:
     intended, and not what the clause reports fixed ("Fixed the flaky test", "把写死的地址改成读配置了")."""
     found = _LACKING_EN.search(clause) or _LACKING_ZH.search(clause)
     if not found or _NOT_NOW.search(clause[:found.end()]) or _CONDITION_IN.search(clause[:found.start()]) or \
-            _WHEN_ZH.search(clause[found.end():]) or _STILL_GOOD.search(clause[found.end():]) or \
+            _WHEN_ZH.search(clause[found.end():]) or _WHEN_ZH.search(clause[:found.start()]) or _STILL_GOOD.search(clause[found.end():]) or \
             _PASSING.search(clause) or _INTENDED.search(clause) or _FINE.search(clause) or _NO_LONGER.search(clause) or \
             _EITHER.search(clause) or re.search(r"吧\s*$", clause) or is_question(clause) or \
             _NEG_EN.search(clause[:found.start()]):                 # "Nothing is broken"

@@ -141,6 +141,7 @@ class Score:
     def __init__(self):
         self.by_kind = {k: [0, 0] for k in KINDS}
         self.by_language: dict = {}
+        self.todos_by_language: dict = {}
         self.finished = [0, 0]           # [still on a [ ] line, finished]
         self.leaks = 0
         self.false_decisions = 0
@@ -151,9 +152,10 @@ class Score:
     def fact(self, kind: str, lang: str, hit: bool, label: str) -> None:
         self.by_kind[kind][0] += hit
         self.by_kind[kind][1] += 1
-        row = self.by_language.setdefault(lang, [0, 0])
-        row[0] += hit
-        row[1] += 1
+        for table in (self.by_language, self.todos_by_language) if kind == "todo" else (self.by_language,):
+            row = table.setdefault(lang, [0, 0])
+            row[0] += hit
+            row[1] += 1
         if not hit:
             self.misses.append(label)
 
@@ -165,6 +167,7 @@ class Score:
                 "by_kind": {k: {"found": v[0], "facts": v[1], "recall": share(v)} for k, v in self.by_kind.items()},
                 "by_language": {k: {"found": v[0], "facts": v[1], "recall": share(v)}
                                 for k, v in self.by_language.items()},
+                "todos_by_language": {k: f"{v[0]}/{v[1]}" for k, v in self.todos_by_language.items()},
                 "finished_still_open": self.finished[0], "finished": self.finished[1],
                 "leaks": self.leaks, "false_decisions": self.false_decisions, "closes": self.closes,
                 "open_lines": self.open_lines[1], "spurious_todos": self.open_lines[0],

@@ -6,7 +6,9 @@ summary/decisions.py build on (docs/summaries.md § The deterministic reading).
 The markers are grammatical, not topical: perfective and resultative aspect (已 / 了 / 完 / 好,
 past participles, "is in", "now …"), negation scoped to its clause and made "not yet" by a
 temporal word (还没, 尚未, not … yet, still isn't, haven't), deferral (回头, 下次, 有空, 上线前要,
-later, next time, at some point, before we deploy), modality (得 / 要先 / should / ought to), and
+later, next time, at some point, before we deploy), modality (得 / 要先 / should / ought to), a
+deficiency of the current state said as a state (missing, untested, flaky, hard-coded, still <the
+old thing>, 还是…, 目前只…, 写死, 看不清: :func:`lacking`), and
 connectives that open a reason (因为, 免得, so that, to avoid) or a condition (如果, if); and where
 one sentence lists several pieces of open work (:func:`open_items`).
 
@@ -109,19 +111,23 @@ _STILL_FINE = (r"(?:not|no|need|needs|pass|passes|passing|work|works|working|suc
 _LACKING_EN = re.compile(
     r"\b(?:is|are|'s|'re)\s+(?:still\s+|currently\s+|also\s+)?(?:missing|absent|broken|red|failing|flaky|stale|"
     r"outdated|out of date|wrong|incorrect|left out|lost|garbled|corrupted|truncated|cut off|misaligned)\b|"
-    r"\bstill missing\b|\b(?:crashes|hangs|freezes|overlaps|flickers|keeps (?:crashing|failing|hanging|timing out))\b|\bleaks? memory\b|"
-    r"\bthere(?:'s| is| are) (?:also|still|currently) no\b|\bthere(?:'s| is| are) no\b(?=.*\byet\b)|\black(?:s|ing)\b|\bflak(?:y|es|ing)\b|"
+    r"\bstill missing\b|\b(?:crashes|hangs|freezes|overlaps|flickers|keeps (?:crashing|failing|hanging|timing out))\b|"
+    r"\bleaks? memory\b|\bthere(?:'s| is| are) (?:also|still|currently) no\b|\bthere(?:'s| is| are) no\b(?=.*\byet\b)|"
+    r"\black(?:s|ing)\b|\bflak(?:y|es|ing)\b|"
     r"\bhard-?coded\b|\bun(?:tested|supported|handled|documented|implemented|validated|verified|translated|cached|"
     r"indexed|escaped|saniti[sz]ed|paginated|locali[sz]ed|monitored|enforced|configured)\b|"
     r"\b(?:does|do)(?:n't| not) (?:exist|work|support|handle|cover|scale|apply|respect|validate|check|retry|"
     r"clean up|expire)\b|"
-    rf"(?<!\bcan )(?<!\bcould )(?<!\bwill )(?<!\bwould )(?<!\bmay )(?<!\bmight )\bstill (?!{_STILL_FINE})(?:[a-z]+ed\b)?(?=\w)|"
+    rf"(?<!\bcan )(?<!\bcould )(?<!\bwill )(?<!\bwould )(?<!\bmay )(?<!\bmight )"
+    rf"\bstill (?!{_STILL_FINE})(?:[a-z]+ed\b|(?=\w))|"
     r"\bonly\b[^.;]*\b(?:for now|so far|at the moment)\b|\b(?:currently|for now) only\b", re.I)
 _LACKING_ZH = re.compile(
     r"(?<![我们咱就那要最终后])(?:还是|仍然|依然|仍旧|依旧|照样)"
     r"(?!(?:能|可以|可用|正常|好的|好用|通过|全过|过了?|没问题|对的|兼容|有效|生效|稳定|决定|选|先|改回|保留))|"
-    r"(?:(?:目前|暂时|眼下)[^，,。；;]{0,12}?|还|仍)(?:也|都)?(?:只|仅)(?:有|能|支持|覆盖|处理|认|用)|写死|硬编码|不支持|缺(?!省)|没测|未测|不稳定|"
-    r"时好时坏|偶尔(?:会)?(?:失败|挂|报错|超时)|是(?:乱|错)的|不对(?![称齐])|乱码|错位|重叠|闪退|崩溃|卡死|白屏|(?<![离分])(?<=[\u4e00-\u9fff])不(?:清|到|上|通|开|动|出来|起来|进去|了(?![解多]))"
+    r"(?:(?:目前|暂时|眼下)[^，,。；;]{0,12}?|还|仍)(?:也|都)?(?:只|仅)(?:有|能|支持|覆盖|处理|认|用)|"
+    r"写死|硬编码|不支持|缺(?!省)|没测|未测|不稳定|时好时坏|偶尔(?:会)?(?:失败|挂|报错|超时)|"
+    r"是(?:乱|错)的|不对(?![称齐])|乱码|错位|重叠|闪退|崩溃|卡死|白屏|"
+    r"(?<![离分])(?<=[\u4e00-\u9fff])不(?:清|到|上|通|开|动|出来|起来|进去|了(?![解多]))"
     r"(?![多\d\s]*(?:\d|秒|分钟|毫秒|ms|MB|KB|%))")
 # … unless said of the past or as a cause, inside a condition, as intended, or of what the clause fixes
 _NOT_NOW = re.compile(r"之前|以前|原来|原先|本来|当时|一开始|因为|由于|原因是|导致|"
@@ -146,14 +152,16 @@ def lacking(clause: str) -> bool:
     past or as a cause, not inside a condition ("returns 401 when the header is missing"), not
     intended, and not what the clause reports fixed ("Fixed the flaky test", "把写死的地址改成读配置了")."""
     found = _LACKING_EN.search(clause) or _LACKING_ZH.search(clause)
-    if not found or _NOT_NOW.search(clause[:found.end()]) or _CONDITION_IN.search(clause[:found.start()]) or \
-            _WHEN_ZH.search(clause[found.end():]) or _WHEN_ZH.search(clause[:found.start()]) or _STILL_GOOD.search(clause[found.end():]) or \
-            _PASSING.search(clause) or _INTENDED.search(clause) or _FINE.search(clause) or _NO_LONGER.search(clause) or \
-            _EITHER.search(clause) or re.search(r"吧\s*$", clause) or is_question(clause) or \
-            _NEG_EN.search(clause[:found.start()]):                 # "Nothing is broken"
+    if not found:
         return False
-    rest = _NOW.sub(" ", clause[:found.start()] + " " + clause[found.end():])
-    rest = _ADJECTIVAL.sub(lambda m: m.group(1) or "", rest)          # "for failed uploads": a participle that names, not a report
+    before, after = clause[:found.start()], clause[found.end():]
+    if _NOT_NOW.search(clause[:found.end()]) or _CONDITION_IN.search(before) or _WHEN_ZH.search(before) or \
+            _WHEN_ZH.search(after) or _STILL_GOOD.search(after) or _NEG_EN.search(before) or \
+            _PASSING.search(clause) or _INTENDED.search(clause) or _FINE.search(clause) or \
+            _NO_LONGER.search(clause) or _EITHER.search(clause) or re.search(r"吧\s*$", clause) or is_question(clause):
+        return False                  # _NEG_EN before it: "Nothing is broken"
+    rest = _NOW.sub(" ", before + " " + after)
+    rest = _ADJECTIVAL.sub(lambda m: m.group(1) or "", rest)      # "for failed uploads" names, reports nothing
     return not (completed(rest) or _FIXES_ZH.search(rest))
 
 

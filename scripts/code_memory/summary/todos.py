@@ -6,7 +6,10 @@ Capture — from the final assistant message and from the person's own words:
     unchecked ``- [ ]`` boxes;
   * any sentence that leaves work open (summary/clauses.py): not done yet (还没支持, isn't migrated,
     haven't hooked …, negation scoped to its clause), deferred or asked for (回头…, 上线前要先…,
-    有空的话…, next time, should, at some point, please check …) — kept whole, with its subject
+    有空的话…, next time, should, at some point, please check …), or — after a session that did
+    work — a deficiency stated as a state (missing, untested, flaky, hard-coded, still <the old
+    thing>, 还是…, 目前只…, 写死, 看不清; clauses.lacking), and the items after a lead-in that
+    announces open work ("Known gaps:", "还有两件事没弄：") — kept whole, with its subject
     (``负数金额还没支持，后面需要补上``), a marker-only prefix ("Not done yet:") dropped, a pronoun
     kept with the clause it points back to; over ``TODO_CHARS`` the reason and consequence clauses
     go first. Conditions, questions, intended omissions ("故意没改") and lines with no content
@@ -59,8 +62,8 @@ REQUEST_SHARE = 0.5       # of a request's weight in the to-do (the request name
 REQUEST_WORDS = 2         # … with at least this many of the request's words
 REPORTED_SHARE = 0.45     # … in what the session reports done, for the best match of the open to-dos
 REPORTED_WORDS = 2        # … with at least this many of its words there
-ASKED_ABOUT_SHARE = 0.5   # of a question's words in an open to-do: the person asks about it
 REPORTED_HEAD = 0.3       # … or its whole main clause there and this share of all its words
+ASKED_ABOUT_SHARE = 0.5   # of a question's words in an open to-do: the person asks about it
 
 _LEAD = re.compile(
     r"^(?:\*\*)?(?:下一步|接下来|后续(?:工作)?|待办(?:事项)?|还需要|遗留|TODO|to-?dos?|next(?: steps?| up)?|"
@@ -85,9 +88,9 @@ _DEFERRAL = re.compile(
     r"when (?:we|you) (?:have|get) (?:time|a chance)", re.I)
 _PRONOUN_START = re.compile(r"^(?:they|it|this|that|these|those|它们?|这个?|那个?|其)\b|^(?:它|这|那)", re.I)
 _PREFIX = re.compile(r"^(.{1,40}?)[:：]\s*(.+)$")
-# a part that goes on with a list of open work ("…；还有 B", "…; also B")
 _POINTING = re.compile(r"\b(?:it|this|that|them|these|those)\b|这个|那个|它|这块|这部分", re.I)
 _NAME_WORDS = 5           # an item of at most this many words is a name, not a sentence
+# a part that goes on with a list of open work ("…；还有 B", "…; also B")
 _GOES_ON = re.compile(r"^\s*(?:还有|另外|以及|also|plus)(?![a-z])", re.I)
 # an answer word before the work ("Not yet — …", "No, I haven't …", "还没，…")
 _ANSWER = re.compile(r"^(?:not yet|no|nope|yes|yeah|还没有?|没有|没呢|还没呢|对|是的)\s*(?:[,，:：]|\s[—–-]{1,2}|——)\s*(?=\S)",

@@ -309,7 +309,7 @@ def main() -> int:
     parser.add_argument("--checkout", default=REPO, help="run the hooks and the summarizer of this checkout")
     parser.add_argument("--json", help="also write the result here")
     parser.add_argument("--set", choices=tuple(SETS), default="tuning",
-                        help="the scenarios: tuning (handover_tuning_set.py), closing (handover_closing_set.py) "
+                        help="the scenarios: tuning (handover_tuning_set.py), closing (handover_closing_set.py), "
                              "closing-heldout (handover_closing_heldout.py, written blind, since read) or closing-heldout2 "
                              "(handover_closing_heldout2.py, written blind: never tune to it)")
     parser.add_argument("--smoke", action="store_true", help="two scenarios only (a few seconds)")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|capture] [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|capture] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
@@ -11,10 +11,14 @@ the person's word or by evidence, and the traps that must not close one). The ru
 against both, so every number here is an UPPER BOUND; ``bench_handover_heldout.py`` is the measure.
 ``--set closing-heldout`` runs ``bench/handover_closing_heldout.py`` (12 projects, 21 to-dos finished
 in other words, 14 traps): written blind on 2026-11-26 by someone who did not read the closing rules,
-but its misses have since been read, so it is TUNING data now too. ``--set capture`` runs
-``bench/handover_capture_set.py`` (10 projects, open work stated as a state, and reports full of
-results, descriptions, causes and intended caveats that must not become to-dos), written by the
-engineer of the capture rules: an upper bound as well.
+so it is a held-out measure of them — never tune to it. It has since been read by the people tuning
+the rules, so ``--set closing-heldout2`` (``bench/handover_closing_heldout2.py``: 14 projects, 38
+to-dos stated as states, wishes, lists and in the person's prompt, 27 finished in other words, 23
+traps) replaces it as the held-out measure: written blind to the capture and closing rules on
+2026-11-26 — never tune to it either. ``--set capture`` runs ``bench/handover_capture_set.py`` (10
+projects, open work stated as a state, and reports full of results, descriptions, causes and
+intended caveats that must not become to-dos), written by the engineer of the capture rules: an
+upper bound as well.
 
 Each session is written as a transcript in the real binary's shapes (tests/support/transcripts.py;
 the first edit meets the rules gate), summarized by ``session-summary.py`` in a new process with
@@ -26,12 +30,16 @@ project, then session 2, …) in one memory root that also holds what a user's r
 Scored when the next session that does real work starts (short sessions in between must not push
 the work out): each planted phrase (topic, file, decision, reason, note, open to-do — an open
 to-do only counts on a line holding ``[ ]``, the handover contract) found in the start context;
-a reverted session's entry says so; spurious to-dos: ``[ ]`` lines of the brief at a scored start that
-hold no planted to-do of the project (precision: a to-do nobody planted, or a description, a result,
-a question taken for one), counted against all its ``[ ]`` lines; finished to-dos no longer on a ``[ ]`` line at the next start;
+a reverted session's entry says so; spurious to-dos: ``[ ]`` lines of the brief at a scored start
+that hold no planted to-do of the project (precision: a to-do nobody planted, or a description, a
+result, a question taken for one), counted against all its ``[ ]`` lines; finished to-dos no longer
+on a ``[ ]`` line at the next start;
 wrong closes, read from the to-do index after each project's last session (``code-memory todo list
 --status all``): a planted to-do shown ``done`` although no session finished it, or closed by an
-earlier session than the one that did;
+earlier session than the one that did; traps (a set's sessions may name ``traps``: open to-dos that
+session touches, asks about or puts off without finishing) held when the index does not show the
+to-do closed by that session or an earlier one, sprung when it does, untested when the to-do is not
+in the index at all;
 phrases of other projects in a project's context (leaks); decided lines that name an option
 nobody agreed to; context size; SessionStart wall time (p50). Prints one JSON object.
 
@@ -59,6 +67,7 @@ from bench_continuity import DENIAL, fill_root  # noqa: E402
 from code_memory.timeutil import now_iso  # noqa: E402
 from handover_capture_set import SCENARIOS as CAPTURE  # noqa: E402
 from handover_closing_heldout import SCENARIOS as CLOSING_HELDOUT  # noqa: E402
+from handover_closing_heldout2 import SCENARIOS as CLOSING_HELDOUT2  # noqa: E402
 from handover_closing_set import SCENARIOS as CLOSING  # noqa: E402
 from handover_tuning_set import SCENARIOS  # noqa: E402
 from report import emit  # noqa: E402
@@ -67,7 +76,9 @@ from support.transcripts import TranscriptWriter  # noqa: E402
 KINDS = ("topic", "file", "decision", "reason", "note", "todo", "reverted")
 PLANTED = (("topic", "topic"), ("file", "files"), ("decision", "decisions"), ("reason", "reasons"),
            ("note", "notes"))
-SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELDOUT, "capture": CAPTURE}
+SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELDOUT,
+        "closing-heldout2": CLOSING_HELDOUT2, "capture": CAPTURE}
+BLIND = ("closing-heldout2",)       # written blind and not yet read by the people tuning the rules
 
 
 def write_transcript(path: str, sid: str, cwd: str, project: str, session: dict) -> None:
@@ -146,6 +157,7 @@ class Score:
         self.leaks = 0
         self.false_decisions = 0
         self.closes = {"right": 0, "wrong": 0, "missed": 0}
+        self.traps = {"held": 0, "sprung": 0, "untested": 0}
         self.open_lines = [0, 0]         # [spurious, all]: ``[ ]`` lines at the scored starts
         self.misses: list = []
 
@@ -170,6 +182,7 @@ class Score:
                 "todos_by_language": {k: f"{v[0]}/{v[1]}" for k, v in self.todos_by_language.items()},
                 "finished_still_open": self.finished[0], "finished": self.finished[1],
                 "leaks": self.leaks, "false_decisions": self.false_decisions, "closes": self.closes,
+                "traps": self.traps,
                 "open_lines": self.open_lines[1], "spurious_todos": self.open_lines[0],
                 "misses": self.misses}
 
@@ -241,6 +254,14 @@ def check_closes(score: Score, index: list, sessions: list, sids: list) -> None:
                 elif finisher is not None and todo["status"] != "carried":
                     score.closes["missed"] += 1
                     score.misses.append(f"{sids[j]} to-do not closed by {sids[finisher]}: {todo['text']}")
+    for k, session in enumerate(sessions):
+        for phrase in session.get("traps", ()):
+            copies = [t for t in index if phrase.lower() in t["text"].lower()]
+            closers = [sids.index(t["done_by"]) for t in copies if t["status"] == "done" and t.get("done_by") in sids]
+            outcome = "untested" if not copies else "sprung" if any(c <= k for c in closers) else "held"
+            score.traps[outcome] += 1
+            if outcome == "sprung":
+                score.misses.append(f"{sids[k]} trap sprung, to-do closed: {phrase}")
 
 
 def todo_index(python: str, checkout: str, env: dict, project: str) -> list:
@@ -308,8 +329,9 @@ def main() -> int:
     parser.add_argument("--json", help="also write the result here")
     parser.add_argument("--set", choices=tuple(SETS), default="tuning",
                         help="the scenarios: tuning (handover_tuning_set.py), closing (handover_closing_set.py), "
-                             "closing-heldout (handover_closing_heldout.py, written blind, its misses read since) "
-                             "or capture (handover_capture_set.py)")
+                             "closing-heldout (handover_closing_heldout.py, written blind, since read), closing-heldout2 "
+                             "(handover_closing_heldout2.py, written blind: never tune to it) or capture "
+                             "(handover_capture_set.py)")
     parser.add_argument("--smoke", action="store_true", help="two scenarios only (a few seconds)")
     parser.add_argument("--show", action="append", default=[], metavar="PROJECT",
                         help="print the brief each session of this project starts with (stderr)")
@@ -318,8 +340,9 @@ def main() -> int:
     scenarios = SETS[args.set]
     scenarios = scenarios[:2] if args.smoke else scenarios
     checkout = os.path.abspath(args.checkout)
-    label = "written blind, but its misses were read: tuning data now, an upper bound" \
-        if args.set == "closing-heldout" else "upper bound: the extractor was developed against it"
+    label = "held-out: written blind, never tuned to" if args.set in BLIND else \
+        "written blind, since read by the people tuning the rules" if args.set == "closing-heldout" else \
+        "upper bound: the extractor was developed against it"
     out = {"set": f"{args.set} ({label})", "checkout": checkout,
            "uptime": os.getloadavg()[0], **run(args.python, checkout, scenarios, args.show),
            "seconds": round(time.time() - began, 1)}

@@ -61,7 +61,8 @@ REQUEST_WORDS = 2         # … with at least this many of the request's words
 REPORTED_SHARE = 0.45     # … in what the session reports done, for the best match of the open to-dos
 REPORTED_WORDS = 2        # … with at least this many of its words there
 REPORTED_HEAD = 0.3       # … or its whole main clause there and this share of all its words
-ONLY_REQUEST_SHARE = 0.7  # of a request's weight in the to-do: the request names this work only
+ONLY_REQUEST_SHARE = 0.7  # of a request's weight in the to-do: the request names this work only (and
+                          # REPORTED_SHARE of its main clause is in what the session reports done)
 
 _LEAD = re.compile(
     r"^(?:\*\*)?(?:下一步|接下来|后续(?:工作)?|待办(?:事项)?|还差|还需要|遗留(?:问题)?|TODO|to-?dos?|next(?: steps?| up)?|"
@@ -84,6 +85,11 @@ _WORK_REQUEST = re.compile(r"^\s*(?:继续|接着|go on|continue|keep going|carr
 _RESUMING = re.compile(r"^\s*(?:继续|接着)|^\s*(?:continue|keep going|carry on|go on)(?: with| on)?\b", re.I)
 # the person's word that something was arranged (停机时间跟 DBA 定了, 约好了, 敲定): a completion in
 # Chinese that the aspect markers of summary/clauses.py do not carry; not after a negation (还没定)
+# the trouble goes on, the work carries on: a sentence that reports nothing done
+_GOES_ON = re.compile(r"还是|仍然|依然|依旧|照样|(?:接着|继续|再)(?:查|看|弄|改|做|修|调)|"
+                      r"\bstill\b|\bpick (?:it|this|that) up\b|\bcontinue (?:tomorrow|later|next)", re.I)
+# a question without its question mark (告警规则配了吗, 加了没有): asks, reports nothing
+_ASKS = re.compile(r"(?:吗|么|呢|没有?)\s*[。.!！~]*$")
 _SETTLED_ZH = re.compile(r"(?<![没未不别])(?:定|约|谈|商量|排|订)(?:好了?|妥了?|了)|敲定|确定了|说定了")
 
 
@@ -291,7 +297,7 @@ class Evidence:
         ev.done_words = expand(ev.done_words | ev.file_words)
         for request in digest.user_requests:     # what the person asks for now, not what they put off
             for sentence in cl.sentences(request):
-                if not (cl.is_question(sentence) or cl.is_condition(sentence) or
+                if not (cl.is_question(sentence) or _ASKS.search(sentence) or cl.is_condition(sentence) or
                         cl.open_sentence(sentence, obligations=False)):
                     ev.asked.append(content(_RESUMING.sub("", sentence)))     # 接着弄 X: X
                     ev.asked_words |= set(ev.asked[-1])
@@ -310,7 +316,9 @@ def done_statements(digest) -> list:
     completion and leave nothing open ("压测我这边已经跑过了"); the assistant's too when the session
     did work — changed files or ran a command that passed (in a session of questions and answers
     "failed deliveries are simply dropped" describes how things are, not work done); in a session
-    that changed files, also every plain statement of its final report (it describes what was done)."""
+    that changed files, also every plain statement of its final report (it describes what was done).
+    Never a sentence that says the trouble goes on or the work carries on ("文件名还是乱码，明天接着查",
+    "it still times out")."""
     out = []
     did_work = bool(digest.files_touched) or any(not c.get("failed") for c in digest.commands or [])
     texts = (list(getattr(digest, "assistant_notes", None) or []) or [digest.final_message]) if did_work else []
@@ -321,8 +329,8 @@ def done_statements(digest) -> list:
                 if not cl.open_sentence(s) and not cl.is_question(s) and not cl.is_condition(s)
                 and (not cl.negated(s) or cl.done_sentence(s))]        # "超时的问题没动" reports nothing done
     for request in digest.user_requests:
-        out += [s for s in cl.sentences(request) if cl.done_sentence(s) or _settled(s)]
-    return out
+        out += [s for s in cl.sentences(request) if not _ASKS.search(s) and (cl.done_sentence(s) or _settled(s))]
+    return [s for s in out if not _GOES_ON.search(s)]
 
 
 def _settled(sentence: str) -> bool:
@@ -406,8 +414,7 @@ def _asked_and_reported(words: dict, main: dict, evidence: Evidence) -> bool:
     if not any(_found(request, mine) >= 1 and soft.coverage(request, mine) >= ONLY_REQUEST_SHARE
                for request in evidence.asked):
         return False
-    return _found(main, evidence.done_words) >= REPORTED_WORDS and \
-        soft.coverage(main, evidence.done_words) >= REPORTED_SHARE
+    return _found(main, evidence.done_words) >= 1 and soft.coverage(main, evidence.done_words) >= REPORTED_SHARE
 
 
 def _reported(words: dict, main: dict, done_words) -> bool:

@@ -6,6 +6,8 @@ bench set)."""
 
 from __future__ import annotations
 
+import pytest
+
 from code_memory.summary import extract
 from code_memory.summary.todos import head, work
 from code_memory.text import soft
@@ -73,3 +75,37 @@ def test_a_request_after_a_not_yet_answer():
     later = alerts + [("s2", todo) for todo in answer["todos"]]
     assert closed(later, "告警规则配上了，磁盘超过 90% 会发到值班群。", requests=["配一下告警规则吧，磁盘 90% 就报"],
                   files=["/p/deploy/alerts.yaml"], failed=False)[:1] == alerts
+
+
+WORKED = dict(files=["/p/app/x.py"], failed=False)
+PDF = ("s1", "Exporting reports to PDF isn't supported yet")
+WINDOW = ("s1", "发版之前还得跟法务约一下隐私条款的审核")
+
+
+@pytest.mark.parametrize("todos, report, session, closes", [
+    ([PDF, ("s1", "The chart legend still overlaps the axis")], "Done: reports can be downloaded as PDF now.",
+     dict(requests=["Add a PDF exporter for reports"], **WORKED), 1),
+    ([("s1", "Names with accents come out garbled in the CSV export; the encoding still needs fixing"),
+      ("s1", "The export has no progress indicator yet")], "Accented names survive the export now — it writes utf-8-sig.",
+     dict(requests=["keep going on the accents issue"], **WORKED), 1),
+    ([("s1", "Before go-live we still need to agree a maintenance window with ops"), ("s1", "Alerting isn't configured yet")],
+     "Noted.", dict(requests=["Ops and I agreed on Sunday 1-3am for the maintenance window."], failed=None), 1),
+    ([("s1", "金额还是按分显示的，需要格式化成元"), ("s1", "导出还不支持按月份筛选")], "好了，金额现在显示成 12.34 元。",
+     dict(requests=["金额格式改一下"], **WORKED), 1),
+    ([WINDOW, ("s1", "埋点还没加")], "好的。", dict(requests=["隐私条款的审核跟法务约好了，周四过"], failed=None), 1),
+    ([("s1", "繁体用户搜索简体词搜不到，繁简转换还要做一下"), ("s1", "搜索结果还没有高亮")],
+     "用 opencc 把索引和查询都转成简体以后，繁体用户搜简体词都能搜到了。", dict(requests=["接着弄繁体搜索的问题"], **WORKED), 1),
+    # the traps: a "not yet" answer, a failed run, a plan, work put off, a sibling, other work, a question
+    ([("s1", "健康检查还没接上")], "还没有，目前只有存活探针。", dict(requests=["健康检查接上了吗"], failed=None), 0),
+    ([PDF], "PDF export is half done; the layout test fails.",
+     dict(requests=["Add a PDF exporter for reports"], files=["/p/x.py"], failed=True), 0),
+    ([PDF], "Plan: use weasyprint for the PDF export; I'll start tomorrow.",
+     dict(requests=["How would you do PDF export?"], failed=None), 0),
+    ([WINDOW], "好，放到下周。", dict(requests=["隐私条款审核下周再约"], failed=None), 0),
+    ([PDF, ("s1", "Exporting reports to Excel isn't supported yet")], "Reports can be downloaded as PDF now.",
+     dict(requests=["Add the PDF export"], **WORKED), 1),
+    ([PDF], "Fixed the typo in the report title.", dict(requests=["fix the report title typo"], **WORKED), 0),
+    ([("s1", "金额还是按分显示的，需要格式化成元")], "可以用 Decimal 格式化。", dict(requests=["金额格式化用什么库好？"], failed=None), 0),
+])
+def test_each_class_in_both_languages(todos, report, session, closes):
+    assert closed(todos, report, **session) == todos[:closes]

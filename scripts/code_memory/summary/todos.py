@@ -43,7 +43,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..text import soft
-from ..text.keywords import ACRONYM_WEIGHT, coverage, covers, expand, names, weights
+from ..text.keywords import ACRONYM_WEIGHT, coverage, covers, expand, names, stem, weights
 from ..text.similarity import is_near_duplicate
 from . import clauses as cl
 
@@ -397,6 +397,11 @@ def _asked_for(words: dict, main: dict, evidence: Evidence) -> bool:
                for request in evidence.asked)
 
 
+# what a request calls the work when it names it by its subject: "the accents issue", "emoji 的问题"
+_GENERIC_NOUNS = frozenset({stem(w) for w in ("issue", "problem", "bug", "stuff", "matter", "question")} |
+                           {"问题", "事情", "毛病"})
+
+
 def _request_match(words: dict, main: dict, evidence: Evidence) -> float:
     """How closely what the person asked for names this to-do (to rank the to-dos one request could
     mean): of the best request, the share of the to-do's main clause in it and of its words in the
@@ -411,8 +416,9 @@ def _asked_and_reported(words: dict, main: dict, evidence: Evidence) -> bool:
     that names its main clause ("带 emoji 的昵称全迁过去了" for "带 emoji 的昵称到 PG 里会乱码，字符集
     转换还要处理一下"): neither is enough alone, together they say the asked work was done."""
     mine = expand(words)
+    specific = ({t: w for t, w in request.items() if t not in _GENERIC_NOUNS} for request in evidence.asked)
     if not any(_found(request, mine) >= 1 and soft.coverage(request, mine) >= ONLY_REQUEST_SHARE
-               for request in evidence.asked):
+               for request in specific):
         return False
     return _found(main, evidence.done_words) >= 1 and soft.coverage(main, evidence.done_words) >= REPORTED_SHARE
 

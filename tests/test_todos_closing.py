@@ -53,7 +53,8 @@ def test_what_frames_a_todo_is_not_its_work():
 def test_the_persons_word_that_it_was_arranged():
     review = [("s1", "上线之前还得跟产品约个验收时间"), ("s1", "监控大盘还没配")]
     assert closed(review, "收到。", requests=["验收时间跟产品定了，下周三下午"], failed=None) == review[:1]
-    for said in ("验收时间还没跟产品定", "验收时间跟产品定了吗？", "等产品定了验收时间再上线", "验收时间下周再定"):
+    for said in ("验收时间还没跟产品定", "验收时间跟产品定了吗？", "等产品定了验收时间再上线", "验收时间下周再定",
+                 "跟产品约了，验收推到下个迭代"):
         assert closed(review, "好的。", requests=[said], failed=None) == [], said
 
 

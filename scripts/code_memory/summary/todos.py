@@ -90,7 +90,9 @@ _GOES_ON = re.compile(r"还是|仍然|依然|依旧|照样|(?:接着|继续|再)
                       r"\bstill\b|\bpick (?:it|this|that) up\b|\bcontinue (?:tomorrow|later|next)", re.I)
 # a question without its question mark (告警规则配了吗, 加了没有): asks, reports nothing
 _ASKS = re.compile(r"(?:吗|么|呢|没有?)\s*[。.!！~]*$")
-_SETTLED_ZH = re.compile(r"(?<![没未不别])(?:定|约|谈|商量|排|订)(?:好了?|妥了?|了)|敲定|确定了|说定了")
+_SETTLED_ZH = re.compile(r"(?<![没未不别])(?:定|约|谈|商量|订)(?:好了?|妥了?|了)|敲定|确定了|说定了")
+# … unless it is put off again: 下周再约, 推到下个迭代, 放到以后
+_PUT_OFF = re.compile(r"再|下个?(?:迭代|版本|sprint|月)|下周(?![一二三四五六日天末])|推迟|延后|顺延|[挪推排放]到|以后|回头|改天", re.I)
 
 
 def content(text: str) -> dict:
@@ -335,9 +337,10 @@ def done_statements(digest) -> list:
 
 def _settled(sentence: str) -> bool:
     """Does the person say something was arranged (停机时间跟 DBA 定了) — not a question, a
-    condition, nor anything left open?"""
+    condition, anything left open, nor put off again (下周再约, 排到下个迭代)?"""
     return bool(_SETTLED_ZH.search(sentence)) and not (
-        cl.is_question(sentence) or cl.is_condition(sentence) or cl.open_sentence(sentence) or "等" in sentence)
+        cl.is_question(sentence) or cl.is_condition(sentence) or cl.open_sentence(sentence) or "等" in sentence
+        or _PUT_OFF.search(sentence))
 
 
 def _named_files(todo: str) -> set:

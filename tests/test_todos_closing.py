@@ -6,11 +6,13 @@ bench set)."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from code_memory.summary import extract
 from code_memory.summary.todos import head, work
-from code_memory.text import soft
+from code_memory.text import keywords, soft
 from code_memory.text.keywords import stem, weights
 from test_handover_reading import digest
 
@@ -40,6 +42,19 @@ def test_another_form_of_the_same_word():
                   files=["/p/web/report.ts"], failed=False) == times[:1]
     assert closed(times, "好了，按浏览器语言出 12 或 24 小时制。", requests=["时间按用户的语言格式化"],
                   files=["/p/web/report.ts"], failed=True) == []                      # its run failed
+
+
+def test_stems_without_snowball(monkeypatch):
+    """Without the zh extra's snowballstemmer the light suffix list still stems."""
+    monkeypatch.setitem(sys.modules, "snowballstemmer", None)
+    keywords._snowball.cache_clear()
+    keywords.stem.cache_clear()
+    try:
+        assert keywords._snowball() is None
+        assert stem("migrated") == stem("migration") == stem("migrating") == "migrat"
+    finally:
+        keywords._snowball.cache_clear()
+        keywords.stem.cache_clear()
 
 
 def test_what_frames_a_todo_is_not_its_work():

@@ -61,6 +61,8 @@ def test_what_frames_a_todo_is_not_its_work():
     assert head("还剩两件事：限流没加，压测也没做") == head("限流没加")
     assert head("Three gaps: the retry queue has no limit yet") == head("the retry queue has no limit yet")
     assert set(work("上线之前还得跟产品约个验收时间")) == set(weights("跟产品约个验收时间"))
+    assert set(work("上线前还得跑一轮压测")) == set(weights("跑一轮压测"))
+    assert "用户" in work("用户之前还能登录，现在会跳回首页") and "导出" in work("导出目前还不支持 Excel")  # 之前: earlier
     assert set(work("Before the next release we have to rotate the signing key")) >= {stem("rotate"), "sign", "key"}
     assert "releas" not in work("Before the next release we have to rotate the signing key")
 

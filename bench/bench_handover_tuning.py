@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout] [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
@@ -11,7 +11,11 @@ the person's word or by evidence, and the traps that must not close one). The ru
 against both, so every number here is an UPPER BOUND; ``bench_handover_heldout.py`` is the measure.
 ``--set closing-heldout`` runs ``bench/handover_closing_heldout.py`` (12 projects, 21 to-dos finished
 in other words, 14 traps): written blind on 2026-11-26 by someone who did not read the closing rules,
-so it is a held-out measure of them — never tune to it.
+so it is a held-out measure of them — never tune to it. It has since been read by the people tuning
+the rules, so ``--set closing-heldout2`` (``bench/handover_closing_heldout2.py``: 14 projects, 38
+to-dos stated as states, wishes, lists and in the person's prompt, 27 finished in other words, 23
+traps) replaces it as the held-out measure: written blind to the capture and closing rules on
+2026-11-26 — never tune to it either.
 
 Each session is written as a transcript in the real binary's shapes (tests/support/transcripts.py;
 the first edit meets the rules gate), summarized by ``session-summary.py`` in a new process with
@@ -26,7 +30,10 @@ to-do only counts on a line holding ``[ ]``, the handover contract) found in the
 a reverted session's entry says so; finished to-dos no longer on a ``[ ]`` line at the next start;
 wrong closes, read from the to-do index after each project's last session (``code-memory todo list
 --status all``): a planted to-do shown ``done`` although no session finished it, or closed by an
-earlier session than the one that did;
+earlier session than the one that did; traps (a set's sessions may name ``traps``: open to-dos that
+session touches, asks about or puts off without finishing) held when the index does not show the
+to-do closed by that session or an earlier one, sprung when it does, untested when the to-do is not
+in the index at all;
 phrases of other projects in a project's context (leaks); decided lines that name an option
 nobody agreed to; context size; SessionStart wall time (p50). Prints one JSON object.
 
@@ -53,6 +60,7 @@ sys.path.insert(0, os.path.join(REPO, "bench"))
 from bench_continuity import DENIAL, fill_root  # noqa: E402
 from code_memory.timeutil import now_iso  # noqa: E402
 from handover_closing_heldout import SCENARIOS as CLOSING_HELDOUT  # noqa: E402
+from handover_closing_heldout2 import SCENARIOS as CLOSING_HELDOUT2  # noqa: E402
 from handover_closing_set import SCENARIOS as CLOSING  # noqa: E402
 from handover_tuning_set import SCENARIOS  # noqa: E402
 from report import emit  # noqa: E402
@@ -61,7 +69,9 @@ from support.transcripts import TranscriptWriter  # noqa: E402
 KINDS = ("topic", "file", "decision", "reason", "note", "todo", "reverted")
 PLANTED = (("topic", "topic"), ("file", "files"), ("decision", "decisions"), ("reason", "reasons"),
            ("note", "notes"))
-SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELDOUT}
+SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELDOUT,
+        "closing-heldout2": CLOSING_HELDOUT2}
+BLIND = ("closing-heldout2",)       # written blind and not yet read by the people tuning the rules
 
 
 def write_transcript(path: str, sid: str, cwd: str, project: str, session: dict) -> None:
@@ -139,6 +149,7 @@ class Score:
         self.leaks = 0
         self.false_decisions = 0
         self.closes = {"right": 0, "wrong": 0, "missed": 0}
+        self.traps = {"held": 0, "sprung": 0, "untested": 0}
         self.misses: list = []
 
     def fact(self, kind: str, lang: str, hit: bool, label: str) -> None:
@@ -160,6 +171,7 @@ class Score:
                                 for k, v in self.by_language.items()},
                 "finished_still_open": self.finished[0], "finished": self.finished[1],
                 "leaks": self.leaks, "false_decisions": self.false_decisions, "closes": self.closes,
+                "traps": self.traps,
                 "misses": self.misses}
 
 
@@ -223,6 +235,14 @@ def check_closes(score: Score, index: list, sessions: list, sids: list) -> None:
                 elif finisher is not None and todo["status"] != "carried":
                     score.closes["missed"] += 1
                     score.misses.append(f"{sids[j]} to-do not closed by {sids[finisher]}: {todo['text']}")
+    for k, session in enumerate(sessions):
+        for phrase in session.get("traps", ()):
+            copies = [t for t in index if phrase.lower() in t["text"].lower()]
+            closers = [sids.index(t["done_by"]) for t in copies if t["status"] == "done" and t.get("done_by") in sids]
+            outcome = "untested" if not copies else "sprung" if any(c <= k for c in closers) else "held"
+            score.traps[outcome] += 1
+            if outcome == "sprung":
+                score.misses.append(f"{sids[k]} trap sprung, to-do closed: {phrase}")
 
 
 def todo_index(python: str, checkout: str, env: dict, project: str) -> list:
@@ -289,8 +309,9 @@ def main() -> int:
     parser.add_argument("--checkout", default=REPO, help="run the hooks and the summarizer of this checkout")
     parser.add_argument("--json", help="also write the result here")
     parser.add_argument("--set", choices=tuple(SETS), default="tuning",
-                        help="the scenarios: tuning (handover_tuning_set.py), closing (handover_closing_set.py) "
-                             "or closing-heldout (handover_closing_heldout.py, written blind: never tune to it)")
+                        help="the scenarios: tuning (handover_tuning_set.py), closing (handover_closing_set.py), "
+                             "closing-heldout (handover_closing_heldout.py, written blind, since read) or closing-heldout2 "
+                             "(handover_closing_heldout2.py, written blind: never tune to it)")
     parser.add_argument("--smoke", action="store_true", help="two scenarios only (a few seconds)")
     parser.add_argument("--show", action="append", default=[], metavar="PROJECT",
                         help="print the brief each session of this project starts with (stderr)")
@@ -299,7 +320,8 @@ def main() -> int:
     scenarios = SETS[args.set]
     scenarios = scenarios[:2] if args.smoke else scenarios
     checkout = os.path.abspath(args.checkout)
-    label = "held-out: written blind, never tuned to" if args.set == "closing-heldout" else \
+    label = "held-out: written blind, never tuned to" if args.set in BLIND else \
+        "written blind, since read by the people tuning the rules" if args.set == "closing-heldout" else \
         "upper bound: the extractor was developed against it"
     out = {"set": f"{args.set} ({label})", "checkout": checkout,
            "uptime": os.getloadavg()[0], **run(args.python, checkout, scenarios, args.show),

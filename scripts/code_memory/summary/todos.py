@@ -21,18 +21,23 @@ Capture — from the final assistant message and from the person's own words:
   and B isn't translated") gives one to-do each (clauses.open_items).
 
 Close — an earlier open to-do is finished by a later session when (reasons, purposes and marker
-words are left out of the comparison, text/keywords.py weighs the words; its *main clause* is its
-first clause that names work):
+words are left out of the comparison, and what only frames the to-do: a lead that counts it
+"还缺两样：", the event it is due before "正式迁移之前还得…"; text/keywords.py weighs the words, with
+Snowball's English stems, and text/soft.py also finds a word in another form, 格式化 for 格式; its
+*main clause* is its first clause that names work):
   1. what the session reports done covers it — the completions the person states ("压测我这边已经
-     跑过了"); when the session did work (changed files or ran a command that passed), also the
-     assistant's sentences that state completion and leave nothing open and the plain statements
+     跑过了", or that something was arranged: "停机时间跟 DBA 定了"); when the session did work
+     (changed files or ran a command that passed), also the assistant's sentences that state
+     completion and leave nothing open and the plain statements
      of a working session's final report — most of its words, or fewer when every identifier and
      file name it mentions is there; for the best match of the open to-dos only, a good share (two
-     real words at least) or all of its main clause and some of the rest;
+     real words at least) or all of its main clause and some of the rest; never a question
+     (even without its mark: 配了吗) nor a sentence that says the trouble goes on (还是乱码, still);
   2. the person asked for it (a request sentence that is not itself put off names part of the
-     same work, covers its main clause, or is mostly the to-do's words) and the session did the
+     same work, covers its main clause, or is mostly the to-do's words — or names nothing but its
+     work, "接着弄 emoji 的问题", and the report names half its main clause) and the session did the
      work: it changed files and its last command did not fail — of several to-dos the request
-     could mean, only the best match (and those nearly as good);
+     could mean, only the one it names most closely (and those nearly as close);
   3. it names files, the session changed every one of them, and a command passed after the change;
   4. the session is a bare "continue", did the work, and its report names part of the to-do — any
      to-do of the session it continues, else the best-matching open one;
@@ -45,7 +50,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ..text.keywords import ACRONYM_WEIGHT, coverage, covers, expand, names, weights
+from ..text import soft
+from ..text.keywords import ACRONYM_WEIGHT, coverage, covers, expand, names, stem, weights
 from ..text.similarity import is_near_duplicate
 from . import clauses as cl
 
@@ -63,6 +69,8 @@ REQUEST_WORDS = 2         # … with at least this many of the request's words
 REPORTED_SHARE = 0.45     # … in what the session reports done, for the best match of the open to-dos
 REPORTED_WORDS = 2        # … with at least this many of its words there
 REPORTED_HEAD = 0.3       # … or its whole main clause there and this share of all its words
+ONLY_REQUEST_SHARE = 0.7  # of a request's weight in the to-do: the request names this work only (and
+                          # REPORTED_SHARE of its main clause is in what the session reports done)
 ASKED_ABOUT_SHARE = 0.5   # of a question's words in an open to-do: the person asks about it
 
 _LEAD = re.compile(
@@ -96,6 +104,17 @@ _GOES_ON = re.compile(r"^\s*(?:还有|另外|以及|also|plus)(?![a-z])", re.I)
 _ANSWER = re.compile(r"^(?:not yet|no|nope|yes|yeah|还没有?|没有|没呢|还没呢|对|是的)\s*(?:[,，:：]|\s[—–-]{1,2}|——)\s*(?=\S)",
                      re.I)
 _WORK_REQUEST = re.compile(r"^\s*(?:继续|接着|go on|continue|keep going|carry on|proceed)[\s。.!！,，~]*$", re.I)
+_RESUMING = re.compile(r"^\s*(?:继续|接着)|^\s*(?:continue|keep going|carry on|go on)(?: with| on)?\b", re.I)
+# the trouble goes on, the work carries on: a sentence that reports nothing done
+_GOES_ON = re.compile(r"还是|仍然|依然|依旧|照样|(?:接着|继续|再)(?:查|看|弄|改|做|修|调)|"
+                      r"\bstill\b|\bpick (?:it|this|that) up\b|\bcontinue (?:tomorrow|later|next)", re.I)
+# a question without its question mark (告警规则配了吗, 加了没有): asks, reports nothing
+_ASKS = re.compile(r"(?:吗|么|呢|没有?)\s*[。.!！~]*$")
+# the person's word that something was arranged (停机时间跟 DBA 定了, 约好了, 敲定): a completion in
+# Chinese that the aspect markers of summary/clauses.py do not carry; not after a negation (还没定)
+_SETTLED_ZH = re.compile(r"(?<![没未不别])(?:定|约|谈|商量|订)(?:好了?|妥了?|了)|敲定|确定了|说定了")
+# … unless it is put off again: 下周再约, 推到下个迭代, 放到以后
+_PUT_OFF = re.compile(r"再|下个?(?:迭代|版本|sprint|月)|下周(?![一二三四五六日天末])|推迟|延后|顺延|[挪推排放]到|以后|回头|改天", re.I)
 
 
 def content(text: str) -> dict:
@@ -105,8 +124,9 @@ def content(text: str) -> dict:
 
 def head(text: str) -> dict:
     """The weighted words of a line's first clause that names work ("Retries aren't done yet" of
-    "Retries aren't done yet: a failed delivery is simply dropped")."""
-    for clause in cl.clauses(text):
+    "Retries aren't done yet: a failed delivery is simply dropped"; "readiness probe 没配" of
+    "还缺两样：readiness probe 没配，…" — a lead that only counts the work is no clause of it)."""
+    for clause in cl.clauses(_unframed(text)):
         if not cl.is_rationale(clause):
             words = content(clause)
             if words:
@@ -114,11 +134,42 @@ def head(text: str) -> dict:
     return {}
 
 
+# what frames a to-do without naming its work: a lead that only counts it ("还缺两样：", "Two gaps:")
+# and the event it is due before ("正式迁移之前还得…", "Before the next release someone has to …")
+_COUNT_LEAD = re.compile(
+    r"^\s*(?:还缺|还差|还有|还剩|剩下|剩余|另有)?\s*(?:[一两二三四五六七八九十几]|\d+)\s*(?:样|件|个|点|处|项|块)"
+    r"(?:事情?|问题|东西|地方|工作)?(?:没做|要做|待做|没完成|没弄)?\s*[:：]\s*|"
+    r"^\s*(?:(?:one|two|three|four|five|a few|some|\d+) )(?:more |other |open )?"
+    r"(?:things?|gaps?|items?|issues?|problems?|pieces?|bits?)(?: (?:remain|are left|left|missing|still open|to do))?"
+    r"\s*[:：]\s*", re.I)
+_DUE_BEFORE = re.compile(
+    r"(?:^|(?<=[，,\s]))(?:[\u4e00-\u9fff]{1,6}?(?:之前|以前)|(?:上线|发版|发布|合并|部署|迁移|提测|交付|切换)前)"
+    r"(?=\s*(?:(?:还|也)?(?:要|得|需要|先|记得|务必|一定|必须)|[，,]))|"
+    r"\bbefore (?:the |we |you |it )?(?:next |first )?(?:release|deploy\w*|launch\w*|merg\w*|ship\w*|"
+    r"go(?:ing)?[- ]live|roll\w* out)\b,?", re.I)
+
+
+def _unframed(text: str) -> str:
+    """``text`` without what frames it (:data:`_COUNT_LEAD`, :data:`_DUE_BEFORE`): the work itself."""
+    return _DUE_BEFORE.sub(" ", _COUNT_LEAD.sub("", text, count=1)).strip() or text
+
+
+def work(text: str) -> dict:
+    """The weighted words of the work an open to-do names, for telling whether it was done: its
+    main clause (:func:`content`) without the lead that counts it or the event it is due before."""
+    return content(_unframed(text))
+
+
+def _real(token: str, weight: float) -> bool:
+    """A word that says what the work is — not a lone character, not an acronym alone (CI, API
+    say where the work is, not what it is)."""
+    return weight >= 1.0 and not (token.isascii() and weight == ACRONYM_WEIGHT)
+
+
 def _found(words: dict, large) -> int:
-    """How many of ``words`` that weigh like a word are in ``large`` — not a lone character, not
-    an acronym alone (CI, API say where the work is, not what it is)."""
-    return sum(1 for token, weight in words.items()
-               if weight >= 1.0 and token in large and not (token.isascii() and weight == ACRONYM_WEIGHT))
+    """How many of ``words`` that are real words (:func:`_real`) ``large`` holds, in any form (格式化
+    holds 格式: text/soft.py)."""
+    return soft.found(words, large, _real)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -325,9 +376,9 @@ class Evidence:
         ev.done_words = expand(ev.done_words | ev.file_words)
         for request in digest.user_requests:     # what the person asks for now, not what they put off
             for sentence in cl.sentences(request):
-                if not (cl.is_question(sentence) or cl.is_condition(sentence) or
+                if not (cl.is_question(sentence) or _ASKS.search(sentence) or cl.is_condition(sentence) or
                         cl.open_sentence(sentence, obligations=False)):
-                    ev.asked.append(content(sentence))
+                    ev.asked.append(content(_RESUMING.sub("", sentence)))     # 接着弄 X: X
                     ev.asked_words |= set(ev.asked[-1])
         ev.asked_words = expand(ev.asked_words)
         last = digest.commands[-1] if digest.commands else None
@@ -344,7 +395,9 @@ def done_statements(digest) -> list:
     completion and leave nothing open ("压测我这边已经跑过了"); the assistant's too when the session
     did work — changed files or ran a command that passed (in a session of questions and answers
     "failed deliveries are simply dropped" describes how things are, not work done); in a session
-    that changed files, also every plain statement of its final report (it describes what was done)."""
+    that changed files, also every plain statement of its final report (it describes what was done).
+    Never a sentence that says the trouble goes on or the work carries on ("文件名还是乱码，明天接着查",
+    "it still times out")."""
     out = []
     did_work = bool(digest.files_touched) or any(not c.get("failed") for c in digest.commands or [])
     texts = (list(getattr(digest, "assistant_notes", None) or []) or [digest.final_message]) if did_work else []
@@ -355,8 +408,16 @@ def done_statements(digest) -> list:
                 if not cl.open_sentence(s) and not cl.is_question(s) and not cl.is_condition(s)
                 and (not cl.negated(s) or cl.done_sentence(s))]        # "超时的问题没动" reports nothing done
     for request in digest.user_requests:
-        out += [s for s in cl.sentences(request) if cl.done_sentence(s)]
-    return out
+        out += [s for s in cl.sentences(request) if not _ASKS.search(s) and (cl.done_sentence(s) or _settled(s))]
+    return [s for s in out if not _GOES_ON.search(s)]
+
+
+def _settled(sentence: str) -> bool:
+    """Does the person say something was arranged (停机时间跟 DBA 定了) — not a question, a
+    condition, anything left open, nor put off again (下周再约, 排到下个迭代)?"""
+    return bool(_SETTLED_ZH.search(sentence)) and not (
+        cl.is_question(sentence) or cl.is_condition(sentence) or cl.open_sentence(sentence) or "等" in sentence
+        or _PUT_OFF.search(sentence))
 
 
 def _named_files(todo: str) -> set:
@@ -372,7 +433,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     for ref, todo in open_todos:
         if any(is_same(todo, other) for other in still_open):
             continue
-        words = content(todo)
+        words = work(todo)
         if not words:
             continue
         files = _named_files(todo)
@@ -384,8 +445,9 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
                 (evidence.continues == ref and evidence.worked
                  and coverage(words, evidence.done_words) >= CONTINUE_SHARE):
             out.append((ref, todo))
-        elif evidence.worked and _asked_for(words, head(todo), evidence):
-            asked.append((coverage(words, evidence.done_words | evidence.asked_words), ref, todo))
+        elif evidence.worked and (_asked_for(words, head(todo), evidence) or
+                                  _asked_and_reported(words, head(todo), evidence)):
+            asked.append((_request_match(words, head(todo), evidence), ref, todo))
         elif evidence.worked and evidence.continues and coverage(words, evidence.done_words) >= CONTINUE_SHARE:
             resumed.append((coverage(words, evidence.done_words), ref, todo))
         elif _reported(words, head(todo), evidence.done_words):
@@ -411,8 +473,34 @@ def _asked_for(words: dict, main: dict, evidence: Evidence) -> bool:
     if covers(words, both, ASKED_SHARE):
         return True
     mine = expand(words)
-    return any(_found(request, mine) >= REQUEST_WORDS and coverage(request, mine) >= REQUEST_SHARE
+    return any(_found(request, mine) >= REQUEST_WORDS and soft.coverage(request, mine) >= REQUEST_SHARE
                for request in evidence.asked)
+
+
+# what a request calls the work when it names it by its subject: "the accents issue", "emoji 的问题"
+_GENERIC_NOUNS = frozenset({stem(w) for w in ("issue", "problem", "bug", "stuff", "matter", "question")} |
+                           {"问题", "事情", "毛病"})
+
+
+def _request_match(words: dict, main: dict, evidence: Evidence) -> float:
+    """How closely what the person asked for names this to-do (to rank the to-dos one request could
+    mean): of the best request, the share of the to-do's main clause in it and of its words in the
+    to-do, averaged — "加 readiness probe" names "readiness probe 没配" more than "目前只有 liveness probe"."""
+    mine = expand(words)
+    return max((soft.coverage(main, expand(request)) + soft.coverage(request, mine)) / 2
+               for request in evidence.asked) if evidence.asked else 0.0
+
+
+def _asked_and_reported(words: dict, main: dict, evidence: Evidence) -> bool:
+    """A request that names nothing but this to-do's work ("接着弄 emoji 的问题") and a report
+    that names its main clause ("带 emoji 的昵称全迁过去了" for "带 emoji 的昵称到 PG 里会乱码，字符集
+    转换还要处理一下"): neither is enough alone, together they say the asked work was done."""
+    mine = expand(words)
+    specific = ({t: w for t, w in request.items() if t not in _GENERIC_NOUNS} for request in evidence.asked)
+    if not any(_found(request, mine) >= 1 and soft.coverage(request, mine) >= ONLY_REQUEST_SHARE
+               for request in specific):
+        return False
+    return _found(main, evidence.done_words) >= 1 and soft.coverage(main, evidence.done_words) >= REPORTED_SHARE
 
 
 def _reported(words: dict, main: dict, done_words) -> bool:

@@ -13,7 +13,8 @@ the same work (a to-do and the evidence that it was done, two copies of one to-d
   做 / 加, almost nothing).
 * English: identifiers and file names (``load_config``, ``docs/cli.md``, ``v2``) weigh most, and
   their parts count too; acronyms (``CSV``, ``GET``) are kept whatever they spell; other words are
-  lower-cased, lightly stemmed (migration / migrate / migrated → ``migrat``) and stop words dropped;
+  lower-cased, stemmed (Snowball's English stemmer when installed: migration / migrate / migrated →
+  ``migrat``, resumable / resuming → ``resum``) and stop words dropped;
   a hyphenated word names its parts as well (forgot-password → ``password``).
 
 Pure functions; results are cached per text (a summary compares the same lines many times).
@@ -63,9 +64,25 @@ aren isn doesn don didn haven hasn wasn weren won shouldn couldn wouldn hadn
 """.split())
 
 
+@functools.lru_cache(maxsize=1)
+def _snowball():
+    """Snowball's English (Porter2) stemmer when ``snowballstemmer`` is installed (the ``zh`` extra),
+    else ``None`` and :func:`stem` strips a few suffixes itself."""
+    try:
+        import snowballstemmer
+    except ImportError:
+        return None
+    return snowballstemmer.stemmer("english")
+
+
+@functools.lru_cache(maxsize=8192)
 def stem(word: str) -> str:
-    """A light English stem: migration, migrate, migrated, migrating → ``migrat``."""
+    """An English stem: migration, migrate, migrated, migrating → ``migrat``; resumable, resuming
+    → ``resum`` (Snowball's English stemmer; without it, a light suffix list)."""
     w = word.lower()
+    snowball = _snowball()
+    if snowball is not None:
+        return snowball.stemWord(w)
     for suffix, repl in (("ies", "y"), ("ations", "at"), ("ation", "at"), ("ions", ""), ("ion", ""), ("ings", ""),
                          ("ing", ""), ("ed", ""), ("es", ""), ("s", ""), ("e", "")):
         if w.endswith(suffix) and len(w) - len(suffix) + len(repl) >= 3 and not w.endswith("ss"):

@@ -1,0 +1,129 @@
+"""Closing a finished to-do said in other words (issue 20, third round): another form of a word
+(Snowball stems, a Chinese word inside a longer one), the subject that lives in the clause before
+the work, the person's word that something was arranged, a request after a "not yet" answer —
+and the traps that must keep a to-do open. Every phrasing here is this file's own (none is in a
+bench set)."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from code_memory.summary import extract
+from code_memory.summary.todos import head, work
+from code_memory.text import keywords, soft
+from code_memory.text.keywords import stem, weights
+from test_handover_reading import digest
+
+
+def closed(open_todos, *texts, **session):
+    """The earlier to-dos a session closes, read as the summarizer reads it."""
+    return extract.read(digest(*texts, **session), open_todos)["done"]
+
+
+def test_another_form_of_the_same_word():
+    assert stem("resumable") == stem("resuming") and stem("retry") == stem("retrying") == stem("retries")
+    assert soft.share("格式化", {"格式"}) == soft.SOFT_SHARE and soft.share("格式", {"格局"}) == 0.0
+    assert soft.share("字符集", {"字符"}) > 0 and soft.coverage({"格式": 4.0}, {"格式化"}) == 0.0  # only the longer holds the shorter
+
+    webhooks = [("s1", "Retrying a failed webhook isn't supported yet — the delivery is lost"),
+                ("s1", "The admin page still lists deliveries without paging")]
+    work_done = dict(files=["/p/hooks/deliver.go"], failed=False)
+    assert closed(webhooks, "Deliveries back off and try again five times now.",
+                  requests=["Make webhook delivery retry"], **work_done) == webhooks[:1]
+    assert closed(webhooks, "Deliveries back off and try again five times now.",
+                  requests=["Make webhook delivery retry"], files=["/p/hooks/deliver.go"], failed=True) == []
+    assert closed(webhooks, "Uploads try again five times now.",
+                  requests=["Make uploads retry"], **work_done) == []            # other work, same stem
+
+    times = [("s1", "报表里的时间格式还是写死的 24 小时制，海外用户看着别扭"), ("s1", "导出的文件名还没带日期")]
+    assert closed(times, "好了，按浏览器语言出 12 或 24 小时制。", requests=["时间按用户的语言格式化"],
+                  files=["/p/web/report.ts"], failed=False) == times[:1]
+    assert closed(times, "好了，按浏览器语言出 12 或 24 小时制。", requests=["时间按用户的语言格式化"],
+                  files=["/p/web/report.ts"], failed=True) == []                      # its run failed
+
+
+def test_stems_without_snowball(monkeypatch):
+    """Without the zh extra's snowballstemmer the light suffix list still stems."""
+    monkeypatch.setitem(sys.modules, "snowballstemmer", None)
+    keywords._snowball.cache_clear()
+    keywords.stem.cache_clear()
+    try:
+        assert keywords._snowball() is None
+        assert stem("migrated") == stem("migration") == stem("migrating") == "migrat"
+    finally:
+        keywords._snowball.cache_clear()
+        keywords.stem.cache_clear()
+
+
+def test_what_frames_a_todo_is_not_its_work():
+    assert head("还剩两件事：限流没加，压测也没做") == head("限流没加")
+    assert head("Three gaps: the retry queue has no limit yet") == head("the retry queue has no limit yet")
+    assert set(work("上线之前还得跟产品约个验收时间")) == set(weights("跟产品约个验收时间"))
+    assert set(work("上线前还得跑一轮压测")) == set(weights("跑一轮压测"))
+    assert "用户" in work("用户之前还能登录，现在会跳回首页") and "导出" in work("导出目前还不支持 Excel")  # 之前: earlier
+    assert set(work("Before the next release we have to rotate the signing key")) >= {stem("rotate"), "sign", "key"}
+    assert "releas" not in work("Before the next release we have to rotate the signing key")
+
+
+def test_the_persons_word_that_it_was_arranged():
+    review = [("s1", "上线之前还得跟产品约个验收时间"), ("s1", "监控大盘还没配")]
+    assert closed(review, "收到。", requests=["验收时间跟产品定了，下周三下午"], failed=None) == review[:1]
+    for said in ("验收时间还没跟产品定", "验收时间跟产品定了吗？", "等产品定了验收时间再上线", "验收时间下周再定",
+                 "跟产品约了，验收推到下个迭代"):
+        assert closed(review, "好的。", requests=[said], failed=None) == [], said
+
+
+def test_the_subject_in_the_clause_before_the_work():
+    upload = [("s1", "带中文的文件名传到 OSS 会变成乱码，编码还要处理一下"), ("s1", "大文件上传还没有进度条")]
+    fixed = "换成 RFC 5987 的写法以后，带中文的文件名都能正常传上去了。"
+    assert closed(upload, fixed, requests=["接着弄中文文件名的问题"], files=["/p/oss/put.py"], failed=False) == upload[:1]
+    assert closed(upload, fixed, requests=["接着弄中文文件名的问题"], files=["/p/oss/put.py"], failed=True) == []
+    assert closed(upload, "带中文的文件名还是乱码，明天接着查。", requests=["接着弄中文文件名的问题"],
+                  files=["/p/oss/put.py"], failed=False) == []                       # still open, said again
+    assert closed(upload, "进度条加好了。", requests=["接着弄中文文件名的问题"],
+                  files=["/p/oss/put.py"], failed=False) == upload[1:]               # asked, but other work reported
+
+
+def test_a_request_after_a_not_yet_answer():
+    alerts = [("s1", "还差两样：告警规则没配，磁盘满了没人知道；日志也没接到 ELK")]
+    answer = extract.read(digest("还没有，目前只有邮件通知。", requests=["告警规则配了吗"], failed=None), alerts)
+    assert answer["done"] == []                                                     # "not yet" closes nothing
+    later = alerts + [("s2", todo) for todo in answer["todos"]]
+    assert closed(later, "告警规则配上了，磁盘超过 90% 会发到值班群。", requests=["配一下告警规则吧，磁盘 90% 就报"],
+                  files=["/p/deploy/alerts.yaml"], failed=False)[:1] == alerts
+
+
+WORKED = dict(files=["/p/app/x.py"], failed=False)
+PDF = ("s1", "Exporting reports to PDF isn't supported yet")
+WINDOW = ("s1", "发版之前还得跟法务约一下隐私条款的审核")
+
+
+@pytest.mark.parametrize("todos, report, session, closes", [
+    ([PDF, ("s1", "The chart legend still overlaps the axis")], "Done: reports can be downloaded as PDF now.",
+     dict(requests=["Add a PDF exporter for reports"], **WORKED), 1),
+    ([("s1", "Names with accents come out garbled in the CSV export; the encoding still needs fixing"),
+      ("s1", "The export has no progress indicator yet")], "Accented names survive the export now — it writes utf-8-sig.",
+     dict(requests=["keep going on the accents issue"], **WORKED), 1),
+    ([("s1", "Before go-live we still need to agree a maintenance window with ops"), ("s1", "Alerting isn't configured yet")],
+     "Noted.", dict(requests=["Ops and I agreed on Sunday 1-3am for the maintenance window."], failed=None), 1),
+    ([("s1", "金额还是按分显示的，需要格式化成元"), ("s1", "导出还不支持按月份筛选")], "好了，金额现在显示成 12.34 元。",
+     dict(requests=["金额格式改一下"], **WORKED), 1),
+    ([WINDOW, ("s1", "埋点还没加")], "好的。", dict(requests=["隐私条款的审核跟法务约好了，周四过"], failed=None), 1),
+    ([("s1", "繁体用户搜索简体词搜不到，繁简转换还要做一下"), ("s1", "搜索结果还没有高亮")],
+     "用 opencc 把索引和查询都转成简体以后，繁体用户搜简体词都能搜到了。", dict(requests=["接着弄繁体搜索的问题"], **WORKED), 1),
+    # the traps: a "not yet" answer, a failed run, a plan, work put off, a sibling, other work, a question
+    ([("s1", "健康检查还没接上")], "还没有，目前只有存活探针。", dict(requests=["健康检查接上了吗"], failed=None), 0),
+    ([PDF], "PDF export is half done; the layout test fails.",
+     dict(requests=["Add a PDF exporter for reports"], files=["/p/x.py"], failed=True), 0),
+    ([PDF], "Plan: use weasyprint for the PDF export; I'll start tomorrow.",
+     dict(requests=["How would you do PDF export?"], failed=None), 0),
+    ([WINDOW], "好，放到下周。", dict(requests=["隐私条款审核下周再约"], failed=None), 0),
+    ([PDF, ("s1", "Exporting reports to Excel isn't supported yet")], "Reports can be downloaded as PDF now.",
+     dict(requests=["Add the PDF export"], **WORKED), 1),
+    ([PDF], "Fixed the typo in the report title.", dict(requests=["fix the report title typo"], **WORKED), 0),
+    ([("s1", "金额还是按分显示的，需要格式化成元")], "可以用 Decimal 格式化。", dict(requests=["金额格式化用什么库好？"], failed=None), 0),
+])
+def test_each_class_in_both_languages(todos, report, session, closes):
+    assert closed(todos, report, **session) == todos[:closes]

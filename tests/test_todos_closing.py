@@ -127,3 +127,19 @@ WINDOW = ("s1", "发版之前还得跟法务约一下隐私条款的审核")
 ])
 def test_each_class_in_both_languages(todos, report, session, closes):
     assert closed(todos, report, **session) == todos[:closes]
+
+
+def test_another_job_on_the_same_file_says_nothing_of_the_subject():
+    """Found by reading what the model received in real-binary sessions: a session that added a
+    month filter to export.py ("Done: export.py updated and the tests pass.") closed "remember to
+    update the CSV export" on the file name and the verb alone."""
+    todos = [("s1", "remember to update the CSV export")]
+    work_done = dict(files=["/p/export.py"], failed=False)
+    assert closed(todos, "Done: export.py updated and the tests pass.",
+                  requests=["给 export.py 加一个按月份筛选的参数"], **work_done) == []
+    assert closed(todos, "Done: export.py updated and the tests pass.",
+                  requests=["add a month filter to export.py"], **work_done) == []
+    assert closed(todos, "The CSV export writes cents now.", requests=["update the CSV export for cents"],
+                  **work_done) == todos
+    assert closed([("s1", "The PDF invoice still shows the old VAT line")], "Invoices show the new VAT line now.",
+                  requests=["fix the VAT line on invoices"], files=["/p/invoice.py"], failed=False) != []

@@ -51,7 +51,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..text import soft
-from ..text.keywords import ACRONYM_WEIGHT, coverage, covers, expand, names, stem, weights
+from ..text.keywords import ACRONYM_WEIGHT, acronyms, coverage, covers, expand, names, stem, weights
 from ..text.similarity import is_near_duplicate
 from . import clauses as cl
 
@@ -73,6 +73,9 @@ ONLY_REQUEST_SHARE = 0.7  # of a request's weight in the to-do: the request name
                           # REPORTED_SHARE of its main clause is in what the session reports done)
 ASKED_ABOUT_SHARE = 0.5   # of a question's words in an open to-do: the person asks about it
 
+SUBJECT_WORDS = 2         # words of a to-do, beyond its acronyms and work verbs, that say its subject
+_WORK_VERBS = frozenset(stem(w) for w in "add update fix change implement handle improve finish complete "
+                        "remove create write adjust tweak".split())
 _LEAD = re.compile(
     r"^(?:\*\*)?(?:下一步|接下来|后续(?:工作)?|待办(?:事项)?|还需要|遗留|TODO|to-?dos?|next(?: steps?| up)?|"
     r"remaining(?: work)?|still to do|left to do|follow[- ]?ups?|"
@@ -438,12 +441,16 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             continue
         files = _named_files(todo)
         named = names(words)
-        if covers(words, evidence.done_words, DONE_SHARE) or \
-                (named and named <= evidence.done_words and coverage(words, evidence.done_words) >= NAMED_SHARE) or \
-                (files and all(f in checked or os.path.basename(f) in checked for f in files)
-                 and all(f in changed or os.path.basename(f) in changed for f in files)) or \
+        subject_said = _subject_said(todo, words, evidence)
+        if (files and all(f in checked or os.path.basename(f) in checked for f in files)
+                and all(f in changed or os.path.basename(f) in changed for f in files)) or \
                 (evidence.continues == ref and evidence.worked
                  and coverage(words, evidence.done_words) >= CONTINUE_SHARE):
+            out.append((ref, todo))
+        elif not subject_said:
+            continue
+        elif covers(words, evidence.done_words, DONE_SHARE) or \
+                (named and named <= evidence.done_words and coverage(words, evidence.done_words) >= NAMED_SHARE):
             out.append((ref, todo))
         elif evidence.worked and (_asked_for(words, head(todo), evidence) or
                                   _asked_and_reported(words, head(todo), evidence)):
@@ -459,6 +466,18 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         best = max((score for score, _r, _t in candidates), default=0.0)
         out += [(ref, todo) for score, ref, todo in candidates if score >= best * margin]
     return out
+
+
+def _subject_said(todo: str, words: dict, evidence: Evidence) -> bool:
+    """Does the session speak of what the to-do is about? An acronym its work names (the CSV of
+    "update the CSV export") must be in what the session reports or was asked, unless two of its
+    other words that are no mere work verb are: another job on the same file ("add a month filter
+    to export.py" — "export.py updated") names neither."""
+    said = evidence.done_words | evidence.asked_words
+    if acronyms(todo) & set(words) <= said:
+        return True
+    specific = {w: v for w, v in words.items() if w not in _WORK_VERBS and w not in acronyms(todo)}
+    return _found(specific, said) >= SUBJECT_WORDS
 
 
 def _asked_for(words: dict, main: dict, evidence: Evidence) -> bool:

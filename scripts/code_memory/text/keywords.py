@@ -202,6 +202,13 @@ def names(tokens) -> set:
             and not t[:1].isdigit()}
 
 
+def acronyms(text: str) -> set:
+    """The acronyms ``text`` names (CSV, PDF, HPA), lower-cased as :func:`weights` keys them: the
+    subject of a short line ("update the CSV export") that a line about other work lacks."""
+    return {bare.lower() for bare in (token.strip(".-/") for token in _TOKEN.findall(text or ""))
+            if len(bare) >= 2 and bare.isalpha() and bare.isupper()}
+
+
 def coverage(small: dict, large) -> float:
     """The weighted share of ``small``'s words found in ``large`` (a dict or set of tokens; pass it
     through :func:`expand`); a compound of ``small`` whose head word only is found counts

@@ -31,6 +31,8 @@ the two scenarios with two projects in one memory root, a fact of the other proj
 context); wrong closes (at each start, a to-do the index shows ``done`` — ``code-memory todo list
 --status done``, closed by a session, not by the person — that holds all keywords of an open to-do
 the previous session carries; counted once per to-do; "n/a" for a checkout without that command);
+spurious to-dos (at each start, a ``[ ]`` line holding the keywords of no to-do the project's
+sessions plant, open or finished — a measure of precision, counted against all ``[ ]`` lines);
 start-context characters p50 / max; SessionStart wall time p50 / max as registered.
 """
 
@@ -157,6 +159,7 @@ class Tally:
         self.langs: dict = {}
         self.finished = [0, 0]          # still shown, total
         self.leaks = [0, 0]             # leaked facts, facts checked
+        self.open_lines = [0, 0]        # spurious, all: ``[ ]`` lines at the starts
         self.wrong_closes: set | None = set()    # ids of to-dos closed although still open; None: n/a
         self.chars: list = []
         self.start_ms: list = []
@@ -214,6 +217,13 @@ def run_scenario(sc: dict, checkout: str, python: str, tally: Tally, background:
             if last is not None:
                 check_closes(tally, checkout, python, env, project, last, label)
             open_lines = open_todo_lines(context)
+            planted = [f for s in sessions if s["project"] == project for f in s["carry"] + s["finished"]
+                       if f["kind"] == "todos"]
+            for line in open_lines:
+                tally.open_lines[1] += 1
+                if not any(present(f["keys"], line) for f in planted):
+                    tally.open_lines[0] += 1
+                    tally.misses.append(f"{label}: spurious to-do {line.strip()[:120]}")
             for entry in finished.get(project, []):
                 if any(present(entry[0]["keys"], line) for line in open_lines) and not entry[1]:
                     entry[1] = True
@@ -316,6 +326,7 @@ def run(checkout: str, python: str, ids=None, smoke: bool = False, dump: str | N
         "overall": {"hit": hit, "total": total, "rate": _rate(hit, total)},
         "by_language": {k: {"hit": v[0], "total": v[1], "rate": _rate(*v)} for k, v in sorted(tally.langs.items())},
         "finished_still_shown": {"count": tally.finished[0], "total": tally.finished[1]},
+        "spurious_todos": {"count": tally.open_lines[0], "open_lines": tally.open_lines[1]},
         "leaks": {"count": tally.leaks[0], "checked": tally.leaks[1]},
         "wrong_closes": "n/a" if tally.wrong_closes is None else len(tally.wrong_closes),
         "start_context_chars": {"p50": statistics.median(tally.chars) if tally.chars else 0,

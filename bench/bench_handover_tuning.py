@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2] [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|capture] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
@@ -15,7 +15,10 @@ so it is a held-out measure of them — never tune to it. It has since been read
 the rules, so ``--set closing-heldout2`` (``bench/handover_closing_heldout2.py``: 14 projects, 38
 to-dos stated as states, wishes, lists and in the person's prompt, 27 finished in other words, 23
 traps) replaces it as the held-out measure: written blind to the capture and closing rules on
-2026-11-26 — never tune to it either.
+2026-11-26 — never tune to it either. ``--set capture`` runs ``bench/handover_capture_set.py`` (10
+projects, open work stated as a state, and reports full of results, descriptions, causes and
+intended caveats that must not become to-dos), written by the engineer of the capture rules: an
+upper bound as well.
 
 Each session is written as a transcript in the real binary's shapes (tests/support/transcripts.py;
 the first edit meets the rules gate), summarized by ``session-summary.py`` in a new process with
@@ -27,7 +30,10 @@ project, then session 2, …) in one memory root that also holds what a user's r
 Scored when the next session that does real work starts (short sessions in between must not push
 the work out): each planted phrase (topic, file, decision, reason, note, open to-do — an open
 to-do only counts on a line holding ``[ ]``, the handover contract) found in the start context;
-a reverted session's entry says so; finished to-dos no longer on a ``[ ]`` line at the next start;
+a reverted session's entry says so; spurious to-dos: ``[ ]`` lines of the brief at a scored start
+that hold no planted to-do of the project (precision: a to-do nobody planted, or a description, a
+result, a question taken for one), counted against all its ``[ ]`` lines; finished to-dos no longer
+on a ``[ ]`` line at the next start;
 wrong closes, read from the to-do index after each project's last session (``code-memory todo list
 --status all``): a planted to-do shown ``done`` although no session finished it, or closed by an
 earlier session than the one that did; traps (a set's sessions may name ``traps``: open to-dos that
@@ -59,6 +65,7 @@ sys.path.insert(0, os.path.join(REPO, "bench"))
 
 from bench_continuity import DENIAL, fill_root  # noqa: E402
 from code_memory.timeutil import now_iso  # noqa: E402
+from handover_capture_set import SCENARIOS as CAPTURE  # noqa: E402
 from handover_closing_heldout import SCENARIOS as CLOSING_HELDOUT  # noqa: E402
 from handover_closing_heldout2 import SCENARIOS as CLOSING_HELDOUT2  # noqa: E402
 from handover_closing_set import SCENARIOS as CLOSING  # noqa: E402
@@ -70,7 +77,7 @@ KINDS = ("topic", "file", "decision", "reason", "note", "todo", "reverted")
 PLANTED = (("topic", "topic"), ("file", "files"), ("decision", "decisions"), ("reason", "reasons"),
            ("note", "notes"))
 SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELDOUT,
-        "closing-heldout2": CLOSING_HELDOUT2}
+        "closing-heldout2": CLOSING_HELDOUT2, "capture": CAPTURE}
 BLIND = ("closing-heldout2",)       # written blind and not yet read by the people tuning the rules
 
 
@@ -145,19 +152,22 @@ class Score:
     def __init__(self):
         self.by_kind = {k: [0, 0] for k in KINDS}
         self.by_language: dict = {}
+        self.todos_by_language: dict = {}
         self.finished = [0, 0]           # [still on a [ ] line, finished]
         self.leaks = 0
         self.false_decisions = 0
         self.closes = {"right": 0, "wrong": 0, "missed": 0}
         self.traps = {"held": 0, "sprung": 0, "untested": 0}
+        self.open_lines = [0, 0]         # [spurious, all]: ``[ ]`` lines at the scored starts
         self.misses: list = []
 
     def fact(self, kind: str, lang: str, hit: bool, label: str) -> None:
         self.by_kind[kind][0] += hit
         self.by_kind[kind][1] += 1
-        row = self.by_language.setdefault(lang, [0, 0])
-        row[0] += hit
-        row[1] += 1
+        for table in (self.by_language, self.todos_by_language) if kind == "todo" else (self.by_language,):
+            row = table.setdefault(lang, [0, 0])
+            row[0] += hit
+            row[1] += 1
         if not hit:
             self.misses.append(label)
 
@@ -169,9 +179,11 @@ class Score:
                 "by_kind": {k: {"found": v[0], "facts": v[1], "recall": share(v)} for k, v in self.by_kind.items()},
                 "by_language": {k: {"found": v[0], "facts": v[1], "recall": share(v)}
                                 for k, v in self.by_language.items()},
+                "todos_by_language": {k: f"{v[0]}/{v[1]}" for k, v in self.todos_by_language.items()},
                 "finished_still_open": self.finished[0], "finished": self.finished[1],
                 "leaks": self.leaks, "false_decisions": self.false_decisions, "closes": self.closes,
                 "traps": self.traps,
+                "open_lines": self.open_lines[1], "spurious_todos": self.open_lines[0],
                 "misses": self.misses}
 
 
@@ -187,6 +199,13 @@ def check(score: Score, context: str, name: str, lang: str, sessions: list, k: i
             score.misses.append(f"{sids[k - 1]} finished still open: {phrase}")
     if sessions[k]["light"] and k + 1 < len(sessions):
         return                      # scored when the next real work starts
+    planted = [p.lower() for s in sessions for p in s["todos"]]
+    for line in brief.split("\n"):
+        if "[ ]" in line:
+            score.open_lines[1] += 1
+            if not any(p in line.lower() for p in planted):
+                score.open_lines[0] += 1
+                score.misses.append(f"{sids[k]} spurious to-do: {line.strip()}")
     # every session since the last one that was scored: the work session and the short ones after it
     first = k - 1
     while first > 0 and sessions[first]["light"]:
@@ -310,8 +329,9 @@ def main() -> int:
     parser.add_argument("--json", help="also write the result here")
     parser.add_argument("--set", choices=tuple(SETS), default="tuning",
                         help="the scenarios: tuning (handover_tuning_set.py), closing (handover_closing_set.py), "
-                             "closing-heldout (handover_closing_heldout.py, written blind, since read) or closing-heldout2 "
-                             "(handover_closing_heldout2.py, written blind: never tune to it)")
+                             "closing-heldout (handover_closing_heldout.py, written blind, since read), closing-heldout2 "
+                             "(handover_closing_heldout2.py, written blind: never tune to it) or capture "
+                             "(handover_capture_set.py)")
     parser.add_argument("--smoke", action="store_true", help="two scenarios only (a few seconds)")
     parser.add_argument("--show", action="append", default=[], metavar="PROJECT",
                         help="print the brief each session of this project starts with (stderr)")

@@ -260,3 +260,100 @@ def test_no_wrong_close():
     asked = extract.read(digest("还没有，前端那边还没确认字段命名，接口文档先没动。", requests=["接口文档更新了吗？"],
                                 failed=None), docs)
     assert asked["done"] == [] and asked["todos"] == [docs[0][1]]                  # restated in the words it had
+
+
+@pytest.mark.parametrize("message, todos", [
+    # open work stated as a state of things: missing, unsupported, untested, hard-coded, flaky, broken,
+    # "still <the old thing>", "only … for now", 还是/仍然, 目前只, 写死, 不支持, 缺, 显示不出来
+    ("Rewrote the importer. The XML feed is still unsupported.", ["The XML feed is still unsupported"]),
+    ("Added the endpoint. Pagination is missing, and the docs page still lists the old parameters.",
+     ["Pagination is missing", "the docs page still lists the old parameters"]),
+    ("Deployed to staging. The Helm chart is hard-coded to one replica.", ["The Helm chart is hard-coded to one replica"]),
+    ("Search works now. The ranking test is flaky on CI.", ["The ranking test is flaky on CI"]),
+    ("Fixed the login bug. The mobile build is broken since the SDK bump.",
+     ["The mobile build is broken since the SDK bump"]),
+    ("The cron job still deletes logs older than 7 days instead of 30.",
+     ["The cron job still deletes logs older than 7 days instead of 30"]),
+    ("Ported the CLI. The Windows installer is untested.", ["The Windows installer is untested"]),
+    ("The uploaded files are still unscanned.", ["The uploaded files are still unscanned"]),
+    ("The dashboard loads in 1.2 s now. The chart legend overlaps the axis on small screens.",
+     ["The chart legend overlaps the axis on small screens"]),
+    ("页面改版上线了。IE 下布局是乱的。", ["IE 下布局是乱的"]),
+    ("There is no retry for failed uploads yet.", ["There is no retry for failed uploads yet"]),
+    ("Cache added. It currently only covers the product pages.",           # the pronoun keeps what it means
+     ["Cache added; It currently only covers the product pages"]),
+    ("报表页改好了。导出按钮还是灰的，点了没反应。", ["导出按钮还是灰的，点了没反应"]),
+    ("上传改成分片了。断点续传不支持，网络一断就得重来。", ["断点续传不支持，网络一断就得重来"]),
+    ("新版首页上线了，但是 Safari 下轮播图显示不出来。", ["新版首页上线了，但是 Safari 下轮播图显示不出来"]),
+    ("配置抽出来了，不过 Redis 地址仍然写死在 worker.py 里。", ["配置抽出来了，不过 Redis 地址仍然写死在 worker.py 里"]),
+    ("登录改成短信验证码了。海外手机号目前只支持少数几个国家。", ["海外手机号目前只支持少数几个国家"]),
+    ("支付回调加了签名校验。测试环境的证书缺了一张，沙箱回调验不过。", ["测试环境的证书缺了一张，沙箱回调验不过"]),
+    ("排期改好了；队列里的任务现在是串行跑的，最好改成并发。", ["队列里的任务现在是串行跑的，最好改成并发"]),   # its subject kept
+    ("日志接好了，告警规则还没配；还有 Grafana 面板的单位不对。", ["告警规则还没配", "Grafana 面板的单位不对"]),  # the list goes on
+    # lead-ins that announce open items, the items after them
+    ("Moved the jobs to the queue. Known gaps: retries are unbounded; the dead-letter topic doesn't exist yet.",
+     ["retries are unbounded", "the dead-letter topic doesn't exist yet"]),
+    ("Three things remain: the CLI help text, the changelog entry, and a migration note.",
+     ["the CLI help text", "the changelog entry", "a migration note"]),
+    ("迁移脚本写好了。已知问题：大表迁移会锁表；回滚脚本缺失。", ["大表迁移会锁表", "回滚脚本缺失"]),
+    ("## Summary\n- Added the export endpoint\n- Updated the tests (all 31 pass)\n\n## Known issues\n"
+     "- Large exports time out after 30 s\n- The CSV header is still in English",
+     ["Large exports time out after 30 s", "The CSV header is still in English"]),
+    ("改完了。目前导入只认 UTF-8，GBK 编码的文件会乱码。", ["目前导入只认 UTF-8，GBK 编码的文件会乱码"]),
+    ("All tests pass. The refresh token is still stored in localStorage, which isn't ideal.",
+     ["The refresh token is still stored in localStorage, which isn't ideal"]),
+    ("Bumped the version to 2.3.0 and updated the changelog. Nothing else is outstanding.", []),
+    ("The migration ran on staging in 4 minutes. Production has 10x the rows, so expect 40 minutes.", []),
+    ("接口改好了。有两个地方还没处理：空列表返回 500；另外分页参数没校验。", ["空列表返回 500", "分页参数没校验"]),
+    # not open work: a result, a description of how it works, the past, a cause, a condition, intended, a question
+    ("Renamed the module; all 48 tests still pass.", []),
+    ("The v1 routes still work for existing clients.", []),
+    ("Upgraded Django; the admin still renders correctly.", []),
+    ("You can still log in with the old password until Friday.", []),
+    ("Removed the hard-coded timeout; it reads settings.timeout now.", []),
+    ("Added a fallback for missing locale files.", []),
+    ("Fixed the flaky test_login by waiting for the socket.", []),
+    ("The crash happened because the config file was missing.", []),
+    ("The endpoint returns 404 when the record is missing.", []),
+    ("The parser deliberately leaves unknown fields untouched.", []),
+    ("Retries are capped at 5 by design.", []),
+    ("Nothing is broken.", []),
+    ("The crash report now includes the stack trace.", []),
+    ("I kept the old endpoint; it still answers with the v1 schema for existing clients.", []),
+    ("如果 Redis 连不上，会退回到直接查库。", []),
+    ("旧的接口还保留着，老客户端不受影响。", []),
+    ("Only admins can see the audit page.", []),
+    ("There is no global state, so it is thread-safe.", []),
+    ("Is the Windows installer still untested?", []),
+    ("之前搜不到是因为没有分词，现在能搜到了。", []),
+    ("我们还是用 SQLite 吧。", []),
+    ("测试还是全过的。", []),
+    ("旧接口仍然可用，兼容老客户端。", []),
+    ("把写死的 Redis 地址改成读环境变量了。", []),
+    ("不管是 CSV 还是 Excel 都能导出。", []),
+    ("查询耗时不到 10 毫秒。", []),
+    ("数据库连不上时返回 503。", []),
+    ("这个字段缺省是 0。", []),
+])
+def test_open_work_stated_as_a_state(message, todos):
+    assert from_message(message) == todos
+
+
+def test_a_state_is_not_a_todo_after_a_session_of_questions():
+    answer = "The importer still reads the whole file into memory; the XML feed is unsupported."
+    assert from_message(answer, worked=False) == []                      # how the code works, not work left
+    assert from_message("Not yet — the XML feed is still unsupported.", worked=False) == \
+        ["the XML feed is still unsupported"]                             # "not yet" is; the answer word goes
+
+
+def test_an_answer_about_an_open_todo_restates_it_in_its_own_words():
+    probe = [("s1", "健康检查接口没配，发布时流量会打到还没就绪的实例"), ("s1", "日志采集也没接")]
+    asked = extract.read(digest("还没有，现在只有存活检查。", requests=["健康检查弄了吗"], failed=None), probe)
+    assert asked["todos"] == [probe[0][1]] and asked["done"] == []           # the one asked about, not a new one
+    theme = [("s1", "the theme switch has no effect until the app is relaunched")]
+    answer = extract.read(digest("No — it still needs a relaunch.", requests=["does the theme switch work live now?"],
+                                 failed=None), theme)
+    assert answer["todos"] == [theme[0][1]]
+    other = extract.read(digest("Not yet — the export button isn't wired up.", requests=["does the theme switch work live now?"],
+                                failed=None), theme)
+    assert other["todos"] == ["the export button isn't wired up"]           # shares no word: its own to-do

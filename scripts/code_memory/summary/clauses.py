@@ -6,7 +6,9 @@ summary/decisions.py build on (docs/summaries.md § The deterministic reading).
 The markers are grammatical, not topical: perfective and resultative aspect (已 / 了 / 完 / 好,
 past participles, "is in", "now …"), negation scoped to its clause and made "not yet" by a
 temporal word (还没, 尚未, not … yet, still isn't, haven't), deferral (回头, 下次, 有空, 上线前要,
-later, next time, at some point, before we deploy), modality (得 / 要先 / should / ought to), and
+later, next time, at some point, before we deploy), modality (得 / 要先 / should / ought to), a
+deficiency of the current state said as a state (missing, untested, flaky, hard-coded, still <the
+old thing>, 还是…, 目前只…, 写死, 看不清: :func:`lacking`), and
 connectives that open a reason (因为, 免得, so that, to avoid) or a condition (如果, if); and where
 one sentence lists several pieces of open work (:func:`open_items`).
 
@@ -35,7 +37,7 @@ _RATIONALE = re.compile(
     r"because|since|as\b|so that|so as to|otherwise|or else|to avoid|to prevent|in case|which (?:means|would|is why)|"
     r"that way|for (?:the )?(?:sake|reason))", re.I)
 _CONDITION = re.compile(r"^(?:如果|若|要是|假如|万一|if\b|unless\b|when you\b|in case\b)", re.I)
-_QUESTION = re.compile(r"[?？]\s*$|^(?:要不要|是否|能不能|可不可以|shall|should (?:i|we)\b|do you|would you|want me|which)", re.I)
+_QUESTION = re.compile(r"[?？]\s*$|(?:吗|了没有?|好了没)\s*[。.]?\s*$|^(?:要不要|是否|能不能|可不可以|shall|should (?:i|we)\b|do you|would you|want me|which)", re.I)
 
 # completion: perfective / resultative aspect, a state that now holds
 _DONE_ZH = re.compile(
@@ -78,12 +80,12 @@ _DEFER_EN = re.compile(
     re.I)
 # obligation: work that must still be done (还需要, 要先, should, needs to, please check …) — in a
 # session that changed nothing this is advice in an answer, not a to-do
-_OBLIGE_ZH = re.compile(r"还需要?|还要|还得|仍需|有待|(?:要|得|需要)先|需要补|要补|得补|补上(?=[。.！!]?$)|可以(?:再)?考虑|"
+_OBLIGE_ZH = re.compile(r"还需要?|还要|还得|仍需|有待|(?:要|得|需要)先|需要补|要补|得补|补上(?=[。.！!]?$)|可以(?:再)?考虑|最好(?!的)|"
                         r"也(?:得|要|需要?|该)|(?<![不无])需要(?=[改换加做补处支接迁拆调写修删配])|"
                         r"(?<![不])应(?:该|当)(?![没不是可能会就也还])")
 _OBLIGE_EN = re.compile(
     r"\bshould(?! (?:now |also )?(?:work|pass|be fine|be ok|help|fix it|do it)\b)|\bought to\b|\bneeds? to\b|"
-    r"\bwill need\b|\bhave to\b|\bhas to\b|\bplease (?:check|make sure|verify|remember|update|add|run|confirm)\b|"
+    r"\bwill need\b|\bhave to\b|\bhas to\b|\b(?:it'?d|it would) be better to\b|\bideally (?:we|you|it)\b|\bplease (?:check|make sure|verify|remember|update|add|run|confirm)\b|"
     r"\bmake sure\b", re.I)
 _INTENDED = re.compile(r"故意|有意|特意|刻意|按设计|是预期|不需要|无需|不用改|没必要|on purpose|intentional|deliberate|"
                        r"by design|as intended|no need|not needed|not necessary|doesn't need", re.I)
@@ -96,6 +98,71 @@ _MARKER_WORDS = re.compile(
     rf"{_DEFER_ZH.pattern}|{_OBLIGE_ZH.pattern}|{_NOT_YET_ZH.pattern}|{_DEFER_EN.pattern}|{_OBLIGE_EN.pattern}|"
     r"\b(?:not|yet|still|never|haven't|hasn't|isn't|aren't|doesn't|don't|didn't|wasn't|weren't)\b|n't\b|"
     r"\b(?:we|i|you|it|that|this|is|are|the|a|an|so|also|still|just)\b|吧|呢|了|一下|那个|这个|顺手|顺便", re.I)
+
+
+# a deficiency of the current state, stated as a state, not as an instruction: missing, untested,
+# not supported, doesn't exist, flaky, hard-coded, broken/red/failing, "still <does the old
+# thing>", "only … for now"; 还是/仍然…, 目前只…, 写死, 不支持, 缺…, 没测, a potential complement
+# negated (看不清, 搜不到, 打不开)
+_STILL_FINE = (r"(?:not|no|need|needs|pass|passes|passing|work|works|working|succeeds?|compiles?|builds? fine|green|fine|"
+               r"ok|okay|valid|correct|good|holds?|appl(?:y|ies)|match(?:es)?|supports?|supported|accepts?|handles?|"
+               r"redirects?|resolves?|loads?|behaves?|compatible|available|reachable|intact|readable|usable|"
+               r"the same|there for|in place|on track|fast|think|want|have access)\b")
+_LACKING_EN = re.compile(
+    r"\b(?:is|are|'s|'re)\s+(?:still\s+|currently\s+|also\s+)?(?:missing|absent|broken|red|failing|flaky|stale|"
+    r"outdated|out of date|wrong|incorrect|left out|lost|garbled|corrupted|truncated|cut off|misaligned)\b|"
+    r"\bstill missing\b|\b(?:crashes|hangs|freezes|overlaps|flickers|keeps (?:crashing|failing|hanging|timing out))\b|"
+    r"\bleaks? memory\b|\bthere(?:'s| is| are) (?:also|still|currently) no\b|\bthere(?:'s| is| are) no\b(?=.*\byet\b)|"
+    r"\black(?:s|ing)\b|\bflak(?:y|es|ing)\b|"
+    r"\bhard-?coded\b|\bun(?:tested|supported|handled|documented|implemented|validated|verified|translated|cached|"
+    r"indexed|escaped|saniti[sz]ed|paginated|locali[sz]ed|monitored|enforced|configured)\b|"
+    r"\b(?:does|do)(?:n't| not) (?:exist|work|support|handle|cover|scale|apply|respect|validate|check|retry|"
+    r"clean up|expire)\b|"
+    rf"(?<!\bcan )(?<!\bcould )(?<!\bwill )(?<!\bwould )(?<!\bmay )(?<!\bmight )"
+    rf"\bstill (?!{_STILL_FINE})(?:[a-z]+ed\b|(?=\w))|"
+    r"\bonly\b[^.;]*\b(?:for now|so far|at the moment)\b|\b(?:currently|for now) only\b", re.I)
+_LACKING_ZH = re.compile(
+    r"(?<![我们咱就那要最终后])(?:还是|仍然|依然|仍旧|依旧|照样)"
+    r"(?!(?:能|可以|可用|正常|好的|好用|通过|全过|过了?|没问题|对的|兼容|有效|生效|稳定|决定|选|先|改回|保留))|"
+    r"(?:(?:目前|暂时|眼下)[^，,。；;]{0,12}?|还|仍)(?:也|都)?(?:只|仅)(?:有|能|支持|覆盖|处理|认|用)|"
+    r"写死|硬编码|不支持|缺(?!省)|没测|未测|不稳定|时好时坏|偶尔(?:会)?(?:失败|挂|报错|超时)|"
+    r"是(?:乱|错)的|不对(?![称齐])|乱码|错位|重叠|闪退|崩溃|卡死|白屏|"
+    r"(?<![离分])(?<=[\u4e00-\u9fff])不(?:清|到|上|通|开|动|出来|起来|进去|了(?![解多]))"
+    r"(?![多\d\s]*(?:\d|秒|分钟|毫秒|ms|MB|KB|%))")
+# … unless said of the past or as a cause, inside a condition, as intended, or of what the clause fixes
+_NOT_NOW = re.compile(r"之前|以前|原来|原先|本来|当时|一开始|因为|由于|原因是|导致|"
+                      r"\b(?:was|were|used to|had|because|caused|due to|turned out)\b", re.I)
+_PASSING = re.compile(r"\b(?:until|simply|by design|for (?:existing|older|old|legacy) (?:clients|users|callers|apps)|"
+                      r"backwards?[- ]compat\w*)\b|兼容老|向后兼容", re.I)     # a state that passes, or is meant
+_CONDITION_IN = re.compile(r"如果|要是|假如|万一|\b(?:if|when|whenever|unless|in case|whether|once)\b", re.I)
+_STILL_GOOD = re.compile(r"^[^，,。；;]*?(?:全过|通过|正常|没问题|可用|能用|兼容|有效|生效)|"
+                         r"^[^,.;]*?\b(?:pass(?:es|ing)?|works?|working|green|fine|correctly|properly|as before|"
+                         r"as expected|normally|cleanly)\b", re.I)     # "…还是 9 个全过", "still all pass"
+_WHEN_ZH = re.compile(r"(?<![超小耗定实及临同按准暂])时(?:候)?(?![间])|的话")       # "数据库连不上时返回 503"
+_NOW = re.compile(r"现在|目前|\bnow\b", re.I)
+_ADJECTIVAL = re.compile(r"\b(for|the|a|an|of|on|with|in|any|all|its|their|our|to|from|by) [a-z]{3,}ed\b|()\bun[a-z]{3,}ed\b",
+                         re.I)
+_EITHER = re.compile(r"(?:不管|无论|不论)[^，,。]*还是")                 # "不管是 A 还是 B": "or"
+_FIXES_ZH = re.compile(r"(?:改|换|替换)(?:成|为)|去掉|去除|移除|删掉|拿掉|修好|修复|了\s*$")   # "把写死的地址改成…了"
+
+
+def lacking(clause: str) -> bool:
+    """A clause that states a deficiency of the current state ("the Windows steps are untested",
+    "the PDF still prints the old totals block", "图表库还是整包引入的", "颜色看不清") — not of the
+    past or as a cause, not inside a condition ("returns 401 when the header is missing"), not
+    intended, and not what the clause reports fixed ("Fixed the flaky test", "把写死的地址改成读配置了")."""
+    found = _LACKING_EN.search(clause) or _LACKING_ZH.search(clause)
+    if not found:
+        return False
+    before, after = clause[:found.start()], clause[found.end():]
+    if _NOT_NOW.search(clause[:found.end()]) or _CONDITION_IN.search(before) or _WHEN_ZH.search(before) or \
+            _WHEN_ZH.search(after) or _STILL_GOOD.search(after) or _NEG_EN.search(before) or \
+            _PASSING.search(clause) or _INTENDED.search(clause) or _FINE.search(clause) or \
+            _NO_LONGER.search(clause) or _EITHER.search(clause) or re.search(r"吧\s*$", clause) or is_question(clause):
+        return False                  # _NEG_EN before it: "Nothing is broken"
+    rest = _NOW.sub(" ", before + " " + after)
+    rest = _ADJECTIVAL.sub(lambda m: m.group(1) or "", rest)      # "for failed uploads" names, reports nothing
+    return not (completed(rest) or _FIXES_ZH.search(rest))
 
 
 # a clause that starts another item of a list of open work: "…, and the lockout message isn't
@@ -145,10 +212,11 @@ def clauses(sentence: str) -> list:
     return [c for c in _CLAUSE_SPLIT.split(sentence or "") if c and c.strip(" .。")]
 
 
-def open_items(sentence: str) -> list:
+def open_items(sentence: str, states: bool = False) -> list:
     """A sentence that lists several pieces of open work, one piece each: split before a clause
-    that starts another item (:data:`_NEXT_ITEM`) when both sides leave work open and name work
-    of their own; otherwise ``[sentence]``."""
+    that starts another item (:data:`_NEXT_ITEM`) when both sides leave work open (``states``: a
+    deficiency stated as a state counts, :func:`lacking`) and name work of their own; otherwise
+    ``[sentence]``."""
     parts = clauses(sentence)
     starts, pos = [], 0
     for part in parts:
@@ -158,7 +226,8 @@ def open_items(sentence: str) -> list:
     out, begin = [], 0
     for i in range(1, len(parts)):
         left = sentence[begin:starts[i]].rstrip(" ,，;；:：—–-")
-        if _NEXT_ITEM.match(parts[i]) and is_open(parts[i]) and open_sentence(left) and \
+        if _NEXT_ITEM.match(parts[i]) and (is_open(parts[i]) or states and lacking(parts[i])) and \
+                open_sentence(left, states=states) and \
                 _MARKER_WORDS.sub("", left).strip() and _MARKER_WORDS.sub("", parts[i]).strip(" 也"):
             out.append(left)
             begin = starts[i]
@@ -213,7 +282,7 @@ _NO_LONGER = re.compile(r"不再|再也不|\bno longer\b|\bnot (?:\w+ )?any ?mor
 
 def completed(clause: str) -> bool:
     """A clause that states something done or now true, not negated and not still open."""
-    if is_open(clause) or is_question(clause) or is_condition(clause):
+    if is_open(clause) or is_question(clause) or is_condition(clause) or lacking(clause):
         return False
     if _NO_LONGER.search(clause):
         return True
@@ -226,14 +295,20 @@ def completed(clause: str) -> bool:
     return not _NEG_EN.search(clause[max(0, found.start() - 12):found.start()])
 
 
-def open_sentence(sentence: str, obligations: bool = True) -> bool:
+def reports_done(clause: str) -> bool:
+    """A clause that reports work done, not only a state that holds now ("失败重试现在是立即重试"
+    describes how it is — the subject of the work that follows)."""
+    return completed(clause) and completed(_NOW.sub(" ", clause))
+
+
+def open_sentence(sentence: str, obligations: bool = True, states: bool = False) -> bool:
     """Does a sentence leave work open (one of its clauses is not yet done, deferred — or, with
-    ``obligations``, still required)?"""
+    ``obligations``, still required; with ``states``, states a deficiency, :func:`lacking`)?"""
     if is_question(sentence) or is_condition(sentence) or NOTHING_LEFT.search(sentence) or _FINE.search(sentence):
         return False
     parts = clauses(sentence)
     for i, clause in enumerate(parts):
-        if not_yet(clause) or deferred(clause, obligations=False):
+        if not_yet(clause) or deferred(clause, obligations=False) or (states and lacking(clause)):
             return True
         if obligations and deferred(clause) and not any(completed(c) for c in parts[i + 1:]):
             return True          # "需要加锁，我已经加了": a need met in the same sentence is not open

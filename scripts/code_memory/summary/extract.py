@@ -178,8 +178,7 @@ def read(digest, open_todos=(), previous: str | None = None, is_same=todo_rules.
     worked = bool(digest.files_touched or getattr(digest, "reverted_files", None))
     todos = todo_rules.capture(digest.final_message, digest.user_requests, evidence.done_words, worked=worked)
     if not worked:        # "还没有，接口文档先没动": a session that did nothing restates it in the words it had
-        todos = list(dict.fromkeys(next((text for _ref, text in open_todos if is_same(todo, text)), todo)
-                                   for todo in todos))
+        todos = todo_rules.restated(todos, digest.user_requests, open_todos, is_same)
     texts = list(digest.assistant_notes) or [digest.final_message]
     exchanges = list(getattr(digest, "exchanges", None) or ())
     if previous_final and digest.user_requests:          # "就用方案二" answering the last session's proposal

@@ -6,7 +6,10 @@ Capture — from the final assistant message and from the person's own words:
     unchecked ``- [ ]`` boxes;
   * any sentence that leaves work open (summary/clauses.py): not done yet (还没支持, isn't migrated,
     haven't hooked …, negation scoped to its clause), deferred or asked for (回头…, 上线前要先…,
-    有空的话…, next time, should, at some point, please check …) — kept whole, with its subject
+    有空的话…, next time, should, at some point, please check …), or — after a session that did
+    work — a deficiency stated as a state (missing, untested, flaky, hard-coded, still <the old
+    thing>, 还是…, 目前只…, 写死, 看不清; clauses.lacking), and the items after a lead-in that
+    announces open work ("Known gaps:", "还有两件事没弄：") — kept whole, with its subject
     (``负数金额还没支持，后面需要补上``), a marker-only prefix ("Not done yet:") dropped, a pronoun
     kept with the clause it points back to; over ``TODO_CHARS`` the reason and consequence clauses
     go first. Conditions, questions, intended omissions ("故意没改") and lines with no content
@@ -68,18 +71,25 @@ REPORTED_WORDS = 2        # … with at least this many of its words there
 REPORTED_HEAD = 0.3       # … or its whole main clause there and this share of all its words
 ONLY_REQUEST_SHARE = 0.7  # of a request's weight in the to-do: the request names this work only (and
                           # REPORTED_SHARE of its main clause is in what the session reports done)
+ASKED_ABOUT_SHARE = 0.5   # of a question's words in an open to-do: the person asks about it
 
 SUBJECT_WORDS = 2         # words of a to-do, beyond its acronyms and work verbs, that say its subject
 _WORK_VERBS = frozenset(stem(w) for w in "add update fix change implement handle improve finish complete "
                         "remove create write adjust tweak".split())
 _LEAD = re.compile(
-    r"^(?:\*\*)?(?:下一步|接下来|后续(?:工作)?|待办(?:事项)?|还差|还需要|遗留(?:问题)?|TODO|to-?dos?|next(?: steps?| up)?|"
+    r"^(?:\*\*)?(?:下一步|接下来|后续(?:工作)?|待办(?:事项)?|还需要|遗留|TODO|to-?dos?|next(?: steps?| up)?|"
     r"remaining(?: work)?|still to do|left to do|follow[- ]?ups?|"
     r"(?:(?:one|two|three|four|a few|some|\d) )?(?:more |other )?(?:things?|items?|pieces?|bits?|gaps?) "
-    r"(?:remain|are left|left|still open|still to do|to do)|还有(?:[一两三四几]|\d)(?:件事|个问题|处|点|项)(?:没做|要做|待做|没完成)?)"
+    r"(?:remain|are left|left|still open|still to do|to do)|"
+    r"(?:(?:one|two|three|four|a few|some|several|\d) )?(?:known |open |remaining |outstanding )?(?:gaps?|loose ends?)|"
+    r"(?:known|open|remaining|outstanding|unresolved) (?:issues?|problems?|items?)|"
+    r"(?:还|另外)?有(?:[一两三四几]|\d)(?:件事|个问题|个地方|处|点|项|样)(?:还)?(?:没|未|要|待|得)[\u4e00-\u9fff]{0,2}|"
+    r"还有(?:[一两三四几]|\d)(?:件事|个问题|个地方|处|点|项|样)|还(?:缺|差)(?:[一两三四几]|\d)?(?:件事|样|点|项|处|个)?|"
+    r"(?:已知|遗留|未解决|没解决)的?问题|还?剩(?:下|余)?的?(?:[一两三四几]|\d)?(?:件事|个问题|项|点|处|样)?)"
     r"(?:\*\*)?"
     r"\s*(?:(?:要做的|需要做的|的工作)?(?:是|有|要)|is|are)?\s*(?:[:：]\s*|$)", re.I)
 _LEAD_NEEDS_COLON = re.compile(r"^(?:next|to-?dos?)\b", re.I)
+_HEADING = re.compile(r"^\s*#{1,6}\s+")
 _CHECKBOX = re.compile(r"^\s*[-*]\s*\[ \]\s*(.+)$")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)、])\s+(.+)$")
 _ITEMS = re.compile(r"[；;]|(?:^|\s)\(?\d+[.)、]\s+|\s*[①②③④⑤⑥]\s*|,\s+and\s+|，以及|，还有")
@@ -89,6 +99,13 @@ _DEFERRAL = re.compile(
     r"when (?:we|you) (?:have|get) (?:time|a chance)", re.I)
 _PRONOUN_START = re.compile(r"^(?:they|it|this|that|these|those|它们?|这个?|那个?|其)\b|^(?:它|这|那)", re.I)
 _PREFIX = re.compile(r"^(.{1,40}?)[:：]\s*(.+)$")
+_POINTING = re.compile(r"\b(?:it|this|that|them|these|those)\b|这个|那个|它|这块|这部分", re.I)
+_NAME_WORDS = 5           # an item of at most this many words is a name, not a sentence
+# a part that goes on with a list of open work ("…；还有 B", "…; also B")
+_GOES_ON = re.compile(r"^\s*(?:还有|另外|以及|also|plus)(?![a-z])", re.I)
+# an answer word before the work ("Not yet — …", "No, I haven't …", "还没，…")
+_ANSWER = re.compile(r"^(?:not yet|no|nope|yes|yeah|还没有?|没有|没呢|还没呢|对|是的)\s*(?:[,，:：]|\s[—–-]{1,2}|——)\s*(?=\S)",
+                     re.I)
 _WORK_REQUEST = re.compile(r"^\s*(?:继续|接着|go on|continue|keep going|carry on|proceed)[\s。.!！,，~]*$", re.I)
 _RESUMING = re.compile(r"^\s*(?:继续|接着)|^\s*(?:continue|keep going|carry on|go on)(?: with| on)?\b", re.I)
 # the trouble goes on, the work carries on: a sentence that reports nothing done
@@ -168,6 +185,7 @@ def _shorten(text: str, only_open: bool = False) -> str:
     before an open clause with no content of its own — "分表，以后再说"); over TODO_CHARS, the
     clauses that are neither the subject nor open are left out."""
     text = cl.strip_connective(cl.one_line(text)).strip(" -*").rstrip("。.!！;；")
+    text = _ANSWER.sub("", text)
     prefix = _PREFIX.match(text)
     if prefix and not content(prefix.group(1)):
         text = prefix.group(2)
@@ -183,7 +201,7 @@ def _shorten(text: str, only_open: bool = False) -> str:
         text = joiner.join(kept) or text
     else:
         first = 0
-        while first < len(parts) - 1 and cl.completed(parts[first]) and \
+        while first < len(parts) - 1 and cl.reports_done(parts[first]) and \
                 not _PRONOUN_START.match(cl.strip_connective(parts[first + 1])):     # "they" needs it
             first += 1
         if first:
@@ -194,20 +212,46 @@ def _shorten(text: str, only_open: bool = False) -> str:
     return cl.cut(text, TODO_CHARS)
 
 
+def _points_back(part: str) -> bool:
+    """Does a part name its work only through what was said before it: it starts with a pronoun
+    ("It currently only covers …"), or a pronoun is nearly all it names ("I'll pick it up next
+    session"), or it names almost nothing ("明天接着查")?"""
+    part = cl.strip_connective(part)
+    words = content(part)
+    return bool(_PRONOUN_START.match(part)) or sum(words.values()) < 2 or \
+        (_POINTING.search(part) is not None and len(words) <= 2)
+
+
 def _items(rest: str) -> list:
-    return [p.strip(" ，,。.、") for p in _ITEMS.split(rest) if p and p.strip(" ，,。.、")]
-
-
-def _open_parts(sentence: str, obligations: bool) -> list:
-    """The to-do lines of one full sentence (its ``；``-parts that leave work open)."""
-    parts = cl.sentences(sentence, clauses=True)
+    """The items after a lead, one each: split at ``；``, numbers, ", and"; a list of short English
+    names at its commas ("the CLI help text, the changelog entry")."""
     out = []
+    for item in (cl.strip_connective(p.strip(" ，,。.、")) for p in _ITEMS.split(rest) if p and p.strip(" ，,。.、")):
+        names = item.split(", ")
+        out += names if item.isascii() and all(len(n.split()) <= _NAME_WORDS for n in names) else [item]
+    return out
+
+
+def _open_parts(sentence: str, obligations: bool, before: str = "") -> list:
+    """The to-do lines of one full sentence (its ``；``-parts that leave work open; after a session
+    that did work, also a deficiency stated as a state — clauses.lacking — and a part that goes on
+    with the list of an open one: "…应该按需加载；还有深色模式下折线图的颜色看不清"); ``before``: the
+    sentence before it, which a part that starts with a pronoun points back to."""
+    parts = cl.sentences(sentence, clauses=True)
+    if before and parts and _points_back(parts[0]) and len(before) + len(sentence) < TODO_CHARS:   # room for both
+        parts.insert(0, before.rstrip("。.!！"))
+    out, last = [], []           # last: the lines of the part before, when it left work open
     for i, part in enumerate(parts):
-        if not cl.open_sentence(part, obligations):
+        goes_on = bool(last) and obligations and _GOES_ON.match(part) and not cl.completed(part) and \
+            not cl.is_question(part) and content(part)
+        if not (cl.open_sentence(part, obligations, states=obligations) or goes_on):
+            last = []
             continue
-        if i and _PRONOUN_START.match(cl.strip_connective(part)):
-            part = parts[i - 1].rstrip("；;") + "; " + part          # "they ought to …": keep what "they" is
-        out += [_shorten(item) for item in cl.open_items(part)]    # "A isn't done yet, and B …": two
+        if i and _points_back(part):
+            part = parts[i - 1].rstrip("；;。.") + "; " + part        # "they ought to …": keep what "they" is
+            del out[len(out) - len(last):]                         # … once, not also on its own
+        last = [_shorten(item) for item in cl.open_items(part, states=obligations)]   # "A isn't done yet, and B …"
+        out += last
     return out
 
 
@@ -218,6 +262,7 @@ def from_message(message: str, worked: bool = True) -> list:
     todos: list = []
     collecting = False
     for line in (message or "").split("\n"):
+        line = _HEADING.sub("", line)                 # "## Known issues" leads like "Known issues:"
         box = _CHECKBOX.match(line)
         if box:
             todos.append(box.group(1))
@@ -227,6 +272,7 @@ def from_message(message: str, worked: bool = True) -> list:
             todos.append(item.group(1))
             continue
         collecting = False
+        before = ""
         for sentence in cl.sentences(line, clauses=False):
             lead = _LEAD.match(sentence)
             if lead and (":" in lead.group(0) or "：" in lead.group(0) or not _LEAD_NEEDS_COLON.match(sentence)):
@@ -234,7 +280,8 @@ def from_message(message: str, worked: bool = True) -> list:
                 todos += _items(rest)
                 collecting = not rest
                 continue
-            todos += _open_parts(sentence, worked)
+            todos += _open_parts(sentence, worked, before)
+            before = sentence
     return _keep(todos)
 
 
@@ -267,6 +314,30 @@ def capture(final_message: str, requests=(), done_words=frozenset(), worked: boo
             if not covers(content(todo), done_words, DONE_SHARE):
                 todos.append(todo)
     return _keep(todos)[:MAX_TODOS]
+
+
+def restated(todos: list, requests, open_todos, is_same) -> list:
+    """The to-dos of a session that did no work, in the words they had: one that names the same
+    work as an earlier open to-do (``is_same``) is that to-do; so is any that shares a word with
+    the open to-do the person asked about ("readiness probe 加了吗" — "还没有，Deployment 里目前
+    只有 liveness probe"). ``open_todos``: ``[(session id, text)]``."""
+    asked_about = None
+    for request in requests:
+        for sentence in cl.sentences(request):
+            words = content(sentence)
+            if not cl.is_question(sentence) or not words:
+                continue
+            share, text = max(((coverage(words, expand(content(text))), text) for _r, text in open_todos),
+                              default=(0.0, None))
+            if share >= ASKED_ABOUT_SHARE:
+                asked_about = text
+    out = []
+    for todo in todos:
+        earlier = next((text for _ref, text in open_todos if is_same(todo, text)), None)
+        if earlier is None and asked_about and _found(content(todo), expand(content(asked_about))):
+            earlier = asked_about
+        out.append(earlier or todo)
+    return list(dict.fromkeys(out))
 
 
 # ---------------------------------------------------------------------------------------------

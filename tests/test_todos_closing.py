@@ -143,3 +143,18 @@ def test_another_job_on_the_same_file_says_nothing_of_the_subject():
                   **work_done) == todos
     assert closed([("s1", "The PDF invoice still shows the old VAT line")], "Invoices show the new VAT line now.",
                   requests=["fix the VAT line on invoices"], files=["/p/invoice.py"], failed=False) != []
+
+
+def test_a_sibling_the_request_does_not_name_stays_open():
+    """The person asks for one of two open to-dos; the report shares the other's domain words
+    (发票, 识别; "sends") but not what sets it apart — it stays open. A report that holds all of a
+    sibling's words closes it too; a session whose last command failed closes nothing on its word."""
+    invoices = [("s1", "扫描件里盖了章的发票识别不出来"), ("s1", "电子发票的 PDF 只读了第一页")]
+    work_done = dict(files=["/p/invoice/ocr.py"], failed=False)
+    assert closed(invoices, "多页 PDF 现在每一页都会识别，合并成一张发票。", requests=["多页 PDF 的问题处理一下"],
+                  **work_done) == invoices[1:]
+    assert set(closed(invoices, "多页 PDF 每一页都会识别了，盖了章的扫描件发票也识别出来了。",
+                      requests=["多页 PDF 的问题处理一下"], **work_done)) == set(invoices)
+    sends = [("s1", "Bounced sends are not retried yet")]
+    assert closed(sends, "Retries are in but the backoff test fails; I'll pick it up next session.",
+                  requests=["retry bounced sends with backoff"], files=["/p/mail/worker.py"], failed=True) == []

@@ -76,6 +76,12 @@ ASKED_ABOUT_SHARE = 0.5   # of a question's words in an open to-do: the person a
 SUBJECT_WORDS = 2         # words of a to-do, beyond its acronyms and work verbs, that say its subject
 _WORK_VERBS = frozenset(stem(w) for w in "add update fix change implement handle improve finish complete "
                         "remove create write adjust tweak".split())
+# a request that starts with its verb asks for work ("retry bounced sends", "add retries for failed
+# sends"): its participles (bounced, failed) report nothing done
+_IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?:add|update|fix|change|implement|handle|improve|finish|complete|remove|"
+                         r"create|write|make|retry|move|rename|refactor|clean|switch|use|run|set|try|put|check|"
+                         r"convert|replace|support|drop|delete|split|merge|wire|hook|migrate|cache|limit|log|"
+                         r"send|show|hide|let|get|go|do|keep|start|stop)\b", re.I)
 _LEAD = re.compile(
     r"^(?:\*\*)?(?:下一步|接下来|后续(?:工作)?|待办(?:事项)?|还需要|遗留|TODO|to-?dos?|next(?: steps?| up)?|"
     r"remaining(?: work)?|still to do|left to do|follow[- ]?ups?|"
@@ -400,18 +406,23 @@ def done_statements(digest) -> list:
     "failed deliveries are simply dropped" describes how things are, not work done); in a session
     that changed files, also every plain statement of its final report (it describes what was done).
     Never a sentence that says the trouble goes on or the work carries on ("文件名还是乱码，明天接着查",
-    "it still times out")."""
+    "it still times out"), and nothing the assistant says when the session's last command failed
+    ("Retries are in but the backoff test fails": the work is not shown to hold)."""
     out = []
-    did_work = bool(digest.files_touched) or any(not c.get("failed") for c in digest.commands or [])
+    commands = digest.commands or []
+    did_work = bool(digest.files_touched) or any(not c.get("failed") for c in commands)
+    if commands and commands[-1].get("failed"):
+        did_work = False
     texts = (list(getattr(digest, "assistant_notes", None) or []) or [digest.final_message]) if did_work else []
     for text in texts:
         out += [s for s in cl.sentences(text) if cl.done_sentence(s)]
-    if digest.files_touched:
+    if did_work and digest.files_touched:
         out += [s for s in cl.sentences(digest.final_message)
                 if not cl.open_sentence(s) and not cl.is_question(s) and not cl.is_condition(s)
                 and (not cl.negated(s) or cl.done_sentence(s))]        # "超时的问题没动" reports nothing done
     for request in digest.user_requests:
-        out += [s for s in cl.sentences(request) if not _ASKS.search(s) and (cl.done_sentence(s) or _settled(s))]
+        out += [s for s in cl.sentences(request) if not _ASKS.search(s) and not _IMPERATIVE.match(s)
+                and (cl.done_sentence(s) or _settled(s))]
     return [s for s in out if not _GOES_ON.search(s)]
 
 
@@ -430,7 +441,7 @@ def _named_files(todo: str) -> set:
 def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=same_todo) -> list:
     """The earlier ``open_todos`` (``[(session id, text)]``) the session behind ``evidence``
     finished (see the module docstring)."""
-    out, asked, resumed, reported = [], [], [], []
+    out, asked, resumed, reported, reported_only = [], [], [], [], []
     changed = {p.lower() for p in evidence.files} | {os.path.basename(p).lower() for p in evidence.files}
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
     for ref, todo in open_todos:
@@ -451,7 +462,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             continue
         elif covers(words, evidence.done_words, DONE_SHARE) or \
                 (named and named <= evidence.done_words and coverage(words, evidence.done_words) >= NAMED_SHARE):
-            out.append((ref, todo))
+            reported_only.append((ref, todo, words))
         elif evidence.worked and (_asked_for(words, head(todo), evidence) or
                                   _asked_and_reported(words, head(todo), evidence)):
             asked.append((_request_match(words, head(todo), evidence), ref, todo))
@@ -459,6 +470,13 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             resumed.append((coverage(words, evidence.done_words), ref, todo))
         elif _reported(words, head(todo), evidence.done_words):
             reported.append((coverage(words, evidence.done_words), ref, todo))
+    # a to-do the report covers but the request names none of, while the request names another
+    # one: a sibling ("多页 PDF 的问题处理一下" — "每一页都会识别" says nothing of the handwritten
+    # invoices), unless the report holds all of its words
+    request_names_one = any(coverage(work(todo), evidence.asked_words) >= ASKED_MIN for _r, todo in open_todos)
+    out += [(ref, todo) for ref, todo, words in reported_only
+            if not (request_names_one and coverage(words, evidence.asked_words) == 0.0)
+            or covers(words, evidence.done_words, 1.0)]
     # what the person asked for (or, after a bare "continue", what the report names): the best
     # match, and any other nearly as good — not its siblings; what the session reports done in
     # part of the to-do's words: the best match only

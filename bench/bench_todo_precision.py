@@ -35,7 +35,7 @@ from handover_negatives_set import NEGATIVES, POSITIVES  # noqa: E402
 
 def run(checkout: str, smoke: bool = False, misses: bool = False) -> dict:
     sys.path.insert(0, os.path.join(checkout, "scripts"))
-    from code_memory.summary.todos import capture   # the checkout's rules
+    from code_memory.summary.todos import capture  # the checkout's rules
 
     negatives = NEGATIVES[::10] if smoke else NEGATIVES
     positives = POSITIVES[::10] if smoke else POSITIVES

@@ -21,7 +21,6 @@ Prints one JSON object.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections import Counter
@@ -31,6 +30,7 @@ REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
 from handover_negatives_set import NEGATIVES, POSITIVES  # noqa: E402
+from report import emit  # noqa: E402
 
 
 def run(checkout: str, smoke: bool = False, misses: bool = False) -> dict:
@@ -73,12 +73,7 @@ def main() -> int:
     parser.add_argument("--misses", action="store_true", help="list false to-dos and missed positives")
     parser.add_argument("--json", help="also write the result here")
     args = parser.parse_args()
-    result = run(os.path.abspath(args.checkout), args.smoke, args.misses)
-    text = json.dumps(result, ensure_ascii=False, indent=1)
-    print(text)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
+    emit(run(os.path.abspath(args.checkout), args.smoke, args.misses), args.json)
     return 0
 
 

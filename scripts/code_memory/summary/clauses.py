@@ -182,6 +182,10 @@ _AGREED = re.compile(r"定好的|约定|说好的|商量好的|需求范围|范�
                      r"\b(?:agreed|in scope|out of scope|per (?:the )?spec|documented|upstream|third[- ]party)\b", re.I)
 _ONLY_CHANGED = re.compile(r"只是(?:多|加|改|换|把|调)|只(?:改|动|加|换)了|其(?:余|他)(?:的)?(?:都)?(?:不变|没变|没动)|"
                            r"\bI only (?:changed|touched|added|moved|renamed)\b|\bthe rest is unchanged\b", re.I)
+# a fix reported after the state ("…照样全绿，已经改成 UTC 了"); not any later completion ("— I only
+# checked macOS" leaves the Windows steps untested)
+_FIXED = re.compile(r"已经?(?:改|换|修|加|补|去|删|拆|统一)|改成|改为|换成|修好|修复|后来|"
+                    r"\b(?:fixed|now|removed|replaced|switched|resolved)\b", re.I)
 _TOLD_BEFORE = re.compile(r"之前|以前|原来|本来|当时|一开始|起初|那次|上次|"
                           r"\b(?:used to|turned out|at first|initially|originally)\b", re.I)
 
@@ -196,7 +200,7 @@ def told(sentence: str) -> bool:
         return True
     parts = clauses(sentence)
     return any(lacking(c) and (any(_TOLD_BEFORE.search(p) for p in parts[:i]) or
-                               any(reports_done(p) for p in parts[i + 1:]))
+                               any(_FIXED.search(p) and completed(p) for p in parts[i + 1:]))
                for i, c in enumerate(parts))
 
 

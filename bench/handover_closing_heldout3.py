@@ -9,7 +9,29 @@ beyond their docstrings and first scenario. The earlier held-out sets have been 
 people tuning the rules; this one replaces them as the held-out measure. Do not read its scenarios
 or its misses to change a rule — when it has been read, write a new set instead.
 
-PLACEHOLDER_CONTENTS
+14 projects, 4–5 sessions each (59 transcripts, 11 of them short) plus a last start: 6 Chinese, 6 English, 2 mixed (a Chinese speaker with
+English code and terms, switching language between sessions). Domains: a Kafka consumer-lag monitor,
+Flutter push notifications, LoRA fine-tuning, OpenResty rate limiting, an ECharts dashboard, ESP32
+OTA firmware, Ansible provisioning, a dbt mart, iOS offline sync, a Rust CLI, Okta OIDC login, a
+Godot multiplayer lobby, Celery invoice PDFs, a bilingual Docusaurus site.
+
+- 42 open to-dos planted (18 Chinese, 18 English, 6 mixed), stated as a state ("… is hard-coded",
+  "… has no tests", "only targets …", "还是默认的", "还没配", "写死"), as an indirect or hedged wish
+  ("it'd be nice to…", "we should probably…", "at some point…", "有空把…", "回头…"), in numbered or
+  bulleted "remaining" lists, in the person's own prompt ("remind me to…", "下次记得提醒我…"), and
+  embedded in a longer report.
+- 30 of them finished later in other words (12 Chinese, 13 English, 5 mixed): a synonym, the other
+  language, a report with numbers, the person saying they did it, a request and work that passes,
+  evidence alone (the named file edited and its test passing after a bare "continue"), a bulleted
+  status list, "that's in now", "搞定" / "上线了" / "合了".
+- 20 traps (``traps`` on a session: an open to-do that session must NOT close; 9 Chinese, 9 English,
+  2 mixed): a "not yet" / "还没" answer, the same file edited for something else, half-done work, a
+  failing run, a sibling finished, work put off again, a question about it, a plan to do it, a
+  status line saying it is still open.
+- Each project's first session plants its topic and main file.
+- Most work sessions' final reports also hold 1–3 sentences that look like open work to a naive rule
+  but are not: how the code works now, a result, a handled pitfall, an intended limit ("这是故意的",
+  "by design", "on purpose"), a past cause, a request to the person that is not code work.
 
 Same shapes as ``handover_tuning_set.py`` (``S``/``U``/``A``/``E``/``W``/``R``/``B``/``END``) plus
 ``traps``. ``bench_handover_tuning.py --set closing-heldout3`` runs it: to-dos are scored on a

@@ -242,4 +242,217 @@ SCENARIOS = [
           done=["no --context flag yet"], traps=["publish binaries with goreleaser"]),
         END,
     ]),
+    ("b5-en-passkey", "en", [
+        S([U("Add passkey sign-in to our Next.js app with SimpleWebAuthn. Users should register a passkey from "
+             "their settings page."),
+           W("lib/auth/webauthn.ts"), W("app/settings/passkeys/page.tsx"),
+           B("pnpm vitest run webauthn", True, "Test Files  1 passed (1)\n     Tests  8 passed (8)"),
+           A("Passkey registration and sign-in work end to end in Chrome. Challenges live in Redis for 5 minutes "
+             "and are deleted after one use. 8 tests pass.\n"
+             "A few things are left:\n"
+             "- users can't rename or delete a passkey yet\n"
+             "- the rpID is hard-coded to localhost\n"
+             "- Safari hasn't been tried\n"
+             "Password sign-in stays available as a fallback, as you asked.")],
+          topic=["passkey sign-in"], files=["lib/auth/webauthn.ts"],
+          todos=["rename or delete a passkey", "rpID is hard-coded", "Safari hasn't been tried"]),
+        S([U("Make the relying party id come from the environment."),
+           E("lib/auth/webauthn.ts"),
+           B("pnpm vitest run webauthn", True, "Tests  9 passed (9)"),
+           A("The RP ID and expected origin now come from WEBAUTHN_RP_ID and WEBAUTHN_ORIGIN, and the server "
+             "refuses to start in production when either is missing. 9 tests pass.")],
+          done=["rpID is hard-coded"]),
+        S([U("did you get to the passkey management UI?"),
+           A("Not yet. The settings page only lists the passkeys; there's no rename or remove action.")],
+          light=True, traps=["rename or delete a passkey"]),
+        S([U("I checked Safari 17 on macOS and iOS myself, both fine. Now do the management bits."),
+           E("app/settings/passkeys/page.tsx"), E("lib/auth/webauthn.ts"),
+           B("pnpm vitest run", True, "Test Files  4 passed (4)\n     Tests  13 passed (13)"),
+           A("Each passkey on the settings page now has Rename and Remove; removing the last one is blocked when "
+             "the account has no password. 13 tests pass. We should probably rate-limit the verify endpoint too, "
+             "it accepts unlimited attempts right now.")],
+          done=["Safari hasn't been tried", "rename or delete a passkey"], todos=["rate-limit the verify endpoint"]),
+        END,
+    ]),
+    ("b5-en-mkdocs", "en", [
+        S([U("Move our SDK docs from a pile of READMEs to MkDocs Material, with mike for versions."),
+           W("mkdocs.yml"), W("docs/index.md"),
+           B("mkdocs build --strict", True, "INFO    -  Documentation built in 3.21 seconds"),
+           A("The site builds with --strict and has 1.x and 2.x versions through mike. Search works offline "
+             "because the index is built at build time. The API reference pages are still pasted by hand from the "
+             "docstrings; it'd be nice to generate them with mkdocstrings. The Chinese translation isn't wired in. "
+             "A build takes about 3 seconds, so there's no need for caching.")],
+          topic=["MkDocs Material"], files=["mkdocs.yml"],
+          todos=["generate them with mkdocstrings", "Chinese translation isn't wired in"]),
+        S([U("Add a deploy workflow for GitHub Pages."),
+           W(".github/workflows/docs.yml"),
+           B("act -j docs", True, "[docs/deploy] 🏁  Job succeeded"),
+           A("Pushing to main deploys the dev version; a v* tag publishes that version with mike and moves the "
+             "latest alias. The workflow ran locally under act. The old README links in the changelog point to "
+             "files that no longer exist. I'll do the mkdocstrings reference pages next.")],
+          todos=["links in the changelog"], traps=["generate them with mkdocstrings"]),
+        S([U("continue"),
+           E("mkdocs.yml"), W("docs/reference/client.md"),
+           B("mkdocs build --strict", True, "INFO    -  Documentation built in 5.02 seconds"),
+           A("Reference pages are rendered from the docstrings now (`::: sdk.client` and friends) with signatures "
+             "and source links. The strict build passes.")],
+          done=["generate them with mkdocstrings"]),
+        S([U("the changelog links — still broken?"),
+           A("Yes, 14 links in changelog.md still point to the removed READMEs.")],
+          light=True, traps=["links in the changelog"]),
+        S([U("Fix those, and add the i18n plugin with zh as the second language."),
+           E("docs/changelog.md"), E("mkdocs.yml"),
+           B("mkdocs build --strict", False,
+             "WARNING -  Doc file 'zh/index.md' contains a link to 'quickstart.md', not found\n"
+             "Aborted with 1 warnings in strict mode!"),
+           A("All 14 changelog links point at the docs pages now. The i18n plugin is configured, but the strict "
+             "build fails: the zh pages link to pages that haven't been translated.")],
+          done=["links in the changelog"], traps=["Chinese translation isn't wired in"]),
+        END,
+    ]),
+    ("b5-en-bevy", "en", [
+        S([U("Let's build the inventory for our Bevy roguelike: grid slots, stacking, drag and drop."),
+           W("src/inventory.rs"), W("src/ui/inventory_ui.rs"),
+           B("cargo test inventory", True, "test result: ok. 9 passed; 0 failed; 0 ignored"),
+           A("The inventory works: a 6x4 grid, items stack up to their max_stack, and dragging swaps or merges "
+             "stacks. 9 tests pass. The inventory isn't saved anywhere yet, so it's gone when you quit. "
+             "Gamepad input doesn't do anything in the grid. Dropping an item outside the window puts it back in "
+             "its slot; that's intended.")],
+          topic=["inventory for our Bevy roguelike"], files=["src/inventory.rs"],
+          todos=["isn't saved anywhere yet", "Gamepad input doesn't do anything"]),
+        S([U("Persist it with the rest of the game state, we use bevy_save."),
+           E("src/inventory.rs"), W("src/save.rs"),
+           B("cargo test", True, "test result: ok. 11 passed; 0 failed; 0 ignored"),
+           A("Inventory contents go into the save file now and come back on load; an older save loads with an "
+             "empty inventory. 11 tests pass. Eventually we'll want a tooltip showing item stats on hover.")],
+          done=["isn't saved anywhere yet"], todos=["tooltip showing item stats"]),
+        S([U("controller support in the grid please"),
+           E("src/ui/inventory_ui.rs"),
+           B("cargo test inventory_ui", False, "test gamepad_moves_focus ... FAILED\n"
+             "test result: FAILED. 4 passed; 1 failed; 0 ignored"),
+           A("D-pad focus movement is in, but gamepad_moves_focus fails: focus wraps from the last column to the "
+             "first one of the same row. Looking into it.")],
+          traps=["Gamepad input doesn't do anything"]),
+        S([U("The tooltip I'll do myself later. Fix the wrap first."),
+           E("src/ui/inventory_ui.rs"),
+           B("cargo test inventory_ui", True, "test result: ok. 5 passed; 0 failed; 0 ignored"),
+           A("Focus stops at the edges instead of wrapping; A picks up and drops, B cancels. A controller now "
+             "works across the whole grid, and all 5 UI tests pass.")],
+          done=["Gamepad input doesn't do anything"], traps=["tooltip showing item stats"]),
+        END,
+    ]),
+    ("b5-en-duckdb", "en", [
+        S([U("Build an ingestion script that loads the vendors' daily CSV drops from S3 into DuckDB and dedupes "
+             "by invoice number."),
+           W("ingest/load_drops.py"), W("tests/test_load_drops.py"),
+           B("pytest tests/test_load_drops.py", True, "5 passed in 1.30s"),
+           A("load_drops.py reads every new CSV under s3://vendor-drops/YYYY-MM-DD/, normalizes column names and "
+             "upserts into invoices keyed by (vendor, invoice_no). 5 tests pass.\n"
+             "Remaining:\n"
+             "1. Files with a BOM break the header parsing\n"
+             "2. There's no record of which files were already loaded, so a rerun reads everything again\n"
+             "Dates are parsed as UTC on purpose; every vendor sends UTC.")],
+          topic=["vendors' daily CSV drops"], files=["ingest/load_drops.py"],
+          todos=["Files with a BOM", "no record of which files were already loaded"]),
+        S([U("After this, remind me to ask Priya for the new vendor's sample file. For now, handle the BOM thing."),
+           E("ingest/load_drops.py"), E("tests/test_load_drops.py"),
+           B("pytest tests/test_load_drops.py", True, "6 passed in 1.41s"),
+           A("Headers are decoded with utf-8-sig now, so a leading byte-order mark no longer ends up in the first "
+             "column name; a fixture with one is in the tests. 6 pass.")],
+          done=["Files with a BOM"], todos=["ask Priya for the new vendor's sample file"]),
+        S([U("continue"),
+           E("ingest/load_drops.py"), W("ingest/manifest.py"),
+           B("pytest tests/test_load_drops.py", True, "9 passed in 1.62s"),
+           A("A loaded_files table now keeps every S3 key with its ETag, and a rerun skips keys it has seen unless "
+             "--force is given. 9 tests pass.")],
+          done=["no record of which files were already loaded"]),
+        S([U("Priya sent it, it's fixtures/acme_2026.csv. Does it load?"),
+           R("fixtures/acme_2026.csv"),
+           B("python ingest/load_drops.py --file fixtures/acme_2026.csv --dry-run", True, "412 rows, 0 rejected"),
+           A("It loads: 412 rows, none rejected. Their amounts use a comma as the decimal separator, which the "
+             "loader already handles. Nothing alerts us when a vendor's drop is missing for a day.")],
+          done=["ask Priya for the new vendor's sample file"], todos=["Nothing alerts us when"]),
+        END,
+    ]),
+    ("b5-en-room", "en", [
+        S([U("We're moving the notes app from raw SQLite to Room. Start with the entities and the DAO, and keep "
+             "the existing data."),
+           W("app/src/main/java/com/acme/notes/db/AppDatabase.kt"), W("app/src/main/java/com/acme/notes/db/NoteDao.kt"),
+           B("./gradlew :app:testDebugUnitTest", True, "BUILD SUCCESSFUL in 48s"),
+           A("Room is in with Note and Tag entities and NoteDao. The migration from the old schema (version 7) to "
+             "version 8 copies every row, checked with MigrationTestHelper. Build and unit tests pass. "
+             "The export schema option is off, so no schema JSON is checked in. Full-text search still goes "
+             "through the old raw query. The old DbHelper stays for one release on purpose, so a downgrade "
+             "doesn't crash.")],
+          topic=["raw SQLite to Room"], files=["app/src/main/java/com/acme/notes/db/AppDatabase.kt"],
+          todos=["export schema option is off", "still goes through the old raw query"]),
+        S([U("Turn on schema export and commit the JSON files."),
+           E("app/src/main/java/com/acme/notes/db/AppDatabase.kt"), E("app/build.gradle.kts"),
+           B("./gradlew :app:kspDebugKotlin :app:testDebugUnitTest", True, "BUILD SUCCESSFUL in 1m 2s"),
+           A("exportSchema is true, room.schemaLocation points at app/schemas, and 8.json is committed. Build "
+             "passes. The instrumented tests only run on API 34 so far.")],
+          done=["export schema option is off"], todos=["only run on API 34"]),
+        S([U("is search next?"),
+           A("It could be: Room supports @Fts4 entities, so the raw query can become an FTS entity plus a DAO "
+             "method. I haven't changed anything yet.")],
+          light=True, traps=["still goes through the old raw query"]),
+        S([U("yes, do it"),
+           W("app/src/main/java/com/acme/notes/db/NoteFts.kt"), E("app/src/main/java/com/acme/notes/db/NoteDao.kt"),
+           B("./gradlew :app:connectedDebugAndroidTest", True, "Tests on Pixel_7_API_34: 23 passed\nBUILD SUCCESSFUL"),
+           A("Search is backed by a Room @Fts4 entity now, kept in sync by triggers, and NoteDao.search returns a "
+             "Flow. 23 instrumented tests pass on the API 34 emulator.")],
+          done=["still goes through the old raw query"], traps=["only run on API 34"]),
+        END,
+    ]),
+    # ---------------------------------------------------------------- mixed
+    ("b5-mx-vite", "mixed", [
+        S([U("把 admin 控制台从 webpack 4 迁到 Vite，先保证 dev 和 build 都能跑"),
+           W("vite.config.ts"), E("package.json"),
+           B("pnpm build", True, "✓ built in 21.4s"),
+           A("Vite 迁移第一步完成：dev server 冷启动从 48 秒降到 3 秒，build 21 秒。环境变量从 process.env 改成了 import.meta.env。"
+             "还有两处没迁：老的 SVG sprite loader 没有对应插件，图标现在显示不出来；Jest 还在用 babel 配置，单测没迁到 Vitest。")],
+          topic=["迁到 Vite"], files=["vite.config.ts"],
+          todos=["图标现在显示不出来", "单测没迁到 Vitest"]),
+        S([U("For the icons use vite-plugin-svg-icons, keep the same symbol ids."),
+           E("vite.config.ts"), E("src/main.ts"),
+           B("pnpm build && pnpm test:e2e icons", True, "✓ built in 22.0s\n✓ 42 icons rendered"),
+           A("The sprite is built by vite-plugin-svg-icons with the old symbol ids, and the Playwright check "
+             "renders all 42 icons. The vendor chunk is 1.9 MB; a bundle-size budget in CI would catch it growing.")],
+          done=["图标现在显示不出来"], todos=["bundle-size budget in CI"]),
+        S([U("Vitest 那个迁了没？"),
+           A("还没迁，单测还跑在 Jest + babel 上。")],
+          light=True, traps=["单测没迁到 Vitest"]),
+        S([U("继续"),
+           E("vite.config.ts"), W("vitest.config.ts"),
+           B("pnpm vitest run", True, "Test Files  61 passed (61)\n     Tests  388 passed (388)"),
+           A("Unit tests run under Vitest now: 61 files, 388 tests pass. babel.config.js and jest.config.js are "
+             "deleted.")],
+          done=["单测没迁到 Vitest"]),
+        END,
+    ]),
+    ("b5-mx-rag", "mixed", [
+        S([U("帮我给客服知识库做 RAG 检索，用 pgvector 存 embedding，先把召回和 rerank 做出来"),
+           W("rag/retriever.py"), W("rag/ingest.py"),
+           B("pytest tests/test_retriever.py", True, "7 passed in 4.20s"),
+           A("检索链路通了：文档按 512 token 切块，bge-m3 生成向量存进 pgvector，召回 top 50 再用 bge-reranker 排出 top 5，"
+             "7 个测试通过。HNSW 索引还没建，现在是全表扫描，数据多了会慢。召回评测集也还没有，目前没法量化效果。")],
+          topic=["客服知识库"], files=["rag/retriever.py"],
+          todos=["HNSW 索引还没建", "召回评测集也还没有"]),
+        S([U("Create the vector index, m=16, ef_construction=64, and keep ef_search configurable."),
+           E("rag/ingest.py"), W("migrations/0003_vector_index.sql"),
+           B("pytest tests/test_retriever.py && python bench/latency.py", True,
+             "7 passed in 4.31s\np50 18ms p99 41ms (120k chunks)"),
+           A("The index is built with m=16 and ef_construction=64; ef_search comes from RAG_EF_SEARCH, default 40. "
+             "On 120k chunks p50 is 18 ms and p99 41 ms. Tests pass. We still have no labeled queries to "
+             "measure recall against.")],
+          done=["HNSW 索引还没建"], traps=["召回评测集也还没有"]),
+        S([U("我标了 200 条 query，放在 eval/queries.jsonl，帮我写个脚本算 recall@5 和 MRR"),
+           W("eval/run_eval.py"),
+           B("python eval/run_eval.py", True, "recall@5 0.83  MRR 0.71  (200 queries)"),
+           A("评测脚本写好了：200 条 query 上 recall@5 是 0.83，MRR 0.71。rerank 前的 recall@50 是 0.94，"
+             "所以主要损失在 rerank 这一步。有空的话可以把评测接到 CI 里，每次改切块参数自动跑。")],
+          done=["召回评测集也还没有"], todos=["把评测接到 CI 里"]),
+        OK("ok"),
+        END,
+    ]),
 ]

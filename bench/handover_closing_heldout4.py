@@ -9,6 +9,40 @@ the scenarios of the earlier sets (``handover_tuning_set.py``, ``handover_closin
 sets have been read or run by the people tuning the rules; this one replaces them as the held-out
 measure. Do not read its scenarios or its misses to change a rule — when it has been read, write a
 new set instead.
+
+14 projects, 4–5 sessions each (59 transcripts, 11 of them short) plus a last start: 6 Chinese,
+6 English, 2 mixed (a Chinese speaker with English code and terms, switching language between
+sessions). Domains, away from the earlier sets': a PySpark event-log cleaning job, React Native
+barcode scanning, PyTorch DDP resumable training, an STM32 CAN bootloader, subscription proration
+in Go, Argo Rollouts canaries, a Go CLI that follows pod logs, WebAuthn passkeys in Next.js, a MkDocs
+Material site with mike, a Bevy inventory, DuckDB ingestion of CSV drops from S3, an Android Room
+migration, a webpack-to-Vite migration, RAG retrieval on pgvector.
+
+- 45 open to-dos planted (19 Chinese, 20 English, 6 mixed), stated as a state ("… is hard-coded",
+  "… has no tests", "… hasn't been tried", "only run on …", "还是红的", "写死", "还没建", "只支持…"),
+  as an indirect or hedged wish ("it'd be nice to…", "we should probably…", "at some point…",
+  "eventually…", "回头得…", "有空…", "应该也得…不过不确定"), in numbered or bulleted "remaining"
+  lists, in the person's own prompt ("remind me to…", "下次记得…"), and embedded in a longer report.
+- 32 of them finished later in other words (14 Chinese, 14 English, 4 mixed): a synonym, the other
+  language, a report with numbers, the person saying they did it (also in a short session), a
+  request and work that passes, evidence alone (the named file edited and its test passing after a
+  bare "continue" / "继续"), a bulleted status list, "that's in now", "已经合到 main" / "已经上线了".
+- 20 traps (``traps`` on a session: an open to-do that session must NOT close; 8 Chinese, 10
+  English, 2 mixed): a "not yet" / "还没" answer, the same file edited for something else, half-done
+  work, a failing run, a sibling finished, work put off again, a question about it, a plan to do it,
+  a statement that it is still so.
+- Each project's first session plants its topic and main file.
+- Most work sessions' final reports also hold 1–3 sentences that look like open work to a naive rule
+  but are not: how the code works now, a result, a handled pitfall, an intended limit ("这是故意的",
+  "on purpose", "that's intended"), a past cause, a request to the person that is not code work.
+
+Same shapes as ``handover_tuning_set.py`` (``S``/``U``/``A``/``E``/``W``/``R``/``B``/``END``) plus
+``traps``. ``bench_handover_tuning.py --set closing-heldout4`` runs it: to-dos are scored on a
+``[ ]`` line of the next start context, finished ones must be gone from ``[ ]`` lines, wrong closes
+and traps are read from the to-do index after each project's last session, and ``spurious_todos``
+counts the ``[ ]`` lines at a scored start that hold no planted to-do of the project.
+
+BASELINE — PENDING
 """
 
 from __future__ import annotations
@@ -268,9 +302,12 @@ SCENARIOS = [
         S([U("I checked Safari 17 on macOS and iOS myself, both fine. Now do the management bits."),
            E("app/settings/passkeys/page.tsx"), E("lib/auth/webauthn.ts"),
            B("pnpm vitest run", True, "Test Files  4 passed (4)\n     Tests  13 passed (13)"),
-           A("Each passkey on the settings page now has Rename and Remove; removing the last one is blocked when "
-             "the account has no password. 13 tests pass. We should probably rate-limit the verify endpoint too, "
-             "it accepts unlimited attempts right now.")],
+           A("Status:\n"
+             "- passkey management: each passkey on the settings page has Rename and Remove; removing the last "
+             "one is blocked when the account has no password\n"
+             "- WebKit: checked by you on macOS and iOS\n"
+             "- tests: 13 pass\n"
+             "We should probably rate-limit the verify endpoint too, it accepts unlimited attempts right now.")],
           done=["Safari hasn't been tried", "rename or delete a passkey"], todos=["rate-limit the verify endpoint"]),
         END,
     ]),
@@ -389,8 +426,8 @@ SCENARIOS = [
         S([U("Turn on schema export and commit the JSON files."),
            E("app/src/main/java/com/acme/notes/db/AppDatabase.kt"), E("app/build.gradle.kts"),
            B("./gradlew :app:kspDebugKotlin :app:testDebugUnitTest", True, "BUILD SUCCESSFUL in 1m 2s"),
-           A("exportSchema is true, room.schemaLocation points at app/schemas, and 8.json is committed. Build "
-             "passes. The instrumented tests only run on API 34 so far.")],
+           A("Schema export, that's in now: exportSchema is true, room.schemaLocation points at app/schemas, and "
+             "8.json is committed. Build passes. The instrumented tests only run on API 34 so far.")],
           done=["export schema option is off"], todos=["only run on API 34"]),
         S([U("is search next?"),
            A("It could be: Room supports @Fts4 entities, so the raw query can become an FTS entity plus a DAO "

@@ -42,7 +42,14 @@ Same shapes as ``handover_tuning_set.py`` (``S``/``U``/``A``/``E``/``W``/``R``/`
 and traps are read from the to-do index after each project's last session, and ``spurious_todos``
 counts the ``[ ]`` lines at a scored start that hold no planted to-do of the project.
 
-BASELINE — PENDING
+BASELINE — unchanged main (scripts of 79f70e5, before any rule was tuned with this set in existence),
+``.venv-test/bin/python bench/bench_handover_tuning.py --set closing-heldout4 --json OUT``, offline
+summarizer, 2026-11-26 07:58 UTC, load average 0.87 at start and 0.32 at the end (2 shared cores),
+140 s: open to-dos captured (on a ``[ ]`` line of the next start) 31/45 (Chinese 14/19, English
+12/20, mixed 5/6); finished to-dos still shown 9/32; closes right 9, missed 9, wrong 3; traps held
+12, sprung 2, untested 6 (their to-do was never captured); spurious to-dos 19 of 87 ``[ ]`` lines at
+the scored starts; topics 14/14; files 14/14; leaks 0; start context p50 5,991 characters (max
+5,998); SessionStart p50 57.4 ms.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|capture] [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|capture] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
@@ -14,11 +14,19 @@ in other words, 14 traps): written blind on 2026-11-26 by someone who did not re
 so it is a held-out measure of them — never tune to it. It has since been read by the people tuning
 the rules, so ``--set closing-heldout2`` (``bench/handover_closing_heldout2.py``: 14 projects, 38
 to-dos stated as states, wishes, lists and in the person's prompt, 27 finished in other words, 23
-traps) replaces it as the held-out measure: written blind to the capture and closing rules on
-2026-11-26 — never tune to it either. ``--set capture`` runs ``bench/handover_capture_set.py`` (10
-projects, open work stated as a state, and reports full of results, descriptions, causes and
-intended caveats that must not become to-dos), written by the engineer of the capture rules: an
-upper bound as well.
+traps) replaced it: written blind to the capture and closing rules on 2026-11-26, and since read or
+run by the people tuning the rules as well. ``--set closing-heldout3``
+(``bench/handover_closing_heldout3.py``: 14 projects, 42 open to-dos stated as states, wishes, lists,
+hedges and in the person's prompt, 30 finished in other words, 20 traps, and final reports full of
+descriptions, results and intended limits that are not open work) was written blind to the capture
+and closing rules on 2026-11-26 and has since been read or run by the people tuning the rules too.
+``--set closing-heldout4`` (``bench/handover_closing_heldout4.py``: 14 projects, 45 open to-dos stated
+as states, wishes, lists, hedges and in the person's prompt, 32 finished in other words, 20 traps, and
+final reports with look-alike sentences that are not open work) is now the held-out measure: written
+blind to the capture and closing rules on 2026-11-26 — never tune to it. ``--set capture``
+runs ``bench/handover_capture_set.py`` (10 projects, open work stated as a state, and reports full
+of results, descriptions, causes and intended caveats that must not become to-dos), written by the
+engineer of the capture rules: an upper bound as well.
 
 Each session is written as a transcript in the real binary's shapes (tests/support/transcripts.py;
 the first edit meets the rules gate), summarized by ``session-summary.py`` in a new process with
@@ -68,6 +76,8 @@ from code_memory.timeutil import now_iso  # noqa: E402
 from handover_capture_set import SCENARIOS as CAPTURE  # noqa: E402
 from handover_closing_heldout import SCENARIOS as CLOSING_HELDOUT  # noqa: E402
 from handover_closing_heldout2 import SCENARIOS as CLOSING_HELDOUT2  # noqa: E402
+from handover_closing_heldout3 import SCENARIOS as CLOSING_HELDOUT3  # noqa: E402
+from handover_closing_heldout4 import SCENARIOS as CLOSING_HELDOUT4  # noqa: E402
 from handover_closing_set import SCENARIOS as CLOSING  # noqa: E402
 from handover_tuning_set import SCENARIOS  # noqa: E402
 from report import emit  # noqa: E402
@@ -77,8 +87,10 @@ KINDS = ("topic", "file", "decision", "reason", "note", "todo", "reverted")
 PLANTED = (("topic", "topic"), ("file", "files"), ("decision", "decisions"), ("reason", "reasons"),
            ("note", "notes"))
 SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELDOUT,
-        "closing-heldout2": CLOSING_HELDOUT2, "capture": CAPTURE}
-BLIND = ("closing-heldout2",)       # written blind and not yet read by the people tuning the rules
+        "closing-heldout2": CLOSING_HELDOUT2, "closing-heldout3": CLOSING_HELDOUT3,
+        "closing-heldout4": CLOSING_HELDOUT4, "capture": CAPTURE}
+BLIND = ("closing-heldout4",)       # written blind and not yet read by the people tuning the rules
+READ = ("closing-heldout", "closing-heldout2", "closing-heldout3")      # written blind, since read or run by them
 
 
 def write_transcript(path: str, sid: str, cwd: str, project: str, session: dict) -> None:
@@ -329,8 +341,10 @@ def main() -> int:
     parser.add_argument("--json", help="also write the result here")
     parser.add_argument("--set", choices=tuple(SETS), default="tuning",
                         help="the scenarios: tuning (handover_tuning_set.py), closing (handover_closing_set.py), "
-                             "closing-heldout (handover_closing_heldout.py, written blind, since read), closing-heldout2 "
-                             "(handover_closing_heldout2.py, written blind: never tune to it) or capture "
+                             "closing-heldout, closing-heldout2 and closing-heldout3 (handover_closing_heldout.py, "
+                             "handover_closing_heldout2.py and handover_closing_heldout3.py, written blind, "
+                             "since read), closing-heldout4 (handover_closing_heldout4.py, written blind: never "
+                             "tune to it) or capture "
                              "(handover_capture_set.py)")
     parser.add_argument("--smoke", action="store_true", help="two scenarios only (a few seconds)")
     parser.add_argument("--show", action="append", default=[], metavar="PROJECT",
@@ -341,7 +355,7 @@ def main() -> int:
     scenarios = scenarios[:2] if args.smoke else scenarios
     checkout = os.path.abspath(args.checkout)
     label = "held-out: written blind, never tuned to" if args.set in BLIND else \
-        "written blind, since read by the people tuning the rules" if args.set == "closing-heldout" else \
+        "written blind, since read or run by the people tuning the rules" if args.set in READ else \
         "upper bound: the extractor was developed against it"
     out = {"set": f"{args.set} ({label})", "checkout": checkout,
            "uptime": os.getloadavg()[0], **run(args.python, checkout, scenarios, args.show),

@@ -9,8 +9,10 @@ temporal word (还没, 尚未, not … yet, still isn't, haven't), deferral (回
 later, next time, at some point, before we deploy), modality (得 / 要先 / should / ought to), a
 deficiency of the current state said as a state (missing, untested, flaky, hard-coded, still <the
 old thing>, 还是…, 目前只…, 写死, 看不清: :func:`lacking`), and
-connectives that open a reason (因为, 免得, so that, to avoid) or a condition (如果, if); and where
-one sentence lists several pieces of open work (:func:`open_items`).
+connectives that open a reason (因为, 免得, so that, to avoid) or a condition (如果, if); where
+one sentence lists several pieces of open work (:func:`open_items`); and a sentence that tells the
+states it names — a pitfall written down, an agreed limit, the past, a fix — rather than leaving them
+open (:func:`told`), or asks the person to do something (:func:`for_the_person`).
 
 Pure functions over strings.
 """
@@ -206,7 +208,7 @@ def told(sentence: str) -> bool:
 
 # a sentence that asks the person to do something the assistant cannot (run it on their side, look
 # in their browser, click through an account): not code work left open
-_FOR_THE_PERSON = re.compile(r"你那边|你这边|(?:需要|得|要|麻烦|请)你|帮我|帮个忙|"
+_FOR_THE_PERSON = re.compile(r"你那边|你这边|(?:需要|(?<!记)得|(?<![只记])要|麻烦|请)你|帮我|帮个忙|"
                              r"\bon your (?:side|end|machine)\b|\byou'll (?:need|have) to\b|\blet me know\b|"
                              r"\btell me\b|\bin your browser\b", re.I)
 

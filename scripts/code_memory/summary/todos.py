@@ -12,8 +12,11 @@ Capture — from the final assistant message and from the person's own words:
     announces open work ("Known gaps:", "还有两件事没弄：") — kept whole, with its subject
     (``负数金额还没支持，后面需要补上``), a marker-only prefix ("Not done yet:") dropped, a pronoun
     kept with the clause it points back to; over ``TODO_CHARS`` the reason and consequence clauses
-    go first. Conditions, questions, intended omissions ("故意没改") and lines with no content
-    left once the markers are removed ("Not done yet.") are not to-dos.
+    go first. Conditions, questions, intended omissions ("故意没改"), lines with no content
+    left once the markers are removed ("Not done yet."), a request to the person
+    (clauses.for_the_person) and — for the state rules — a sentence that tells a state rather than
+    leaves it open (a pitfall written down, an agreed limit, the past, a fix: clauses.told) are not
+    to-dos.
   * the person's deferrals (下次 / 有空 / 上线前要 / remember to / later …) in their requests,
     unless the session's final message reports them done.
 

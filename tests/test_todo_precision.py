@@ -51,8 +51,8 @@ def test_a_sentence_that_tells_a_state_is_no_todo(message):
     ("The status page is untested on mobile.", "status page"),
     ("导出接口目前只支持同步调用，数据量大了会超时。", "导出接口"),
     ("有空的话把重复的校验逻辑抽成一个函数。", "校验逻辑"),
-    ("扫描件上的手写签名识别不出来。", "手写签名"),
-    ("记得你上线前把灰度开关关掉。", "灰度开关"),             # 记得 + 你 is a deferral, not a request to you          # 别 before 不: not "先不动"
+    ("扫描件上的手写签名识别不出来。", "手写签名"),          # 别 before 不: not "先不动"
+    ("记得你上线前把灰度开关关掉。", "灰度开关"),             # 记得 + 你 is a deferral, not a request to you
 ])
 def test_open_work_said_as_a_state_or_indirectly_is_still_a_todo(message, key):
     todos = from_message(message)

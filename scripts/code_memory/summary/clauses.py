@@ -9,8 +9,10 @@ temporal word (还没, 尚未, not … yet, still isn't, haven't), deferral (回
 later, next time, at some point, before we deploy), modality (得 / 要先 / should / ought to), a
 deficiency of the current state said as a state (missing, untested, flaky, hard-coded, still <the
 old thing>, 还是…, 目前只…, 写死, 看不清: :func:`lacking`), and
-connectives that open a reason (因为, 免得, so that, to avoid) or a condition (如果, if); and where
-one sentence lists several pieces of open work (:func:`open_items`).
+connectives that open a reason (因为, 免得, so that, to avoid) or a condition (如果, if); where
+one sentence lists several pieces of open work (:func:`open_items`); and a sentence that tells the
+states it names — a pitfall written down, an agreed limit, the past, a fix — rather than leaving them
+open (:func:`told`), or asks the person to do something (:func:`for_the_person`).
 
 Pure functions over strings.
 """
@@ -74,18 +76,18 @@ _DEFER_EN = re.compile(
     r"\bnext steps?\b|\bup next\b|\bnext up\b|\bto-?dos?\b|\bremaining\b|\bleft to do\b|\bfollow[- ]?ups?\b|"
     r"\boutstanding\b|\bpending\b|\bnext time\b|\bremember to\b|\bdon't forget\b|\bdo not forget\b|"
     r"\bat some point\b|\beventually\b|\blater\b|\bwhen (?:we|you) (?:have|get) (?:time|a chance)\b|"
-    r"\bnice to have\b|\bwould be (?:nice|good|worth)\b|\bworth (?:\w+ing)\b|"
+    r"\bnice to have\b|\bwould be (?:nice|good|worth)\b|\bworth (?!noting|knowing|writing down|mentioning|remembering|recording)(?:\w+ing)\b|"
     r"\bbefore (?:we|you|it|this) (?:deploy|release|ship|merge|go live|run|roll out)|\bbefore (?:deploying|releasing|"
-    r"shipping|merging|rolling out|going live)\b|\bbefore the (?:next |first )?(?:release|deploy(?:ment)?|launch|merge)\b",
+    r"shipping|merging|rolling out|going live)\b|\bbefore the (?:next |first )?(?:release|deploy(?:ment)?|launch|merge)\b|\bbefore (?:launch|release|go-live)\b",
     re.I)
 # obligation: work that must still be done (还需要, 要先, should, needs to, please check …) — in a
 # session that changed nothing this is advice in an answer, not a to-do
-_OBLIGE_ZH = re.compile(r"还需要?|还要|还得|仍需|有待|(?:要|得|需要)先|需要补|要补|得补|补上(?=[。.！!]?$)|可以(?:再)?考虑|最好(?!的)|"
+_OBLIGE_ZH = re.compile(r"还需要?|还要|还得|仍需|有待|(?:要|得|需要)先|需要补|要补|得补|(?<!已)(?<!已经)补上(?=[。.！!]?$)|(?:这个|这块|这里|这点)(?:要|得|需要)(?:处理|修|改|跟进|解决)|可以(?:再)?考虑|最好(?!的)|"
                         r"也(?:得|要|需要?|该)|(?<![不无])需要(?=[改换加做补处支接迁拆调写修删配])|"
                         r"(?<![不])应(?:该|当)(?![没不是可能会就也还])")
 _OBLIGE_EN = re.compile(
     r"\bshould(?! (?:now |also )?(?:work|pass|be fine|be ok|help|fix it|do it)\b)|\bought to\b|\bneeds? to\b|"
-    r"\bwill need\b|\bhave to\b|\bhas to\b|\b(?:it'?d|it would) be better to\b|\bideally (?:we|you|it)\b|\bplease (?:check|make sure|verify|remember|update|add|run|confirm)\b|"
+    r"\bwill need\b|\bwe'?ll (?:want|need)\b|\bwe will (?:want|need)\b|\bhave to\b|\bhas to\b|\b(?:it'?d|it would) be better to\b|\bideally (?:we|you|it)\b|\bplease (?:check|make sure|verify|remember|update|add|run|confirm)\b|"
     r"\bmake sure\b", re.I)
 _INTENDED = re.compile(r"故意|有意|特意|刻意|按设计|是预期|不需要|无需|不用改|没必要|on purpose|intentional|deliberate|"
                        r"by design|as intended|no need|not needed|not necessary|doesn't need", re.I)
@@ -104,7 +106,7 @@ _MARKER_WORDS = re.compile(
 # not supported, doesn't exist, flaky, hard-coded, broken/red/failing, "still <does the old
 # thing>", "only … for now"; 还是/仍然…, 目前只…, 写死, 不支持, 缺…, 没测, a potential complement
 # negated (看不清, 搜不到, 打不开)
-_STILL_FINE = (r"(?:not|no|need|needs|pass|passes|passing|work|works|working|succeeds?|compiles?|builds? fine|green|fine|"
+_STILL_FINE = (r"(?:not|no|need|needs|pass|passes|passed|passing|work|works|working|succeeds?|compiles?|builds? fine|green|fine|"
                r"ok|okay|valid|correct|good|holds?|appl(?:y|ies)|match(?:es)?|supports?|supported|accepts?|handles?|"
                r"redirects?|resolves?|loads?|behaves?|compatible|available|reachable|intact|readable|usable|"
                r"the same|there for|in place|on track|fast|think|want|have access)\b")
@@ -112,7 +114,7 @@ _LACKING_EN = re.compile(
     r"\b(?:is|are|'s|'re)\s+(?:still\s+|currently\s+|also\s+)?(?:missing|absent|broken|red|failing|flaky|stale|"
     r"outdated|out of date|wrong|incorrect|left out|lost|garbled|corrupted|truncated|cut off|misaligned)\b|"
     r"\bstill missing\b|\b(?:crashes|hangs|freezes|overlaps|flickers|keeps (?:crashing|failing|hanging|timing out))\b|"
-    r"\bleaks? memory\b|\bthere(?:'s| is| are) (?:also|still|currently) no\b|\bthere(?:'s| is| are) no\b(?=.*\byet\b)|"
+    r"\bleaks? memory\b|\b(?:breaks|chokes|errors out) (?:on|with|for|when)\b|\bthere(?:'s| is| are) (?:also|still|currently) no\b|\bthere(?:'s| is| are) no\b(?=.*\byet\b)|"
     r"\black(?:s|ing)\b|\bflak(?:y|es|ing)\b|"
     r"\bhard-?coded\b|\bun(?:tested|supported|handled|documented|implemented|validated|verified|translated|cached|"
     r"indexed|escaped|saniti[sz]ed|paginated|locali[sz]ed|monitored|enforced|configured)\b|"
@@ -123,11 +125,11 @@ _LACKING_EN = re.compile(
     r"\bonly\b[^.;]*\b(?:for now|so far|at the moment)\b|\b(?:currently|for now) only\b", re.I)
 _LACKING_ZH = re.compile(
     r"(?<![我们咱就那要最终后])(?:还是|仍然|依然|仍旧|依旧|照样)"
-    r"(?!(?:能|可以|可用|正常|好的|好用|通过|全过|过了?|没问题|对的|兼容|有效|生效|稳定|决定|选|先|改回|保留))|"
+    r"(?!(?:能|可以|可用|正常|好的|好用|通过|全过|全绿|绿|过了?|没问题|对的|兼容|有效|生效|稳定|决定|选|先|改回|保留)|\s*\d[\d.:]*\s*(?:ms|s|MB|KB|GB|%|秒|毫秒|条|个|次)?\s*[。.]?\s*$)|"
     r"(?:(?:目前|暂时|眼下)[^，,。；;]{0,12}?|还|仍)(?:也|都)?(?:只|仅)(?:有|能|支持|覆盖|处理|认|用)|"
     r"写死|硬编码|不支持|缺(?!省)|没测|未测|不稳定|时好时坏|偶尔(?:会)?(?:失败|挂|报错|超时)|"
     r"是(?:乱|错)的|不对(?![称齐])|乱码|错位|重叠|闪退|崩溃|卡死|白屏|"
-    r"(?<![离分])(?<=[\u4e00-\u9fff])不(?:清|到|上|通|开|动|出来|起来|进去|了(?![解多]))"
+    r"(?<![离分先次版回暂就都也])(?<=[\u4e00-\u9fff])不(?:清|到|上|通|开|动|出来|起来|进去|了(?![解多]))"
     r"(?![多\d\s]*(?:\d|秒|分钟|毫秒|ms|MB|KB|%))")
 # … unless said of the past or as a cause, inside a condition, as intended, or of what the clause fixes
 _NOT_NOW = re.compile(r"之前|以前|原来|原先|本来|当时|一开始|因为|由于|原因是|导致|"
@@ -146,6 +148,9 @@ _EITHER = re.compile(r"(?:不管|无论|不论)[^，,。]*还是")              
 _FIXES_ZH = re.compile(r"(?:改|换|替换)(?:成|为)|去掉|去除|移除|删掉|拿掉|修好|修复|了\s*$")   # "把写死的地址改成…了"
 
 
+_DETERMINER_END = re.compile(r"\b(?:the|a|an|this|that|these|those|its|their|our|every|each)\s+$", re.I)
+
+
 def lacking(clause: str) -> bool:
     """A clause that states a deficiency of the current state ("the Windows steps are untested",
     "the PDF still prints the old totals block", "图表库还是整包引入的", "颜色看不清") — not of the
@@ -155,14 +160,61 @@ def lacking(clause: str) -> bool:
     if not found:
         return False
     before, after = clause[:found.start()], clause[found.end():]
+    if found.group(0)[:2].lower() == "un" and _DETERMINER_END.search(before):
+        return False                  # "the untested branch now has two tests": names the branch
     if _NOT_NOW.search(clause[:found.end()]) or _CONDITION_IN.search(before) or _WHEN_ZH.search(before) or \
             _WHEN_ZH.search(after) or _STILL_GOOD.search(after) or _NEG_EN.search(before) or \
             _PASSING.search(clause) or _INTENDED.search(clause) or _FINE.search(clause) or \
             _NO_LONGER.search(clause) or _EITHER.search(clause) or re.search(r"吧\s*$", clause) or is_question(clause):
         return False                  # _NEG_EN before it: "Nothing is broken"
+    if found.group(0).lower().rstrip() == "still":               # "still <verb>": the verb is the state
+        after = re.sub(r"^\S+", " ", after)
     rest = _NOW.sub(" ", before + " " + after)
     rest = _ADJECTIVAL.sub(lambda m: m.group(1) or "", rest)      # "for failed uploads" names, reports nothing
     return not (completed(rest) or _FIXES_ZH.search(rest))
+
+
+# what makes a sentence tell the states it names rather than leave them open: a pitfall written
+# down ("踩坑记录：…", "Lesson learned: …"), an agreed, documented or third-party limit, a contrast with
+# what the change did ("…还是走原来的队列，只是多了一个字段", "…; I only changed what it deletes"), the
+# past told in an earlier clause ("一开始…，…照样…"), a fix reported after the state
+_NOTE_LEAD = re.compile(r"^\s*(?:踩坑|(?:这个|有个|一个)坑|(?:这里|这儿)有个坑|坑[:：]|记一笔|记一下|备忘|教训|"
+                        r"lessons? learned|gotcha|pitfall|(?:note )?for the record)", re.I)
+_AGREED = re.compile(r"定好的|约定|说好的|商量好的|需求范围|范围内|范围外|文档里(?:写|有|说)|本身(?=不|没)|第三方|"
+                     r"\b(?:agreed|in scope|out of scope|per (?:the )?spec|documented|upstream|third[- ]party)\b", re.I)
+_ONLY_CHANGED = re.compile(r"只是(?:多|加|改|换|把|调)|只(?:改|动|加|换)了|其(?:余|他)(?:的)?(?:都)?(?:不变|没变|没动)|"
+                           r"\bI only (?:changed|touched|added|moved|renamed)\b|\bthe rest is unchanged\b", re.I)
+# a fix reported after the state ("…照样全绿，已经改成 UTC 了"); not any later completion ("— I only
+# checked macOS" leaves the Windows steps untested)
+_FIXED = re.compile(r"已经?(?:改|换|修|加|补|去|删|拆|统一)|改成|改为|换成|修好|修复|后来|"
+                    r"\b(?:fixed|now|removed|replaced|switched|resolved)\b", re.I)
+_TOLD_BEFORE = re.compile(r"之前|以前|原来|本来|当时|一开始|起初|那次|上次|"
+                          r"\b(?:used to|turned out|at first|initially|originally)\b", re.I)
+
+
+def told(sentence: str) -> bool:
+    """Does a sentence tell the deficiencies it names — a story, a fact, a description — rather
+    than leave them open (:data:`_NOTE_LEAD`, :data:`_AGREED`, :data:`_ONLY_CHANGED`, intended; a
+    state after the past is told or before a fix is reported)? Only the state rules
+    (:func:`lacking`) give way to it: "not yet" and deferrals stay open."""
+    if _NOTE_LEAD.search(strip_connective(sentence)) or _AGREED.search(sentence) or _INTENDED.search(sentence) or \
+            _ONLY_CHANGED.search(sentence):
+        return True
+    parts = clauses(sentence)
+    return any(lacking(c) and (any(_TOLD_BEFORE.search(p) for p in parts[:i]) or
+                               any(_FIXED.search(p) and completed(p) for p in parts[i + 1:]))
+               for i, c in enumerate(parts))
+
+
+# a sentence that asks the person to do something the assistant cannot (run it on their side, look
+# in their browser, click through an account): not code work left open
+_FOR_THE_PERSON = re.compile(r"你那边|你这边|(?:需要|(?<!记)得|(?<![只记])要|麻烦|请)你|帮我|帮个忙|"
+                             r"\bon your (?:side|end|machine)\b|\byou'll (?:need|have) to\b|\blet me know\b|"
+                             r"\btell me\b|\bin your browser\b", re.I)
+
+
+def for_the_person(sentence: str) -> bool:
+    return bool(_FOR_THE_PERSON.search(sentence))
 
 
 # a clause that starts another item of a list of open work: "…, and the lockout message isn't
@@ -257,7 +309,11 @@ def is_cjk(text: str) -> bool:
 
 def not_yet(clause: str) -> bool:
     """A negated clause that says the work is not done yet (还没支持, isn't migrated, haven't hooked …)."""
-    return bool(_NOT_YET_ZH.search(clause) or _NOT_YET_EN.search(clause)) and not _INTENDED.search(clause)
+    english = _NOT_YET_EN.search(clause)
+    if english and english.group(0).lower().startswith("still ") and not _NOT_YET_ZH.search(clause) and \
+            _STILL_GOOD.search(clause[english.end():]):
+        return False                  # "the old files still import cleanly": a result
+    return bool(_NOT_YET_ZH.search(clause) or english) and not _INTENDED.search(clause)
 
 
 def deferred(clause: str, obligations: bool = True) -> bool:
@@ -306,7 +362,10 @@ def open_sentence(sentence: str, obligations: bool = True, states: bool = False)
     ``obligations``, still required; with ``states``, states a deficiency, :func:`lacking`)?"""
     if is_question(sentence) or is_condition(sentence) or NOTHING_LEFT.search(sentence) or _FINE.search(sentence):
         return False
+    states = states and not told(sentence)
     parts = clauses(sentence)
+    if _INTENDED.search(sentence):            # "left X alone on purpose, since Y still calls it"
+        parts = [c for c in parts if not is_rationale(c)]
     for i, clause in enumerate(parts):
         if not_yet(clause) or deferred(clause, obligations=False) or (states and lacking(clause)):
             return True

@@ -12,8 +12,11 @@ Capture — from the final assistant message and from the person's own words:
     announces open work ("Known gaps:", "还有两件事没弄：") — kept whole, with its subject
     (``负数金额还没支持，后面需要补上``), a marker-only prefix ("Not done yet:") dropped, a pronoun
     kept with the clause it points back to; over ``TODO_CHARS`` the reason and consequence clauses
-    go first. Conditions, questions, intended omissions ("故意没改") and lines with no content
-    left once the markers are removed ("Not done yet.") are not to-dos.
+    go first. Conditions, questions, intended omissions ("故意没改"), lines with no content
+    left once the markers are removed ("Not done yet."), a request to the person
+    (clauses.for_the_person) and — for the state rules — a sentence that tells a state rather than
+    leaves it open (a pitfall written down, an agreed limit, the past, a fix: clauses.told) are not
+    to-dos.
   * the person's deferrals (下次 / 有空 / 上线前要 / remember to / later …) in their requests,
     unless the session's final message reports them done.
 
@@ -243,6 +246,9 @@ def _open_parts(sentence: str, obligations: bool, before: str = "") -> list:
     that did work, also a deficiency stated as a state — clauses.lacking — and a part that goes on
     with the list of an open one: "…应该按需加载；还有深色模式下折线图的颜色看不清"); ``before``: the
     sentence before it, which a part that starts with a pronoun points back to."""
+    if cl.for_the_person(sentence):
+        return []
+    states = obligations and not cl.told(sentence)
     parts = cl.sentences(sentence, clauses=True)
     if before and parts and _points_back(parts[0]) and len(before) + len(sentence) < TODO_CHARS:   # room for both
         parts.insert(0, before.rstrip("。.!！"))
@@ -250,13 +256,13 @@ def _open_parts(sentence: str, obligations: bool, before: str = "") -> list:
     for i, part in enumerate(parts):
         goes_on = bool(last) and obligations and _GOES_ON.match(part) and not cl.completed(part) and \
             not cl.is_question(part) and content(part)
-        if not (cl.open_sentence(part, obligations, states=obligations) or goes_on):
+        if not (cl.open_sentence(part, obligations, states=states) or goes_on):
             last = []
             continue
         if i and _points_back(part):
             part = parts[i - 1].rstrip("；;。.") + "; " + part        # "they ought to …": keep what "they" is
             del out[len(out) - len(last):]                         # … once, not also on its own
-        last = [_shorten(item) for item in cl.open_items(part, states=obligations)]   # "A isn't done yet, and B …"
+        last = [_shorten(item) for item in cl.open_items(part, states=states)]   # "A isn't done yet, and B …"
         out += last
     return out
 

@@ -77,14 +77,13 @@ ONLY_REQUEST_SHARE = 0.7  # of a request's weight in the to-do: the request name
 ASKED_ABOUT_SHARE = 0.5   # of a question's words in an open to-do: the person asks about it
 
 SUBJECT_WORDS = 2         # words of a to-do, beyond its acronyms and work verbs, that say its subject
-_WORK_VERBS = frozenset(stem(w) for w in "add update fix change implement handle improve finish complete "
-                        "remove create write adjust tweak".split())
+_GENERIC_VERBS = "add update fix change implement handle improve finish complete remove create write adjust tweak".split()
+_WORK_VERBS = frozenset(stem(w) for w in _GENERIC_VERBS)
 # a request that starts with its verb asks for work ("retry bounced sends", "add retries for failed
 # sends"): its participles (bounced, failed) report nothing done
-_IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?:add|update|fix|change|implement|handle|improve|finish|complete|remove|"
-                         r"create|write|make|retry|move|rename|refactor|clean|switch|use|run|set|try|put|check|"
-                         r"convert|replace|support|drop|delete|split|merge|wire|hook|migrate|cache|limit|log|"
-                         r"send|show|hide|let|get|go|do|keep|start|stop)\b", re.I)
+_IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?:" + "|".join(_GENERIC_VERBS + (
+    "make retry move rename refactor clean switch use run set try put check convert replace support drop delete "
+    "split merge wire hook migrate cache limit log send show hide let get go do keep start stop").split()) + r")\b", re.I)
 _LEAD = re.compile(
     r"^(?:\*\*)?(?:下一步|接下来|后续(?:工作)?|待办(?:事项)?|还需要|遗留|TODO|to-?dos?|next(?: steps?| up)?|"
     r"remaining(?: work)?|still to do|left to do|follow[- ]?ups?|"

@@ -158,20 +158,3 @@ def test_a_sibling_the_request_does_not_name_stays_open():
     sends = [("s1", "Bounced sends are not retried yet")]
     assert closed(sends, "Retries are in but the backoff test fails; I'll pick it up next session.",
                   requests=["retry bounced sends with backoff"], files=["/p/mail/worker.py"], failed=True) == []
-
-
-@pytest.mark.parametrize("todo, report, asked, path", [
-    ("The rate limiter still counts per process, not per cluster",
-     "Added a burst allowance to the rate limiter; tests pass. Cluster-wide counting is next.",
-     "add a burst allowance to the limiter", "/p/api/limits.py"),
-    ("登录页的验证码还没接", "登录页样式调好了，按钮改成蓝色，测试通过。", "登录页按钮改成蓝色", "/p/web/login.tsx"),
-    ("Dark mode colors on the chart are unreadable", "Chart tooltips now show the unit; dark mode is next.",
-     "add units to chart tooltips", "/p/chart.ts"),
-    ("缓存的过期时间还是写死的 60 秒", "缓存命中率统计加好了，测试通过。", "加个缓存命中率统计", "/p/cache.py"),
-    ("The Android build is still red", "The iOS build is green now after pinning Xcode 15.", "fix the iOS build",
-     "/p/ci.yml"),
-])
-def test_other_work_in_the_same_area_closes_nothing(todo, report, asked, path):
-    """Work on the same page, feature or file that shares the to-do's area word (登录, 缓存, chart)
-    but not its work; a report that puts the to-do next ("… is next") — all pass their tests."""
-    assert closed([("s1", todo)], report, requests=[asked], files=[path], failed=False) == []

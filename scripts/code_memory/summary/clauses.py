@@ -73,7 +73,7 @@ _DEFER_ZH = re.compile(
     rf"有空|得空|抽空|找时间|等有空|{BEFORE_EVENT_ZH}|"
     r"(?:之后|以后|后面|随后|晚点)(?=\s*(?:要|得|再|需要|还|可以|记得|补|加|做|改|把|给|跟|去|处理|看))")
 _DEFER_EN = re.compile(
-    r"\bnext steps?\b|\bup next\b|\bnext up\b|\b(?:is|are|comes?) next\b|\bto-?dos?\b|\bremaining\b|\bleft to do\b|\bfollow[- ]?ups?\b|"
+    r"\bnext steps?\b|\bup next\b|\bnext up\b|\bto-?dos?\b|\bremaining\b|\bleft to do\b|\bfollow[- ]?ups?\b|"
     r"\boutstanding\b|\bpending\b|\bnext time\b|\bremember to\b|\bdon't forget\b|\bdo not forget\b|"
     r"\bat some point\b|\beventually\b|\blater\b|\bwhen (?:we|you) (?:have|get) (?:time|a chance)\b|"
     r"\bnice to have\b|\bwould be (?:nice|good|worth)\b|\bworth (?!noting|knowing|writing down|mentioning|remembering|recording)(?:\w+ing)\b|"

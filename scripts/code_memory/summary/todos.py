@@ -64,7 +64,6 @@ DONE_SHARE = 0.6          # of a to-do's weight found in what the session report
 NAMED_SHARE = 0.45        # … when every identifier and file the to-do names is in it
 ASKED_MIN = 0.25          # … in what the person asked for (the session did work) …
 ASKED_SHARE = 0.4         # … and in both together; of several such to-dos, the best and those
-ASKED_WORDS = 2           # … with at least this many of its words, beyond work verbs, there (or all of them)
 ASKED_MARGIN = 0.75       # within this share of it
 CONTINUE_SHARE = 0.3      # … in the report of a bare "continue" of its own session
 HEAD_SHARE = 0.75         # of its main clause's weight in what the person asked for (and in both)
@@ -492,11 +491,6 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     return out
 
 
-def _beyond_verbs(words: dict, drop=frozenset()) -> dict:
-    """``words`` without the mere work verbs (add, update, implement …) and ``drop``."""
-    return {w: v for w, v in words.items() if w not in _WORK_VERBS and w not in drop}
-
-
 def _subject_said(todo: str, words: dict, evidence: Evidence) -> bool:
     """Does the session speak of what the to-do is about? An acronym its work names (the CSV of
     "update the CSV export") must be in what the session reports or was asked, unless two of its
@@ -505,7 +499,7 @@ def _subject_said(todo: str, words: dict, evidence: Evidence) -> bool:
     said = evidence.done_words | evidence.asked_words
     if acronyms(todo) & set(words) <= said:
         return True
-    specific = _beyond_verbs(words, acronyms(todo))
+    specific = {w: v for w, v in words.items() if w not in _WORK_VERBS and w not in acronyms(todo)}
     return _found(specific, said) >= SUBJECT_WORDS
 
 
@@ -518,9 +512,8 @@ def _asked_for(words: dict, main: dict, evidence: Evidence) -> bool:
         return True
     if coverage(words, evidence.asked_words) < ASKED_MIN:
         return False
-    specific = _beyond_verbs(words)
-    if covers(words, both, ASKED_SHARE) and (_found(specific, both) >= ASKED_WORDS or (specific and coverage(specific, both) >= 1.0)):
-        return True      # one word of two ("登录" of "登录页的验证码还没接") is the area, not the work
+    if covers(words, both, ASKED_SHARE):
+        return True
     mine = expand(words)
     return any(_found(request, mine) >= REQUEST_WORDS and soft.coverage(request, mine) >= REQUEST_SHARE
                for request in evidence.asked)

@@ -290,6 +290,9 @@ def test_no_wrong_close():
     ("支付回调加了签名校验。测试环境的证书缺了一张，沙箱回调验不过。", ["测试环境的证书缺了一张，沙箱回调验不过"]),
     ("排期改好了；队列里的任务现在是串行跑的，最好改成并发。", ["队列里的任务现在是串行跑的，最好改成并发"]),   # its subject kept
     ("日志接好了，告警规则还没配；还有 Grafana 面板的单位不对。", ["告警规则还没配", "Grafana 面板的单位不对"]),  # the list goes on
+    ("日志接好了，告警规则还没配；还有值班表的同步。", ["告警规则还没配", "值班表的同步"]),   # … with no marker of its own
+    ("Logging is wired up. The alert rules aren't set yet; also the on-call rota sync.",
+     ["The alert rules aren't set yet", "the on-call rota sync"]),
     # lead-ins that announce open items, the items after them
     ("Moved the jobs to the queue. Known gaps: retries are unbounded; the dead-letter topic doesn't exist yet.",
      ["retries are unbounded", "the dead-letter topic doesn't exist yet"]),

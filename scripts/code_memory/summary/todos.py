@@ -110,14 +110,14 @@ _PREFIX = re.compile(r"^(.{1,40}?)[:：]\s*(.+)$")
 _POINTING = re.compile(r"\b(?:it|this|that|them|these|those)\b|这个|那个|它|这块|这部分", re.I)
 _NAME_WORDS = 5           # an item of at most this many words is a name, not a sentence
 # a part that goes on with a list of open work ("…；还有 B", "…; also B")
-_GOES_ON = re.compile(r"^\s*(?:还有|另外|以及|also|plus)(?![a-z])", re.I)
+_CONTINUES_LIST = re.compile(r"^\s*(?:还有|另外|以及|also|plus)(?![a-z])", re.I)
 # an answer word before the work ("Not yet — …", "No, I haven't …", "还没，…")
 _ANSWER = re.compile(r"^(?:not yet|no|nope|yes|yeah|还没有?|没有|没呢|还没呢|对|是的)\s*(?:[,，:：]|\s[—–-]{1,2}|——)\s*(?=\S)",
                      re.I)
 _WORK_REQUEST = re.compile(r"^\s*(?:继续|接着|go on|continue|keep going|carry on|proceed)[\s。.!！,，~]*$", re.I)
 _RESUMING = re.compile(r"^\s*(?:继续|接着)|^\s*(?:continue|keep going|carry on|go on)(?: with| on)?\b", re.I)
 # the trouble goes on, the work carries on: a sentence that reports nothing done
-_GOES_ON = re.compile(r"还是|仍然|依然|依旧|照样|(?:接着|继续|再)(?:查|看|弄|改|做|修|调)|"
+_TROUBLE_GOES_ON = re.compile(r"还是|仍然|依然|依旧|照样|(?:接着|继续|再)(?:查|看|弄|改|做|修|调)|"
                       r"\bstill\b|\bpick (?:it|this|that) up\b|\bcontinue (?:tomorrow|later|next)", re.I)
 # a question without its question mark (告警规则配了吗, 加了没有): asks, reports nothing
 _ASKS = re.compile(r"(?:吗|么|呢|没有?)\s*[。.!！~]*$")
@@ -253,7 +253,7 @@ def _open_parts(sentence: str, obligations: bool, before: str = "") -> list:
         parts.insert(0, before.rstrip("。.!！"))
     out, last = [], []           # last: the lines of the part before, when it left work open
     for i, part in enumerate(parts):
-        goes_on = bool(last) and obligations and _GOES_ON.match(part) and not cl.completed(part) and \
+        goes_on = bool(last) and obligations and _CONTINUES_LIST.match(part) and not cl.completed(part) and \
             not cl.is_question(part) and content(part)
         if not (cl.open_sentence(part, obligations, states=states) or goes_on):
             last = []
@@ -428,7 +428,7 @@ def done_statements(digest) -> list:
     for request in digest.user_requests:
         out += [s for s in cl.sentences(request) if not _ASKS.search(s) and not _IMPERATIVE.match(s)
                 and (cl.done_sentence(s) or _settled(s))]
-    return [s for s in out if not _GOES_ON.search(s)]
+    return [s for s in out if not _TROUBLE_GOES_ON.search(s)]
 
 
 def _settled(sentence: str) -> bool:

@@ -415,9 +415,8 @@ def done_statements(digest) -> list:
     ("Retries are in but the backoff test fails": the work is not shown to hold)."""
     out = []
     commands = digest.commands or []
-    did_work = bool(digest.files_touched) or any(not c.get("failed") for c in commands)
-    if commands and commands[-1].get("failed"):
-        did_work = False
+    did_work = not (commands and commands[-1].get("failed")) and \
+        (bool(digest.files_touched) or any(not c.get("failed") for c in commands))
     texts = (list(getattr(digest, "assistant_notes", None) or []) or [digest.final_message]) if did_work else []
     for text in texts:
         out += [s for s in cl.sentences(text) if cl.done_sentence(s)]
@@ -497,9 +496,10 @@ def _subject_said(todo: str, words: dict, evidence: Evidence) -> bool:
     other words that are no mere work verb are: another job on the same file ("add a month filter
     to export.py" — "export.py updated") names neither."""
     said = evidence.done_words | evidence.asked_words
-    if acronyms(todo) & set(words) <= said:
+    named = acronyms(todo)
+    if named & set(words) <= said:
         return True
-    specific = {w: v for w, v in words.items() if w not in _WORK_VERBS and w not in acronyms(todo)}
+    specific = {w: v for w, v in words.items() if w not in _WORK_VERBS and w not in named}
     return _found(specific, said) >= SUBJECT_WORDS
 
 

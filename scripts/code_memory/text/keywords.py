@@ -45,7 +45,7 @@ SUB_WORD_SHARE = 0.5       # a compound found only by a word inside it (进度 f
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-/]*[A-Za-z0-9_]|[A-Za-z]{2,}|\d{2,}[A-Za-z%]*")
 _NAME = re.compile(r"[._/]|\d|[a-z][A-Z]|^-")
 # characters that never start or end a jargon bigram: function words and negations / modals
-_EDGE_CHARS = STOP_CHARS | frozenset("不没未别无还再又才也要得需会能可先后前已被将该并但却若如一")
+EDGE_CHARS = STOP_CHARS | frozenset("不没未别无还再又才也要得需会能可先后前已被将该并但却若如一")
 STOP_WORDS = frozenset("""
 a about above after again against all almost along already also although always am an and another any anything
 are aren't around as at back be because been before being below between both but by can can't cannot could
@@ -106,13 +106,13 @@ def _han_weights(run: str, out: dict) -> None:
 
     def flush():
         for a, b in zip(singles, singles[1:]):
-            if a not in _EDGE_CHARS and b not in _EDGE_CHARS:
+            if a not in EDGE_CHARS and b not in EDGE_CHARS:
                 out[a + b] = max(out.get(a + b, 0.0), JARGON_WEIGHT)
         singles.clear()
 
     if not isinstance(seg, DictSegmenter):           # bigrams: names and identifiers weigh more
         for gram, _none in seg.words(run):
-            if not _EDGE_CHARS.intersection(gram):      # a lone character (做, 加) says little
+            if not EDGE_CHARS.intersection(gram):      # a lone character (做, 加) says little
                 out[gram] = max(out.get(gram, 0.0), BIGRAM_WEIGHT if len(gram) > 1 else SINGLE_WEIGHT)
         return
     for word, freq in seg.words(run):
@@ -123,7 +123,7 @@ def _han_weights(run: str, out: dict) -> None:
         weight = min(MAX_WORD_WEIGHT, math.log(total / freq) - INFO_FLOOR) if freq else JARGON_WEIGHT
         if len(word) == 2 and freq and all(_common_char(seg, c, total) for c in word):
             weight = min(weight, COMMON_PAIR_WEIGHT)   # 里加 (Riga) in 在 CI 里加: two common words, a cut's accident
-        if weight >= MIN_WEIGHT and not (_EDGE_CHARS.issuperset(word)):
+        if weight >= MIN_WEIGHT and not (EDGE_CHARS.issuperset(word)):
             out[word] = max(out.get(word, 0.0), weight)
     flush()
 
@@ -158,7 +158,7 @@ def _weights(text: str) -> tuple:
                 for piece in pieces:
                     if len(piece) >= 3 and piece.lower() not in STOP_WORDS and not piece.isdigit():
                         out.setdefault(stem(piece), PART_WEIGHT)
-        elif bare.isupper() and bare.isalpha():
+        elif _is_acronym(bare):
             out[bare.lower()] = max(out.get(bare.lower(), 0.0), ACRONYM_WEIGHT)
         elif bare.isdigit() or bare[:1].isdigit():
             out[bare.lower()] = max(out.get(bare.lower(), 0.0), PART_WEIGHT)
@@ -202,11 +202,15 @@ def names(tokens) -> set:
             and not t[:1].isdigit()}
 
 
+def _is_acronym(bare: str) -> bool:
+    return len(bare) >= 2 and bare.isalpha() and bare.isupper()
+
+
 def acronyms(text: str) -> set:
     """The acronyms ``text`` names (CSV, PDF, HPA), lower-cased as :func:`weights` keys them: the
     subject of a short line ("update the CSV export") that a line about other work lacks."""
     return {bare.lower() for bare in (token.strip(".-/") for token in _TOKEN.findall(text or ""))
-            if len(bare) >= 2 and bare.isalpha() and bare.isupper()}
+            if _is_acronym(bare)}
 
 
 def coverage(small: dict, large) -> float:

@@ -19,12 +19,10 @@ from __future__ import annotations
 
 import functools
 
-from .keywords import SUB_WORD_SHARE, sub_words
-from .segment import HAN_RUN, STOP_CHARS
+from .keywords import EDGE_CHARS, SUB_WORD_SHARE, sub_words
+from .segment import HAN_RUN
 
 SOFT_SHARE = SUB_WORD_SHARE     # of a word's weight when only another form of it is found
-# characters a meaningful bigram never starts or ends with (function words, negations, modals)
-_EDGE = STOP_CHARS | frozenset("不没未别无还再又才也要得需会能可先后前已被将该并但却若如一")
 
 
 @functools.lru_cache(maxsize=8192)
@@ -35,7 +33,7 @@ def _forms(token: str) -> tuple:
         return ()
     grams = [token[i:i + 2] for i in range(len(token) - 1)]
     inside = list(sub_words(token))
-    return tuple(dict.fromkeys(inside + [g for g in grams if not _EDGE.intersection(g)]))
+    return tuple(dict.fromkeys(inside + [g for g in grams if not EDGE_CHARS.intersection(g)]))
 
 
 def share(token: str, large) -> float:

@@ -186,23 +186,23 @@ SCENARIOS = [
            W("api/throttle.py"), B(PYTEST, True, "31 passed"),
            A("Rate limiting is in: a token bucket per API key, 100 requests a minute; tests pass. The buckets "
              "live in process memory, so each worker still counts on its own instead of across the cluster. "
-             "The limits can't be set per pricing plan yet.")],
+             "The limits aren't configurable per pricing plan yet.")],
           topic=["rate limiting"], files=["api/throttle.py"],
-          todos=["each worker counts on its own", "can't be set per pricing plan"]),
+          todos=["each worker still counts on its own", "configurable per pricing plan"]),
         S([U("Log every request the limiter rejects"),
            E("api/throttle.py"), B(PYTEST, True, "32 passed"),
            A("Every request the rate limiter rejects is logged with its key and route; tests pass. Sharing "
              "the buckets across the cluster comes next.")],
-          traps=["each worker counts on its own", "can't be set per pricing plan"]),
+          traps=["each worker still counts on its own", "configurable per pricing plan"]),
         S([U("Move the token buckets to Redis so every worker shares them"),
            E("api/throttle.py"), B(PYTEST, True, "34 passed"),
            A("The token buckets are kept in Redis now, so all workers in the cluster draw from one bucket per "
              "key; tests pass.")],
-          done=["each worker counts on its own"], traps=["can't be set per pricing plan"]),
+          done=["each worker still counts on its own"], traps=["configurable per pricing plan"]),
         S([U("Give the free tier a smaller burst size"),
            E("api/throttle.py"), B(PYTEST, True, "35 passed"),
            A("The limiter's burst size is 20 for everyone now instead of 50; tests pass.")],
-          traps=["can't be set per pricing plan"]),
+          traps=["configurable per pricing plan"]),
         END,
     ]),
     ("t-en-auth", "en", [

@@ -57,6 +57,7 @@ from ..text import soft
 from ..text.keywords import ACRONYM_WEIGHT, acronyms, coverage, covers, expand, names, stem, weights
 from ..text.similarity import is_near_duplicate
 from . import clauses as cl
+from . import subject
 
 TODO_CHARS = 160
 MAX_TODOS = 6
@@ -370,6 +371,7 @@ class Evidence:
     """What one session shows it did (built by :meth:`from_digest`)."""
 
     done_words: set = field(default_factory=set)     # keywords of what it reports done
+    said: list = field(default_factory=list)         # … one weighted dict per statement
     asked_words: set = field(default_factory=set)    # keywords of what the person asked for
     asked: list = field(default_factory=list)        # … one weighted dict per sentence asked
     file_words: set = field(default_factory=set)     # names of the files it changed
@@ -383,7 +385,8 @@ class Evidence:
         said = done_statements(digest)
         ev = cls(files=list(digest.files_touched))
         for sentence in said:
-            ev.done_words |= set(content(sentence))
+            ev.said.append(content(sentence))
+            ev.done_words |= set(ev.said[-1])
         for path in ev.files:
             base = os.path.basename(path)
             ev.file_words |= set(weights(base)) | set(weights(path)) | {base.lower(), path.lower()}
@@ -392,7 +395,7 @@ class Evidence:
             for sentence in cl.sentences(request):
                 if not (cl.is_question(sentence) or _ASKS.search(sentence) or cl.is_condition(sentence) or
                         cl.open_sentence(sentence, obligations=False)):
-                    ev.asked.append(content(_RESUMING.sub("", sentence)))     # 接着弄 X: X
+                    ev.asked.append(content(subject.asked_now(_RESUMING.sub("", sentence))))     # 接着弄 X: X
                     ev.asked_words |= set(ev.asked[-1])
         ev.asked_words = expand(ev.asked_words)
         last = digest.commands[-1] if digest.commands else None
@@ -442,9 +445,10 @@ def _named_files(todo: str) -> set:
     return {n for n in names(weights(todo)) if "." in os.path.basename(n) and not n.startswith(".")}
 
 
-def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=same_todo) -> list:
+def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=same_todo, places=()) -> list:
     """The earlier ``open_todos`` (``[(session id, text)]``) the session behind ``evidence``
-    finished (see the module docstring)."""
+    finished (see the module docstring); ``places``: what the project's earlier sessions were
+    about (their topics and files, summary/subject.py)."""
     out, asked, resumed, reported, reported_only = [], [], [], [], []
     changed = {p.lower() for p in evidence.files} | {os.path.basename(p).lower() for p in evidence.files}
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
@@ -462,7 +466,9 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
                 (evidence.continues == ref and evidence.worked
                  and coverage(words, evidence.done_words) >= CONTINUE_SHARE):
             out.append((ref, todo))
-        elif not subject_said:
+        elif not subject_said or not subject.named_by_one(
+                words, head(todo), [work(other) for r, other in open_todos if (r, other) != (ref, todo)],
+                evidence.file_words, places, evidence.said, evidence.asked):
             continue
         elif covers(words, evidence.done_words, DONE_SHARE) or \
                 (named and named <= evidence.done_words and coverage(words, evidence.done_words) >= NAMED_SHARE):

@@ -1,0 +1,152 @@
+"""What an open to-do is about, as against where it is, and whether ONE thing a later session says
+names it (summary/todos.py ``finished``; docs/summaries.md § To-dos).
+
+A to-do names a place and a piece of work there: "商品下架以后缓存也还没清掉" is about clearing a
+product's entry (下架, 清掉) in the cache (缓存); "The API reference doesn't cover the webhook
+endpoints" is about the webhook endpoints of the API reference. A later session in the same place
+says the place's words all the time — "缓存命中率的指标加好了", "Wrote the quickstart page of the
+docs" — while doing other work. So:
+
+* its **area words** are the words it shares with the project's other open to-dos (what several
+  pieces of work have in common is where they are: 缓存 of "缓存的过期时间还是写死的" and
+  "商品下架以后缓存也还没清掉") and the names of the files the session changed (chart of
+  ``revenue_chart.ts``); its **distinguishing words** are the rest, without mere work and result
+  words (add, fix, 改, 测试通过, …) — or all of them when nothing else is left;
+* a **unit** is one thing the session says: one statement of work done, one sentence the person
+  asked for, or one such request with one such statement (the person names the work, the report
+  says it is done) — never the union of unrelated sentences;
+* a unit **names** the to-do when it holds :data:`SUBJECT_SHARE` of the weight of the
+  distinguishing words of the to-do (or of its main clause), a real word among them — unless it
+  names **other work in the same place**: it lacks :data:`OTHER_SHARE` of them, holds a real word
+  of its own that the person asked for this session (销量 of "搜索结果加一个按销量排序" for "…还不
+  支持按价格排序"; tooltips of "add units to chart tooltips" for "Dark mode colors on the chart …"),
+  and either lacks more than half of them or holds only words that say where the project's work
+  is: its area words and what its earlier sessions were about (their topics and files: 导出 and
+  Excel of "做一个订单导出 Excel 的功能" for "导出的 Excel 还没有表头"), or a word that only names
+  a part (section, page, 部分).
+
+Pure functions over the weighted words of text/keywords.py (other forms of a word: text/soft.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text import soft
+from ..text.keywords import ACRONYM_WEIGHT, expand, stem, weights
+from ..text.keywords import names as identifiers
+from . import clauses as cl
+
+SUBJECT_SHARE = 0.3     # of a to-do's distinguishing words' weight, held by one unit …
+SUBJECT_WORDS = 2       # … with this many real words of them (or MOST_SHARE of their weight)
+OTHER_SHARE = 0.3       # … a unit that lacks this share of them and asks for words of its own is other work
+MOST_SHARE = 0.5        # … whatever else it holds when it lacks more than this share
+
+# verbs that name no work of their own, and words that report a result rather than name an object
+_PLAIN = frozenset({stem(w) for w in (
+    "add update fix change implement handle improve finish complete remove create write wrote written adjust "
+    "tweak make done pass passes passed green work works working now test tests build builds built run runs "
+    "ran support wire hook set move put show shows get use keep").split()} | {
+    "测试", "通过", "测试通过", "加好", "好了", "改好", "做好", "写好", "弄好", "完成", "现在", "已经", "改成",
+    "加上", "支持", "修好", "搞定", "用例", "全过", "跑通"})
+# words that name a part of something, not what it is
+_PARTS = frozenset({stem(w) for w in "section page part chapter piece bit area side".split()} |
+                   {"部分", "章节", "页面", "地方", "一块"})
+
+
+# a clause that puts its work off: named, not asked for now ("rebalance 误报那个先放一放", "leave the
+# export for now", "skip the retries until next sprint")
+_SHELVED = re.compile(
+    r"先?放一放|先放(?:着|下|一下)|先不(?:管|弄|做|改|动)|暂(?:时)?不(?:管|弄|做|改|动)|不急|以后再|回头再|改天再|下次再|"
+    r"\bhold off\b|\b(?:put|leave|park|skip|set)\b[^,.;:]{0,30}?\b(?:aside|off|for now|until|for later)\b|"
+    r"\b(?:later|next (?:time|week|sprint))\b", re.I)
+
+
+def asked_now(request: str) -> str:
+    """A sentence the person asked for without its clauses that put work off ("rebalance 误报那个
+    先放一放，我这周要弄 schema registry": only schema registry is asked for now)."""
+    parts = cl.clauses(request)
+    kept = [c for c in parts if not _SHELVED.search(c)]
+    return " ".join(kept) if len(kept) < len(parts) else request
+
+
+def real(token: str, weight: float) -> bool:
+    """A word that says what the work is — not a lone character, not an acronym alone."""
+    return weight >= 1.0 and not (token.isascii() and weight == ACRONYM_WEIGHT)
+
+
+def _telling(token: str, weight: float) -> bool:
+    """A distinguishing word that tells the work from other work: any word but a lone character
+    (an acronym too: the CSV of "update the CSV export" is not the PDF of another export)."""
+    return weight >= 1.0
+
+
+def _held(token: str, texts) -> bool:
+    return soft.share(token, texts) > 0
+
+
+def area(words: dict, others, files) -> set:
+    """The words of a to-do (``words``) that say where it is: those of another open to-do of the
+    project (``others``: their weighted words) or of ``files`` (the names of the changed files) —
+    never an identifier or file name the to-do itself names (补 load_config 的测试 is about it)."""
+    held = set(expand(files))
+    for other in others:
+        held |= expand(other)
+    named = identifiers(words)
+    return {token for token in words if token in held and token not in named}
+
+
+def distinguishing(words: dict, where: set) -> dict:
+    """What a to-do is about: its words without the area words and mere work and result words
+    (all its words but those when nothing else is left)."""
+    own = {t: w for t, w in words.items() if t not in _PLAIN}
+    return {t: w for t, w in own.items() if t not in where} or own or dict(words)
+
+
+def units(said: list, asked: list) -> list:
+    """The things a session says, one each: every statement of work done, every sentence asked
+    for, and every sentence asked for with every statement (weighted dicts)."""
+    out = [dict(s) for s in said if s] + [dict(a) for a in asked if a]
+    out += [{**a, **s} for a in asked if a for s in said if s]
+    return out
+
+
+def _own_words(unit: dict, words: dict) -> list:
+    """The real words of ``unit`` that are not the to-do's (in any form) nor plain words."""
+    mine = expand(words)
+    return [t for t, w in unit.items()
+            if real(t, w) and t not in _PLAIN and not _held(t, mine) and not any(_held(m, {t}) for m in words)]
+
+
+def unit_names(words: dict, spec: dict, unit: dict, wanted=frozenset(), where=frozenset()) -> bool:
+    """Does one ``unit`` name the to-do (``words``; ``spec``: its distinguishing words), not other
+    work in the same place? (``wanted``: the words the person asked for this session; ``where``:
+    the words that say where the project's work is.)"""
+    held = expand(unit)
+    total = sum(spec.values())
+    if total <= 0:
+        return False
+    found = [t for t in spec if _held(t, held)]
+    share = sum(spec[t] * soft.share(t, held) for t in found) / total
+    telling = [t for t in found if _telling(t, spec[t])]
+    own = _own_words(unit, words)
+    if not (share >= MOST_SHARE and telling or share >= SUBJECT_SHARE and len(telling) >= SUBJECT_WORDS or
+            not own and any(t not in where for t in telling)):     # it says nothing but the to-do's words
+        return False
+    lacks = sum(w for t, w in spec.items() if _telling(t, w) and t not in found) / total
+    if lacks < OTHER_SHARE or not any(t in wanted for t in own):
+        return True
+    return not (lacks > MOST_SHARE or all(t in where or t in _PARTS for t in found))
+
+
+def named_by_one(words: dict, main: dict, others, files, places, said: list, asked: list) -> bool:
+    """Does one thing the session says (see :func:`units`) name this to-do (``words``; ``main``:
+    the words of its main clause) by what it is about, not only by where it is? ``others``: the
+    weighted words of the project's other open to-dos; ``files``: the names of the files the session
+    changed; ``places``: what the project's earlier sessions were about (topics, files)."""
+    near = area(words, others, files)
+    where = near | {t for t in words if _held(t, expand(set().union(*(weights(p) for p in places)) if places
+                                                         else set()))}
+    wanted = set().union(*asked) if asked else set()
+    specs = [distinguishing(words, near)] + ([distinguishing(main, near)] if main and main != words else [])
+    return any(unit_names(words, spec, unit, wanted, where) for unit in units(said, asked) for spec in specs)

@@ -62,12 +62,16 @@ _SHELVED = re.compile(
     r"\b(?:later|next (?:time|week|sprint))\b", re.I)
 
 
-def asked_now(request: str) -> str:
-    """A sentence the person asked for without its clauses that put work off ("rebalance 误报那个
-    先放一放，我这周要弄 schema registry": only schema registry is asked for now)."""
-    parts = cl.clauses(request)
+_AND_THEN = re.compile(r"\s+(?:and|then|and then)\s+|然后|再去|接着", re.I)
+
+
+def without_put_off(sentence: str) -> str:
+    """A sentence asked for or reported without its clauses that put work off ("rebalance 误报那个
+    先放一放，我这周要弄 schema registry": only schema registry is asked for now; "leave the
+    dead-letter handling for now and add a metrics endpoint": only the endpoint)."""
+    parts = [p for c in cl.clauses(sentence) for p in _AND_THEN.split(c) if p and p.strip()]
     kept = [c for c in parts if not _SHELVED.search(c)]
-    return " ".join(kept) if len(kept) < len(parts) else request
+    return " ".join(kept) if len(kept) < len(parts) else sentence
 
 
 def real(token: str, weight: float) -> bool:
@@ -147,6 +151,6 @@ def named_by_one(words: dict, main: dict, others, files, places, said: list, ask
     near = area(words, others, files)
     where = near | {t for t in words if _held(t, expand(set().union(*(weights(p) for p in places)) if places
                                                          else set()))}
-    wanted = set().union(*asked) if asked else set()
+    wanted = set().union(*(a for a in asked if a not in said))      # not the person's own word of work done
     specs = [distinguishing(words, near)] + ([distinguishing(main, near)] if main and main != words else [])
     return any(unit_names(words, spec, unit, wanted, where) for unit in units(said, asked) for spec in specs)

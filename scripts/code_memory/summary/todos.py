@@ -385,7 +385,7 @@ class Evidence:
         said = done_statements(digest)
         ev = cls(files=list(digest.files_touched))
         for sentence in said:
-            ev.said.append(content(sentence))
+            ev.said.append(content(subject.without_put_off(sentence)))
             ev.done_words |= set(ev.said[-1])
         for path in ev.files:
             base = os.path.basename(path)
@@ -395,7 +395,7 @@ class Evidence:
             for sentence in cl.sentences(request):
                 if not (cl.is_question(sentence) or _ASKS.search(sentence) or cl.is_condition(sentence) or
                         cl.open_sentence(sentence, obligations=False)):
-                    ev.asked.append(content(subject.asked_now(_RESUMING.sub("", sentence))))     # 接着弄 X: X
+                    ev.asked.append(content(subject.without_put_off(_RESUMING.sub("", sentence))))     # 接着弄 X: X
                     ev.asked_words |= set(ev.asked[-1])
         ev.asked_words = expand(ev.asked_words)
         last = digest.commands[-1] if digest.commands else None

@@ -52,7 +52,7 @@ def test_a_sibling_of_the_same_list_stays_open():
 
 def test_the_project_topic_says_where_the_work_is():
     header = [("s1", "导入的 CSV 还不能跳过表头")]
-    places = ["做一个 CSV 导入功能", "importer/csv_reader.py"]
+    places = [("s1", "做一个 CSV 导入功能"), ("s1", "importer/csv_reader.py")]
     other = dict(requests=["CSV 导入加个进度显示"], files=["/p/importer/csv_reader.py"], **WORKED)
     assert closed(header, "CSV 导入现在会显示进度了，测试通过。", places=places, **other) == []
     assert closed(header, "CSV 导入现在会自动跳过第一行表头，测试通过。", places=places,

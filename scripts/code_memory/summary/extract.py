@@ -174,8 +174,8 @@ def read(digest, open_todos=(), previous: str | None = None, is_same=todo_rules.
     ``open_todos``: ``[(session id, text)]`` of earlier sessions; ``previous``: the id of the
     session before this one in its project (what a bare "continue" resumes) and
     ``previous_final`` its final message (a proposal this session's first request may answer);
-    ``places``: what the project's earlier sessions were about (their topics and files: the area
-    its to-dos are in, summary/subject.py)."""
+    ``places``: ``[(session id, text)]``, what the project's earlier sessions were about (their
+    topics and files: the area its to-dos are in, summary/subject.py)."""
     evidence = todo_rules.Evidence.from_digest(digest, previous)
     worked = bool(digest.files_touched or getattr(digest, "reverted_files", None))
     todos = todo_rules.capture(digest.final_message, digest.user_requests, evidence.done_words, worked=worked)

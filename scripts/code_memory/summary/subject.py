@@ -74,6 +74,9 @@ def without_put_off(sentence: str) -> str:
     return " ".join(kept) if len(kept) < len(parts) else sentence
 
 
+_JOINED = re.compile(r"[-_./]+")
+
+
 def real(token: str, weight: float) -> bool:
     """A word that says what the work is — not a lone character, not an acronym alone."""
     return weight >= 1.0 and not (token.isascii() and weight == ACRONYM_WEIGHT)
@@ -119,7 +122,8 @@ def _own_words(unit: dict, words: dict) -> list:
     """The real words of ``unit`` that are not the to-do's (in any form) nor plain words."""
     mine = expand(words)
     return [t for t, w in unit.items()
-            if real(t, w) and t not in _PLAIN and not _held(t, mine) and not any(_held(m, {t}) for m in words)]
+            if real(t, w) and t not in _PLAIN and not _held(t, mine) and not any(_held(m, {t}) for m in words)
+            and not any(stem(part) in words for part in _JOINED.split(t) if part != t)]   # warmup-epochs
 
 
 def unit_names(words: dict, spec: dict, unit: dict, wanted=frozenset(), where=frozenset()) -> bool:
@@ -143,14 +147,30 @@ def unit_names(words: dict, spec: dict, unit: dict, wanted=frozenset(), where=fr
     return not (lacks > MOST_SHARE or all(t in where or t in _PARTS for t in found))
 
 
-def named_by_one(words: dict, main: dict, others, files, places, said: list, asked: list) -> bool:
+def project_area(places, ref: str) -> set:
+    """The words that say where a to-do of session ``ref`` is, from what the project's earlier
+    sessions were about (``places``: ``[(session id, text)]`` of their topics and files): the words
+    of ``ref``'s own topic and files (the session was about 导出 Excel, its to-do "导出的 Excel 还没有
+    表头" is about 表头) and those that two sessions or more name (a session that only asked about
+    the to-do does not make its words a place)."""
+    sessions: dict = {}
+    for sid, text in places:
+        sessions.setdefault(sid, set()).update(expand(weights(text)))
+    out = set(sessions.get(ref, ()))
+    seen: set = set()
+    for held in sessions.values():
+        out |= held & seen
+        seen |= held
+    return out
+
+
+def named_by_one(words: dict, main: dict, others, files, place_words, said: list, asked: list) -> bool:
     """Does one thing the session says (see :func:`units`) name this to-do (``words``; ``main``:
     the words of its main clause) by what it is about, not only by where it is? ``others``: the
     weighted words of the project's other open to-dos; ``files``: the names of the files the session
-    changed; ``places``: what the project's earlier sessions were about (topics, files)."""
+    changed; ``place_words``: the words that say where it is (:func:`project_area`)."""
     near = area(words, others, files)
-    where = near | {t for t in words if _held(t, expand(set().union(*(weights(p) for p in places)) if places
-                                                         else set()))}
+    where = near | {t for t in words if _held(t, place_words)}
     wanted = set().union(*(a for a in asked if a not in said))      # not the person's own word of work done
     specs = [distinguishing(words, near)] + ([distinguishing(main, near)] if main and main != words else [])
     return any(unit_names(words, spec, unit, wanted, where) for unit in units(said, asked) for spec in specs)

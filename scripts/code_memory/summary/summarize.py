@@ -362,11 +362,13 @@ def earlier_open_todos(earlier: list) -> list:
 
 
 def project_places(earlier: list, project: str | None) -> list:
-    """What the ``earlier`` entries (:func:`_earlier_entries`) of ``project`` were about — each one's
-    topic and the files it changed: where the project's open to-dos are (summary/subject.py)."""
+    """``[(session id, text)]``: what the ``earlier`` entries (:func:`_earlier_entries`) of ``project``
+    were about — each one's topic and the files it changed: where the project's open to-dos are
+    (summary/subject.py)."""
     out = []
     for entry in [e for e in earlier if e.get("project") == (project or "")][:MAX_PLACES]:
-        out += [t for t in [entry.get("topic")] + list(entry.get("files") or []) if isinstance(t, str) and t]
+        out += [(entry["id"], t) for t in [entry.get("topic")] + list(entry.get("files") or [])
+                if isinstance(t, str) and t]
     return out
 
 

@@ -70,7 +70,7 @@ CONTINUE_SHARE = 0.3      # … in the report of a bare "continue" of its own se
 HEAD_SHARE = 0.75         # of its main clause's weight in what the person asked for (and in both)
 REQUEST_SHARE = 0.5       # of a request's weight in the to-do (the request names this work) …
 REQUEST_WORDS = 2         # … with at least this many of the request's words
-REPORTED_SHARE = 0.45     # … in what the session reports done, for the best match of the open to-dos
+REPORTED_SHARE = 0.35     # … in what the session reports done, for the best match of the open to-dos
 REPORTED_WORDS = 2        # … with at least this many of its words there
 REPORTED_HEAD = 0.3       # … or its whole main clause there and this share of all its words
 ONLY_REQUEST_SHARE = 0.7  # of a request's weight in the to-do: the request names this work only (and
@@ -447,8 +447,8 @@ def _named_files(todo: str) -> set:
 
 def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=same_todo, places=()) -> list:
     """The earlier ``open_todos`` (``[(session id, text)]``) the session behind ``evidence``
-    finished (see the module docstring); ``places``: what the project's earlier sessions were
-    about (their topics and files, summary/subject.py)."""
+    finished (see the module docstring); ``places``: ``[(session id, text)]``, what the project's
+    earlier sessions were about (their topics and files, summary/subject.py)."""
     out, asked, resumed, reported, reported_only = [], [], [], [], []
     changed = {p.lower() for p in evidence.files} | {os.path.basename(p).lower() for p in evidence.files}
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
@@ -468,7 +468,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             out.append((ref, todo))
         elif not subject_said or not subject.named_by_one(
                 words, head(todo), [work(other) for r, other in open_todos if (r, other) != (ref, todo)],
-                evidence.file_words, places, evidence.said, evidence.asked):
+                evidence.file_words, subject.project_area(places, ref), evidence.said, evidence.asked):
             continue
         elif covers(words, evidence.done_words, DONE_SHARE) or \
                 (named and named <= evidence.done_words and coverage(words, evidence.done_words) >= NAMED_SHARE):

@@ -18,12 +18,12 @@ docs" — while doing other work. So:
 * a unit **names** the to-do when it holds :data:`SUBJECT_SHARE` of the weight of the
   distinguishing words of the to-do (or of its main clause), a real word among them — unless it
   names **other work in the same place**: it lacks :data:`OTHER_SHARE` of them, holds a real word
-  of its own that the person asked for this session (销量 of "搜索结果加一个按销量排序" for "…还不
-  支持按价格排序"; tooltips of "add units to chart tooltips" for "Dark mode colors on the chart …"),
-  and either lacks more than half of them or holds only words that say where the project's work
-  is: its area words and what its earlier sessions were about (their topics and files: 导出 and
-  Excel of "做一个订单导出 Excel 的功能" for "导出的 Excel 还没有表头"), or a word that only names
-  a part (section, page, 部分).
+  of its own that the person asked for this session (日期/排序 of "导出的日期列按年月日格式化" for
+  "导出的 Excel 还没有表头"; install of "write the install section" for "no section on upgrading
+  from v1"), and of the to-do it holds only words that say where the project's work is — its
+  area words, the topic and files of the session the to-do came from, what two earlier sessions
+  or more were about (导出 and Excel of "做一个订单导出 Excel 的功能") — or a word that only names a
+  part (section, page, 部分).
 
 Pure functions over the weighted words of text/keywords.py (other forms of a word: text/soft.py).
 """
@@ -31,6 +31,7 @@ Pure functions over the weighted words of text/keywords.py (other forms of a wor
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ..text import soft
 from ..text.keywords import ACRONYM_WEIGHT, expand, stem, weights
@@ -40,7 +41,7 @@ from . import clauses as cl
 SUBJECT_SHARE = 0.3     # of a to-do's distinguishing words' weight, held by one unit …
 SUBJECT_WORDS = 2       # … with this many real words of them (or MOST_SHARE of their weight)
 OTHER_SHARE = 0.3       # … a unit that lacks this share of them and asks for words of its own is other work
-MOST_SHARE = 0.5        # … whatever else it holds when it lacks more than this share
+MOST_SHARE = 0.5        # of its distinguishing words' weight: one real word of them is enough
 
 # verbs that name no work of their own, and words that report a result rather than name an object
 _PLAIN = frozenset({stem(w) for w in (
@@ -118,6 +119,22 @@ def units(said: list, asked: list) -> list:
     return out
 
 
+@dataclass
+class Said:
+    """What one session says, read once for all the open to-dos: its :func:`units` with the words
+    each holds (in any form), what the person asked for (not their own word of work done), and the
+    names of the files it changed."""
+
+    units: list
+    wanted: set
+    files: set
+
+    @classmethod
+    def of(cls, said: list, asked: list, files) -> "Said":
+        return cls([(unit, expand(unit)) for unit in units(said, asked)],
+                   set().union(*(a for a in asked if a not in said)), set(files))
+
+
 def _own_words(unit: dict, words: dict) -> list:
     """The real words of ``unit`` that are not the to-do's (in any form) nor plain words."""
     mine = expand(words)
@@ -126,11 +143,11 @@ def _own_words(unit: dict, words: dict) -> list:
             and not any(stem(part) in words for part in _JOINED.split(t) if part != t)]   # warmup-epochs
 
 
-def unit_names(words: dict, spec: dict, unit: dict, wanted=frozenset(), where=frozenset()) -> bool:
+def unit_names(words: dict, spec: dict, unit: dict, wanted=frozenset(), where=frozenset(), held=None) -> bool:
     """Does one ``unit`` name the to-do (``words``; ``spec``: its distinguishing words), not other
     work in the same place? (``wanted``: the words the person asked for this session; ``where``:
-    the words that say where the project's work is.)"""
-    held = expand(unit)
+    the words that say where the project's work is; ``held``: ``expand(unit)`` when known.)"""
+    held = expand(unit) if held is None else held
     total = sum(spec.values())
     if total <= 0:
         return False
@@ -144,7 +161,7 @@ def unit_names(words: dict, spec: dict, unit: dict, wanted=frozenset(), where=fr
     lacks = sum(w for t, w in spec.items() if _telling(t, w) and t not in found) / total
     if lacks < OTHER_SHARE or not any(t in wanted for t in own):
         return True
-    return not (lacks > MOST_SHARE or all(t in where or t in _PARTS for t in found))
+    return not all(t in where or t in _PARTS for t in found)
 
 
 def project_area(places, ref: str) -> set:
@@ -164,13 +181,13 @@ def project_area(places, ref: str) -> set:
     return out
 
 
-def named_by_one(words: dict, main: dict, others, files, place_words, said: list, asked: list) -> bool:
-    """Does one thing the session says (see :func:`units`) name this to-do (``words``; ``main``:
+def named_by_one(words: dict, main: dict, others, place_words, session: Said) -> bool:
+    """Does one thing the ``session`` says (see :func:`units`) name this to-do (``words``; ``main``:
     the words of its main clause) by what it is about, not only by where it is? ``others``: the
-    weighted words of the project's other open to-dos; ``files``: the names of the files the session
-    changed; ``place_words``: the words that say where it is (:func:`project_area`)."""
-    near = area(words, others, files)
+    weighted words of the project's other open to-dos; ``place_words``: the words that say where
+    it is (:func:`project_area`)."""
+    near = area(words, others, session.files)
     where = near | {t for t in words if _held(t, place_words)}
-    wanted = set().union(*(a for a in asked if a not in said))      # not the person's own word of work done
     specs = [distinguishing(words, near)] + ([distinguishing(main, near)] if main and main != words else [])
-    return any(unit_names(words, spec, unit, wanted, where) for unit in units(said, asked) for spec in specs)
+    return any(unit_names(words, spec, unit, session.wanted, where, held)
+               for unit, held in session.units for spec in specs)

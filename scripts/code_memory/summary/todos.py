@@ -452,6 +452,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     out, asked, resumed, reported, reported_only = [], [], [], [], []
     changed = {p.lower() for p in evidence.files} | {os.path.basename(p).lower() for p in evidence.files}
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
+    said = subject.Said.of(evidence.said, evidence.asked, evidence.file_words)
     for ref, todo in open_todos:
         if any(is_same(todo, other) for other in still_open):
             continue
@@ -468,7 +469,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             out.append((ref, todo))
         elif not subject_said or not subject.named_by_one(
                 words, head(todo), [work(other) for r, other in open_todos if (r, other) != (ref, todo)],
-                evidence.file_words, subject.project_area(places, ref), evidence.said, evidence.asked):
+                subject.project_area(places, ref), said):
             continue
         elif covers(words, evidence.done_words, DONE_SHARE) or \
                 (named and named <= evidence.done_words and coverage(words, evidence.done_words) >= NAMED_SHARE):

@@ -15,9 +15,12 @@ docs" — while doing other work. So:
 * a **unit** is one thing the session says: one statement of work done, one sentence the person
   asked for, or one such request with one such statement (the person names the work, the report
   says it is done) — never the union of unrelated sentences;
-* a unit **names** the to-do when it holds :data:`SUBJECT_SHARE` of the weight of the
-  distinguishing words of the to-do (or of its main clause), a real word among them — unless it
-  names **other work in the same place**: it lacks :data:`OTHER_SHARE` of them, holds a real word
+* a clause that puts work off ("rebalance 误报那个先放一放", "leave the dead-letter handling for
+  now") is neither asked for nor reported done (:func:`without_put_off`);
+* a unit **names** the to-do when it holds :data:`MOST_SHARE` of the weight of the to-do's
+  distinguishing words (or of its main clause's), or :data:`SUBJECT_SHARE` with
+  :data:`SUBJECT_WORDS` of them, or says nothing but the to-do's words and one of them that is no
+  place word ("接着弄中文文件名的问题") — unless it names **other work in the same place**: it lacks :data:`OTHER_SHARE` of them, holds a real word
   of its own that the person asked for this session (日期/排序 of "导出的日期列按年月日格式化" for
   "导出的 Excel 还没有表头"; install of "write the install section" for "no section on upgrading
   from v1"), and of the to-do it holds only words that say where the project's work is — its

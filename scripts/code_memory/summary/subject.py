@@ -63,7 +63,7 @@ _PARTS = frozenset({stem(w) for w in "section page part chapter piece bit area s
 _SHELVED = re.compile(
     r"先?放一放|先放(?:着|下|一下)|先不(?:管|弄|做|改|动)|暂(?:时)?不(?:管|弄|做|改|动)|不急|以后再|回头再|改天再|下次再|"
     r"\bhold off\b|\b(?:put|leave|park|skip|set)\b[^,.;:]{0,30}?\b(?:aside|off|for now|until|for later)\b|"
-    r"\b(?:later|next (?:time|week|sprint))\b", re.I)
+    r"\b(?:later|next (?:time|week|sprint))\b|\bcan wait\b|不着急|等等再", re.I)
 
 
 _AND_THEN = re.compile(r"\s+(?:and|then|and then)\s+|然后|再去|接着", re.I)
@@ -131,11 +131,14 @@ class Said:
     units: list
     wanted: set
     files: set
+    requests: list
 
     @classmethod
-    def of(cls, said: list, asked: list, files) -> "Said":
-        return cls([(unit, expand(unit)) for unit in units(said, asked)],
-                   set().union(*(a for a in asked if a not in said)), set(files))
+    def of(cls, said: list, asked: list, requests: list, files) -> "Said":
+        """``requests``: the sentences ``asked`` that are no word of work done."""
+        requests = [r for r in requests if r]
+        return cls([(unit, expand(unit)) for unit in units(said, asked)], set().union(*requests), set(files),
+                   requests)
 
 
 def _own_words(unit: dict, words: dict) -> list:
@@ -184,13 +187,24 @@ def project_area(places, ref: str) -> set:
     return out
 
 
-def named_by_one(words: dict, main: dict, others, place_words, session: Said) -> bool:
+def named_by_one(words: dict, main: dict, others, place_words, session: Said) -> bool | None:
     """Does one thing the ``session`` says (see :func:`units`) name this to-do (``words``; ``main``:
-    the words of its main clause) by what it is about, not only by where it is? ``others``: the
-    weighted words of the project's other open to-dos; ``place_words``: the words that say where
-    it is (:func:`project_area`)."""
+    the words of its main clause) by what it is about, not only by where it is? ``True`` when it
+    does; ``False`` when nothing does, but the person asked for no other work either (what the
+    session said together may still name it); ``None`` when nothing does and the person asked for
+    other work: the to-do is not what the session did. ``others``: the weighted words of the other
+    open to-dos of the same list; ``place_words``: the words that say where it is
+    (:func:`project_area`)."""
     near = area(words, others, session.files)
     where = near | {t for t in words if _held(t, place_words)}
     specs = [distinguishing(words, near)] + ([distinguishing(main, near)] if main and main != words else [])
-    return any(unit_names(words, spec, unit, session.wanted, where, held)
-               for unit, held in session.units for spec in specs)
+    if any(unit_names(words, spec, unit, session.wanted, where, held)
+           for unit, held in session.units for spec in specs):
+        return True
+    # no one thing names it: the union of what was said may still, unless the person asked for
+    # other work — a request more about something else than about the to-do: as many words of its
+    # own as the to-do's ("加个缓存命中率统计": 命中率, 统计 against 缓存), not "add the example env
+    # file" for "needs a sample .env file" (example against env, file)
+    mine = expand(words)
+    return None if any(len(own) >= soft.found(request, mine, real) for request in session.requests
+                       if (own := _own_words(request, words))) else False

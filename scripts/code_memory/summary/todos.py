@@ -70,7 +70,8 @@ CONTINUE_SHARE = 0.3      # … in the report of a bare "continue" of its own se
 HEAD_SHARE = 0.75         # of its main clause's weight in what the person asked for (and in both)
 REQUEST_SHARE = 0.5       # of a request's weight in the to-do (the request names this work) …
 REQUEST_WORDS = 2         # … with at least this many of the request's words
-REPORTED_SHARE = 0.35     # … in what the session reports done, for the best match of the open to-dos
+REPORTED_SHARE = 0.45     # … in what the session reports done, for the best match of the open to-dos
+NAMED_REPORTED_SHARE = 0.35  # … when one thing the session says names what it is about (summary/subject.py)
 REPORTED_WORDS = 2        # … with at least this many of its words there
 REPORTED_HEAD = 0.3       # … or its whole main clause there and this share of all its words
 ONLY_REQUEST_SHARE = 0.7  # of a request's weight in the to-do: the request names this work only (and
@@ -374,6 +375,7 @@ class Evidence:
     said: list = field(default_factory=list)         # … one weighted dict per statement
     asked_words: set = field(default_factory=set)    # keywords of what the person asked for
     asked: list = field(default_factory=list)        # … one weighted dict per sentence asked
+    requests: list = field(default_factory=list)     # … of those, the ones that report nothing done
     file_words: set = field(default_factory=set)     # names of the files it changed
     files: list = field(default_factory=list)
     worked: bool = False          # changed files, and its last command did not fail
@@ -397,6 +399,8 @@ class Evidence:
                         cl.open_sentence(sentence, obligations=False)):
                     ev.asked.append(content(subject.without_put_off(_RESUMING.sub("", sentence))))     # 接着弄 X: X
                     ev.asked_words |= set(ev.asked[-1])
+                    if sentence not in said:                # not the person's own word of work done
+                        ev.requests.append(ev.asked[-1])
         ev.asked_words = expand(ev.asked_words)
         last = digest.commands[-1] if digest.commands else None
         ev.worked = bool(ev.files) and not (last and last.get("failed"))
@@ -452,7 +456,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     out, asked, resumed, reported, reported_only = [], [], [], [], []
     changed = {p.lower() for p in evidence.files} | {os.path.basename(p).lower() for p in evidence.files}
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
-    said = subject.Said.of(evidence.said, evidence.asked, evidence.file_words)
+    said = subject.Said.of(evidence.said, evidence.asked, evidence.requests, evidence.file_words)
     for ref, todo in open_todos:
         if any(is_same(todo, other) for other in still_open):
             continue
@@ -467,9 +471,11 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
                 (evidence.continues == ref and evidence.worked
                  and coverage(words, evidence.done_words) >= CONTINUE_SHARE):
             out.append((ref, todo))
-        elif not subject_said or not subject.named_by_one(
-                words, head(todo), [work(other) for r, other in open_todos if (r, other) != (ref, todo)],
-                subject.project_area(places, ref), said):
+        elif not subject_said:
+            continue
+        named_by_one = subject.named_by_one(words, head(todo), [work(o) for r, o in open_todos if r == ref and o != todo],
+                                            subject.project_area(places, ref), said)
+        if named_by_one is None:
             continue
         elif covers(words, evidence.done_words, DONE_SHARE) or \
                 (named and named <= evidence.done_words and coverage(words, evidence.done_words) >= NAMED_SHARE):
@@ -479,7 +485,8 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             asked.append((_request_match(words, head(todo), evidence), ref, todo))
         elif evidence.worked and evidence.continues and coverage(words, evidence.done_words) >= CONTINUE_SHARE:
             resumed.append((coverage(words, evidence.done_words), ref, todo))
-        elif _reported(words, head(todo), evidence.done_words):
+        elif _reported(words, head(todo), evidence.done_words,
+                       NAMED_REPORTED_SHARE if named_by_one else REPORTED_SHARE):
             reported.append((coverage(words, evidence.done_words), ref, todo))
     # a to-do the report covers but the request names none of, while the request names another
     # one: a sibling ("多页 PDF 的问题处理一下" — "每一页都会识别" says nothing of the handwritten
@@ -552,11 +559,11 @@ def _asked_and_reported(words: dict, main: dict, evidence: Evidence) -> bool:
     return _found(main, evidence.done_words) >= 1 and soft.coverage(main, evidence.done_words) >= REPORTED_SHARE
 
 
-def _reported(words: dict, main: dict, done_words) -> bool:
+def _reported(words: dict, main: dict, done_words, least: float = REPORTED_SHARE) -> bool:
     """Does what the session reports done name this to-do: a good share of its words (two at
     least), or all of its main clause ("压测还没做" of "压测还没做，上线前要跑一轮") and some of the rest?"""
     share = coverage(words, done_words)
-    if share >= REPORTED_SHARE and _found(words, done_words) >= REPORTED_WORDS:
+    if share >= least and _found(words, done_words) >= REPORTED_WORDS:
         return True
     return bool(main) and share >= REPORTED_HEAD and coverage(main, done_words) >= 1.0 and \
         _found(main, done_words) >= 1

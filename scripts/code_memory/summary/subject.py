@@ -114,21 +114,19 @@ def distinguishing(words: dict, where: set) -> dict:
     return {t: w for t, w in own.items() if t not in where} or own or dict(words)
 
 
-def units(said: list, asked: list) -> list:
-    """The things a session says, one each: every statement of work done, every sentence asked
-    for, and every sentence asked for with every statement (weighted dicts)."""
-    out = [dict(s) for s in said if s] + [dict(a) for a in asked if a]
-    out += [{**a, **s} for a in asked if a for s in said if s]
-    return out
+def _distinct(dicts) -> list:
+    return list({tuple(d.items()): d for d in dicts if d}.values())
 
 
 @dataclass
 class Said:
-    """What one session says, read once for all the open to-dos: its :func:`units` with the words
-    each holds (in any form), what the person asked for (not their own word of work done), and the
-    names of the files it changed."""
+    """What one session says, read once for all the open to-dos: its statements of work done and
+    the sentences the person asked for, each with the words it holds (in any form); what the person
+    asked for that is no word of work done (``requests``, ``wanted``: their words); the names of
+    the files it changed."""
 
-    units: list
+    said: list
+    asked: list
     wanted: set
     files: set
     requests: list
@@ -137,8 +135,17 @@ class Said:
     def of(cls, said: list, asked: list, requests: list, files) -> "Said":
         """``requests``: the sentences ``asked`` that are no word of work done."""
         requests = [r for r in requests if r]
-        return cls([(unit, expand(unit)) for unit in units(said, asked)], set().union(*requests), set(files),
-                   requests)
+        return cls([(s, expand(s)) for s in _distinct(said)], [(a, expand(a)) for a in _distinct(asked)],
+                   set().union(*requests), set(files), requests)
+
+    def units(self, words: dict) -> list:
+        """``(unit, what it holds)`` of the things said that could name a to-do of ``words``: every
+        statement of work done, every sentence asked for, and every sentence asked for with every
+        statement (the person names the work, the report says it is done) when one of the two
+        holds a word of it — never the union of unrelated sentences."""
+        hits = {id(u) for u, held in self.said + self.asked if any(_held(t, held) for t in words)}
+        return self.said + self.asked + [({**a, **s}, held_a | held_s) for a, held_a in self.asked
+                                         for s, held_s in self.said if id(a) in hits or id(s) in hits]
 
 
 def _own_words(unit: dict, words: dict) -> list:
@@ -188,7 +195,7 @@ def project_area(places, ref: str) -> set:
 
 
 def named_by_one(words: dict, main: dict, others, place_words, session: Said) -> bool | None:
-    """Does one thing the ``session`` says (see :func:`units`) name this to-do (``words``; ``main``:
+    """Does one thing the ``session`` says (see :meth:`Said.units`) name this to-do (``words``; ``main``:
     the words of its main clause) by what it is about, not only by where it is? ``True`` when it
     does; ``False`` when nothing does, but the person asked for no other work either (what the
     session said together may still name it); ``None`` when nothing does and the person asked for
@@ -199,7 +206,7 @@ def named_by_one(words: dict, main: dict, others, place_words, session: Said) ->
     where = near | {t for t in words if _held(t, place_words)}
     specs = [distinguishing(words, near)] + ([distinguishing(main, near)] if main and main != words else [])
     if any(unit_names(words, spec, unit, session.wanted, where, held)
-           for unit, held in session.units for spec in specs):
+           for unit, held in session.units(words) for spec in specs):
         return True
     # no one thing names it: the union of what was said may still, unless the person asked for
     # other work — a request more about something else than about the to-do: as many words of its

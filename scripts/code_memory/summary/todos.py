@@ -44,7 +44,10 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
   3. it names files, the session changed every one of them, and a command passed after the change;
   4. the session is a bare "continue", did the work, and its report names part of the to-do — any
      to-do of the session it continues, else the best-matching open one;
-  never when the session lists it as open again (then it is carried over, not finished).
+  never when the session lists it as open again (then it is carried over, not finished); and in
+  1, 2 and 4's best match only when ONE thing the session says (a statement, a request, or a request with a
+  statement) names what the to-do is about rather than where it is — or, when none does, the person
+  asked for no other work (summary/subject.py).
 """
 
 from __future__ import annotations
@@ -475,9 +478,9 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             continue
         named_by_one = subject.named_by_one(words, head(todo), [work(o) for r, o in open_todos if r == ref and o != todo],
                                             subject.project_area(places, ref), said)
-        if named_by_one is None:
+        if named_by_one is None:          # the person asked for other work, and nothing said names it
             continue
-        elif covers(words, evidence.done_words, DONE_SHARE) or \
+        if covers(words, evidence.done_words, DONE_SHARE) or \
                 (named and named <= evidence.done_words and coverage(words, evidence.done_words) >= NAMED_SHARE):
             reported_only.append((ref, todo, words))
         elif evidence.worked and (_asked_for(words, head(todo), evidence) or

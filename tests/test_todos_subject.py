@@ -83,3 +83,28 @@ def test_area_and_distinguishing_words():
     assert "缓存" not in subject.distinguishing(purge, {"缓存"}) and "下架" in subject.distinguishing(purge, {"缓存"})
     config = work("给 load_config 补单元测试")          # an identifier the to-do names is what it is about
     assert "load_config" not in subject.area(config, [], {"load_config", "test_load_config.py"})
+
+
+def test_one_statement_naming_only_where_the_todo_is_with_other_work_asked_for():
+    prune = [("s1", "Nightly backups are never pruned, so the bucket keeps growing")]
+    places = [("s1", "set up nightly backups to the S3 bucket"), ("s1", "ops/backup.sh")]
+    other = "Nightly backups are compressed with zstd now. The bucket listing page loads faster."
+    assert closed(prune, other, places=places, requests=["compress the nightly backups"],
+                  files=["/p/ops/backup.sh"], **WORKED) == []
+    assert closed(prune, "Backups older than 30 days are pruned every night now, so the bucket stops growing.",
+                  places=places, requests=["prune old nightly backups"], files=["/p/ops/backup.sh"], **WORKED) == prune
+    legend = [("s1", "深色模式下图例的文字看不清")]             # the request in other words, the report names it
+    assert closed(legend, "深色模式下图例文字改成浅灰了，对比度 7.2，测试通过。", requests=["图例对比度按 WCAG 调一下"],
+                  places=[("s1", "做一个深色模式")], files=["/p/web/legend.ts"], **WORKED) == legend
+
+
+def test_nothing_names_it_and_other_work_was_asked_for():
+    """No single thing said names the to-do; the words of several sentences together would — but
+    the person asked for other work, so the union does not close it."""
+    hints = [("s1", "搜索框的输入提示还没做防抖")]
+    report = "搜索框换了新的图标。输入提示的样式跟设计稿对齐了。防抖用的 lodash 版本也升级了。"
+    places = [("s1", "搜索框加上输入提示"), ("s1", "web/search.vue")]
+    assert closed(hints, report, places=places, requests=["搜索框换个图标，样式对齐设计稿"], files=["/p/web/search.vue"],
+                  **WORKED) == []
+    assert closed(hints, "搜索框的输入提示加了 300ms 防抖，测试通过。", places=places, requests=["输入提示加个防抖"],
+                  files=["/p/web/search.vue"], **WORKED) == hints

@@ -138,14 +138,13 @@ class Said:
         return cls([(s, expand(s)) for s in _distinct(said)], [(a, expand(a)) for a in _distinct(asked)],
                    set().union(*requests), set(files), requests)
 
-    def units(self, words: dict) -> list:
-        """``(unit, what it holds)`` of the things said that could name a to-do of ``words``: every
-        statement of work done, every sentence asked for, and every sentence asked for with every
-        statement (the person names the work, the report says it is done) when one of the two
-        holds a word of it — never the union of unrelated sentences."""
-        hits = {id(u) for u, held in self.said + self.asked if any(_held(t, held) for t in words)}
+    def units(self, about) -> list:
+        """``(unit, what it holds)`` of the things said: every statement of work done, every
+        sentence asked for, and every sentence asked for that names what a to-do is about
+        (``about``: those of its words) with every statement (the person names the work, the
+        report says it is done) — never the union of unrelated sentences."""
         return self.said + self.asked + [({**a, **s}, held_a | held_s) for a, held_a in self.asked
-                                         for s, held_s in self.said if id(a) in hits or id(s) in hits]
+                                         if any(_held(t, held_a) for t in about) for s, held_s in self.said]
 
 
 def _own_words(unit: dict, words: dict) -> list:
@@ -206,12 +205,19 @@ def named_by_one(words: dict, main: dict, others, place_words, session: Said) ->
     where = near | {t for t in words if _held(t, place_words)}
     specs = [distinguishing(words, near)] + ([distinguishing(main, near)] if main and main != words else [])
     if any(unit_names(words, spec, unit, session.wanted, where, held)
-           for unit, held in session.units(words) for spec in specs):
+           for unit, held in session.units([t for t in words if t not in where]) for spec in specs):
         return True
     # no one thing names it: the union of what was said may still, unless the person asked for
     # other work — a request more about something else than about the to-do: as many words of its
-    # own as the to-do's ("加个缓存命中率统计": 命中率, 统计 against 缓存), not "add the example env
-    # file" for "needs a sample .env file" (example against env, file)
+    # own as the to-do's ("加个缓存命中率统计": 命中率, 统计 against 缓存), or words of its own and of
+    # the to-do's only where it is ("compress the nightly backups" for "Nightly backups are never
+    # pruned"); not "add the example env file" for "needs a sample .env file" (example against env,
+    # file)
     mine = expand(words)
-    return None if any(len(own) >= soft.found(request, mine, real) for request in session.requests
-                       if (own := _own_words(request, words))) else False
+    for request in session.requests:
+        own = _own_words(request, words)
+        shared = [t for t, w in request.items() if real(t, w) and _held(t, mine)]
+        if own and (len(own) >= len(shared) or all(t in where or _held(t, expand({w: 1 for w in where}))
+                                                    for t in shared)):
+            return None
+    return False

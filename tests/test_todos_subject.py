@@ -108,3 +108,11 @@ def test_nothing_names_it_and_other_work_was_asked_for():
                   **WORKED) == []
     assert closed(hints, "搜索框的输入提示加了 300ms 防抖，测试通过。", places=places, requests=["输入提示加个防抖"],
                   files=["/p/web/search.vue"], **WORKED) == hints
+
+
+def test_where_the_work_is_from_the_project_history():
+    places = [("s1", "做一个订单导出 Excel 的功能"), ("s1", "export/orders.py"),
+              ("s2", "导出的文件名加上日期"), ("s3", "改价以后多久能看到新价格？")]
+    assert {"导出", "excel"} <= subject.project_area(places, "s1")       # the to-do's own session's topic
+    assert "导出" in subject.project_area(places, "s9")                   # named by two sessions
+    assert "改价" not in subject.project_area(places, "s9")               # one question about it is no place

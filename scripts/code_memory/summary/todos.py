@@ -57,7 +57,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..text import soft
-from ..text.keywords import ACRONYM_WEIGHT, acronyms, coverage, covers, expand, names, stem, weights
+from ..text.keywords import acronyms, coverage, covers, expand, names, stem, weights
 from ..text.similarity import is_near_duplicate
 from . import clauses as cl
 from . import subject
@@ -176,10 +176,7 @@ def work(text: str) -> dict:
     return content(_unframed(text))
 
 
-def _real(token: str, weight: float) -> bool:
-    """A word that says what the work is — not a lone character, not an acronym alone (CI, API
-    say where the work is, not what it is)."""
-    return weight >= 1.0 and not (token.isascii() and weight == ACRONYM_WEIGHT)
+_real = subject.real     # a word that says what the work is, not a lone character nor an acronym alone
 
 
 def _found(words: dict, large) -> int:

@@ -233,4 +233,232 @@ SCENARIOS = [
           done=["calibration constants are hard-coded"]),
         END,
     ]),
+    ("b6-en-dunning", "en", [
+        S([U("We need dunning for failed subscription renewals in the Rails app: retry the card and email the customer"),
+           W("app/jobs/dunning_job.rb"), W("app/mailers/dunning_mailer.rb"), W("spec/jobs/dunning_job_spec.rb"),
+           B("bundle exec rspec spec/jobs/dunning_job_spec.rb", True, "12 examples, 0 failures"),
+           A("Dunning is in place: a failed renewal schedules retries on day 1, 3 and 7, and every failure sends an "
+             "email with a link to update the card. 12 examples pass. Open points:\n"
+             "1. the retry schedule is hard-coded in the job, and finance wants to tune it per plan\n"
+             "2. the emails are English-only\n"
+             "3. we never downgrade the account after the last retry fails\n"
+             "Retries skip weekends on purpose — the bank's fraud rules flag weekend retries. A job that raises is "
+             "retried by Sidekiq up to 5 times, which is fine here.")],
+          topic=["dunning"], files=["app/jobs/dunning_job.rb"],
+          todos=["retry schedule is hard-coded", "emails are English-only", "never downgrade the account"]),
+        S([U("Make the retry cadence configurable per plan"),
+           E("app/jobs/dunning_job.rb"), E("app/models/plan.rb"), W("db/migrate/20261121_add_retry_days_to_plans.rb"),
+           E("app/mailers/dunning_mailer.rb"),
+           B("bundle exec rspec", True, "284 examples, 0 failures"),
+           A("Each plan now has a retry_days column (default [1, 3, 7]) that the job reads, so finance can change the "
+             "cadence in the admin without a deploy. Full suite green: 284 examples. While I was in the mailer I "
+             "reworded the email subject to sound less alarming; the copy is still only in English.")],
+          done=["retry schedule is hard-coded"], traps=["emails are English-only"]),
+        S([U("What happens right now when the final retry fails?"),
+           A("Nothing yet — the subscription stays active and the customer keeps full access; we only log it.")],
+          light=True, traps=["never downgrade the account"]),
+        S([U("Drop them to the free tier after the last failed retry, but keep their data"),
+           E("app/jobs/dunning_job.rb"), W("app/services/downgrade_to_free.rb"),
+           B("bundle exec rspec spec/jobs spec/services", False, "41 examples, 2 failures"),
+           A("I've started on it: the service moves the subscription to the free plan, but two specs fail because "
+             "seats above the free limit aren't handled yet. Not finished.")],
+          traps=["never downgrade the account"]),
+        S([U("continue"),
+           E("app/services/downgrade_to_free.rb"),
+           B("bundle exec rspec spec/jobs spec/services", True, "43 examples, 0 failures"),
+           A("After the final failed retry the account now falls back to the free tier; seats above the limit are "
+             "suspended rather than deleted, so nothing is lost if they pay later. 43 examples, 0 failures.")],
+          done=["never downgrade the account"]),
+        END,
+    ]),
+    ("b6-en-photoname", "en", [
+        S([U("Write a small CLI with Typer that renames photos by their EXIF date, like 2026-11-03_142233.jpg"),
+           W("photoname/cli.py"), W("tests/test_cli.py"),
+           B("pytest -q", True, "15 passed in 0.84s"),
+           A("`photoname rename DIR` works: it reads DateTimeOriginal, renames to YYYY-MM-DD_HHMMSS and appends -1, -2 "
+             "on collisions. 15 tests pass. HEIC files are skipped for now because Pillow can't read their EXIF "
+             "without pillow-heif. There's also no --dry-run, which feels risky for a tool that renames things. "
+             "Files without EXIF keep their name — that's deliberate. You might want to try it on a copy of your "
+             "library first.")],
+          topic=["renames photos"], files=["photoname/cli.py"],
+          todos=["HEIC files are skipped", "no --dry-run"]),
+        S([U("Add a preview mode so I can see what would change before anything gets renamed. Also, it'd be nice to "
+             "have a progress bar for big folders at some point."),
+           E("photoname/cli.py"), E("tests/test_cli.py"),
+           B("pytest -q", True, "19 passed in 0.91s"),
+           A("`--preview` (alias `-n`) prints old → new for every file and renames nothing; 19 tests pass. "
+             "iPhone photos are still left alone.")],
+          done=["no --dry-run"], todos=["progress bar for big folders"], traps=["HEIC files are skipped"]),
+        S([U("continue"),
+           E("photoname/cli.py"), E("pyproject.toml"),
+           B("pytest -q", True, "22 passed in 1.02s"),
+           B("photoname rename ~/Pictures/2019 --preview", True,
+             "IMG_0042.HEIC -> 2019-07-14_101502.heic\n... 1204 files would be renamed"),
+           A("Added pillow-heif and registered its opener, so .HEIC photos from the iPhone are renamed like the JPEGs "
+             "now — the 2019 folder previews 1,204 files cleanly. 22 tests pass.")],
+          done=["HEIC files are skipped"]),
+        S([U("Is there a progress bar yet?"),
+           A("No — on a big folder it still prints nothing until the end.")],
+          light=True, traps=["progress bar for big folders"]),
+        S([U("I put in the rich progress bar myself last night, it looks fine on 20k files. Thanks for the help!"),
+           A("Great, glad it worked out.")],
+          light=True, done=["progress bar for big folders"]),
+        END,
+    ]),
+    ("b6-en-sphinx", "en", [
+        S([U("Set up Sphinx docs for the geokit library with autodoc, and publish them on Read the Docs"),
+           W("docs/conf.py"), W("docs/index.rst"), W("docs/api/crs.rst"), W(".readthedocs.yaml"),
+           B("sphinx-build -W -b html docs docs/_build", True, "build succeeded."),
+           A("The docs build cleanly with -W and Read the Docs picked up the webhook; the API reference comes from the "
+             "docstrings. Still to do: the tutorials from the README haven't been ported, and the CRS examples in "
+             "docs/api/crs.rst aren't doctested, so they can rot. We should probably also add a version switcher once "
+             "2.0 is out. A build takes about 40 s on RTD. Intersphinx links to numpy and shapely resolve.")],
+          topic=["Sphinx docs"], files=["docs/conf.py"],
+          todos=["tutorials from the README haven't been ported", "aren't doctested", "add a version switcher"]),
+        S([U("Move the README tutorials into the docs. And remind me to add a changelog page before we tag 2.0."),
+           W("docs/tutorials/quickstart.rst"), W("docs/tutorials/reprojection.rst"), E("docs/index.rst"),
+           E("README.md"), E("docs/api/crs.rst"),
+           B("sphinx-build -W -b html docs docs/_build", True, "build succeeded."),
+           A("The quickstart and reprojection guides now live under docs/tutorials/ and the README links to them "
+             "instead of repeating them; the -W build passes. I also fixed three broken cross-references in "
+             "docs/api/crs.rst while I was there. Its examples are still not executed by anything.")],
+          done=["tutorials from the README haven't been ported"], todos=["add a changelog page"],
+          traps=["aren't doctested"]),
+        S([U("continue"),
+           E("docs/conf.py"),
+           B("sphinx-build -b doctest docs docs/_build", False, "2 failures in tests.\nbuild finished with problems."),
+           A("Enabled sphinx.ext.doctest and ran it: 2 of the CRS examples fail because the expected output prints "
+             "more decimals than we show. I haven't fixed them yet.")],
+          traps=["aren't doctested"]),
+        S([U("continue"),
+           E("docs/api/crs.rst"), E(".github/workflows/docs.yml"),
+           B("sphinx-build -b doctest docs docs/_build", True, "47 tests, 0 failures in tests."),
+           A("Fixed both with ELLIPSIS and rounding; the doctest builder runs in CI now — 47 tests, 0 failures.")],
+          done=["aren't doctested"]),
+        END,
+    ]),
+    ("b6-en-nomad", "en", [
+        S([U("Move the image-resizer service from its bare VM onto our Nomad cluster, with Consul service discovery"),
+           W("deploy/resizer.nomad.hcl"),
+           B("nomad job validate deploy/resizer.nomad.hcl", True, "Job validation successful"),
+           B("nomad job run deploy/resizer.nomad.hcl", True, "==> Deployment \"4f1c2a\" successful"),
+           A("resizer runs on Nomad now: 3 allocations registered in Consul, health checks on /healthz, and Traefik "
+             "routes to it through the Consul catalog. The old VM is still up and takes traffic from the legacy DNS "
+             "name; it can go once the CDN origin points at Traefik. Secrets come from env vars in the job file "
+             "instead of Vault. The job only schedules on the amd64 nodes, which is intended — libvips isn't built "
+             "for arm here. Rolling updates go one allocation at a time with a 30 s min healthy time.")],
+          topic=["Nomad"], files=["deploy/resizer.nomad.hcl"],
+          todos=["old VM is still up", "instead of Vault"]),
+        S([U("Switch the secrets over to Vault templates"),
+           E("deploy/resizer.nomad.hcl"), W("deploy/policies/resizer.hcl"),
+           B("nomad job plan deploy/resizer.nomad.hcl", True, "+/- Job: \"resizer\"\n+/- Task Group: \"resizer\" (3 in-place update)"),
+           B("nomad job run deploy/resizer.nomad.hcl", True, "==> Deployment \"9b7e01\" successful"),
+           A("The S3 keys and the URL-signing secret are rendered from Vault through a template stanza with their own "
+             "policy; nothing sensitive is left in the job file, and the deploy went through. I bumped memory to 512 MB "
+             "because resizing large PNGs got OOM-killed. There are no alerts on allocation restarts yet.")],
+          done=["instead of Vault"], todos=["no alerts on allocation restarts"]),
+        S([U("Did the CDN switch happen? can we kill the VM"),
+           A("Not yet — the CDN origin still points at the VM, so it serves about 30% of requests.")],
+          light=True, traps=["old VM is still up"]),
+        S([U("The CDN origin has been on Traefik since this morning and I powered off the old box. Please add the "
+             "restart alert now"),
+           E("deploy/alerts.yml"),
+           B("promtool check rules deploy/alerts.yml", True, "SUCCESS: 1 rules found"),
+           A("Added a rule that fires when any resizer allocation restarts more than twice in 10 minutes, routed to "
+             "#infra-alerts; promtool accepts it.")],
+          done=["old VM is still up", "no alerts on allocation restarts"]),
+        END,
+    ]),
+    ("b6-en-apikeys", "en", [
+        S([U("Add API keys with scopes to our FastAPI service so partners can call /v1/reports without OAuth"),
+           W("app/auth/api_keys.py"), W("tests/test_api_keys.py"),
+           B("pytest tests/test_api_keys.py -q", True, "14 passed in 1.31s"),
+           A("API keys work: a key is shown once, stored as a SHA-256 hash, and carries scopes like reports:read. "
+             "14 tests pass. What's missing: keys never expire, a partner can't rotate a key without downtime, and "
+             "usage isn't rate-limited per key. A wrong key gets 401 and a missing scope 403 — the usual split. "
+             "The first 8 characters are kept in clear so support can tell keys apart.")],
+          topic=["API keys"], files=["app/auth/api_keys.py"],
+          todos=["keys never expire", "rotate a key without downtime", "isn't rate-limited per key"]),
+        S([U("Give keys an optional expiry date, default 90 days"),
+           E("app/auth/api_keys.py"), W("alembic/versions/7c1a_add_expires_at.py"), E("tests/test_api_keys.py"),
+           B("pytest tests/test_api_keys.py -q", True, "18 passed in 1.44s"),
+           A("Keys now get an expires_at (90 days unless the admin picks a date), and an expired key gets 401 with "
+             "`key_expired`. 18 tests pass. For rotation the plan is two active keys per partner with an overlap "
+             "window — I'll do that next.")],
+          done=["keys never expire"], traps=["rotate a key without downtime"]),
+        S([U("continue"),
+           E("app/auth/api_keys.py"),
+           B("pytest tests/test_api_keys.py -q", False, "1 failed, 19 passed in 1.52s"),
+           A("Started on the second key: a partner can now create one, but revoking the old key after the overlap "
+             "doesn't work yet and one test still fails.")],
+          traps=["rotate a key without downtime"]),
+        S([U("continue"),
+           E("app/auth/api_keys.py"), E("tests/test_api_keys.py"),
+           B("pytest -q", True, "212 passed in 9.87s"),
+           A("Key rollover works end to end: a partner can hold two live keys and the old one is revoked "
+             "automatically after the 7-day overlap, so switching needs no outage. Whole suite: 212 passed. "
+             "Per-key throttling is still the gap.")],
+          done=["rotate a key without downtime"], traps=["isn't rate-limited per key"]),
+        END,
+    ]),
+    # ---------------------------------------------------------------- mixed
+    ("b6-mx-whisper", "mixed", [
+        S([U("用 faster-whisper 给客服录音做批量转写，输出 SRT，模型用 large-v3"),
+           W("asr/batch_transcribe.py"), W("tests/test_batch.py"),
+           B("python asr/batch_transcribe.py --input samples/ --out out/", True, "120 files, RTF 0.18"),
+           A("批量转写跑通了：120 条录音，RTF 0.18，同时输出 SRT 和 JSON。目前还有两个问题：说话人分离还没做，客服和客户的话混在一起；"
+             "VAD 参数是默认的，静音多的录音会切出很碎的字幕。只有一张 GPU，所以是串行处理的，目前的量够用。"
+             "中文标点是模型自己出的，准确率还可以。")],
+          topic=["批量转写"], files=["asr/batch_transcribe.py"],
+          todos=["说话人分离还没做", "VAD 参数是默认的"]),
+        S([U("Let's add speaker diarization with pyannote and label agent vs customer. 对了，下次记得把产品名加进热词表，"
+             "老是识别错"),
+           W("asr/diarize.py"), E("asr/batch_transcribe.py"),
+           B("pytest tests/ -q", True, "11 passed in 4.20s"),
+           B("python asr/batch_transcribe.py --input samples/ --out out/ --diarize", True, "120 files, DER 0.087"),
+           A("Diarization is in: pyannote 3.1 separates the two voices and the channel that speaks first is tagged "
+             "AGENT; DER on the 20 hand-labelled calls is 8.7%. Each SRT cue is prefixed with [AGENT] or [CUSTOMER]. "
+             "I also fixed the SRT timestamps drifting after the first hour (a float rounding bug). The VAD settings "
+             "are unchanged.")],
+          done=["说话人分离还没做"], todos=["产品名加进热词表"], traps=["VAD 参数是默认的"]),
+        S([U("VAD 调了吗？"), A("还没调，还是 faster-whisper 默认的 vad_parameters。")],
+          light=True, traps=["VAD 参数是默认的"]),
+        S([U("continue"),
+           E("asr/batch_transcribe.py"),
+           B("python asr/eval_segments.py out/", True, "median cue 2.9s (was 0.8s); cues < 0.5s: 3% (was 27%)"),
+           B("pytest tests/ -q", True, "12 passed in 4.31s"),
+           A("Tuned the VAD: min_silence_duration_ms 500 → 1200 and speech_pad_ms 400. Median cue length went from "
+             "0.8 s to 2.9 s and cues under 0.5 s from 27% to 3%. 12 tests pass.")],
+          done=["VAD 参数是默认的"]),
+        S([U("热词那个我自己加好了，用 initial_prompt 塞了 40 个产品名，抽查 30 条都认对了"), A("好的，那转写这块就齐了。")],
+          light=True, done=["产品名加进热词表"]),
+        END,
+    ]),
+    ("b6-mx-tauri", "mixed", [
+        S([U("Tauri 桌面客户端要加自动更新，更新包放在我们自己的 S3 上"),
+           E("src-tauri/tauri.conf.json"), W("src-tauri/src/updater.rs"),
+           B("cargo test --manifest-path src-tauri/Cargo.toml", True, "test result: ok. 8 passed; 0 failed"),
+           A("自动更新接好了：启动时检查 latest.json，有新版本就弹窗提示，更新包用 minisign 验签。8 个测试通过。"
+             "现在只在 macOS 上试过，Windows 的 NSIS 安装包还没验证。latest.json 目前是手动传上去的，CI 里还没自动生成。"
+             "每 6 小时检查一次更新，这是产品定的。")],
+          topic=["自动更新"], files=["src-tauri/src/updater.rs"],
+          todos=["NSIS 安装包还没验证", "CI 里还没自动生成"]),
+        S([U("Generate latest.json in the release workflow instead of uploading it by hand"),
+           E(".github/workflows/release.yml"), W("scripts/make_latest_json.py"),
+           B("act -j release --dryrun", True, "Job succeeded"),
+           A("The release workflow now builds latest.json from the signed artifacts and uploads it to S3 together with "
+             "the bundles — no manual upload any more. The dry run passes. I also pinned the tauri-action version in "
+             "the same workflow. The Windows installer is still untested.")],
+          done=["CI 里还没自动生成"], traps=["NSIS 安装包还没验证"]),
+        S([U("Windows 上我装了 1.3.0 再发了 1.3.1，自动更新成功了，安装包那条路没问题。今天看下更新失败时的提示文案"),
+           E("src-tauri/src/updater.rs"),
+           B("cargo test --manifest-path src-tauri/Cargo.toml", True, "test result: ok. 9 passed; 0 failed"),
+           A("更新失败时现在会提示具体原因（网络、验签失败、磁盘空间不足），并附上手动下载链接，9 个测试通过。"
+             "回头最好加个灰度，先推给 10% 的用户。")],
+          done=["NSIS 安装包还没验证"], todos=["先推给 10% 的用户"]),
+        S([U("Is the staged rollout done?"),
+           A("No — every client still gets the update as soon as latest.json changes.")],
+          light=True, traps=["先推给 10% 的用户"]),
+        END,
+    ]),
 ]

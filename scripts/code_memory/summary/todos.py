@@ -44,7 +44,10 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
   3. it names files, the session changed every one of them, and a command passed after the change;
   4. the session is a bare "continue", did the work, and its report names part of the to-do — any
      to-do of the session it continues, else the best-matching open one;
-  never when the session lists it as open again (then it is carried over, not finished).
+  never when the session lists it as open again (then it is carried over, not finished); and in
+  1, 2 and 4's best match only when ONE thing the session says (a statement, a request, or a request with a
+  statement) names what the to-do is about rather than where it is — or, when none does, the person
+  asked for no other work (summary/subject.py).
 """
 
 from __future__ import annotations
@@ -54,9 +57,10 @@ import re
 from dataclasses import dataclass, field
 
 from ..text import soft
-from ..text.keywords import ACRONYM_WEIGHT, acronyms, coverage, covers, expand, names, stem, weights
+from ..text.keywords import acronyms, coverage, covers, expand, names, stem, weights
 from ..text.similarity import is_near_duplicate
 from . import clauses as cl
+from . import subject
 
 TODO_CHARS = 160
 MAX_TODOS = 6
@@ -70,6 +74,7 @@ HEAD_SHARE = 0.75         # of its main clause's weight in what the person asked
 REQUEST_SHARE = 0.5       # of a request's weight in the to-do (the request names this work) …
 REQUEST_WORDS = 2         # … with at least this many of the request's words
 REPORTED_SHARE = 0.45     # … in what the session reports done, for the best match of the open to-dos
+NAMED_REPORTED_SHARE = 0.35  # … when one thing the session says names what it is about (summary/subject.py)
 REPORTED_WORDS = 2        # … with at least this many of its words there
 REPORTED_HEAD = 0.3       # … or its whole main clause there and this share of all its words
 ONLY_REQUEST_SHARE = 0.7  # of a request's weight in the to-do: the request names this work only (and
@@ -171,10 +176,7 @@ def work(text: str) -> dict:
     return content(_unframed(text))
 
 
-def _real(token: str, weight: float) -> bool:
-    """A word that says what the work is — not a lone character, not an acronym alone (CI, API
-    say where the work is, not what it is)."""
-    return weight >= 1.0 and not (token.isascii() and weight == ACRONYM_WEIGHT)
+_real = subject.real     # a word that says what the work is, not a lone character nor an acronym alone
 
 
 def _found(words: dict, large) -> int:
@@ -370,8 +372,10 @@ class Evidence:
     """What one session shows it did (built by :meth:`from_digest`)."""
 
     done_words: set = field(default_factory=set)     # keywords of what it reports done
+    said: list = field(default_factory=list)         # … one weighted dict per statement
     asked_words: set = field(default_factory=set)    # keywords of what the person asked for
     asked: list = field(default_factory=list)        # … one weighted dict per sentence asked
+    requests: list = field(default_factory=list)     # … of those, the ones that report nothing done
     file_words: set = field(default_factory=set)     # names of the files it changed
     files: list = field(default_factory=list)
     worked: bool = False          # changed files, and its last command did not fail
@@ -383,7 +387,8 @@ class Evidence:
         said = done_statements(digest)
         ev = cls(files=list(digest.files_touched))
         for sentence in said:
-            ev.done_words |= set(content(sentence))
+            ev.said.append(content(subject.without_put_off(sentence)))
+            ev.done_words |= set(ev.said[-1])
         for path in ev.files:
             base = os.path.basename(path)
             ev.file_words |= set(weights(base)) | set(weights(path)) | {base.lower(), path.lower()}
@@ -392,8 +397,10 @@ class Evidence:
             for sentence in cl.sentences(request):
                 if not (cl.is_question(sentence) or _ASKS.search(sentence) or cl.is_condition(sentence) or
                         cl.open_sentence(sentence, obligations=False)):
-                    ev.asked.append(content(_RESUMING.sub("", sentence)))     # 接着弄 X: X
+                    ev.asked.append(content(subject.without_put_off(_RESUMING.sub("", sentence))))     # 接着弄 X: X
                     ev.asked_words |= set(ev.asked[-1])
+                    if sentence not in said:                # not the person's own word of work done
+                        ev.requests.append(ev.asked[-1])
         ev.asked_words = expand(ev.asked_words)
         last = digest.commands[-1] if digest.commands else None
         ev.worked = bool(ev.files) and not (last and last.get("failed"))
@@ -442,12 +449,14 @@ def _named_files(todo: str) -> set:
     return {n for n in names(weights(todo)) if "." in os.path.basename(n) and not n.startswith(".")}
 
 
-def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=same_todo) -> list:
+def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=same_todo, places=()) -> list:
     """The earlier ``open_todos`` (``[(session id, text)]``) the session behind ``evidence``
-    finished (see the module docstring)."""
+    finished (see the module docstring); ``places``: ``[(session id, text)]``, what the project's
+    earlier sessions were about (their topics and files, summary/subject.py)."""
     out, asked, resumed, reported, reported_only = [], [], [], [], []
     changed = {p.lower() for p in evidence.files} | {os.path.basename(p).lower() for p in evidence.files}
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
+    said = subject.Said.of(evidence.said, evidence.asked, evidence.requests, evidence.file_words)
     for ref, todo in open_todos:
         if any(is_same(todo, other) for other in still_open):
             continue
@@ -464,7 +473,11 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             out.append((ref, todo))
         elif not subject_said:
             continue
-        elif covers(words, evidence.done_words, DONE_SHARE) or \
+        named_by_one = subject.named_by_one(words, head(todo), [work(o) for r, o in open_todos if r == ref and o != todo],
+                                            subject.project_area(places, ref), said)
+        if named_by_one is None:          # the person asked for other work, and nothing said names it
+            continue
+        if covers(words, evidence.done_words, DONE_SHARE) or \
                 (named and named <= evidence.done_words and coverage(words, evidence.done_words) >= NAMED_SHARE):
             reported_only.append((ref, todo, words))
         elif evidence.worked and (_asked_for(words, head(todo), evidence) or
@@ -472,7 +485,8 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             asked.append((_request_match(words, head(todo), evidence), ref, todo))
         elif evidence.worked and evidence.continues and coverage(words, evidence.done_words) >= CONTINUE_SHARE:
             resumed.append((coverage(words, evidence.done_words), ref, todo))
-        elif _reported(words, head(todo), evidence.done_words):
+        elif _reported(words, head(todo), evidence.done_words,
+                       NAMED_REPORTED_SHARE if named_by_one else REPORTED_SHARE):
             reported.append((coverage(words, evidence.done_words), ref, todo))
     # a to-do the report covers but the request names none of, while the request names another
     # one: a sibling ("多页 PDF 的问题处理一下" — "每一页都会识别" says nothing of the handwritten
@@ -545,11 +559,11 @@ def _asked_and_reported(words: dict, main: dict, evidence: Evidence) -> bool:
     return _found(main, evidence.done_words) >= 1 and soft.coverage(main, evidence.done_words) >= REPORTED_SHARE
 
 
-def _reported(words: dict, main: dict, done_words) -> bool:
+def _reported(words: dict, main: dict, done_words, least: float = REPORTED_SHARE) -> bool:
     """Does what the session reports done name this to-do: a good share of its words (two at
     least), or all of its main clause ("压测还没做" of "压测还没做，上线前要跑一轮") and some of the rest?"""
     share = coverage(words, done_words)
-    if share >= REPORTED_SHARE and _found(words, done_words) >= REPORTED_WORDS:
+    if share >= least and _found(words, done_words) >= REPORTED_WORDS:
         return True
     return bool(main) and share >= REPORTED_HEAD and coverage(main, done_words) >= 1.0 and \
         _found(main, done_words) >= 1

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|capture] [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|capture|progress] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
@@ -79,6 +79,7 @@ from handover_closing_heldout2 import SCENARIOS as CLOSING_HELDOUT2  # noqa: E40
 from handover_closing_heldout3 import SCENARIOS as CLOSING_HELDOUT3  # noqa: E402
 from handover_closing_heldout4 import SCENARIOS as CLOSING_HELDOUT4  # noqa: E402
 from handover_closing_set import SCENARIOS as CLOSING  # noqa: E402
+from handover_progress_set import SCENARIOS as PROGRESS  # noqa: E402
 from handover_tuning_set import SCENARIOS  # noqa: E402
 from report import emit  # noqa: E402
 from support.transcripts import TranscriptWriter  # noqa: E402
@@ -88,7 +89,7 @@ PLANTED = (("topic", "topic"), ("file", "files"), ("decision", "decisions"), ("r
            ("note", "notes"))
 SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELDOUT,
         "closing-heldout2": CLOSING_HELDOUT2, "closing-heldout3": CLOSING_HELDOUT3,
-        "closing-heldout4": CLOSING_HELDOUT4, "capture": CAPTURE}
+        "closing-heldout4": CLOSING_HELDOUT4, "capture": CAPTURE, "progress": PROGRESS}
 BLIND = ("closing-heldout4",)       # written blind and not yet read by the people tuning the rules
 READ = ("closing-heldout", "closing-heldout2", "closing-heldout3")      # written blind, since read or run by them
 

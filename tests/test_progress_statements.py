@@ -151,3 +151,6 @@ def test_a_status_list_finishes_its_done_items_only():
     ev = Evidence.from_digest(digest(report, requests=["work on the export and import pages"],
                                      files=["/p/web/export.tsx"]))
     assert "import progress bar" in ev.held_open
+    mine = [("s1", "证书续期还没做"), ("s1", "灰度开关还没合")]     # the person's own list: asked for nothing open
+    assert closed(mine, "好的，知道了。", requests=["我这边：\n- 灰度开关 ✅\n- 证书续期 ⏳ 等运维"],
+                  files=["/p/ops/notes.md"], failed=False) == mine[1:]

@@ -40,11 +40,11 @@ HELD = (IN_PROGRESS, NEXT, FAILED, OPEN)       # verdicts whose subject a sessio
 
 # per-item status marks: a check mark or a trailing "— done" finishes the item; an hourglass, a
 # cross, an empty box or "— still open" leaves it open
-_MARK_DONE = re.compile(r"^\s*(?:✅|✔️?|☑️?|✓)|(?:^|\s)(?:✅|✔️?|☑️?|✓)\s*$|"
+_MARK_DONE = re.compile(r"(?:^|\s)(?:✅|✔️?|☑️?|✓)(?=\s|$)|"
                         r"(?:\s[—–-]{1,2}\s*|——\s*|[:：]\s*)(?:done|fixed|merged|shipped|deployed|landed|resolved|"
                         r"complete|completed|finished|live|in|ok|已完成|完成|搞定|已上线|上线了|已合并|合了|好了|已修复)"
                         r"(?=\s*(?:[,，.。;；(（]|$))", re.I)
-_MARK_OPEN = re.compile(r"^\s*(?:⏳|⌛|🚧|❌|✗|✘|⬜|🔲|☐|🔄|⏸️?)|"
+_MARK_OPEN = re.compile(r"(?:^|\s)(?:⏳|⌛|🚧|❌|✗|✘|⬜|🔲|☐|🔄|⏸️?)(?=\s|$)|"
                         r"(?:\s[—–-]{1,2}\s*|——\s*|[:：]\s*)(?:still open|open|pending|todo|to do|not started|not done|"
                         r"not yet|wip|in progress|blocked|next|later|waiting|on hold|未开始|没开始|还没开始|未完成|"
                         r"进行中|待定|待办|待做|还没|没做|未做|下一步|阻塞)\b", re.I)
@@ -230,6 +230,11 @@ def subject(statement: str) -> str:
         text = statement if all(_POINTS_BACK.search(c) or not _named(c) for c in marked) else " ".join(marked)
     text = _STANDING_ZH.sub(" ", _STANDING.sub(" ", text))
     return " ".join(text.replace("✅", " ").split()).strip(" ,，:：—–-")
+
+
+def marked_open(statement: str) -> bool:
+    """Does a status mark of its own leave the item open ("⏳ cert renewal", "search — not started")?"""
+    return bool(_MARK_OPEN.search(statement))
 
 
 def _named(text: str) -> bool:

@@ -460,10 +460,11 @@ _STILL_GOING = re.compile(r"还在|正在|进行中|在跑|跑着|一半|\b(?:st
 
 
 def _holds(sentence: str) -> bool:
-    """Does the person hold this work open in their own words: put off or planned for later, or still
-    going (:data:`_LATER`, :data:`_STILL_GOING`)?"""
+    """Does the person hold this work open in their own words: put off or planned for later, still
+    going (:data:`_LATER`, :data:`_STILL_GOING`), or marked open in a status list of theirs?"""
     kind = pg.verdict(sentence)
-    return kind in pg.HELD and bool(_LATER.search(sentence) or _STILL_GOING.search(sentence))
+    return kind in pg.HELD and bool(_LATER.search(sentence) or _STILL_GOING.search(sentence) or
+                                    pg.marked_open(sentence))
 
 
 def _settled(sentence: str) -> bool:

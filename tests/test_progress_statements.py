@@ -68,6 +68,35 @@ def test_not_every_past_form_or_sequence_word_is_a_plan_or_a_failure():
     assert pg.verdict("不再重复发送了") == pg.FINISHED
 
 
+@pytest.mark.parametrize("statement", [
+    # descriptions that use the words of progress, plans or failure for how the code behaves
+    "The service is running on port 8080",
+    "Returns 429 with Retry-After while waiting for the bucket to refill",
+    "Requests are blocked by the WAF when they carry no token",
+    "In-progress uploads resume after a restart",
+    "Partial refunds are supported now",
+    "Added a placeholder image for missing avatars",
+    "The first part of the URL is the tenant",
+    "The outage began at 3am",
+    "Images use deferred loading now",
+    "The connection remains open until the client hangs up",
+    "Failed deliveries are retried with backoff, then marked failed",
+    "If the upload fails, it is retried three times",
+    "正在运行的任务不受影响",
+    "现在做成异步的了",
+    "在测试环境跑过了",
+    "草稿箱功能做好了",
+    "加了骨架屏",
+    "准备数据的脚本写好了",
+    "我先把表头加上了",
+    "任务失败时会往值班群发消息",
+    "第 3 次还失败就进死信队列",
+])
+def test_descriptions_are_not_progress_plans_or_failures(statement):
+    assert pg.verdict(statement) not in (pg.IN_PROGRESS, pg.NEXT, pg.FAILED), statement
+    assert pg.held_open(statement) == [], statement
+
+
 def test_a_status_list_is_read_item_by_item():
     report = "Where it stands:\n- [x] dark theme\n- [ ] keyboard shortcuts\n- ✅ print layout\n- 🚧 offline mode"
     items = pg.statements(report)

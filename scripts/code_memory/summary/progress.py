@@ -52,35 +52,42 @@ _BOX = re.compile(r"^(\s*(?:[-*+•]\s+|\d+[.)、]\s+)?)\[([ xX])\]\s*")
 
 # in progress: the work began but is not finished
 _IN_PROGRESS_EN = re.compile(
-    r"\b(?:start(?:ed|ing)? (?:on|to|with|work(?:ing)? on|wiring|writing|building|migrating)|began|begun|"
-    r"kicked off|partial(?:ly)?|partly|half[- ](?:done|way|finished|written|implemented|wired|migrated)|halfway|"
-    r"(?:the|a) first (?:half|part|pass|cut|draft|step|slice)|(?:an )?initial (?:draft|version|pass|skeleton|stub)|"
-    r"scaffold(?:ed|ing)?|stubbed(?: out)?|a (?:skeleton|stub|placeholder)|wip|work in progress|in progress|"
-    r"under ?way|ongoing|in review|under review|up for review|awaiting|waiting (?:for|on)|blocked (?:on|by)|"
-    r"(?:is|are) (?:still )?(?:running|being (?:\w+ed|built|written|run|done))|"
+    r"\b(?:start(?:ed|ing)? (?:on|to|with|work(?:ing)? on|wiring|writing|building|migrating|porting)|"
+    r"(?:began|begun) (?:on|to|work|\w+ing)|kicked off|partially|partly|"
+    r"half[- ](?:done|way|finished|written|implemented|wired|migrated)|halfway|"
+    r"(?:the|a) first (?:half|pass|cut|draft|slice)|(?:an )?initial (?:draft|pass|skeleton|stub)|scaffolded|"
+    r"stubbed(?: out)?|a skeleton|(?:just|only) a (?:stub|placeholder)|wip|work in progress|"
+    r"(?:is|are|still|currently) in progress|in progress\s*$|under ?way|in review|under review|up for review|"
+    r"awaiting (?:review|approval|merge|sign-?off|confirmation)|"
+    r"(?:^|(?<=[—:：-] )|still |currently |(?:is|are|am|'s|'re) (?:still )?)(?:waiting|blocked) (?:for|on)|"
+    r"(?:tests?|suite|job|build|migration|backfill|benchmark|load test|pipeline|ci|rollout|deploy(?:ment)?|"
+    r"crawl|reindex\w*|import) (?:is|are) (?:still )?running|"
+    r"(?:is|are) (?:still )?being (?:\w+ed|built|written|run|done)|"
     r"still (?:running|working on|in progress|going|waiting|being|in review|migrating|deploying|building|testing))\b",
     re.I)
 _IN_PROGRESS_ZH = re.compile(
     r"(?:开始|着手|动手)(?:做|弄|写|搞|改|接|搭|迁|处理|实现|重构|排查|查)|(?:写|做|改|弄|搞|迁|测|接|实现|完成)(?:了|到)?一半|"
     r"一半(?:还没|没|未)|部分(?:完成|实现|支持|接入|迁移)|只(?:完成|做|写|改|迁)了(?:一部分|部分|一半|前半)|"
-    r"(?:先|只)?搭了?(?:个|一个)?(?:架子|框架|骨架)|架子|骨架|雏形|初版|草稿|占位|"
-    r"正在|还在(?=[跑做弄写改查测等迁评审部署编译构建])|进行中|在(?:跑|做|弄|写|改|查|测|迁|评审)(?!了)|跑着|"
+    r"(?:先|只)?搭了?(?:个|一个)?(?:架子|框架|骨架)|架子|骨架(?!屏)|雏形|"
+    r"正在(?![\u4e00-\u9fff]{1,3}的)|还在(?=[跑做弄写改查测等迁评审部署编译构建])|进行中|"
+    r"(?<![现正存实所自好])在(?:跑|做|弄)(?![了成完好])|跑着|"
     r"(?:待|等(?:着)?)(?:评审|合并|审核|确认|验证|review|上线|发布)")
 # next, planned or put off: the work is for later
 _NEXT_EN = re.compile(
-    r"\b(?:is|are|comes?|coming|goes|go) (?:up )?next\b|\bnext (?:up|on the list|in line)\b|^\s*next\s*(?:[:：]|$)|"
+    r"\b(?:is|are|comes?|coming) (?:up )?next\b|\bnext (?:up|on the list|in line)\b|^\s*next\s*(?:[:：]|$)|"
     r"\b(?:I'?ll|I will|we'?ll|we will|let'?s|I'm going to|I am going to|we're going to|we are going to|"
     r"I plan to|we plan to|planning to|I intend to|I'd like to|I want to|I need to|we need to|I'm about to)\b|"
-    r"\b(?:tomorrow|next (?:week|sprint|session|time|release|month|iteration)|later (?:today|this week|on)|"
+    r"\b(?:tomorrow|next (?:week|sprint|session|time|release|month|iteration)|later (?:today|this week)|"
     r"after (?:lunch|the release|the weekend))\b|\bfor later\b|\b(?:put|pushed|moved) (?:\w+ )?off\b|"
-    r"\bpostpon\w*|\bdefer(?:red|ring)?\b|\bparked\b|\bon hold\b|\bnot (?:started|begun)\b|"
+    r"\bpostpon\w*|\bparked\b|\bon hold\b|\bnot (?:started|begun)\b|"
     r"\b(?:haven't|hasn't|didn't|did not|have not) (?:started|begun)\b|\bstill (?:to do|open|pending|outstanding|"
-    r"on the list)\b|\bremains? open\b|\bleft (?:open|for)\b", re.I)
+    r"on the list)\b", re.I)
 _NEXT_ZH = re.compile(
-    r"下一步|接下来|然后再|之后再|回头|改天|下次|下回|明天|后天|下周|下个?(?:迭代|版本|sprint|月)|晚点|待会|等会|稍后|"
-    r"准备(?!好)|打算|计划(?=[要在把做下明])|(?:我|我们|咱们?)(?:来|会|再|先)(?=[把做弄写改加接补跑])|"
+    r"下一步|接下来(?!的)|然后再|之后再|回头|改天|下次|下回|明天|后天|下周|下个?(?:迭代|版本|sprint|月)|晚点|待会|等会|稍后|"
+    r"准备(?=[要去把下明做弄开接])|打算|计划(?=[要在把做下明])|"
+    r"(?:我|我们|咱们?)(?:来|会|再|先)(?=[把做弄写改加接补跑])(?![^，,。；;]*?[了过完好])|"
     r"(?<![不])再(?:做|弄|补|加|接|写|改|处理|说|看|跑|约|定)(?![了过好完])|以后再|"
-    r"先(?:别管|不管|放|不做|不弄|搁|缓)|放一放|放一边|搁置|暂缓|推迟|延后|顺延|(?:还|尚)?(?:没|未)开始|"
+    r"先(?:别管|不管|放一放|放着|放一边|不做|不弄|搁|缓)|放一放|放一边|搁置|暂缓|推迟|延后|顺延|(?:还|尚)?(?:没|未)开始|"
     r"待办|待做|(?:还|仍)是?(?:未解决|没解决|悬而未决)")
 # failed: a run, test or build that does not pass (not what the code does with a failure: "failed
 # deliveries are retried, then marked failed"; not a fix: "the failing test is fixed")
@@ -100,8 +107,8 @@ _FINISHED_WORDS = re.compile(
     r"搞定|弄好|整好|办好|处理(?:了|好|掉|完)|解决了|成功了?(?![率])|(?:上线|发布|发版|部署|合并|合入)了|"
     r"合(?:进|到)(?:去|主干|master|main)|合了|"
     r"(?:进去|上去|下来|出来|起来|过来|掉|成|到)了|"
-    r"\b(?:sorted(?: out)?|taken care of|took care of|that'?s in|it'?s in|is in|are in|all set|good to go|"
-    r"done|merged|shipped|landed|deployed|released|live)\b", re.I)
+    r"\b(?:sorted(?: out)?|taken care of|took care of|all set|good to go|done|merged|shipped|landed|deployed|"
+    r"released)\b|\b(?:that'?s|it'?s|is|are) in(?: now)?\s*(?:[,.;!—]|$)", re.I)
 # an answer that confirms what was asked ("yes, merged", "对，合了", "done")
 _AFFIRM = re.compile(r"^\s*(?:yes|yep|yeah|yup|sure did|indeed|correct|confirmed|done|是的?|对(?:的)?|嗯|恩|没错|"
                      r"(?:已经)?(?:好了|弄好了|搞定了?|合了|上线了|做完了))(?![a-z])", re.I)
@@ -206,9 +213,14 @@ def finished(statement: str) -> bool:
 # the words that only say where the work stands, removed to leave its subject ("Started on
 # retries" → "retries", "分批写入先搭了个架子" → "分批写入")
 _STANDING = re.compile(
-    rf"{_IN_PROGRESS_EN.pattern}|{_NEXT_EN.pattern}|{_MARK_OPEN.pattern}|"
-    r"\b(?:I|we|wrote|did|do|done|made|got|the|a|an|of|on|it|is|are|still|some|part|work|working|wiring|"
-    r"doing|comes?|up)\b", re.I)
+    rf"{_MARK_OPEN.pattern}|"
+    r"\b(?:start(?:ed|ing)?|began|begun|kicked off|partially|partly|half(?:way)?|first|pass|cut|draft|initial|"
+    r"skeleton|stub(?:bed)?(?: out)?|scaffolded|placeholder|wip|work in progress|in progress|under ?way|review|"
+    r"awaiting|waiting|blocked|running|being|still|next|then|I'?ll|will|we'?ll|let'?s|going to|plan(?:ning)? to|"
+    r"intend to|about to|like to|want to|need to|tomorrow|week|sprint|session|time|release|later|today|after|"
+    r"lunch|weekend|for|put|pushed|moved|off|postpon\w*|parked|on hold|not|open|pending|outstanding|to do|todo|"
+    r"on the list|in line|up|comes?|coming|"
+    r"I|we|wrote|did|do|done|made|got|the|a|an|of|on|it|is|are|am|some|part|work|working|wiring|doing)\b", re.I)
 _STANDING_ZH = re.compile(rf"{_IN_PROGRESS_ZH.pattern}|{_NEXT_ZH.pattern}|先|再|把|了|一下|我|我们|那个|这个|这块|它")
 
 

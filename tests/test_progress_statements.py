@@ -121,6 +121,10 @@ def test_yes_to_the_question_whether_it_was_done():
     assert pg.confirmed("Shall I merge the billing branch?", "yes") == []          # an offer answered
     assert pg.confirmed("要不要我把证书续一下？", "好") == []
     assert pg.confirmed("The billing branch renames three tables.", "yes") == []   # no question
+    assert pg.confirmed("Has the hotfix been deployed?", "yes, but only to staging") == []
+    assert pg.confirmed("证书续期了吗？", "对，明天上线") == [] and pg.confirmed("合了吗？", "合了一半") == []
+    assert pg.confirmed("DNS 记录改了吗？", "那个我已经手动处理了") == ["DNS 记录改了吗"]      # names nothing else
+    assert pg.confirmed("Did you rotate the signing key?", "I rotated the webhook secret instead") == []
 
 
 RENAME = ("s1", "The billing tables still use the old names")

@@ -277,8 +277,10 @@ def confirmed(question: str, answer: str) -> list:
     to it — a statement of finished work. Never an offer answered ("Shall I merge it?" — "yes"), nor
     "not yet"."""
     answer = answer.strip()
-    if not answer or _NEGATIVE_ANSWER.match(answer) or len(answer) > 80:
-        return []
+    if not answer or _NEGATIVE_ANSWER.match(answer) or len(answer) > 80 or \
+            verdict(answer) in (IN_PROGRESS, NEXT, FAILED, OPEN) or \
+            re.search(r"\b(?:but|however|though|except|only|partly)\b|不过|但|只是|只有|除了|一半", answer, re.I):
+        return []                     # "yes, but only on staging", "合了一半", "对，明天上线"
     if not (_AFFIRM.match(answer) or (finished(answer) and not _content_beyond_pointing(answer))):
         return []
     said = cl.sentences(question)
@@ -291,9 +293,15 @@ def confirmed(question: str, answer: str) -> list:
     return out
 
 
+# what an answer may say besides that it is done, and still name no work of its own
+_ANSWER_FILLER = re.compile(
+    r"\b(?:yes|yeah|yep|already|I|we|myself|ourselves|by hand|manually|just|now|all|the|was|were|has|have|had|"
+    r"been|did|do|it|this|that|morning|yesterday|today|tonight|last night|earlier|ago|an? hour)\b|"
+    r"我们?|咱们?|已经|早就|手动|自己|亲自|刚才?|昨天|今天|前天|早上|上午|下午|晚上|这边|那边|了|的|都", re.I)
+
+
 def _content_beyond_pointing(answer: str) -> bool:
-    """Does an answer name work of its own, beyond a pronoun and the word that it is done?"""
-    rest = _FINISHED_WORDS.sub(" ", _POINTS_BACK.sub(" ", answer))
-    return bool(re.search(r"[A-Za-z]{4,}|[\u4e00-\u9fff]{3,}", re.sub(r"\b(?:yes|yeah|yep|already|I|we|myself|"
-                                                                      r"just|now|all|the|was|were|has|have|been)\b",
-                                                                      " ", rest, flags=re.I)))
+    """Does an answer name work of its own, beyond a pronoun, when and who, and the word that it is done
+    ("那个我已经手动处理了", "I did it myself this morning" name none)?"""
+    rest = _ANSWER_FILLER.sub(" ", _FINISHED_WORDS.sub(" ", _POINTS_BACK.sub(" ", answer)))
+    return bool(weights(cl.main_text(rest)))

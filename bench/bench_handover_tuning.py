@@ -26,7 +26,11 @@ final reports with look-alike sentences that are not open work) is now the held-
 blind to the capture and closing rules on 2026-11-26 — never tune to it. ``--set capture``
 runs ``bench/handover_capture_set.py`` (10 projects, open work stated as a state, and reports full
 of results, descriptions, causes and intended caveats that must not become to-dos), written by the
-engineer of the capture rules: an upper bound as well.
+engineer of the capture rules: an upper bound as well. ``--set progress`` runs
+``bench/handover_progress_set.py`` (10 projects, 22 to-dos; 20 finished in the words people use —
+"I did it myself", "sorted", "合进去了", a status list with ✅, "yes, merged" — and 21 traps: work
+started, half done, next, planned, put off, failed, or marked open), written by the engineer of the
+progress rules (summary/progress.py): an upper bound as well.
 
 Each session is written as a transcript in the real binary's shapes (tests/support/transcripts.py;
 the first edit meets the rules gate), summarized by ``session-summary.py`` in a new process with

@@ -187,3 +187,10 @@ def test_a_status_list_finishes_its_done_items_only():
     mine = [("s1", "证书续期还没做"), ("s1", "灰度开关还没合")]     # the person's own list: asked for nothing open
     assert closed(mine, "好的，知道了。", requests=["我这边：\n- 灰度开关 ✅\n- 证书续期 ⏳ 等运维"],
                   files=["/p/ops/notes.md"], failed=False) == mine[1:]
+
+
+def test_a_file_named_for_its_place_says_where_not_what():
+    ev = Evidence.from_digest(digest("Wrote the German overview page.", files=["/p/site/de/guide/index.md",
+                                                                             "/p/parsers/formats/camt053.py"]))
+    assert "index" not in ev.done_words and "index.md" in ev.done_words     # named whole, it still counts
+    assert {"guid", "camt053", "format"} <= ev.done_words                  # its folders and own name do

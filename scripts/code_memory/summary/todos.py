@@ -388,7 +388,8 @@ class Evidence:
             ev.done_words |= set(content(sentence))
         for path in ev.files:
             base = os.path.basename(path)
-            ev.file_words |= set(weights(base)) | set(weights(path)) | {base.lower(), path.lower()}
+            named = os.path.dirname(path) if _ENTRY_FILE.match(base) else path
+            ev.file_words |= set(weights(named)) | {base.lower(), path.lower()}
         ev.done_words = expand(ev.done_words | ev.file_words)
         for request in digest.user_requests:     # what the person asks for now, not what they put off
             for sentence in pg.statements(request):
@@ -414,6 +415,12 @@ class Evidence:
         if previous and requests and _WORK_REQUEST.match(requests[0]):
             ev.continues = previous
         return ev
+
+
+# a file named for its place, not its work ("api/index.md", "__init__.py", "main.go"): its name says
+# where the session worked, not what it did
+_ENTRY_FILE = re.compile(r"^(?:index|main|__init__|__main__|mod|lib|app|init|default|base|utils?|common|helpers?|"
+                         r"types|constants)\.\w+$", re.I)
 
 
 def done_statements(digest) -> list:

@@ -9,8 +9,11 @@ next, planned or still open *holds* that subject open for the rest of the sessio
 * in progress — started on / began / partially / the first half / a first pass / scaffolded / WIP /
   in review / still running / waiting for; 开始做 / 写了一半 / 先搭了个架子 / 雏形 / 正在 / 还在跑 /
   等合并 (negated — "not started", 还没开始 — it is still open);
-* next or planned — "X is next", "comes next", "I'll / we'll / I'm going to / plan to", tomorrow,
-  next week, put off, on hold; 下一步 / 接下来 / 明天 / 下周 / 回头 / 打算 / 准备 / 先别管 / 放一放 / 再补;
+* next — "X is next", "comes next", "Next:"; 下一步 / 接下来;
+* planned or put off — "I'll / we'll / I'm going to / plan to", tomorrow, next week, later, on hold;
+  明天 / 下周 / 回头 / 打算 / 准备 / 先别管 / 放一放 / 再补;
+* still open, said outright — "not started", "still to do", 还没开始, 待办 (other "not yet" sentences
+  are capture's to-dos, summary/clauses.py);
 * failed — a test, build or run that fails, breaks, times out; 挂了 / 失败 / 报错 / 没过 / 卡住 —
   unless the sentence reports the fix;
 * a status mark per item — ✅ / [x] / "— done" finish their item; ⏳ / 🚧 / ❌ / [ ] / "— still open" /
@@ -31,12 +34,13 @@ from . import clauses as cl
 
 FINISHED = "finished"
 IN_PROGRESS = "in progress"
-NEXT = "next"             # next, planned or put off
+NEXT = "next"             # the next piece of work: "X is next", 下一步, 接下来
+PLANNED = "planned"       # for later, or put off: "I'll …", "tomorrow", "on hold", 回头, 先放一放
 FAILED = "failed"
-OPEN = "open"             # not done yet, or still to do
+OPEN = "open"             # not done yet, still to do, not started
 STATE = "state"           # how things are: neither reports work finished nor leaves it open
 QUESTION = "question"
-HELD = (IN_PROGRESS, NEXT, FAILED, OPEN)       # verdicts whose subject a session holds open
+HELD = (IN_PROGRESS, NEXT, PLANNED, FAILED, OPEN)       # verdicts whose subject a session holds open
 
 # per-item status marks: a check mark or a trailing "— done" finishes the item; an hourglass, a
 # cross, an empty box or "— still open" leaves it open
@@ -72,23 +76,29 @@ _IN_PROGRESS_ZH = re.compile(
     r"正在(?![\u4e00-\u9fff]{1,3}的)|还在(?=[跑做弄写改查测等迁评审部署编译构建])|进行中|"
     r"(?<![现正存实所自好])在(?:跑|做|弄)(?![了成完好])|跑着|"
     r"(?:待|等(?:着)?)(?:评审|合并|审核|确认|验证|review|上线|发布)")
-# next, planned or put off: the work is for later
-_NEXT_EN = re.compile(
-    r"\b(?:is|are|comes?|coming) (?:up )?next\b|\bnext (?:up|on the list|in line)\b|^\s*next\s*(?:[:：]|$)|"
-    r"\b(?:I'?ll|I will|we'?ll|we will|let'?s|I'm going to|I am going to|we're going to|we are going to|"
-    r"I plan to|we plan to|planning to|I intend to|I'd like to|I want to|I need to|we need to|I'm about to)\b|"
+# next: the next piece of work
+_NEXT_EN = re.compile(r"\b(?:is|are|comes?|coming) (?:up )?next\b|\bnext (?:up|on the list|in line)\b|^\s*next\s*(?:[:：]|$)",
+                      re.I)
+_NEXT_ZH = re.compile(r"下一步|接下来(?!的)|然后再|之后再")
+# planned or put off: the work is for later (first person — "the worker will retry" is what the code does)
+_PLANNED_EN = re.compile(
+    r"\b(?:I'?ll|I will|we'?ll|we will|I'm going to|I am going to|we're going to|we are going to|I plan to|"
+    r"we plan to|planning to|I intend to|I'm about to)\b|"
     r"\b(?:tomorrow|next (?:week|sprint|session|time|release|month|iteration)|later (?:today|this week)|"
-    r"after (?:lunch|the release|the weekend))\b|\bfor later\b|\b(?:put|pushed|moved) (?:\w+ )?off\b|"
-    r"\bpostpon\w*|\bparked\b|\bon hold\b|\bnot (?:started|begun)\b|"
-    r"\b(?:haven't|hasn't|didn't|did not|have not) (?:started|begun)\b|\bstill (?:to do|open|pending|outstanding|"
-    r"on the list)\b", re.I)
-_NEXT_ZH = re.compile(
-    r"下一步|接下来(?!的)|然后再|之后再|回头|改天|下次|下回|明天|后天|下周|下个?(?:迭代|版本|sprint|月)|晚点|待会|等会|稍后|"
+    r"after (?:lunch|the release|the weekend))\b|(?<!\d )(?<!seconds )(?<!minutes )(?<!hours )(?<!days )"
+    r"\blater\b(?! versions?| releases?| builds?| on\b)|\b(?:put|pushed|moved) (?:\w+ )?off\b|"
+    r"\bpostpon\w*|\bparked\b|\bon hold\b", re.I)
+_PLANNED_ZH = re.compile(
+    r"回头|改天|下次|下回|明天|后天|下周|下个?(?:迭代|版本|sprint|月)|晚点|待会|等会|稍后|"
     r"准备(?=[要去把下明做弄开接])|打算|计划(?=[要在把做下明])|"
     r"(?:我|我们|咱们?)(?:来|会|再|先)(?=[把做弄写改加接补跑])(?![^，,。；;]*?[了过完好])|"
     r"(?<![不])再(?:做|弄|补|加|接|写|改|处理|说|看|跑|约|定)(?![了过好完])|以后再|"
-    r"先(?:别管|不管|放一放|放着|放一边|不做|不弄|搁|缓)|放一放|放一边|搁置|暂缓|推迟|延后|顺延|(?:还|尚)?(?:没|未)开始|"
-    r"待办|待做|(?:还|仍)是?(?:未解决|没解决|悬而未决)")
+    r"先(?:别管|不管|放一放|放着|放一边|不做|不弄|搁|缓)|放一放|放一边|搁置|暂缓|推迟|延后|顺延")
+# still open, said outright: not started, still to do
+_STILL_OPEN = re.compile(
+    r"\bnot (?:yet )?(?:started|begun)\b|\b(?:haven't|hasn't|didn't|did not|have not) (?:started|begun)\b|"
+    r"\bstill (?:to do|open|pending|outstanding|on the list)\b|(?:还|尚)?(?:没|未)开始|待办|待做|"
+    r"(?:还|仍)是?(?:未解决|没解决|悬而未决)", re.I)
 # failed: a run, test or build that does not pass (not what the code does with a failure: "failed
 # deliveries are retried, then marked failed"; not a fix: "the failing test is fixed")
 _FAILED_EN = re.compile(
@@ -167,11 +177,14 @@ def read(text: str) -> list:
 
 def _clause_verdict(clause: str) -> str | None:
     """The verdict a clause's own markers give, strongest first, else ``None``."""
+    if _STILL_OPEN.search(clause):
+        return OPEN
     if _IN_PROGRESS_EN.search(clause) or _IN_PROGRESS_ZH.search(clause):
-        return OPEN if cl.negated(clause) and re.search(r"not (?:yet )?start|没开始|未开始|还没开始", clause, re.I) \
-            else IN_PROGRESS
+        return IN_PROGRESS
     if _NEXT_EN.search(clause) or _NEXT_ZH.search(clause):
         return NEXT
+    if _PLANNED_EN.search(clause) or _PLANNED_ZH.search(clause):
+        return PLANNED
     if (_FAILED_EN.search(clause) or _FAILED_ZH.search(clause)) and not _FIX.search(clause) and \
             not _WHEN_FAILS.search(clause):
         return FAILED
@@ -179,21 +192,21 @@ def _clause_verdict(clause: str) -> str | None:
 
 
 def verdict(statement: str) -> str:
-    """Where the work one statement names stands: :data:`FINISHED`, :data:`IN_PROGRESS`, :data:`NEXT`
-    (next, planned, put off), :data:`FAILED`, :data:`OPEN`, :data:`QUESTION` or :data:`STATE`. A
-    statement is finished only when a clause reports it done and no clause says it is in progress,
-    next, failed or still open; a status mark of its own decides an item."""
+    """Where the work one statement names stands: :data:`FINISHED`, :data:`IN_PROGRESS`, :data:`NEXT`,
+    :data:`PLANNED` (for later, put off), :data:`FAILED`, :data:`OPEN`, :data:`QUESTION` or
+    :data:`STATE`. A statement is finished only when a clause reports it done and no clause says it
+    is in progress, next, planned, failed or still open; a status mark of its own decides an item."""
     text = statement.strip()
     if not text:
         return STATE
     if _MARK_OPEN.search(text):
         found = _clause_verdict(text)
-        return found if found in (IN_PROGRESS, NEXT) else OPEN
+        return found if found in (IN_PROGRESS, NEXT, PLANNED) else OPEN
     if cl.is_question(text):
         return QUESTION
     parts = cl.clauses(text) or [text]
     found = [v for v in (_clause_verdict(c) for c in parts) if v]
-    for kind in (IN_PROGRESS, NEXT, FAILED):
+    for kind in (IN_PROGRESS, NEXT, PLANNED, FAILED, OPEN):
         if kind in found:
             return kind
     if any(_against(c) and any(cl.completed(b) for b in parts[:i]) for i, c in enumerate(parts) if i):
@@ -221,7 +234,8 @@ _STANDING = re.compile(
     r"lunch|weekend|for|put|pushed|moved|off|postpon\w*|parked|on hold|not|open|pending|outstanding|to do|todo|"
     r"on the list|in line|up|comes?|coming|"
     r"I|we|wrote|did|do|done|made|got|the|a|an|of|on|it|is|are|am|some|part|work|working|wiring|doing)\b", re.I)
-_STANDING_ZH = re.compile(rf"{_IN_PROGRESS_ZH.pattern}|{_NEXT_ZH.pattern}|先|再|把|了|一下|我|我们|那个|这个|这块|它")
+_STANDING_ZH = re.compile(rf"{_IN_PROGRESS_ZH.pattern}|{_NEXT_ZH.pattern}|{_PLANNED_ZH.pattern}|{_STILL_OPEN.pattern}|"
+                          r"先|再|把|了|一下|我|我们|那个|这个|这块|它")
 
 
 def subject(statement: str) -> str:
@@ -260,9 +274,8 @@ def held_open(statement: str, kind: str | None = None) -> list:
     its first clause's ("Started on retries: the table exists, the worker doesn't use it yet" holds
     "retries"; "Renamed the tables, but the migration test fails" holds "the tables")."""
     kind = kind or verdict(statement)
-    if kind not in HELD or (kind == OPEN and not _MARK_OPEN.search(statement)
-                            and not (_NEXT_EN.search(statement) or _NEXT_ZH.search(statement))):
-        return []
+    if kind not in HELD or (kind == OPEN and not _MARK_OPEN.search(statement) and not _STILL_OPEN.search(statement)):
+        return []                     # "水印还没加": capture's to-do, not a subject held by a marker
     out = [subject(statement)]
     first = cl.clauses(statement)[:1]
     if kind in (IN_PROGRESS, FAILED) and first:
@@ -278,7 +291,7 @@ def confirmed(question: str, answer: str) -> list:
     "not yet"."""
     answer = answer.strip()
     if not answer or _NEGATIVE_ANSWER.match(answer) or len(answer) > 80 or \
-            verdict(answer) in (IN_PROGRESS, NEXT, FAILED, OPEN) or \
+            verdict(answer) in (IN_PROGRESS, NEXT, PLANNED, FAILED, OPEN) or \
             re.search(r"\b(?:but|however|though|except|only|partly)\b|不过|但|只是|只有|除了|一半", answer, re.I):
         return []                     # "yes, but only on staging", "合了一半", "对，明天上线"
     if not (_AFFIRM.match(answer) or (finished(answer) and not _content_beyond_pointing(answer))):

@@ -455,23 +455,19 @@ def done_statements(digest) -> list:
     return [s for s in out if not _TROUBLE_GOES_ON.search(s)]
 
 
-# what the person says of work they do themselves later, put off, or is still running ("I'll do the
-# index next week", "暗色模式那个先别管", "压测还在跑") — not a request for now ("下一步做找回密码页",
-# "start on the retries")
-_LATER = re.compile(r"\b(?:I'?ll|I will|we'?ll|we will|I'm going to|we're going to|I plan to|tomorrow|next "
-                    r"(?:week|sprint|month|release|iteration|time)|later|on hold|postpon\w*|put (?:\w+ )?off|"
-                    r"park(?:ed)?)\b|明天|后天|下周|下个?(?:迭代|版本|月)|下次|下回|回头|改天|以后|晚点|先别|先不|放一放|"
-                    r"放一边|搁置|暂缓|推迟|延后", re.I)
+# the person's word that work is still going ("压测还在跑", "the backfill is still running") — not a
+# request to start it ("start on the retries", "开始弄 e2e 拆分吧")
 _STILL_GOING = re.compile(r"还在|正在|进行中|在跑|跑着|一半|\b(?:still (?:running|going|in progress|waiting)|in progress|"
                           r"partially|half[- ]done|halfway|waiting (?:for|on)|in review)\b", re.I)
 
 
 def _holds(sentence: str) -> bool:
-    """Does the person hold this work open in their own words: put off or planned for later, still
-    going (:data:`_LATER`, :data:`_STILL_GOING`), or marked open in a status list of theirs?"""
+    """Does the person hold this work open in their own words: planned for later or put off ("I'll do
+    the index next week", "暗色模式那个先别管"), still going, not started, or marked open in a status
+    list of theirs — not a request for the next piece of work now ("下一步做找回密码页")?"""
     kind = pg.verdict(sentence)
-    return kind in pg.HELD and bool(_LATER.search(sentence) or _STILL_GOING.search(sentence) or
-                                    pg.marked_open(sentence))
+    return kind in (pg.PLANNED, pg.OPEN) and bool(pg.held_open(sentence, kind)) or \
+        kind == pg.IN_PROGRESS and bool(_STILL_GOING.search(sentence))
 
 
 def _settled(sentence: str) -> bool:

@@ -20,7 +20,8 @@ next, planned or still open *holds* that subject open for the rest of the sessio
   "— not started" / "— WIP" leave theirs open; a line of several marked items is read item by item;
 * finished — a completed clause (summary/clauses.py: 已 / 了 / 完 / 好, past participles, "is in",
   "now …") and the person's words for it: 搞定 / 上线了 / 合进去了 / 处理了 / 成功了, "sorted",
-  "that's in", "done and deployed", "yes, merged" answering the assistant's question whether it was.
+  "that's in", "done and deployed", a measured change ("p99 900 ms → 120 ms", "从 14 分钟降到 6 分钟"),
+  "yes, merged" answering the assistant's question whether it was.
 
 Pure functions over strings.
 """
@@ -108,8 +109,9 @@ _FAILED_EN = re.compile(
     r"\b(?:does ?n[o']t|did ?n[o']t|won'?t) (?:pass|build|compile|start|deploy|boot)\b", re.I)
 _FAILED_ZH = re.compile(r"挂了|挂掉了|失败了|(?:还是|一直|又|仍然)(?:失败|报错|超时|挂)|(?:个|条)(?:用例|测试)(?:失败|没过)|"
                         r"报错了|没(?:有)?(?:跑|测)?过(?![的去来])|不通过|没通过|跑不通|起不来|卡住了|超时了|编译不过|红了")
-# … unless the failure is a condition the work handles ("失败时发告警", "if the upload fails, …")
-_WHEN_FAILS = re.compile(r"如果|要是|万一|(?<![超小耗定实及临同按准暂])时(?![间])|的时候|的话|就(?:会|进|发|重试|报)|"
+# a condition inside the clause: a failure the work handles ("失败时发告警", "if the upload fails, …"), a
+# change of numbers that only happens then ("go from 5 to 30 s if the header asks")
+_CONDITIONAL = re.compile(r"如果|要是|万一|(?<![超小耗定实及临同按准暂])时(?![间])|的时候|的话|就(?:会|进|发|重试|报)|"
                          r"\b(?:if|when|whenever|once|unless|in case|until)\b", re.I)
 _FIX = re.compile(r"\b(?:fix(?:ed|es)?|resolved|repaired|no longer)\b|修好|修复|解决了|不再", re.I)
 # the person's words for finished work that the aspect markers of summary/clauses.py do not carry
@@ -119,6 +121,9 @@ _FINISHED_WORDS = re.compile(
     r"(?:进去|上去|下来|出来|起来|过来|掉|成|到)了|"
     r"\b(?:sorted(?: out)?|taken care of|took care of|all set|good to go|done|merged|shipped|landed|deployed|"
     r"released)\b|\b(?:that'?s|it'?s|is|are) in(?: now)?\s*(?:[,.;!—]|$)", re.I)
+# a result with numbers: a measured change ("p99 900 ms → 120 ms", "from 14 to 6 minutes", "内存从 2G 降到 600M")
+_MEASURED = re.compile(r"\d[\d.,]*\s*[A-Za-z%\u4e00-\u9fff]{0,4}\s*(?:→|->|=>|⇒|\bto\b|降到|降至|降为|减到|缩短到|"
+                       r"提升到|提到|升到|涨到|变成|变为)\s*\d", re.I)
 # an answer that confirms what was asked ("yes, merged", "对，合了", "done")
 _AFFIRM = re.compile(r"^\s*(?:yes|yep|yeah|yup|sure did|indeed|correct|confirmed|done|是的?|对(?:的)?|嗯|恩|没错|"
                      r"(?:已经)?(?:好了|弄好了|搞定了?|合了|上线了|做完了))(?![a-z])", re.I)
@@ -186,7 +191,7 @@ def _clause_verdict(clause: str) -> str | None:
     if _PLANNED_EN.search(clause) or _PLANNED_ZH.search(clause):
         return PLANNED
     if (_FAILED_EN.search(clause) or _FAILED_ZH.search(clause)) and not _FIX.search(clause) and \
-            not _WHEN_FAILS.search(clause):
+            not _CONDITIONAL.search(clause):
         return FAILED
     return None
 
@@ -214,7 +219,8 @@ def verdict(statement: str) -> str:
     if cl.open_sentence(text):
         return OPEN
     if _MARK_DONE.search(text) or cl.done_sentence(text) or \
-            (_FINISHED_WORDS.search(text) and not cl.negated(text) and not cl.is_condition(text)):
+            ((_FINISHED_WORDS.search(text) or _MEASURED.search(text) and not _CONDITIONAL.search(text))
+             and not cl.negated(text) and not cl.is_condition(text)):
         return FINISHED
     return STATE
 

@@ -186,7 +186,7 @@ def read(digest, open_todos=(), previous: str | None = None, is_same=todo_rules.
     if previous_final and digest.user_requests:          # "就用方案二" answering the last session's proposal
         exchanges.insert(0, (previous_final, digest.user_requests[0]))
     decisions = decide.decisions_from(texts, exchanges)
-    done = todo_rules.finished(list(open_todos), evidence, todos, is_same, places)
+    done = todo_rules.finished(list(open_todos), evidence, todos + evidence.held_open, is_same, places)
     reverted = revert_of(digest)
     shown = todos + decisions + ([reverted] if reverted else [])
     asked = [cut(r, ASKED_CHARS) for r in later_requests(digest.user_requests)

@@ -60,6 +60,7 @@ from ..text import soft
 from ..text.keywords import acronyms, coverage, covers, expand, names, stem, weights
 from ..text.similarity import is_near_duplicate
 from . import clauses as cl
+from . import progress as pg
 from . import subject
 
 TODO_CHARS = 160
@@ -378,9 +379,10 @@ class Evidence:
     requests: list = field(default_factory=list)     # … of those, the ones that report nothing done
     file_words: set = field(default_factory=set)     # names of the files it changed
     files: list = field(default_factory=list)
-    worked: bool = False          # changed files, and its last command did not fail
+    worked: bool = False          # changed files, its last command did not fail, its report is no partial one
     checked: set = field(default_factory=set)        # files changed before a command that passed
     continues: str | None = None  # the session a bare "continue" resumes
+    held_open: list = field(default_factory=list)    # what it puts in progress, next or still open
 
     @classmethod
     def from_digest(cls, digest, previous: str | None = None) -> "Evidence":
@@ -391,19 +393,30 @@ class Evidence:
             ev.done_words |= set(ev.said[-1])
         for path in ev.files:
             base = os.path.basename(path)
-            ev.file_words |= set(weights(base)) | set(weights(path)) | {base.lower(), path.lower()}
+            named = os.path.dirname(path) if _ENTRY_FILE.match(base) else path
+            ev.file_words |= set(weights(named)) | {base.lower(), path.lower()}
         ev.done_words = expand(ev.done_words | ev.file_words)
         for request in digest.user_requests:     # what the person asks for now, not what they put off
-            for sentence in cl.sentences(request):
-                if not (cl.is_question(sentence) or _ASKS.search(sentence) or cl.is_condition(sentence) or
-                        cl.open_sentence(sentence, obligations=False)):
+            for sentence in pg.statements(request):
+                if _holds(sentence):
+                    ev.held_open += pg.held_open(sentence)
+                elif not (cl.is_question(sentence) or _ASKS.search(sentence) or cl.is_condition(sentence) or
+                          cl.open_sentence(sentence, obligations=False)):
                     ev.asked.append(content(subject.without_put_off(_RESUMING.sub("", sentence))))     # 接着弄 X: X
                     ev.asked_words |= set(ev.asked[-1])
                     if sentence not in said:                # not the person's own word of work done
                         ev.requests.append(ev.asked[-1])
+        report = pg.read(digest.final_message)
+        for sentence, kind in report:
+            ev.held_open += pg.held_open(sentence, kind)
+        ev.held_open = list(dict.fromkeys(ev.held_open))
         ev.asked_words = expand(ev.asked_words)
         last = digest.commands[-1] if digest.commands else None
-        ev.worked = bool(ev.files) and not (last and last.get("failed"))
+        kinds = {kind for _s, kind in report}
+        # a report that finishes nothing and tells of work partly done or failing does not show the
+        # asked work done ("图例挪到了下面；不过 iPad 横屏还是会挤", "Started on retries: …")
+        partial = pg.FINISHED not in kinds and bool(kinds & {pg.IN_PROGRESS, pg.FAILED})
+        ev.worked = bool(ev.files) and not (last and last.get("failed")) and not partial
         ev.checked = set(getattr(digest, "checked_files", None) or [])
         requests = [r for r in digest.user_requests if r.strip()]
         if previous and requests and _WORK_REQUEST.match(requests[0]):
@@ -411,30 +424,57 @@ class Evidence:
         return ev
 
 
+# a file named for its place, not its work ("api/index.md", "__init__.py", "main.go"): its name says
+# where the session worked, not what it did
+_ENTRY_FILE = re.compile(r"^(?:index|main|__init__|__main__|mod|lib|app|init|default|base|utils?|common|helpers?|"
+                         r"types|constants)\.\w+$", re.I)
+
+
 def done_statements(digest) -> list:
-    """The sentences in which a session reports work done: the person's sentences that state
-    completion and leave nothing open ("压测我这边已经跑过了"); the assistant's too when the session
-    did work — changed files or ran a command that passed (in a session of questions and answers
-    "failed deliveries are simply dropped" describes how things are, not work done); in a session
-    that changed files, also every plain statement of its final report (it describes what was done).
-    Never a sentence that says the trouble goes on or the work carries on ("文件名还是乱码，明天接着查",
-    "it still times out"), and nothing the assistant says when the session's last command failed
-    ("Retries are in but the backoff test fails": the work is not shown to hold)."""
+    """The statements in which a session reports work FINISHED (summary/progress.py: each sentence,
+    list item or marked item carries its own verdict — finished, in progress, next, planned, failed,
+    still open, a state): the person's finished statements ("压测我这边已经跑过了", "the index is
+    sorted", "合进去了") and their "yes, merged" to the assistant's question whether it was; the
+    assistant's finished ones when the session did work — changed files or ran a command that passed
+    (in a session of questions and answers "failed deliveries are simply dropped" describes how things
+    are, not work done); in a session that changed files, also the plain statements of its final
+    report (it describes what was done). Never a statement of work started, half done, next, planned
+    or failed ("Started on retries: …", "写了一半", "Cluster-wide counting is next", "⏳ not started"),
+    nor one that says the trouble goes on or the work carries on ("文件名还是乱码，明天接着查", "it still
+    times out"), and nothing the assistant says when the session's last command failed ("Retries are
+    in but the backoff test fails": the work is not shown to hold)."""
     out = []
     commands = digest.commands or []
     did_work = not (commands and commands[-1].get("failed")) and \
         (bool(digest.files_touched) or any(not c.get("failed") for c in commands))
     texts = (list(getattr(digest, "assistant_notes", None) or []) or [digest.final_message]) if did_work else []
     for text in texts:
-        out += [s for s in cl.sentences(text) if cl.done_sentence(s)]
+        out += [s for s, kind in pg.read(text) if kind == pg.FINISHED]
     if did_work and digest.files_touched:
-        out += [s for s in cl.sentences(digest.final_message)
-                if not cl.open_sentence(s) and not cl.is_question(s) and not cl.is_condition(s)
-                and (not cl.negated(s) or cl.done_sentence(s))]        # "超时的问题没动" reports nothing done
+        out += [s for s, kind in pg.read(digest.final_message)
+                if kind in (pg.FINISHED, pg.STATE) and not cl.is_condition(s)
+                and (not cl.negated(s) or kind == pg.FINISHED)]        # "超时的问题没动" reports nothing done
     for request in digest.user_requests:
-        out += [s for s in cl.sentences(request) if not _ASKS.search(s) and not _IMPERATIVE.match(s)
-                and (cl.done_sentence(s) or _settled(s))]
+        out += [s for s in pg.statements(request) if not _ASKS.search(s) and not _IMPERATIVE.match(s)
+                and (pg.finished(s) or _settled(s))]
+    for question, answer in getattr(digest, "exchanges", None) or ():
+        out += pg.confirmed(question, answer)
     return [s for s in out if not _TROUBLE_GOES_ON.search(s)]
+
+
+# the person's word that work is still going ("压测还在跑", "the backfill is still running") — not a
+# request to start it ("start on the retries", "开始弄 e2e 拆分吧")
+_STILL_GOING = re.compile(r"还在|正在|进行中|在跑|跑着|一半|\b(?:still (?:running|going|in progress|waiting)|in progress|"
+                          r"partially|half[- ]done|halfway|waiting (?:for|on)|in review)\b", re.I)
+
+
+def _holds(sentence: str) -> bool:
+    """Does the person hold this work open in their own words: planned for later or put off ("I'll do
+    the index next week", "暗色模式那个先别管"), still going, not started, or marked open in a status
+    list of theirs — not a request for the next piece of work now ("下一步做找回密码页")?"""
+    kind = pg.verdict(sentence)
+    return kind in (pg.PLANNED, pg.OPEN) and bool(pg.held_open(sentence, kind)) or \
+        kind == pg.IN_PROGRESS and bool(_STILL_GOING.search(sentence))
 
 
 def _settled(sentence: str) -> bool:

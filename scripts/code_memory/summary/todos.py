@@ -162,7 +162,7 @@ def head(text: str) -> dict:
             if cl.is_open(clause, obligations=False) or cl.negated(clause):
                 return words          # it names the undone work itself ("限流没加，压测也没做")
             first = words
-        elif cl.not_yet(clause) and soft.found(words, words, _real) >= 1:
+        elif cl.not_yet(clause) and any(_real(t, w) for t, w in words.items()):
             return words
     return first or {}
 
@@ -469,10 +469,10 @@ def done_statements(digest) -> list:
     for text in texts:
         out += [s for s, kind in pg.read(text) if kind == pg.FINISHED]
     if did_work and digest.files_touched:
+        # "超时的问题没动" reports nothing done; "迟到事件不会再被误丢", "it no longer times out" report a change
         out += [s for s, kind in pg.read(digest.final_message)
                 if kind in (pg.FINISHED, pg.STATE) and not cl.is_condition(s)
-                and (not cl.negated(_NO_MORE.sub(" ", s)) or kind == pg.FINISHED)]   # "超时的问题没动" reports nothing
-    # done; "迟到事件不会再被误丢", "it no longer times out" report a change
+                and (not cl.negated(_NO_MORE.sub(" ", s)) or kind == pg.FINISHED)]
     for request in digest.user_requests:
         out += [s for s in pg.statements(request) if not _ASKS.search(s) and not _IMPERATIVE.match(s)
                 and (pg.finished(s) or _settled(s))]
@@ -654,4 +654,3 @@ def _reported(words: dict, main: dict, done_words, least: float = REPORTED_SHARE
         return True
     return bool(main) and share >= REPORTED_HEAD and coverage(main, done_words) >= 1.0 and \
         _found(main, done_words) >= 1
-

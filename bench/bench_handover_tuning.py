@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|capture] [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|capture|capture2] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
@@ -26,7 +26,11 @@ final reports with look-alike sentences that are not open work) is now the held-
 blind to the capture and closing rules on 2026-11-26 — never tune to it. ``--set capture``
 runs ``bench/handover_capture_set.py`` (10 projects, open work stated as a state, and reports full
 of results, descriptions, causes and intended caveats that must not become to-dos), written by the
-engineer of the capture rules: an upper bound as well.
+engineer of the capture rules: an upper bound as well. ``--set capture2`` runs
+``bench/handover_capture2_set.py`` (10 projects, 32 open to-dos in the classes of phrasing the capture
+rules missed — absence, scope limits, negated behaviour, bad outcomes, inability, hedged wishes, items
+under a lead, the person's "remind me to" — beside 33 look-alikes that are not open work), written by
+the engineer of the capture rules of the fourth round before changing them: an upper bound too.
 
 Each session is written as a transcript in the real binary's shapes (tests/support/transcripts.py;
 the first edit meets the rules gate), summarized by ``session-summary.py`` in a new process with
@@ -73,6 +77,7 @@ sys.path.insert(0, os.path.join(REPO, "bench"))
 
 from bench_continuity import DENIAL, fill_root  # noqa: E402
 from code_memory.timeutil import now_iso  # noqa: E402
+from handover_capture2_set import SCENARIOS as CAPTURE2  # noqa: E402
 from handover_capture_set import SCENARIOS as CAPTURE  # noqa: E402
 from handover_closing_heldout import SCENARIOS as CLOSING_HELDOUT  # noqa: E402
 from handover_closing_heldout2 import SCENARIOS as CLOSING_HELDOUT2  # noqa: E402
@@ -88,7 +93,7 @@ PLANTED = (("topic", "topic"), ("file", "files"), ("decision", "decisions"), ("r
            ("note", "notes"))
 SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELDOUT,
         "closing-heldout2": CLOSING_HELDOUT2, "closing-heldout3": CLOSING_HELDOUT3,
-        "closing-heldout4": CLOSING_HELDOUT4, "capture": CAPTURE}
+        "closing-heldout4": CLOSING_HELDOUT4, "capture": CAPTURE, "capture2": CAPTURE2}
 BLIND = ("closing-heldout4",)       # written blind and not yet read by the people tuning the rules
 READ = ("closing-heldout", "closing-heldout2", "closing-heldout3")      # written blind, since read or run by them
 
@@ -344,8 +349,8 @@ def main() -> int:
                              "closing-heldout, closing-heldout2 and closing-heldout3 (handover_closing_heldout.py, "
                              "handover_closing_heldout2.py and handover_closing_heldout3.py, written blind, "
                              "since read), closing-heldout4 (handover_closing_heldout4.py, written blind: never "
-                             "tune to it) or capture "
-                             "(handover_capture_set.py)")
+                             "tune to it), capture (handover_capture_set.py) or capture2 "
+                             "(handover_capture2_set.py)")
     parser.add_argument("--smoke", action="store_true", help="two scenarios only (a few seconds)")
     parser.add_argument("--show", action="append", default=[], metavar="PROJECT",
                         help="print the brief each session of this project starts with (stderr)")

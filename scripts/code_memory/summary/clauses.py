@@ -131,6 +131,57 @@ _LACKING_ZH = re.compile(
     r"是(?:乱|错)的|不对(?![称齐])|乱码|错位|重叠|闪退|崩溃|卡死|白屏|"
     r"(?<![离分先次版回暂就都也])(?<=[\u4e00-\u9fff])不(?:清|到|上|通|开|动|出来|起来|进去|了(?![解多]))"
     r"(?![多\d\s]*(?:\d|秒|分钟|毫秒|ms|MB|KB|%))")
+# a deficiency said through the sentence's structure rather than a word for it: something the work
+# lacks ("has no retry", "there's no canary", "no way to re-send", "缓存没有过期时间", "回滚步骤也没有",
+# "没法按租户区分"), a behaviour negated ("doesn't invalidate on rename", "I didn't wire up the
+# callback", "两边不同步"), a scope that stops short ("only runs on x86", "只能手工维护") and an
+# outcome that is itself trouble ("rows are silently dropped", "会丢字节", "会被吞掉") — each unless
+# what is absent, negated or stopped is itself trouble (:data:`_TROUBLE`: "no errors", "没有报错",
+# "doesn't block the UI thread", "不会阻塞")
+_ABSENT = re.compile(
+    r"\b(?:has|have|gets?|with|there(?:'s| is| are))\s+(?:also\s+|still\s+|currently\s+)?no\s+(?P<what>\S+(?:\s+\S+){0,2})|"
+    r"(?<=[\u4e00-\u9fffA-Za-z0-9_)）\]\s])(?:也|都|并|根本|完全|暂时|目前)?(?:没有|缺少|缺乏)"
+    r"(?P<what3>[\u4e00-\u9fffA-Za-z]{0,4})|(?:没法|没办法|无法)(?P<what4>[\u4e00-\u9fffA-Za-z]{1,4})", re.I)
+_NEGATED_DOING = re.compile(
+    r"\b(?:doesn't|don't|didn't|does not|do not|did not|can't|cannot|can not|won't|will not|never)\s+"
+    r"(?:\w+ly\s+)?(?P<what>\w+(?:\s+\w+){0,2})|"
+    r"(?<=[\u4e00-\u9fff])(?:之间|互相|也|都)?不(?!会|用|需|必|是|要|能|可|太|够|过|再|一|了|然|如|管|论|仅|只|但|得|少|多|"
+    r"错|同(?!步)|久|断|大|小|高|低|对|好|行|便|妨|限|定|止|足|满|清|到|上|通|开|动|出|起|进|变|敢|想|肯|该|应|许|准)"
+    r"(?P<what2>[\u4e00-\u9fff]{2})(?=$|[，,。；;！!\sA-Za-z0-9])", re.I)
+_STOPS_SHORT = re.compile(
+    r"\b(?:only|can only)\s+(?:works?|runs?|supports?|understands?|handles?|targets?|accepts?|covers?|"
+    r"recogni[sz]es?|knows?|speaks?|parses?|builds?|compiles?)\b|"
+    r"只(?:能|会)(?:在|手工|手动|人工|靠|通过|从)|只(?:支持|认|覆盖|适用于?|兼容)", re.I)
+_TROUBLE_OUTCOME = re.compile(
+    r"\b(?:is|are|gets?|being)\s+(?:\w+ly\s+)?(?:lost|truncated|swallowed|corrupted|duplicated|overwritten|garbled|"
+    r"mangled|eaten|resurrected|double[- ]counted|counted twice)\b|\bsilently\s+(?:\w+ed|lost|eaten)\b|"
+    r"(?<![不没])会(?:被)?(?:丢|吞|漏|截断|覆盖|清空|重复|乱|挤|卡|崩|闪退|误|串|错)|(?:会|又)重新出现|又出现", re.I)
+_TROUBLE = re.compile(
+    r"\b(?:errors?|warnings?|regressions?|failures?|problems?|issues?|conflicts?|collisions?|duplicates?|leaks?|loss|"
+    r"downtime|impact|changes?|diffs?|needs?|crash\w*|exceptions?|timeouts?|delays?|lag|backlog|side[- ]effects?|"
+    r"surprises?|differences?|risk|noise|block\w*|break\w*|broken|fail\w*|affect\w*|touch\w*|chang\w*|modif\w*|"
+    r"alter\w*|remov\w*|delet\w*|renam\w*|mov(?:e|es|ed|ing)|lose|lost|leak\w*|hang\w*|collid\w*|duplicat\w*|"
+    r"matter\w*|requir\w*|need\w*|interfer\w*|stall\w*|drop\w*|corrupt\w*|overwrit\w*|reproduc\w*|harm\w*|"
+    r"hurt\w*|bad|wrong|stale|way around|more|longer|one|need)\b|"
+    r"^(?:报错|错误|问题|影响|变化|变动|改|动|变|冲突|重复|丢|泄|警告|异常|积压|区别|必要|关系|差异|延迟|超时|失败|崩|卡|"
+    r"阻塞|乱码|回归|遗漏|漏|风险|副作用|复现|再|需要|用|什么|任何)", re.I)
+
+
+def _structural_state(clause: str):
+    """The first deficiency :data:`_ABSENT`, :data:`_NEGATED_DOING`, :data:`_STOPS_SHORT` or
+    :data:`_TROUBLE_OUTCOME` find in ``clause`` whose object is not itself trouble, or None."""
+    for pattern in (_ABSENT, _NEGATED_DOING):
+        for found in pattern.finditer(clause):
+            what = next((g for g in found.groups() if g is not None), "")
+            attributive = re.match(r"^[^，,。；;]{0,8}的", clause[found.end() - len(what):])   # 没有权限的用户
+            if what and _TROUBLE.search(what) or attributive:
+                continue
+            if not what and not re.search(r"(?:也|都|还)没有\s*$", clause[:found.end()]):
+                continue              # a bare 没有 needs its subject before it: "回滚步骤也没有"
+            return found
+    return _STOPS_SHORT.search(clause) or _TROUBLE_OUTCOME.search(clause)
+
+
 # … unless said of the past or as a cause, inside a condition, as intended, or of what the clause fixes
 _NOT_NOW = re.compile(r"之前|以前|原来|原先|本来|当时|一开始|因为|由于|原因是|导致|"
                       r"\b(?:was|were|used to|had|because|caused|due to|turned out)\b", re.I)
@@ -148,6 +199,7 @@ _EITHER = re.compile(r"(?:不管|无论|不论)[^，,。]*还是")              
 _FIXES_ZH = re.compile(r"(?:改|换|替换)(?:成|为)|去掉|去除|移除|删掉|拿掉|修好|修复|了\s*$")   # "把写死的地址改成…了"
 
 
+_SUBORDINATE = re.compile(r"\b(?:when|whenever|if|once|after|before|until|unless|because|since)\b|" + _WHEN_ZH.pattern, re.I)
 _DETERMINER_END = re.compile(r"\b(?:the|a|an|this|that|these|those|its|their|our|every|each)\s+$", re.I)
 
 
@@ -156,7 +208,7 @@ def lacking(clause: str) -> bool:
     "the PDF still prints the old totals block", "图表库还是整包引入的", "颜色看不清") — not of the
     past or as a cause, not inside a condition ("returns 401 when the header is missing"), not
     intended, and not what the clause reports fixed ("Fixed the flaky test", "把写死的地址改成读配置了")."""
-    found = _LACKING_EN.search(clause) or _LACKING_ZH.search(clause)
+    found = _LACKING_EN.search(clause) or _LACKING_ZH.search(clause) or _structural_state(clause)
     if not found:
         return False
     before, after = clause[:found.start()], clause[found.end():]
@@ -169,6 +221,7 @@ def lacking(clause: str) -> bool:
         return False                  # _NEG_EN before it: "Nothing is broken"
     if found.group(0).lower().rstrip() == "still":               # "still <verb>": the verb is the state
         after = re.sub(r"^\S+", " ", after)
+    after = _SUBORDINATE.split(after)[0]          # "… when a product is renamed": not what it reports
     rest = _NOW.sub(" ", before + " " + after)
     rest = _ADJECTIVAL.sub(lambda m: m.group(1) or "", rest)      # "for failed uploads" names, reports nothing
     return not (completed(rest) or _FIXES_ZH.search(rest))

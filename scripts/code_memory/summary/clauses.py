@@ -69,14 +69,15 @@ _NEG_EN = re.compile(r"\b(?:not|no|never|nothing|without|none)\b|n't\b", re.I)
 BEFORE_EVENT_ZH = r"[\u4e00-\u9fff]{2}之?前(?=\s*(?:要|得|需要|先|记得|务必|一定|必须))"
 # deferral: work put off or still left (下一步, 回头, 下次, 上线前要…, next time, later, remaining …)
 _DEFER_ZH = re.compile(
-    r"下一步|接下来|后续|待办|待做|还差|还缺|遗留|TODO|记得|别忘了?|不要忘了?|回头|改天|下次|下回|"
+    r"下一步|接下来|后续|待办|待做|还差|还缺|遗留|TODO|记得|别忘了?|不要忘了?|提醒(?:一下)?(?:我|我们)|回头|改天|下次|下回|"
     rf"有空|得空|抽空|找时间|等有空|{BEFORE_EVENT_ZH}|"
     r"(?:之后|以后|后面|随后|晚点)(?=\s*(?:要|得|再|需要|还|可以|记得|补|加|做|改|把|给|跟|去|处理|看))")
 _DEFER_EN = re.compile(
     r"\bnext steps?\b|\bup next\b|\bnext up\b|\bto-?dos?\b|\bremaining\b|\bleft to do\b|\bfollow[- ]?ups?\b|"
     r"\boutstanding\b|\bpending\b|\bnext time\b|\bremember to\b|\bdon't forget\b|\bdo not forget\b|"
     r"\bat some point\b|\beventually\b|\blater\b|\bwhen (?:we|you) (?:have|get) (?:time|a chance)\b|"
-    r"\bnice to have\b|\bwould be (?:nice|good|worth)\b|\bworth (?!noting|knowing|writing down|mentioning|remembering|recording)(?:\w+ing)\b|"
+    r"\bnice to have\b|\b(?:would|'d|could|might|may) (?:also |probably |really )?be (?:nice|good|worth|better|useful|great|cleaner|wise|safer)\b|"
+    r"\bremind (?:me|us)\b|\bworth (?!noting|knowing|writing down|mentioning|remembering|recording)(?:\w+ing)\b|"
     r"\bbefore (?:we|you|it|this) (?:deploy|release|ship|merge|go live|run|roll out)|\bbefore (?:deploying|releasing|"
     r"shipping|merging|rolling out|going live)\b|\bbefore the (?:next |first )?(?:release|deploy(?:ment)?|launch|merge)\b|\bbefore (?:launch|release|go-live)\b",
     re.I)
@@ -193,8 +194,8 @@ _STILL_GOOD = re.compile(r"^[^，,。；;]*?(?:全过|通过|正常|没问题|�
                          r"as expected|normally|cleanly)\b", re.I)     # "…还是 9 个全过", "still all pass"
 _WHEN_ZH = re.compile(r"(?<![超小耗定实及临同按准暂])时(?:候)?(?![间])|的话")       # "数据库连不上时返回 503"
 _NOW = re.compile(r"现在|目前|\bnow\b", re.I)
-_ADJECTIVAL = re.compile(r"\b(for|the|a|an|of|on|with|in|any|all|its|their|our|to|from|by) [a-z]{3,}ed\b|()\bun[a-z]{3,}ed\b",
-                         re.I)
+_ADJECTIVAL = re.compile(r"\b(for|the|a|an|of|on|with|in|any|all|its|their|our|to|from|by) [a-z]{3,}ed\b|()\bun[a-z]{3,}ed\b|"
+                         r"()\b[a-z]+-[a-z]{3,}ed\b", re.I)        # "comma-separated": a compound adjective
 _EITHER = re.compile(r"(?:不管|无论|不论)[^，,。]*还是")                 # "不管是 A 还是 B": "or"
 _FIXES_ZH = re.compile(r"(?:改|换|替换)(?:成|为)|去掉|去除|移除|删掉|拿掉|修好|修复|了\s*$")   # "把写死的地址改成…了"
 

@@ -91,6 +91,8 @@ _LEAD = re.compile(
     r"(?:remain|are left|left|still open|still to do|to do)|"
     r"(?:(?:one|two|three|four|a few|some|several|\d) )?(?:known |open |remaining |outstanding )?(?:gaps?|loose ends?)|"
     r"(?:known|open|remaining|outstanding|unresolved) (?:issues?|problems?|items?)|"
+    r"(?:(?:one|two|three|four|a few|some|several|\d) )?(?:known )?(?:caveats?|limitations?|shortcomings?)|"
+    r"(?:[一两三四几]|\d)个(?:问题|限制|不足)|"
     r"(?:还|另外)?有(?:[一两三四几]|\d)(?:件事|个问题|个地方|处|点|项|样)(?:还)?(?:没|未|要|待|得)[\u4e00-\u9fff]{0,2}|"
     r"还有(?:[一两三四几]|\d)(?:件事|个问题|个地方|处|点|项|样)|还(?:缺|差)(?:[一两三四几]|\d)?(?:件事|样|点|项|处|个)?|"
     r"(?:已知|遗留|未解决|没解决)的?问题|还?剩(?:下|余)?的?(?:[一两三四几]|\d)?(?:件事|个问题|项|点|处|样)?)"
@@ -100,10 +102,15 @@ _LEAD_NEEDS_COLON = re.compile(r"^(?:next|to-?dos?)\b", re.I)
 _HEADING = re.compile(r"^\s*#{1,6}\s+")
 _CHECKBOX = re.compile(r"^\s*[-*]\s*\[ \]\s*(.+)$")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)、])\s+(.+)$")
-_ITEMS = re.compile(r"[；;]|(?:^|\s)\(?\d+[.)、]\s+|\s*[①②③④⑤⑥]\s*|,\s+and\s+|，以及|，还有")
+_ITEMS = re.compile(r"[；;]|(?:^|\s)\(?\d+[.)、]\s+|\s*[①②③④⑤⑥]\s*|,?\s+[—–]{1,2}\s+and\s+|,\s+and\s+|，以及|，还有")
+# a lead that is itself open and says nothing else: "Still open:", "Not done:", "还没弄的：", "没来得及做的："
+_OPEN_LEAD = re.compile(r"^(?P<lead>[^:：\n]{2,30}?)\s*[:：]\s*")
+_LEAD_WORDS = 4           # … at most this many words (or twice as many CJK characters), none but state words
+_STATE_WORD = re.compile(r"\b(?:open|pending|missing|broken|[a-z]+ed)\b", re.I)
 _DEFERRAL = re.compile(
     rf"下次|下回|以后|之后|回头|改天|有空|得空|抽空|找时间|{cl.BEFORE_EVENT_ZH}|记得|别忘|不要忘|"
-    r"next time|later|eventually|at some point|remember to|don't forget|before (?:we|you) (?:deploy|release|ship|merge)|"
+    r"next time|later|eventually|at some point|remember to|remind (?:me|us)|提醒(?:一下)?(?:我|我们)|don't forget|"
+    r"before (?:we|you) (?:deploy|release|ship|merge)|"
     r"when (?:we|you) (?:have|get) (?:time|a chance)", re.I)
 _PRONOUN_START = re.compile(r"^(?:they|it|this|that|these|those|它们?|这个?|那个?|其)\b|^(?:它|这|那)", re.I)
 _PREFIX = re.compile(r"^(.{1,40}?)[:：]\s*(.+)$")
@@ -266,6 +273,24 @@ def _open_parts(sentence: str, obligations: bool, before: str = "") -> list:
     return out
 
 
+def _open_lead(sentence: str):
+    """A lead that is open itself and names no work: a few words before a colon that are not done yet
+    or put off ("Still open:", "Not done:", "还没弄的：")."""
+    lead = _OPEN_LEAD.match(sentence)
+    if not lead:
+        return None
+    text = lead.group("lead").strip()
+    short = len(text) <= 2 * _LEAD_WORDS if cl.is_cjk(text) else len(text.split()) <= _LEAD_WORDS
+    subject = content(_STATE_WORD.sub(" ", text))         # "Retries aren't done yet:" names its work
+    return lead if short and not subject and cl.is_open(text, obligations=False) and not cl.is_question(text) else None
+
+
+def _tells(item: str) -> bool:
+    """An item under a lead that tells rather than leaves work open: intended, agreed, a pitfall
+    written down, a request to the person (clauses.told, clauses.for_the_person)."""
+    return cl.told(item) or cl.for_the_person(item)
+
+
 def from_message(message: str, worked: bool = True) -> list:
     """The to-dos a message leaves (see the module docstring), in order. After a session that
     changed nothing (``worked`` false) "you should …" is advice, not a to-do: only what is not done
@@ -285,10 +310,10 @@ def from_message(message: str, worked: bool = True) -> list:
         collecting = False
         before = ""
         for sentence in cl.sentences(line, clauses=False):
-            lead = _LEAD.match(sentence)
+            lead = _LEAD.match(sentence) or _open_lead(sentence)
             if lead and (":" in lead.group(0) or "：" in lead.group(0) or not _LEAD_NEEDS_COLON.match(sentence)):
                 rest = sentence[lead.end():].strip()
-                todos += _items(rest)
+                todos += [item for item in _items(rest) if not _tells(item)]
                 collecting = not rest
                 continue
             todos += _open_parts(sentence, worked, before)

@@ -72,10 +72,12 @@ _DEFER_ZH = re.compile(
     r"下一步|接下来|后续|待办|待做|还差|还缺|遗留|TODO|记得|别忘了?|不要忘了?|提醒(?:一下)?(?:我|我们)|回头|改天|下次|下回|"
     rf"有空|得空|抽空|找时间|等有空|{BEFORE_EVENT_ZH}|"
     r"(?:之后|以后|后面|随后|晚点)(?=\s*(?:要|得|再|需要|还|可以|记得|补|加|做|改|把|给|跟|去|处理|看))")
+# "a minute later", "two days later": a span of time that passed, not work put off
+AFTER_A_SPAN = "".join(rf"(?<!{unit} )(?<!{unit}s )" for unit in ("second", "minute", "hour", "day", "week", "month", "year"))
 _DEFER_EN = re.compile(
     r"\bnext steps?\b|\bup next\b|\bnext up\b|\bto-?dos?\b|\bremaining\b|\bleft to do\b|\bfollow[- ]?ups?\b|"
     r"\boutstanding\b|\bpending\b|\bnext time\b|\bremember to\b|\bdon't forget\b|\bdo not forget\b|"
-    r"\bat some point\b|\beventually\b|\blater\b|\bwhen (?:we|you) (?:have|get) (?:time|a chance)\b|"
+    r"\bat some point\b|\beventually\b|\b" + AFTER_A_SPAN + r"later\b|\bwhen (?:we|you) (?:have|get) (?:time|a chance)\b|"
     r"\bnice to have\b|\b(?:would|'d|could|might|may) (?:also |probably |really )?be (?:nice|good|worth|better|useful|great|cleaner|wise|safer)\b|"
     r"\bremind (?:me|us)\b|\bworth (?!noting|knowing|writing down|mentioning|remembering|recording)(?:\w+ing)\b|"
     r"\bbefore (?:we|you|it|this) (?:deploy|release|ship|merge|go live|run|roll out)|\bbefore (?:deploying|releasing|"
@@ -258,6 +260,18 @@ def told(sentence: str) -> bool:
     return any(lacking(c) and (any(_TOLD_BEFORE.search(p) for p in parts[:i]) or
                                any(_FIXED.search(p) and completed(p) for p in parts[i + 1:]))
                for i, c in enumerate(parts))
+
+
+# a sentence that explains what caused a trouble ("白屏是因为…", "The timeout was because …"): it tells
+# the cause; only a temporal "not yet" (还没, still, yet) or a deferral in it leaves work open
+_EXPLAINS = re.compile(r"是因为|原因是|(?:是|就是)由于|\b(?:was|is|were|are) (?:because|due to|caused by)\b|\bthe (?:cause|reason) (?:was|is)\b",
+                       re.I)
+_TEMPORAL = re.compile(r"还|尚|仍|\b(?:yet|still)\b", re.I)
+
+
+def explains(sentence: str) -> bool:
+    return bool(_EXPLAINS.search(sentence)) and not _TEMPORAL.search(sentence) and \
+        not any(deferred(c, obligations=False) for c in clauses(sentence))
 
 
 # a sentence that asks the person to do something the assistant cannot (run it on their side, look

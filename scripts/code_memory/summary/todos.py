@@ -109,9 +109,10 @@ _LEAD_WORDS = 4           # … at most this many words (or twice as many CJK ch
 _STATE_WORD = re.compile(r"\b(?:open|pending|missing|broken|[a-z]+ed)\b", re.I)
 _DEFERRAL = re.compile(
     rf"下次|下回|以后|之后|回头|改天|有空|得空|抽空|找时间|{cl.BEFORE_EVENT_ZH}|记得|别忘|不要忘|"
-    r"next time|later|eventually|at some point|remember to|remind (?:me|us)|提醒(?:一下)?(?:我|我们)|don't forget|"
+    r"next time|" + cl.AFTER_A_SPAN + r"later|eventually|at some point|remember to|remind (?:me|us)|提醒(?:一下)?(?:我|我们)|don't forget|"
     r"before (?:we|you) (?:deploy|release|ship|merge)|"
     r"when (?:we|you) (?:have|get) (?:time|a chance)", re.I)
+_ONLY_PUT_OFF = re.compile(r"再说|再议|再看看?")       # "回头再说": put off, names nothing
 _PRONOUN_START = re.compile(r"^(?:they|it|this|that|these|those|它们?|这个?|那个?|其)\b|^(?:它|这|那)", re.I)
 _PREFIX = re.compile(r"^(.{1,40}?)[:：]\s*(.+)$")
 _POINTING = re.compile(r"\b(?:it|this|that|them|these|those)\b|这个|那个|它|这块|这部分", re.I)
@@ -252,7 +253,7 @@ def _open_parts(sentence: str, obligations: bool, before: str = "") -> list:
     that did work, also a deficiency stated as a state — clauses.lacking — and a part that goes on
     with the list of an open one: "…应该按需加载；还有深色模式下折线图的颜色看不清"); ``before``: the
     sentence before it, which a part that starts with a pronoun points back to."""
-    if cl.for_the_person(sentence):
+    if cl.for_the_person(sentence) or cl.explains(sentence):
         return []
     states = obligations and not cl.told(sentence)
     parts = cl.sentences(sentence, clauses=True)
@@ -325,7 +326,7 @@ def _keep(todos: list) -> list:
     out: list = []
     for todo in todos:
         text = cl.cut(cl.one_line(todo).strip(" :：-*").rstrip("。.!！;；"), TODO_CHARS)
-        if len(text) >= 3 and content(text) and not cl.NOTHING_LEFT.search(text) and \
+        if len(text) >= 3 and content(_ONLY_PUT_OFF.sub(" ", text)) and not cl.NOTHING_LEFT.search(text) and \
                 not any(same_todo(text, kept) for kept in out):
             out.append(text)
     return out

@@ -51,10 +51,13 @@ _DONE_EN = re.compile(
     r"\b(?!need|speed|seed|feed|embed|indeed|bed|red|hundred|based|used to)[a-z]{3,}ed\b|"
     r"\b(?:wrote|ran|built|made|did|got|put|set up|took|found|kept|moved|went|came out|sent|split|cut|read)\b",
     re.I)
+# what is trouble to have, in Chinese: said absent or negated ("没有丢数据", "不会阻塞"), the news is good
+TROUBLE_ZH = (r"报错|错误|问题|影响|变化|变动|改动|改变|冲突|重复|丢|泄|警告|异常|积压|区别|必要|关系|差异|延迟|超时|失败|崩|"
+              r"卡|阻塞|乱码|回归|遗漏|漏|风险|副作用|复现")
 # negation, Chinese: scoped to the clause; "not yet" needs a temporal word (没同步 alone is a cause)
 _NOT_YET_ZH = re.compile(r"(?:还|尚|仍|暂|暂时|目前|现在还?)(?:没有?|未|不)|尚未|还未|没来得及|没顾上|没做完|没弄完|没写完|未完成|没(?:动|碰|处理|管)(?![过好完])|"
                          r"(?:也|都)?(?:还是|仍然是|依然是)(?:硬编码|写死)|"
-                         r"也还?没有?(?!问题|关系|影响|报错|变化?|什么|必要|用到?|区别)(?=[\u4e00-\u9fffA-Za-z])")
+                         r"也还?没(?!有?(?:问题|关系|影响|报错|变化?|什么|必要|用到?|区别|" + TROUBLE_ZH + r"))有?(?=[\u4e00-\u9fffA-Za-z])")
 _NEG_ZH = re.compile(r"没有?|未|不|别|无|非")
 _NOT_YET_EN = re.compile(
     r"\bnot (?:\w+ )?yet\b|n't (?:\w+ )?(?:\w+ )?yet\b|\byet to\b|\bstill (?:not|no|isn't|aren't|doesn't|don't|can't|"
@@ -142,8 +145,8 @@ _LACKING_ZH = re.compile(
 # what is absent, negated or stopped is itself trouble (:data:`_TROUBLE`: "no errors", "没有报错",
 # "doesn't block the UI thread", "不会阻塞")
 _ABSENT = re.compile(
-    r"\b(?:has|have|gets?|with|there(?:'s| is| are))\s+(?:also\s+|still\s+|currently\s+)?no\s+(?P<what>\S+(?:\s+\S+){0,2})|"
-    r"(?<=[\u4e00-\u9fffA-Za-z0-9_)）\]\s])(?:也|都|并|根本|完全|暂时|目前)?(?:没有|缺少|缺乏)"
+    r"\b(?:has|have|gets?|there(?:'s| is| are))\s+(?:also\s+|still\s+|currently\s+)?no\s+(?P<what>\S+(?:\s+\S+){0,2})|"
+    r"(?<=[\u4e00-\u9fffA-Za-z0-9_)）\]\s])(?:也|都|并|根本|完全|暂时|目前)?(?:没有|缺少|缺乏)\s*"
     r"(?P<what3>[\u4e00-\u9fffA-Za-z]{0,4})|(?:没法|没办法|无法)(?P<what4>[\u4e00-\u9fffA-Za-z]{1,4})", re.I)
 _NEGATED_DOING = re.compile(
     r"\b(?:doesn't|don't|didn't|does not|do not|did not|can't|cannot|can not|won't|will not|never)\s+"
@@ -166,8 +169,7 @@ _TROUBLE = re.compile(
     r"alter\w*|remov\w*|delet\w*|renam\w*|mov(?:e|es|ed|ing)|lose|lost|leak\w*|hang\w*|collid\w*|duplicat\w*|"
     r"matter\w*|requir\w*|need\w*|interfer\w*|stall\w*|drop\w*|corrupt\w*|overwrit\w*|reproduc\w*|harm\w*|"
     r"hurt\w*|bad|wrong|stale|way around|more|longer|one|need)\b|"
-    r"^(?:报错|错误|问题|影响|变化|变动|改|动|变|冲突|重复|丢|泄|警告|异常|积压|区别|必要|关系|差异|延迟|超时|失败|崩|卡|"
-    r"阻塞|乱码|回归|遗漏|漏|风险|副作用|复现|再|需要|用|什么|任何)", re.I)
+    r"^(?:" + TROUBLE_ZH + r"|改|动|变|再|需要|用|什么|任何)", re.I)
 
 
 def _structural_state(clause: str):

@@ -20,7 +20,8 @@ from code_memory.summary.todos import capture, from_message
     # a behaviour negated
     ("The search index doesn't pick up edited titles.", "edited titles"),
     ("I didn't hook up the password reset email.", "password reset email"),
-    ("主备两个节点的会话不共享，切换后要重新登录。", "会话不共享"),
+    ("主备节点之间的会话不共享，切换后要重新登录。", "会话不共享"),
+    ("The search box doesn't index the changelog pages.", "changelog pages"),
     # a scope that stops short
     ("The exporter only handles UTF-8 input right now.", "only handles UTF-8"),
     ("报表只能在桌面端打开。", "只能在桌面端打开"),
@@ -43,6 +44,11 @@ def test_open_work_said_through_structure_is_a_todo(message, key):
     "迁移跑完了，没有报错，也没有丢数据。",
     "The worker doesn't block the request thread.",
     "新的锁不会阻塞读请求。",
+    "The migration doesn't lock the table.",
+    "The API doesn't return the password hash.",
+    "We don't keep raw card numbers.",
+    "草稿不发通知，发布后才发。",
+    "新版本不依赖 Java 了。",
     "It never drops or duplicates a message.",
     # inside a condition: how the code works
     "Requests with no token get a 401.",

@@ -148,12 +148,19 @@ _ABSENT = re.compile(
     r"\b(?:has|have|gets?|there(?:'s| is| are))\s+(?:also\s+|still\s+|currently\s+)?no\s+(?P<what>\S+(?:\s+\S+){0,2})|"
     r"(?<=[\u4e00-\u9fffA-Za-z0-9_)）\]\s])(?:也|都|并|根本|完全|暂时|目前)?(?:没有|缺少|缺乏)\s*"
     r"(?P<what3>[\u4e00-\u9fffA-Za-z]{0,4})|(?:没法|没办法|无法)(?P<what4>[\u4e00-\u9fffA-Za-z]{1,4})", re.I)
+# a behaviour negated: an omission of the one who did the work ("I didn't wire up …", "we did not set
+# up …"), or a behaviour of the thing whose consequence the sentence goes on to say ("logout doesn't end
+# the Okta session", "the search box doesn't index the new pages"; in Chinese only between parts:
+# "多台网关之间不共享", "两边不同步") — not what a thing is promised not
+# to do (trouble: "doesn't lock the table", "doesn't return the password"; "We don't store card numbers",
+# "草稿不发通知") nor what it no longer does ("… anymore", "不依赖 Java 了")
 _NEGATED_DOING = re.compile(
-    r"\b(?:doesn't|don't|didn't|does not|do not|did not|can't|cannot|can not|won't|will not|never)\s+"
-    r"(?:\w+ly\s+)?(?P<what>\w+(?:\s+\w+){0,2})|"
-    r"(?<=[\u4e00-\u9fff])(?:之间|互相|也|都)?不(?!会|用|需|必|是|要|能|可|太|够|过|再|一|了|然|如|管|论|仅|只|但|得|少|多|"
+    r"\b(?:I|we)\s+(?:did not|didn't|never got to)\s+(?:\w+ly\s+)?(?P<what>\w+(?:\s+\w+){0,2})|"
+    r"\b(?<!I )(?<!we )(?<!you )(?<!they )(?:doesn't|does not)\s+(?:\w+ly\s+)?(?P<what2>\w+(?:\s+\w+){0,2})"
+    r"(?![^.;]*\bany ?more\b)|"
+    r"(?:之间|互相|彼此|两边|各自)(?:的[^，,。；;]{0,12}?)?不(?!会|用|需|必|是|要|能|可|太|够|过|再|一|了|然|如|管|论|仅|只|但|得|少|多|"
     r"错|同(?!步)|久|断|大|小|高|低|对|好|行|便|妨|限|定|止|足|满|清|到|上|通|开|动|出|起|进|变|敢|想|肯|该|应|许|准)"
-    r"(?P<what2>[\u4e00-\u9fff]{2})(?=$|[，,。；;！!\sA-Za-z0-9])", re.I)
+    r"(?P<what3>[\u4e00-\u9fff]{2})(?=$|[，,。；;！!\sA-Za-z0-9])", re.I)
 _STOPS_SHORT = re.compile(
     r"\b(?:only|can only)\s+(?:works?|runs?|supports?|understands?|handles?|targets?|accepts?|covers?|"
     r"recogni[sz]es?|knows?|speaks?|parses?|builds?|compiles?)\b|"
@@ -164,12 +171,13 @@ _TROUBLE_OUTCOME = re.compile(
     r"(?<![不没])会(?:被)?(?:丢|吞|漏|截断|覆盖|清空|重复|乱|挤|卡|崩|闪退|误|串|错)|(?:会|又)重新出现|又出现", re.I)
 _TROUBLE = re.compile(
     r"\b(?:errors?|warnings?|regressions?|failures?|problems?|issues?|conflicts?|collisions?|duplicates?|leaks?|loss|"
-    r"downtime|impact|changes?|diffs?|needs?|crash\w*|exceptions?|timeouts?|delays?|lag|backlog|side[- ]effects?|"
-    r"surprises?|differences?|risk|noise|block\w*|break\w*|broken|fail\w*|affect\w*|touch\w*|chang\w*|modif\w*|"
-    r"alter\w*|remov\w*|delet\w*|renam\w*|mov(?:e|es|ed|ing)|lose|lost|leak\w*|hang\w*|collid\w*|duplicat\w*|"
-    r"matter\w*|requir\w*|need\w*|interfer\w*|stall\w*|drop\w*|corrupt\w*|overwrit\w*|reproduc\w*|harm\w*|"
-    r"hurt\w*|bad|wrong|stale|way around|more|longer|one|need)\b|"
-    r"^(?:" + TROUBLE_ZH + r"|改|动|变|再|需要|用|什么|任何)", re.I)
+    r"downtime|impact|changes?|diffs?|needs?|exceptions?|timeouts?|delays?|lag|backlog|side[- ]effects?|"
+    r"surprises?|differences?|risk|noise|dependenc(?:y|ies)|broken|lose|lost|bad|wrong|stale|way around|more|longer|"
+    r"one|passwords?|secrets?|credentials?|pii|personal data|card numbers?|"
+    r"(?:crash|depend|lock|block|break|fail|affect|touch|modif(?:y|ie)|alter|remov|delet|renam|mov|leak|hang|"
+    r"collid|duplicat|matter|requir|need|interfer|stall|drop|corrupt|overwrit|reproduc|harm|hurt|chang)"
+    r"(?:e|s|es|ed|d|ing)?)\b|"
+    r"^(?:出现|发生|产生|引入|新增)?(?:" + TROUBLE_ZH + r"|改|动|变|再|需要|用|什么|任何|依赖|敏感|明文)", re.I)
 
 
 def _structural_state(clause: str):
@@ -183,6 +191,8 @@ def _structural_state(clause: str):
                 continue
             if not what and not re.search(r"(?:也|都|还)没有\s*$", clause[:found.end()]):
                 continue              # a bare 没有 needs its subject before it: "回滚步骤也没有"
+            if re.search(r"了\s*[。.!！]?\s*$", clause):
+                continue              # "不依赖 Java 了", "没有 sleep 了": no longer so, a change done
             return found
     return _STOPS_SHORT.search(clause) or _TROUBLE_OUTCOME.search(clause)
 
@@ -239,7 +249,9 @@ def lacking(clause: str) -> bool:
 _NOTE_LEAD = re.compile(r"^\s*(?:踩坑|(?:这个|有个|一个)坑|(?:这里|这儿)有个坑|坑[:：]|记一笔|记一下|备忘|教训|"
                         r"lessons? learned|gotcha|pitfall|(?:note )?for the record)", re.I)
 _AGREED = re.compile(r"定好的|约定|说好的|商量好的|需求范围|范围内|范围外|文档里(?:写|有|说)|本身(?=不|没)|第三方|"
-                     r"\b(?:agreed|in scope|out of scope|per (?:the )?spec|documented|upstream|third[- ]party)\b", re.I)
+                     r"这是[^，,。；;]{0,8}(?:定|要求|确认过?)的|"
+                     r"\b(?:agreed|in scope|out of scope|per (?:the )?spec|documented|upstream|third[- ]party|asked for|"
+                     r"requested)\b", re.I)
 _ONLY_CHANGED = re.compile(r"只是(?:多|加|改|换|把|调)|只(?:改|动|加|换)了|其(?:余|他)(?:的)?(?:都)?(?:不变|没变|没动)|"
                            r"\bI only (?:changed|touched|added|moved|renamed)\b|\bthe rest is unchanged\b", re.I)
 # a fix reported after the state ("…照样全绿，已经改成 UTC 了"); not any later completion ("— I only

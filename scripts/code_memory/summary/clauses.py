@@ -8,7 +8,9 @@ past participles, "is in", "now …"), negation scoped to its clause and made "n
 temporal word (还没, 尚未, not … yet, still isn't, haven't), deferral (回头, 下次, 有空, 上线前要,
 later, next time, at some point, before we deploy), modality (得 / 要先 / should / ought to), a
 deficiency of the current state said as a state (missing, untested, flaky, hard-coded, still <the
-old thing>, 还是…, 目前只…, 写死, 看不清: :func:`lacking`), and
+old thing>, 还是…, 目前只…, 写死, 看不清: :func:`lacking`) or through the sentence's structure
+(absence, a negated behaviour, a scope that stops short, an outcome that is trouble — unless what is
+absent or negated is trouble itself: :func:`_structural_state`), and
 connectives that open a reason (因为, 免得, so that, to avoid) or a condition (如果, if); where
 one sentence lists several pieces of open work (:func:`open_items`); and a sentence that tells the
 states it names — a pitfall written down, an agreed limit, the past, a fix — rather than leaving them

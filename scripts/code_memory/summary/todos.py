@@ -8,8 +8,10 @@ Capture — from the final assistant message and from the person's own words:
     haven't hooked …, negation scoped to its clause), deferred or asked for (回头…, 上线前要先…,
     有空的话…, next time, should, at some point, please check …), or — after a session that did
     work — a deficiency stated as a state (missing, untested, flaky, hard-coded, still <the old
-    thing>, 还是…, 目前只…, 写死, 看不清; clauses.lacking), and the items after a lead-in that
-    announces open work ("Known gaps:", "还有两件事没弄：") — kept whole, with its subject
+    thing>, 还是…, 目前只…, 写死, 看不清; or said through structure: has no / there's no / 没有 …,
+    doesn't …, only runs on …, silently dropped, 会丢 …; clauses.lacking), and the items after a
+    lead-in that announces open work ("Known gaps:", "Two caveats:", "还有两件事没弄：", or a few words
+    before a colon that are open and name no work: "Still open:", "还没弄的：") — kept whole, with its subject
     (``负数金额还没支持，后面需要补上``), a marker-only prefix ("Not done yet:") dropped, a pronoun
     kept with the clause it points back to; over ``TODO_CHARS`` the reason and consequence clauses
     go first. Conditions, questions, intended omissions ("故意没改"), lines with no content
@@ -17,7 +19,7 @@ Capture — from the final assistant message and from the person's own words:
     (clauses.for_the_person) and — for the state rules — a sentence that tells a state rather than
     leaves it open (a pitfall written down, an agreed limit, the past, a fix: clauses.told) are not
     to-dos.
-  * the person's deferrals (下次 / 有空 / 上线前要 / remember to / later …) in their requests,
+  * the person's deferrals (下次 / 有空 / 上线前要 / 提醒我 / remember to / remind me to / later …) in their requests,
     unless the session's final message reports them done.
 
   A sentence listing several pieces of open work ("A 还没加，B 也得配一下", "A has no limit yet,

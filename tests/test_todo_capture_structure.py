@@ -94,3 +94,12 @@ def test_the_person_asks_to_be_reminded_and_hedged_wishes():
     assert any("测试账号清掉" in t for t in todos), todos
     todos = from_message("Pagination works. It'd be nice to remember the page size per user.")
     assert any("page size per user" in t for t in todos), todos
+
+
+def test_work_the_person_puts_off_is_carried_as_open():
+    todos = capture("Login redirect fixed.", ["Put the CSV export on hold, fix the login redirect first"])
+    assert any("CSV export" in t for t in todos), todos
+    todos = capture("登录跳转修好了。", ["支付回调那块先放一放，先把登录跳转修了"])
+    assert any("支付回调" in t for t in todos), todos
+    # a choice made in the report to leave something alone stays no to-do
+    assert from_message("这一期先不动权限模型。") == []

@@ -111,6 +111,7 @@ _LEAD_WORDS = 4           # … at most this many words (or twice as many CJK ch
 _STATE_WORD = re.compile(r"\b(?:open|pending|missing|broken|[a-z]+ed)\b", re.I)
 _DEFERRAL = re.compile(
     rf"下次|下回|以后|之后|回头|改天|有空|得空|抽空|找时间|{cl.BEFORE_EVENT_ZH}|记得|别忘|不要忘|"
+    r"放一放|先放着|先搁|暂缓|on hold|put (?:it|that|this|them) aside|park (?:the|it|that|this)|hold off on|"
     r"next time|" + cl.AFTER_A_SPAN + r"later|eventually|at some point|remember to|remind (?:me|us)|提醒(?:一下)?(?:我|我们)|don't forget|"
     r"before (?:we|you) (?:deploy|release|ship|merge)|"
     r"when (?:we|you) (?:have|get) (?:time|a chance)", re.I)

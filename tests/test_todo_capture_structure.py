@@ -103,3 +103,13 @@ def test_work_the_person_puts_off_is_carried_as_open():
     assert any("支付回调" in t for t in todos), todos
     # a choice made in the report to leave something alone stays no to-do
     assert from_message("这一期先不动权限模型。") == []
+
+
+def test_a_todo_inside_one_open_todo_is_that_todo_carried_over():
+    from code_memory.summary.todos import restated, same_todo
+    open_todos = [("s1", "导出目前只支持 CSV，Excel 格式没做"), ("s1", "上传接口没有大小限制")]
+    assert restated(["好，Excel 先放着"], (), open_todos, same_todo) == ["导出目前只支持 CSV，Excel 格式没做"]
+    # a new piece of work, or words found in two open to-dos, stay as they were said
+    assert restated(["下载接口还没有鉴权"], (), open_todos, same_todo) == ["下载接口还没有鉴权"]
+    two = open_todos + [("s2", "Excel 模板的表头还是旧的")]
+    assert restated(["好，Excel 先放着"], (), two, same_todo) == ["好，Excel 先放着"]

@@ -115,7 +115,7 @@ _DEFERRAL = re.compile(
     r"next time|" + cl.AFTER_A_SPAN + r"later|eventually|at some point|remember to|remind (?:me|us)|提醒(?:一下)?(?:我|我们)|don't forget|"
     r"before (?:we|you) (?:deploy|release|ship|merge)|"
     r"when (?:we|you) (?:have|get) (?:time|a chance)", re.I)
-_ONLY_PUT_OFF = re.compile(r"再说|再议|再看看?")       # "回头再说": put off, names nothing
+_ONLY_PUT_OFF = re.compile(r"再说|再议|再看看?|放着|放一放")       # "回头再说": put off, names nothing
 _PRONOUN_START = re.compile(r"^(?:they|it|this|that|these|those|它们?|这个?|那个?|其)\b|^(?:它|这|那)", re.I)
 _PREFIX = re.compile(r"^(.{1,40}?)[:：]\s*(.+)$")
 _POINTING = re.compile(r"\b(?:it|this|that|them|these|those)\b|这个|那个|它|这块|这部分", re.I)
@@ -357,10 +357,12 @@ def capture(final_message: str, requests=(), done_words=frozenset(), worked: boo
 
 
 def restated(todos: list, requests, open_todos, is_same) -> list:
-    """The to-dos of a session that did no work, in the words they had: one that names the same
-    work as an earlier open to-do (``is_same``) is that to-do; so is any that shares a word with
-    the open to-do the person asked about ("readiness probe 加了吗" — "还没有，Deployment 里目前
-    只有 liveness probe"). ``open_todos``: ``[(session id, text)]``."""
+    """A session's to-dos that name earlier open work, in the words it had: one that names the same
+    work as an earlier open to-do (``is_same``) is that to-do, and so is one whose every real word
+    is in one open to-do only ("好，哨兵先放着" of "…目前只支持单机 Redis，哨兵模式没配"); with
+    ``requests`` (a session that did no work), also any that shares a word with the open to-do the
+    person asked about ("readiness probe 加了吗" — "还没有，Deployment 里目前只有 liveness probe").
+    ``open_todos``: ``[(session id, text)]``."""
     asked_about = None
     for request in requests:
         for sentence in cl.sentences(request):
@@ -374,6 +376,10 @@ def restated(todos: list, requests, open_todos, is_same) -> list:
     out = []
     for todo in todos:
         earlier = next((text for _ref, text in open_todos if is_same(todo, text)), None)
+        if earlier is None:
+            words = {w: v for w, v in content(_ONLY_PUT_OFF.sub(" ", todo)).items() if _real(w, v)}
+            inside = {text for _ref, text in open_todos if words and _found(words, expand(content(text))) == len(words)}
+            earlier = inside.pop() if len(inside) == 1 else None
         if earlier is None and asked_about and _found(content(todo), expand(content(asked_about))):
             earlier = asked_about
         out.append(earlier or todo)

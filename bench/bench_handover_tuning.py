@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|capture|capture2] [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|capture|capture2] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
@@ -22,8 +22,12 @@ descriptions, results and intended limits that are not open work) was written bl
 and closing rules on 2026-11-26 and has since been read or run by the people tuning the rules too.
 ``--set closing-heldout4`` (``bench/handover_closing_heldout4.py``: 14 projects, 45 open to-dos stated
 as states, wishes, lists, hedges and in the person's prompt, 32 finished in other words, 20 traps, and
-final reports with look-alike sentences that are not open work) is now the held-out measure: written
-blind to the capture and closing rules on 2026-11-26 — never tune to it. ``--set capture``
+final reports with look-alike sentences that are not open work) was written blind to the capture
+and closing rules on 2026-11-26 — never tune to it. ``--set closing-heldout5``
+(``bench/handover_closing_heldout5.py``: 14 projects, 41 open to-dos, 34 finished in other words, 31
+traps that do other work in the to-do's own area, report it half done or put it next, and final
+reports with look-alike sentences that are not open work) was written blind to them on 2026-11-26
+as well, for the next round of rules — never tune to it either. ``--set capture``
 runs ``bench/handover_capture_set.py`` (10 projects, open work stated as a state, and reports full
 of results, descriptions, causes and intended caveats that must not become to-dos), written by the
 engineer of the capture rules: an upper bound as well. ``--set capture2`` runs
@@ -83,6 +87,7 @@ from handover_closing_heldout import SCENARIOS as CLOSING_HELDOUT  # noqa: E402
 from handover_closing_heldout2 import SCENARIOS as CLOSING_HELDOUT2  # noqa: E402
 from handover_closing_heldout3 import SCENARIOS as CLOSING_HELDOUT3  # noqa: E402
 from handover_closing_heldout4 import SCENARIOS as CLOSING_HELDOUT4  # noqa: E402
+from handover_closing_heldout5 import SCENARIOS as CLOSING_HELDOUT5  # noqa: E402
 from handover_closing_set import SCENARIOS as CLOSING  # noqa: E402
 from handover_tuning_set import SCENARIOS  # noqa: E402
 from report import emit  # noqa: E402
@@ -93,8 +98,9 @@ PLANTED = (("topic", "topic"), ("file", "files"), ("decision", "decisions"), ("r
            ("note", "notes"))
 SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELDOUT,
         "closing-heldout2": CLOSING_HELDOUT2, "closing-heldout3": CLOSING_HELDOUT3,
-        "closing-heldout4": CLOSING_HELDOUT4, "capture": CAPTURE, "capture2": CAPTURE2}
-BLIND = ("closing-heldout4",)       # written blind and not yet read by the people tuning the rules
+        "closing-heldout4": CLOSING_HELDOUT4, "closing-heldout5": CLOSING_HELDOUT5, "capture": CAPTURE,
+        "capture2": CAPTURE2}
+BLIND = ("closing-heldout4", "closing-heldout5")     # written blind and not yet read by the people tuning the rules
 READ = ("closing-heldout", "closing-heldout2", "closing-heldout3")      # written blind, since read or run by them
 
 
@@ -348,9 +354,9 @@ def main() -> int:
                         help="the scenarios: tuning (handover_tuning_set.py), closing (handover_closing_set.py), "
                              "closing-heldout, closing-heldout2 and closing-heldout3 (handover_closing_heldout.py, "
                              "handover_closing_heldout2.py and handover_closing_heldout3.py, written blind, "
-                             "since read), closing-heldout4 (handover_closing_heldout4.py, written blind: never "
-                             "tune to it), capture (handover_capture_set.py) or capture2 "
-                             "(handover_capture2_set.py)")
+                             "since read), closing-heldout4 and closing-heldout5 (handover_closing_heldout4.py and "
+                             "handover_closing_heldout5.py, written blind: never tune to them), capture "
+                             "(handover_capture_set.py) or capture2 (handover_capture2_set.py)")
     parser.add_argument("--smoke", action="store_true", help="two scenarios only (a few seconds)")
     parser.add_argument("--show", action="append", default=[], metavar="PROJECT",
                         help="print the brief each session of this project starts with (stderr)")

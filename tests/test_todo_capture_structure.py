@@ -74,6 +74,11 @@ def test_items_under_a_lead_that_is_open_itself():
     assert not any(t.strip(" :") in ("Still open", "Still open:") for t in todos), todos
     todos = from_message("翻译接好了。还没弄的：日期格式本地化；复数形式。")
     assert any("日期格式本地化" in t for t in todos) and any("复数形式" in t for t in todos), todos
+    todos = from_message("导入做好了。没做的：\n- 大文件分片上传\n- 进度条")
+    assert any("分片上传" in t for t in todos) and any("进度条" in t for t in todos), todos
+    todos = from_message("Login works. A few things I left out: SSO; the audit log.")
+    assert any("SSO" in t for t in todos) and any("audit log" in t for t in todos), todos
+    assert from_message("没有问题的：登录；注册。") == []        # nothing left: the items are fine
     # a lead that names its work is a to-do, not a lead ("Retries aren't done yet: …")
     todos = from_message("Webhooks are sent. Signing isn't done yet: payloads go out unsigned.")
     assert any("Signing" in t for t in todos), todos

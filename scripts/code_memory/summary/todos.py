@@ -107,8 +107,9 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)、])\s+(.+)$")
 _ITEMS = re.compile(r"[；;]|(?:^|\s)\(?\d+[.)、]\s+|\s*[①②③④⑤⑥]\s*|,?\s+[—–]{1,2}\s+and\s+|,\s+and\s+|，以及|，还有")
 # a lead that is itself open and says nothing else: "Still open:", "Not done:", "还没弄的：", "没来得及做的："
 _OPEN_LEAD = re.compile(r"^(?P<lead>[^:：\n]{2,30}?)\s*[:：]\s*")
-_LEAD_WORDS = 4           # … at most this many words (or twice as many CJK characters), none but state words
-_STATE_WORD = re.compile(r"\b(?:open|pending|missing|broken|[a-z]+ed)\b", re.I)
+_LEAD_WORDS = 6           # … at most this many words (or twice as many CJK characters), none but state words
+_STATE_WORD = re.compile(r"\b(?:open|pending|missing|broken|left out|[a-z]+ed|things?|items?|bits|parts|pieces|stuff)\b", re.I)
+_NOT_DONE_LEAD = re.compile(r"^(?:还|暂时|目前|这次)?(?:没|未)(?!有?(?:" + cl.TROUBLE_ZH + r"))有?[\u4e00-\u9fff]{1,4}的$")  # "没做的："
 _DEFERRAL = re.compile(
     rf"下次|下回|以后|之后|回头|改天|有空|得空|抽空|找时间|{cl.BEFORE_EVENT_ZH}|记得|别忘|不要忘|"
     r"放一放|先放着|先搁|暂缓|on hold|put (?:it|that|this|them) aside|park (?:the|it|that|this)|hold off on|"
@@ -285,8 +286,11 @@ def _open_lead(sentence: str):
         return None
     text = lead.group("lead").strip()
     short = len(text) <= 2 * _LEAD_WORDS if cl.is_cjk(text) else len(text.split()) <= _LEAD_WORDS
+    if _NOT_DONE_LEAD.match(text):
+        return lead
     subject = content(_STATE_WORD.sub(" ", text))         # "Retries aren't done yet:" names its work
-    return lead if short and not subject and cl.is_open(text, obligations=False) and not cl.is_question(text) else None
+    is_open = cl.is_open(text, obligations=False) or re.search(r"\bleft out\b", text, re.I)   # "A few things I left out:"
+    return lead if short and not subject and is_open and not cl.is_question(text) else None
 
 
 def _tells(item: str) -> bool:

@@ -31,6 +31,7 @@ from code_memory.summary.todos import capture, from_message
     ("断网重连后消息会重复推送。", "会重复推送"),
     # mixed
     ("The retry job 没有 backoff，失败后立刻重试。", "backoff"),
+    ("The importer has no retry, so a blip loses the batch.", "no retry"),
 ])
 def test_open_work_said_through_structure_is_a_todo(message, key):
     todos = from_message(message)
@@ -60,6 +61,8 @@ def test_open_work_said_through_structure_is_a_todo(message, key):
     "只支持微信登录，这是约定好的。",
     # a cause told, with nothing left open in it
     "卡顿是因为列表没有做虚拟滚动，已经加上了。",
+    # a good consequence
+    "这个模块没有外部依赖，所以很稳定。",
     # a span of time, not work put off
     "I restarted the worker and the queue drained two minutes later.",
 ])

@@ -260,6 +260,10 @@ _ONLY_CHANGED = re.compile(r"只是(?:多|加|改|换|把|调)|只(?:改|动|加
 # checked macOS" leaves the Windows steps untested)
 _FIXED = re.compile(r"已经?(?:改|换|修|加|补|去|删|拆|统一)|改成|改为|换成|修好|修复|后来|"
                     r"\b(?:fixed|now|removed|replaced|switched|resolved)\b", re.I)
+# a consequence that is good news: "there is no global state, so it is thread-safe", "没有外部依赖，所以很稳定"
+_GOOD_CONSEQUENCE = re.compile(r"^(?:(?:so|which means|meaning|hence|therefore)\b|所以|因此|这样).*?(?:\b(?:safe|thread-safe|"
+                               r"fine|ok|okay|correct|stable|fast|cheap|simple|harmless|idempotent|deterministic)\b|"
+                               r"安全|稳定|没问题|不受影响|更快|正常)", re.I)
 _TOLD_BEFORE = re.compile(r"之前|以前|原来|本来|当时|一开始|起初|那次|上次|"
                           r"\b(?:used to|turned out|at first|initially|originally)\b", re.I)
 
@@ -274,7 +278,8 @@ def told(sentence: str) -> bool:
         return True
     parts = clauses(sentence)
     return any(lacking(c) and (any(_TOLD_BEFORE.search(p) for p in parts[:i]) or
-                               any(_FIXED.search(p) and completed(p) for p in parts[i + 1:]))
+                               any(_FIXED.search(p) and completed(p) for p in parts[i + 1:]) or
+                               any(_GOOD_CONSEQUENCE.search(p) for p in parts[i + 1:]))
                for i, c in enumerate(parts))
 
 

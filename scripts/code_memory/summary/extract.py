@@ -177,9 +177,8 @@ def read(digest, open_todos=(), previous: str | None = None, is_same=todo_rules.
     evidence = todo_rules.Evidence.from_digest(digest, previous)
     worked = bool(digest.files_touched or getattr(digest, "reverted_files", None))
     todos = todo_rules.capture(digest.final_message, digest.user_requests, evidence.done_words, worked=worked)
-    # "还没有，接口文档先没动": a session that did nothing restates it in the words it had; so does one that
-    # worked and names an open to-do again ("rebalance 误报那个先放一放") — carried over, not a new line
-    todos = todo_rules.restated(todos, () if worked else digest.user_requests, open_todos, is_same)
+    if not worked:        # "还没有，接口文档先没动": a session that did nothing restates it in the words it had
+        todos = todo_rules.restated(todos, digest.user_requests, open_todos, is_same)
     texts = list(digest.assistant_notes) or [digest.final_message]
     exchanges = list(getattr(digest, "exchanges", None) or ())
     if previous_final and digest.user_requests:          # "就用方案二" answering the last session's proposal

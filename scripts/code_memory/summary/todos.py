@@ -361,12 +361,12 @@ def capture(final_message: str, requests=(), done_words=frozenset(), worked: boo
 
 
 def restated(todos: list, requests, open_todos, is_same) -> list:
-    """A session's to-dos that name earlier open work, in the words it had: one that names the same
+    """The to-dos of a session that did no work, in the words they had: one that names the same
     work as an earlier open to-do (``is_same``) is that to-do, and so is one whose every real word
-    is in one open to-do only ("好，哨兵先放着" of "…目前只支持单机 Redis，哨兵模式没配"); with
-    ``requests`` (a session that did no work), also any that shares a word with the open to-do the
-    person asked about ("readiness probe 加了吗" — "还没有，Deployment 里目前只有 liveness probe").
-    ``open_todos``: ``[(session id, text)]``."""
+    is in one open to-do only ("好，哨兵先放着" of "…目前只支持单机 Redis，哨兵模式没配"), and any that
+    shares a word with the open to-do the person asked about ("readiness probe 加了吗" — "还没有，
+    Deployment 里目前只有 liveness probe"). ``open_todos``: ``[(session id, text)]``. (A session that
+    worked and names an open to-do again carries it into its own to-do: recent.rebuild.)"""
     asked_about = None
     for request in requests:
         for sentence in cl.sentences(request):

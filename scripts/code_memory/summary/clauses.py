@@ -151,11 +151,11 @@ _ABSENT = re.compile(
     r"(?<=[\u4e00-\u9fffA-Za-z0-9_)）\]\s])(?:也|都|并|根本|完全|暂时|目前)?(?:没有|缺少|缺乏)\s*"
     r"(?P<what3>[\u4e00-\u9fffA-Za-z]{0,4})|(?:没法|没办法|无法)(?P<what4>[\u4e00-\u9fffA-Za-z]{1,4})", re.I)
 # a behaviour negated: an omission of the one who did the work ("I didn't wire up …", "we did not set
-# up …"), or a behaviour of the thing whose consequence the sentence goes on to say ("logout doesn't end
-# the Okta session", "the search box doesn't index the new pages"; in Chinese only between parts:
-# "多台网关之间不共享", "两边不同步") — not what a thing is promised not
-# to do (trouble: "doesn't lock the table", "doesn't return the password"; "We don't store card numbers",
-# "草稿不发通知") nor what it no longer does ("… anymore", "不依赖 Java 了")
+# up …"), or what a thing itself does not do ("logout doesn't end the Okta session", "the search box
+# doesn't index the new pages"; in Chinese only between parts: "多台网关之间不共享", "两边不同步") — not
+# what it is promised not to do (trouble: "doesn't lock the table", "doesn't return the password"; "we
+# don't store card numbers", "草稿不发通知", can't / won't / never) nor what it no longer does ("…
+# anymore", "不依赖 Java 了")
 _NEGATED_DOING = re.compile(
     r"\b(?:I|we)\s+(?:did not|didn't|never got to)\s+(?:\w+ly\s+)?(?P<what>\w+(?:\s+\w+){0,2})|"
     r"\b(?<!I )(?<!we )(?<!you )(?<!they )(?:doesn't|does not)\s+(?:\w+ly\s+)?(?P<what2>\w+(?:\s+\w+){0,2})"

@@ -121,3 +121,12 @@ def test_a_todo_inside_one_open_todo_is_that_todo_carried_over():
     assert restated(["下载接口还没有鉴权"], (), open_todos, same_todo) == ["下载接口还没有鉴权"]
     two = open_todos + [("s2", "Excel 模板的表头还是旧的")]
     assert restated(["好，Excel 先放着"], (), two, same_todo) == ["好，Excel 先放着"]
+
+
+def test_a_put_off_request_keeps_the_words_of_the_open_todo_it_names():
+    open_todos = [("s1", "导出大文件会超时，这个还没处理"), ("s1", "上传接口没有大小限制")]
+    todos = capture("横幅改好了。", ["导出超时那个先放一放，先改横幅"], frozenset(), True, open_todos)
+    assert todos == ["导出大文件会超时，这个还没处理"], todos
+    # a failure explained after a colon tells its cause; with "还得再看" it stays open
+    assert from_message("The deploy fails: the staging bucket has no write policy.") == []
+    assert from_message("部署挂了：staging 的桶没有写权限，还得再查") != []

@@ -283,10 +283,11 @@ def told(sentence: str) -> bool:
                for i, c in enumerate(parts))
 
 
-# a sentence that explains what caused a trouble ("白屏是因为…", "The timeout was because …"): it tells
+# a sentence that explains what caused a trouble ("白屏是因为…", "The timeout was because …", "the build
+# fails: the table has no _loaded_at column"): it tells
 # the cause; only a temporal "not yet" (还没, still, yet) or a deferral in it leaves work open
-_EXPLAINS = re.compile(r"是因为|原因是|(?:是|就是)由于|\b(?:was|is|were|are) (?:because|due to|caused by)\b|\bthe (?:cause|reason) (?:was|is)\b",
-                       re.I)
+_EXPLAINS = re.compile(r"是因为|原因是|(?:是|就是)由于|\b(?:was|is|were|are) (?:because|due to|caused by)\b|\bthe (?:cause|reason) (?:was|is)\b|"
+                       r"\b(?:fails|failed|breaks|broke)\s*:|(?:挂了|报错了?|失败了?)\s*[:：]", re.I)   # "the build fails: …"
 _TEMPORAL = re.compile(r"还|尚|仍|\b(?:yet|still)\b", re.I)
 
 

@@ -348,15 +348,17 @@ def deferrals(request: str) -> list:
     return out
 
 
-def capture(final_message: str, requests=(), done_words=frozenset(), worked: bool = True) -> list:
+def capture(final_message: str, requests=(), done_words=frozenset(), worked: bool = True, open_todos=(),
+            is_same=None) -> list:
     """A session's open to-dos: the final message's, then the person's deferrals that the session
     did not report done (``done_words``: keywords of what it reports done; ``worked``: it changed
-    files)."""
+    files) — one that puts off an earlier open to-do (``open_todos``: ``[(session id, text)]``) in
+    that to-do's words ("rebalance 误报那个先放一放" is "消费者 rebalance 期间会误报，这个还没处理")."""
     todos = from_message(final_message, worked)
     for request in requests:
         for todo in deferrals(request):
             if not covers(content(todo), done_words, DONE_SHARE):
-                todos.append(todo)
+                todos += restated([todo], (), open_todos, is_same or same_todo)
     return _keep(todos)[:MAX_TODOS]
 
 

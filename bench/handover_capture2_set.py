@@ -31,6 +31,8 @@ BASELINE — main c789752, ``.venv-test/bin/python bench/bench_handover_tuning.p
 OUT`` with ``--checkout`` of ``git archive c789752``, offline summarizer, 2026-11-26 09:33 UTC, load
 average ~3 (2 shared cores), recorded before any rule of this round changed: open to-dos captured (on a
 ``[ ]`` line of the next start) 11/32; spurious ``[ ]`` lines 2/14; topics 10/10, files 10/10.
+After the rules of this round (branch ``capture4``, same command, 10:04–10:12 UTC): 29/32 (zh 10/12,
+en 12/13, mixed 7/7), spurious 1/37 — an upper bound (BENCHMARKS.md, fourth round).
 """
 
 from __future__ import annotations

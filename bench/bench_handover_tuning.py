@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|capture|capture2] [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|capture|capture2|traps|progress] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
@@ -35,6 +35,15 @@ engineer of the capture rules: an upper bound as well. ``--set capture2`` runs
 rules missed — absence, scope limits, negated behaviour, bad outcomes, inability, hedged wishes, items
 under a lead, the person's "remind me to" — beside 33 look-alikes that are not open work), written by
 the engineer of the capture rules of the fourth round before changing them: an upper bound too.
+``--set traps`` runs
+``bench/handover_traps_set.py`` (12 projects: other work in the same area, the same file or a sibling
+of the same list, that must not close an open to-do, and the to-do finished in other words), written
+by the engineer of the closing match rules before changing them: an upper bound as well.
+``--set progress`` runs
+``bench/handover_progress_set.py`` (10 projects, 22 to-dos; 20 finished in the words people use —
+"I did it myself", "sorted", "合进去了", a status list with ✅, "yes, merged" — and 21 traps: work
+started, half done, next, planned, put off, failed, or marked open), written by the engineer of the
+progress rules (summary/progress.py): an upper bound as well.
 
 Each session is written as a transcript in the real binary's shapes (tests/support/transcripts.py;
 the first edit meets the rules gate), summarized by ``session-summary.py`` in a new process with
@@ -89,6 +98,8 @@ from handover_closing_heldout3 import SCENARIOS as CLOSING_HELDOUT3  # noqa: E40
 from handover_closing_heldout4 import SCENARIOS as CLOSING_HELDOUT4  # noqa: E402
 from handover_closing_heldout5 import SCENARIOS as CLOSING_HELDOUT5  # noqa: E402
 from handover_closing_set import SCENARIOS as CLOSING  # noqa: E402
+from handover_progress_set import SCENARIOS as PROGRESS  # noqa: E402
+from handover_traps_set import SCENARIOS as TRAPS  # noqa: E402
 from handover_tuning_set import SCENARIOS  # noqa: E402
 from report import emit  # noqa: E402
 from support.transcripts import TranscriptWriter  # noqa: E402
@@ -99,7 +110,7 @@ PLANTED = (("topic", "topic"), ("file", "files"), ("decision", "decisions"), ("r
 SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELDOUT,
         "closing-heldout2": CLOSING_HELDOUT2, "closing-heldout3": CLOSING_HELDOUT3,
         "closing-heldout4": CLOSING_HELDOUT4, "closing-heldout5": CLOSING_HELDOUT5, "capture": CAPTURE,
-        "capture2": CAPTURE2}
+        "capture2": CAPTURE2, "traps": TRAPS, "progress": PROGRESS}
 BLIND = ("closing-heldout4", "closing-heldout5")     # written blind and not yet read by the people tuning the rules
 READ = ("closing-heldout", "closing-heldout2", "closing-heldout3")      # written blind, since read or run by them
 
@@ -356,7 +367,8 @@ def main() -> int:
                              "handover_closing_heldout2.py and handover_closing_heldout3.py, written blind, "
                              "since read), closing-heldout4 and closing-heldout5 (handover_closing_heldout4.py and "
                              "handover_closing_heldout5.py, written blind: never tune to them), capture "
-                             "(handover_capture_set.py) or capture2 (handover_capture2_set.py)")
+                             "(handover_capture_set.py), capture2 (handover_capture2_set.py), traps "
+                             "(handover_traps_set.py) or progress (handover_progress_set.py)")
     parser.add_argument("--smoke", action="store_true", help="two scenarios only (a few seconds)")
     parser.add_argument("--show", action="append", default=[], metavar="PROJECT",
                         help="print the brief each session of this project starts with (stderr)")

@@ -192,12 +192,13 @@ def render_activity(digest, cwd: str | None, limit_commands: int = 15, limit_err
 
 
 def deterministic_summary(digest, cwd: str | None, open_todos=(), is_same=same_todo, previous=None,
-                          previous_final: str = "") -> dict:
+                          previous_final: str = "", places=()) -> dict:
     """A ``summary`` object built from the digest alone (summary/extract.py): a concise topic,
     key points (failed commands, real errors, corrections, subagents), the files changed,
     decisions, to-dos, the earlier ``open_todos`` (``[(session id, text)]``) this session
-    finished, its outcome as said, the later requests and whether its change was put back."""
-    fields = extract.read(digest, open_todos, previous, is_same, previous_final)
+    finished, its outcome as said, the later requests and whether its change was put back;
+    ``places``: the project's earlier topics and files (extract.read)."""
+    fields = extract.read(digest, open_todos, previous, is_same, previous_final, places)
     points = []
     failed = [c["command"] for c in digest.commands if c.get("failed")]
     if failed:

@@ -169,11 +169,13 @@ def revert_of(digest) -> str:
 
 
 def read(digest, open_todos=(), previous: str | None = None, is_same=todo_rules.same_todo,
-         previous_final: str = "") -> dict:
+         previous_final: str = "", places=()) -> dict:
     """The deterministic summary fields of one session (see the module docstring);
     ``open_todos``: ``[(session id, text)]`` of earlier sessions; ``previous``: the id of the
     session before this one in its project (what a bare "continue" resumes) and
-    ``previous_final`` its final message (a proposal this session's first request may answer)."""
+    ``previous_final`` its final message (a proposal this session's first request may answer);
+    ``places``: ``[(session id, text)]``, what the project's earlier sessions were about (their
+    topics and files: the area its to-dos are in, summary/subject.py)."""
     evidence = todo_rules.Evidence.from_digest(digest, previous)
     worked = bool(digest.files_touched or getattr(digest, "reverted_files", None))
     todos = todo_rules.capture(digest.final_message, digest.user_requests, evidence.done_words, worked=worked,
@@ -185,7 +187,7 @@ def read(digest, open_todos=(), previous: str | None = None, is_same=todo_rules.
     if previous_final and digest.user_requests:          # "就用方案二" answering the last session's proposal
         exchanges.insert(0, (previous_final, digest.user_requests[0]))
     decisions = decide.decisions_from(texts, exchanges)
-    done = todo_rules.finished(list(open_todos), evidence, todos, is_same)
+    done = todo_rules.finished(list(open_todos), evidence, todos + evidence.held_open, is_same, places)
     reverted = revert_of(digest)
     shown = todos + decisions + ([reverted] if reverted else [])
     asked = [cut(r, ASKED_CHARS) for r in later_requests(digest.user_requests)

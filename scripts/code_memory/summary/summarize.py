@@ -335,6 +335,7 @@ def _ask(backend, mode: str, prompt: str, options: SummaryOptions):
 
 
 MAX_EARLIER_TODOS = 24
+MAX_PLACES = 30             # earlier entries whose topics and files say where the project's work is
 
 
 def _earlier_entries(paths: MemoryPaths, session: _Session, ended_ts: float) -> list:
@@ -358,6 +359,17 @@ def earlier_open_todos(earlier: list) -> list:
     newest first, at most MAX_EARLIER_TODOS."""
     out = [(entry["id"], text) for entry in earlier for text in recent.open_todos(entry)]
     return list(dict.fromkeys(out))[:MAX_EARLIER_TODOS]
+
+
+def project_places(earlier: list, project: str | None) -> list:
+    """``[(session id, text)]``: what the ``earlier`` entries (:func:`_earlier_entries`) of ``project``
+    were about — each one's topic and the files it changed: where the project's open to-dos are
+    (summary/subject.py)."""
+    out = []
+    for entry in [e for e in earlier if e.get("project") == (project or "")][:MAX_PLACES]:
+        out += [(entry["id"], t) for t in [entry.get("topic")] + list(entry.get("files") or [])
+                if isinstance(t, str) and t]
+    return out
 
 
 def previous_session(paths: MemoryPaths, session: _Session, earlier: list) -> tuple:
@@ -384,7 +396,8 @@ def _summarize(paths, digest, backend, options, session, dry_run, now, report):
     earlier = earlier_open_todos(earlier_entries)
     mode = choose_mode(digest, backend.name, options)
     summary = distribute.deterministic_summary(digest, cwd, earlier, same_todo,
-                                               *previous_session(paths, session, earlier_entries))
+                                               *previous_session(paths, session, earlier_entries),
+                                               places=project_places(earlier_entries, project))
     said = {key: summary[key] for key in ("outcome", "asked", "reverted", "noted")}   # as said, in every mode
     knowledge = None
     body = None                     # None: the numbered body rendered from ``summary``

@@ -46,7 +46,10 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
   3. it names files, the session changed every one of them, and a command passed after the change;
   4. the session is a bare "continue", did the work, and its report names part of the to-do — any
      to-do of the session it continues, else the best-matching open one;
-  never when the session lists it as open again (then it is carried over, not finished).
+  never when the session lists it as open again (then it is carried over, not finished); and in
+  1, 2 and 4's best match only when ONE thing the session says (a statement, a request, or a request with a
+  statement) names what the to-do is about rather than where it is — or, when none does, the person
+  asked for no other work (summary/subject.py).
 """
 
 from __future__ import annotations
@@ -56,9 +59,11 @@ import re
 from dataclasses import dataclass, field
 
 from ..text import soft
-from ..text.keywords import ACRONYM_WEIGHT, acronyms, coverage, covers, expand, names, stem, weights
+from ..text.keywords import acronyms, coverage, covers, expand, names, stem, weights
 from ..text.similarity import is_near_duplicate
 from . import clauses as cl
+from . import progress as pg
+from . import subject
 
 TODO_CHARS = 160
 MAX_TODOS = 6
@@ -72,6 +77,7 @@ HEAD_SHARE = 0.75         # of its main clause's weight in what the person asked
 REQUEST_SHARE = 0.5       # of a request's weight in the to-do (the request names this work) …
 REQUEST_WORDS = 2         # … with at least this many of the request's words
 REPORTED_SHARE = 0.45     # … in what the session reports done, for the best match of the open to-dos
+NAMED_REPORTED_SHARE = 0.35  # … when one thing the session says names what it is about (summary/subject.py)
 REPORTED_WORDS = 2        # … with at least this many of its words there
 REPORTED_HEAD = 0.3       # … or its whole main clause there and this share of all its words
 ONLY_REQUEST_SHARE = 0.7  # of a request's weight in the to-do: the request names this work only (and
@@ -183,10 +189,7 @@ def work(text: str) -> dict:
     return content(_unframed(text))
 
 
-def _real(token: str, weight: float) -> bool:
-    """A word that says what the work is — not a lone character, not an acronym alone (CI, API
-    say where the work is, not what it is)."""
-    return weight >= 1.0 and not (token.isascii() and weight == ACRONYM_WEIGHT)
+_real = subject.real     # a word that says what the work is, not a lone character nor an acronym alone
 
 
 def _found(words: dict, large) -> int:
@@ -411,33 +414,50 @@ class Evidence:
     """What one session shows it did (built by :meth:`from_digest`)."""
 
     done_words: set = field(default_factory=set)     # keywords of what it reports done
+    said: list = field(default_factory=list)         # … one weighted dict per statement
     asked_words: set = field(default_factory=set)    # keywords of what the person asked for
     asked: list = field(default_factory=list)        # … one weighted dict per sentence asked
+    requests: list = field(default_factory=list)     # … of those, the ones that report nothing done
     file_words: set = field(default_factory=set)     # names of the files it changed
     files: list = field(default_factory=list)
-    worked: bool = False          # changed files, and its last command did not fail
+    worked: bool = False          # changed files, its last command did not fail, its report is no partial one
     checked: set = field(default_factory=set)        # files changed before a command that passed
     continues: str | None = None  # the session a bare "continue" resumes
+    held_open: list = field(default_factory=list)    # what it puts in progress, next or still open
 
     @classmethod
     def from_digest(cls, digest, previous: str | None = None) -> "Evidence":
         said = done_statements(digest)
         ev = cls(files=list(digest.files_touched))
         for sentence in said:
-            ev.done_words |= set(content(sentence))
+            ev.said.append(content(subject.without_put_off(sentence)))
+            ev.done_words |= set(ev.said[-1])
         for path in ev.files:
             base = os.path.basename(path)
-            ev.file_words |= set(weights(base)) | set(weights(path)) | {base.lower(), path.lower()}
+            named = os.path.dirname(path) if _ENTRY_FILE.match(base) else path
+            ev.file_words |= set(weights(named)) | {base.lower(), path.lower()}
         ev.done_words = expand(ev.done_words | ev.file_words)
         for request in digest.user_requests:     # what the person asks for now, not what they put off
-            for sentence in cl.sentences(request):
-                if not (cl.is_question(sentence) or _ASKS.search(sentence) or cl.is_condition(sentence) or
-                        cl.open_sentence(sentence, obligations=False)):
-                    ev.asked.append(content(_RESUMING.sub("", sentence)))     # 接着弄 X: X
+            for sentence in pg.statements(request):
+                if _holds(sentence):
+                    ev.held_open += pg.held_open(sentence)
+                elif not (cl.is_question(sentence) or _ASKS.search(sentence) or cl.is_condition(sentence) or
+                          cl.open_sentence(sentence, obligations=False)):
+                    ev.asked.append(content(subject.without_put_off(_RESUMING.sub("", sentence))))     # 接着弄 X: X
                     ev.asked_words |= set(ev.asked[-1])
+                    if sentence not in said:                # not the person's own word of work done
+                        ev.requests.append(ev.asked[-1])
+        report = pg.read(digest.final_message)
+        for sentence, kind in report:
+            ev.held_open += pg.held_open(sentence, kind)
+        ev.held_open = list(dict.fromkeys(ev.held_open))
         ev.asked_words = expand(ev.asked_words)
         last = digest.commands[-1] if digest.commands else None
-        ev.worked = bool(ev.files) and not (last and last.get("failed"))
+        kinds = {kind for _s, kind in report}
+        # a report that finishes nothing and tells of work partly done or failing does not show the
+        # asked work done ("图例挪到了下面；不过 iPad 横屏还是会挤", "Started on retries: …")
+        partial = pg.FINISHED not in kinds and bool(kinds & {pg.IN_PROGRESS, pg.FAILED})
+        ev.worked = bool(ev.files) and not (last and last.get("failed")) and not partial
         ev.checked = set(getattr(digest, "checked_files", None) or [])
         requests = [r for r in digest.user_requests if r.strip()]
         if previous and requests and _WORK_REQUEST.match(requests[0]):
@@ -445,30 +465,57 @@ class Evidence:
         return ev
 
 
+# a file named for its place, not its work ("api/index.md", "__init__.py", "main.go"): its name says
+# where the session worked, not what it did
+_ENTRY_FILE = re.compile(r"^(?:index|main|__init__|__main__|mod|lib|app|init|default|base|utils?|common|helpers?|"
+                         r"types|constants)\.\w+$", re.I)
+
+
 def done_statements(digest) -> list:
-    """The sentences in which a session reports work done: the person's sentences that state
-    completion and leave nothing open ("压测我这边已经跑过了"); the assistant's too when the session
-    did work — changed files or ran a command that passed (in a session of questions and answers
-    "failed deliveries are simply dropped" describes how things are, not work done); in a session
-    that changed files, also every plain statement of its final report (it describes what was done).
-    Never a sentence that says the trouble goes on or the work carries on ("文件名还是乱码，明天接着查",
-    "it still times out"), and nothing the assistant says when the session's last command failed
-    ("Retries are in but the backoff test fails": the work is not shown to hold)."""
+    """The statements in which a session reports work FINISHED (summary/progress.py: each sentence,
+    list item or marked item carries its own verdict — finished, in progress, next, planned, failed,
+    still open, a state): the person's finished statements ("压测我这边已经跑过了", "the index is
+    sorted", "合进去了") and their "yes, merged" to the assistant's question whether it was; the
+    assistant's finished ones when the session did work — changed files or ran a command that passed
+    (in a session of questions and answers "failed deliveries are simply dropped" describes how things
+    are, not work done); in a session that changed files, also the plain statements of its final
+    report (it describes what was done). Never a statement of work started, half done, next, planned
+    or failed ("Started on retries: …", "写了一半", "Cluster-wide counting is next", "⏳ not started"),
+    nor one that says the trouble goes on or the work carries on ("文件名还是乱码，明天接着查", "it still
+    times out"), and nothing the assistant says when the session's last command failed ("Retries are
+    in but the backoff test fails": the work is not shown to hold)."""
     out = []
     commands = digest.commands or []
     did_work = not (commands and commands[-1].get("failed")) and \
         (bool(digest.files_touched) or any(not c.get("failed") for c in commands))
     texts = (list(getattr(digest, "assistant_notes", None) or []) or [digest.final_message]) if did_work else []
     for text in texts:
-        out += [s for s in cl.sentences(text) if cl.done_sentence(s)]
+        out += [s for s, kind in pg.read(text) if kind == pg.FINISHED]
     if did_work and digest.files_touched:
-        out += [s for s in cl.sentences(digest.final_message)
-                if not cl.open_sentence(s) and not cl.is_question(s) and not cl.is_condition(s)
-                and (not cl.negated(s) or cl.done_sentence(s))]        # "超时的问题没动" reports nothing done
+        out += [s for s, kind in pg.read(digest.final_message)
+                if kind in (pg.FINISHED, pg.STATE) and not cl.is_condition(s)
+                and (not cl.negated(s) or kind == pg.FINISHED)]        # "超时的问题没动" reports nothing done
     for request in digest.user_requests:
-        out += [s for s in cl.sentences(request) if not _ASKS.search(s) and not _IMPERATIVE.match(s)
-                and (cl.done_sentence(s) or _settled(s))]
+        out += [s for s in pg.statements(request) if not _ASKS.search(s) and not _IMPERATIVE.match(s)
+                and (pg.finished(s) or _settled(s))]
+    for question, answer in getattr(digest, "exchanges", None) or ():
+        out += pg.confirmed(question, answer)
     return [s for s in out if not _TROUBLE_GOES_ON.search(s)]
+
+
+# the person's word that work is still going ("压测还在跑", "the backfill is still running") — not a
+# request to start it ("start on the retries", "开始弄 e2e 拆分吧")
+_STILL_GOING = re.compile(r"还在|正在|进行中|在跑|跑着|一半|\b(?:still (?:running|going|in progress|waiting)|in progress|"
+                          r"partially|half[- ]done|halfway|waiting (?:for|on)|in review)\b", re.I)
+
+
+def _holds(sentence: str) -> bool:
+    """Does the person hold this work open in their own words: planned for later or put off ("I'll do
+    the index next week", "暗色模式那个先别管"), still going, not started, or marked open in a status
+    list of theirs — not a request for the next piece of work now ("下一步做找回密码页")?"""
+    kind = pg.verdict(sentence)
+    return kind in (pg.PLANNED, pg.OPEN) and bool(pg.held_open(sentence, kind)) or \
+        kind == pg.IN_PROGRESS and bool(_STILL_GOING.search(sentence))
 
 
 def _settled(sentence: str) -> bool:
@@ -483,12 +530,14 @@ def _named_files(todo: str) -> set:
     return {n for n in names(weights(todo)) if "." in os.path.basename(n) and not n.startswith(".")}
 
 
-def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=same_todo) -> list:
+def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=same_todo, places=()) -> list:
     """The earlier ``open_todos`` (``[(session id, text)]``) the session behind ``evidence``
-    finished (see the module docstring)."""
+    finished (see the module docstring); ``places``: ``[(session id, text)]``, what the project's
+    earlier sessions were about (their topics and files, summary/subject.py)."""
     out, asked, resumed, reported, reported_only = [], [], [], [], []
     changed = {p.lower() for p in evidence.files} | {os.path.basename(p).lower() for p in evidence.files}
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
+    said = subject.Said.of(evidence.said, evidence.asked, evidence.requests, evidence.file_words)
     for ref, todo in open_todos:
         if any(is_same(todo, other) for other in still_open):
             continue
@@ -505,7 +554,11 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             out.append((ref, todo))
         elif not subject_said:
             continue
-        elif covers(words, evidence.done_words, DONE_SHARE) or \
+        named_by_one = subject.named_by_one(words, head(todo), [work(o) for r, o in open_todos if r == ref and o != todo],
+                                            subject.project_area(places, ref), said)
+        if named_by_one is None:          # the person asked for other work, and nothing said names it
+            continue
+        if covers(words, evidence.done_words, DONE_SHARE) or \
                 (named and named <= evidence.done_words and coverage(words, evidence.done_words) >= NAMED_SHARE):
             reported_only.append((ref, todo, words))
         elif evidence.worked and (_asked_for(words, head(todo), evidence) or
@@ -513,7 +566,8 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             asked.append((_request_match(words, head(todo), evidence), ref, todo))
         elif evidence.worked and evidence.continues and coverage(words, evidence.done_words) >= CONTINUE_SHARE:
             resumed.append((coverage(words, evidence.done_words), ref, todo))
-        elif _reported(words, head(todo), evidence.done_words):
+        elif _reported(words, head(todo), evidence.done_words,
+                       NAMED_REPORTED_SHARE if named_by_one else REPORTED_SHARE):
             reported.append((coverage(words, evidence.done_words), ref, todo))
     # a to-do the report covers but the request names none of, while the request names another
     # one: a sibling ("多页 PDF 的问题处理一下" — "每一页都会识别" says nothing of the handwritten
@@ -586,11 +640,11 @@ def _asked_and_reported(words: dict, main: dict, evidence: Evidence) -> bool:
     return _found(main, evidence.done_words) >= 1 and soft.coverage(main, evidence.done_words) >= REPORTED_SHARE
 
 
-def _reported(words: dict, main: dict, done_words) -> bool:
+def _reported(words: dict, main: dict, done_words, least: float = REPORTED_SHARE) -> bool:
     """Does what the session reports done name this to-do: a good share of its words (two at
     least), or all of its main clause ("压测还没做" of "压测还没做，上线前要跑一轮") and some of the rest?"""
     share = coverage(words, done_words)
-    if share >= REPORTED_SHARE and _found(words, done_words) >= REPORTED_WORDS:
+    if share >= least and _found(words, done_words) >= REPORTED_WORDS:
         return True
     return bool(main) and share >= REPORTED_HEAD and coverage(main, done_words) >= 1.0 and \
         _found(main, done_words) >= 1

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|capture|traps|progress] [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|capture|capture2|traps|progress] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
@@ -30,7 +30,12 @@ reports with look-alike sentences that are not open work) was written blind to t
 as well, for the next round of rules — never tune to it either. ``--set capture``
 runs ``bench/handover_capture_set.py`` (10 projects, open work stated as a state, and reports full
 of results, descriptions, causes and intended caveats that must not become to-dos), written by the
-engineer of the capture rules: an upper bound as well. ``--set traps`` runs
+engineer of the capture rules: an upper bound as well. ``--set capture2`` runs
+``bench/handover_capture2_set.py`` (10 projects, 32 open to-dos in the classes of phrasing the capture
+rules missed — absence, scope limits, negated behaviour, bad outcomes, inability, hedged wishes, items
+under a lead, the person's "remind me to" — beside 33 look-alikes that are not open work), written by
+the engineer of the capture rules of the fourth round before changing them: an upper bound too.
+``--set traps`` runs
 ``bench/handover_traps_set.py`` (12 projects: other work in the same area, the same file or a sibling
 of the same list, that must not close an open to-do, and the to-do finished in other words), written
 by the engineer of the closing match rules before changing them: an upper bound as well.
@@ -85,6 +90,7 @@ sys.path.insert(0, os.path.join(REPO, "bench"))
 
 from bench_continuity import DENIAL, fill_root  # noqa: E402
 from code_memory.timeutil import now_iso  # noqa: E402
+from handover_capture2_set import SCENARIOS as CAPTURE2  # noqa: E402
 from handover_capture_set import SCENARIOS as CAPTURE  # noqa: E402
 from handover_closing_heldout import SCENARIOS as CLOSING_HELDOUT  # noqa: E402
 from handover_closing_heldout2 import SCENARIOS as CLOSING_HELDOUT2  # noqa: E402
@@ -104,7 +110,7 @@ PLANTED = (("topic", "topic"), ("file", "files"), ("decision", "decisions"), ("r
 SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELDOUT,
         "closing-heldout2": CLOSING_HELDOUT2, "closing-heldout3": CLOSING_HELDOUT3,
         "closing-heldout4": CLOSING_HELDOUT4, "closing-heldout5": CLOSING_HELDOUT5, "capture": CAPTURE,
-        "traps": TRAPS, "progress": PROGRESS}
+        "capture2": CAPTURE2, "traps": TRAPS, "progress": PROGRESS}
 BLIND = ("closing-heldout4", "closing-heldout5")     # written blind and not yet read by the people tuning the rules
 READ = ("closing-heldout", "closing-heldout2", "closing-heldout3")      # written blind, since read or run by them
 
@@ -361,8 +367,8 @@ def main() -> int:
                              "handover_closing_heldout2.py and handover_closing_heldout3.py, written blind, "
                              "since read), closing-heldout4 and closing-heldout5 (handover_closing_heldout4.py and "
                              "handover_closing_heldout5.py, written blind: never tune to them), capture "
-                             "(handover_capture_set.py), traps (handover_traps_set.py) or progress "
-                             "(handover_progress_set.py)")
+                             "(handover_capture_set.py), capture2 (handover_capture2_set.py), traps "
+                             "(handover_traps_set.py) or progress (handover_progress_set.py)")
     parser.add_argument("--smoke", action="store_true", help="two scenarios only (a few seconds)")
     parser.add_argument("--show", action="append", default=[], metavar="PROJECT",
                         help="print the brief each session of this project starts with (stderr)")

@@ -8,7 +8,9 @@ past participles, "is in", "now …"), negation scoped to its clause and made "n
 temporal word (还没, 尚未, not … yet, still isn't, haven't), deferral (回头, 下次, 有空, 上线前要,
 later, next time, at some point, before we deploy), modality (得 / 要先 / should / ought to), a
 deficiency of the current state said as a state (missing, untested, flaky, hard-coded, still <the
-old thing>, 还是…, 目前只…, 写死, 看不清: :func:`lacking`), and
+old thing>, 还是…, 目前只…, 写死, 看不清: :func:`lacking`) or through the sentence's structure
+(absence, a negated behaviour, a scope that stops short, an outcome that is trouble — unless what is
+absent or negated is trouble itself: :func:`_structural_state`), and
 connectives that open a reason (因为, 免得, so that, to avoid) or a condition (如果, if); where
 one sentence lists several pieces of open work (:func:`open_items`); and a sentence that tells the
 states it names — a pitfall written down, an agreed limit, the past, a fix — rather than leaving them
@@ -51,10 +53,13 @@ _DONE_EN = re.compile(
     r"\b(?!need|speed|seed|feed|embed|indeed|bed|red|hundred|based|used to)[a-z]{3,}ed\b|"
     r"\b(?:wrote|ran|built|made|did|got|put|set up|took|found|kept|moved|went|came out|sent|split|cut|read)\b",
     re.I)
+# what is trouble to have, in Chinese: said absent or negated ("没有丢数据", "不会阻塞"), the news is good
+TROUBLE_ZH = (r"报错|错误|问题|影响|变化|变动|改动|改变|冲突|重复|丢|泄|警告|异常|积压|区别|必要|关系|差异|延迟|超时|失败|崩|"
+              r"卡|阻塞|乱码|回归|遗漏|漏|风险|副作用|复现")
 # negation, Chinese: scoped to the clause; "not yet" needs a temporal word (没同步 alone is a cause)
 _NOT_YET_ZH = re.compile(r"(?:还|尚|仍|暂|暂时|目前|现在还?)(?:没有?|未|不)|尚未|还未|没来得及|没顾上|没做完|没弄完|没写完|未完成|没(?:动|碰|处理|管)(?![过好完])|"
                          r"(?:也|都)?(?:还是|仍然是|依然是)(?:硬编码|写死)|"
-                         r"也还?没有?(?!问题|关系|影响|报错|变化?|什么|必要|用到?|区别)(?=[\u4e00-\u9fffA-Za-z])")
+                         r"也还?没(?!有?(?:问题|关系|影响|报错|变化?|什么|必要|用到?|区别|" + TROUBLE_ZH + r"))有?(?=[\u4e00-\u9fffA-Za-z])")
 _NEG_ZH = re.compile(r"没有?|未|不|别|无|非")
 _NOT_YET_EN = re.compile(
     r"\bnot (?:\w+ )?yet\b|n't (?:\w+ )?(?:\w+ )?yet\b|\byet to\b|\bstill (?:not|no|isn't|aren't|doesn't|don't|can't|"
@@ -69,14 +74,17 @@ _NEG_EN = re.compile(r"\b(?:not|no|never|nothing|without|none)\b|n't\b", re.I)
 BEFORE_EVENT_ZH = r"[\u4e00-\u9fff]{2}之?前(?=\s*(?:要|得|需要|先|记得|务必|一定|必须))"
 # deferral: work put off or still left (下一步, 回头, 下次, 上线前要…, next time, later, remaining …)
 _DEFER_ZH = re.compile(
-    r"下一步|接下来|后续|待办|待做|还差|还缺|遗留|TODO|记得|别忘了?|不要忘了?|回头|改天|下次|下回|"
-    rf"有空|得空|抽空|找时间|等有空|{BEFORE_EVENT_ZH}|"
+    r"下一步|接下来|后续|待办|待做|还差|还缺|遗留|TODO|记得|别忘了?|不要忘了?|提醒(?:一下)?(?:我|我们)|回头|改天|下次|下回|"
+    rf"有空|得空|抽空|找时间|等有空|{BEFORE_EVENT_ZH}|(?:先)?放一放|先放着|先搁(?:置|着|一搁)|暂缓|"
     r"(?:之后|以后|后面|随后|晚点)(?=\s*(?:要|得|再|需要|还|可以|记得|补|加|做|改|把|给|跟|去|处理|看))")
+# "a minute later", "two days later": a span of time that passed, not work put off
+AFTER_A_SPAN = "".join(rf"(?<!{unit} )(?<!{unit}s )" for unit in ("second", "minute", "hour", "day", "week", "month", "year"))
 _DEFER_EN = re.compile(
     r"\bnext steps?\b|\bup next\b|\bnext up\b|\bto-?dos?\b|\bremaining\b|\bleft to do\b|\bfollow[- ]?ups?\b|"
     r"\boutstanding\b|\bpending\b|\bnext time\b|\bremember to\b|\bdon't forget\b|\bdo not forget\b|"
-    r"\bat some point\b|\beventually\b|\blater\b|\bwhen (?:we|you) (?:have|get) (?:time|a chance)\b|"
-    r"\bnice to have\b|\bwould be (?:nice|good|worth)\b|\bworth (?!noting|knowing|writing down|mentioning|remembering|recording)(?:\w+ing)\b|"
+    r"\bat some point\b|\beventually\b|\b" + AFTER_A_SPAN + r"later\b|\bwhen (?:we|you) (?:have|get) (?:time|a chance)\b|"
+    r"\bnice to have\b|\b(?:would|'d|could|might|may) (?:also |probably |really )?be (?:nice|good|worth|better|useful|great|cleaner|wise|safer)\b|"
+    r"\bremind (?:me|us)\b|\bon hold\b|\bput (?:it|that|this|them) aside\b|\bpark (?:the|it|that|this)\b|\bhold off on\b|\bworth (?!noting|knowing|writing down|mentioning|remembering|recording)(?:\w+ing)\b|"
     r"\bbefore (?:we|you|it|this) (?:deploy|release|ship|merge|go live|run|roll out)|\bbefore (?:deploying|releasing|"
     r"shipping|merging|rolling out|going live)\b|\bbefore the (?:next |first )?(?:release|deploy(?:ment)?|launch|merge)\b|\bbefore (?:launch|release|go-live)\b",
     re.I)
@@ -131,6 +139,66 @@ _LACKING_ZH = re.compile(
     r"是(?:乱|错)的|不对(?![称齐])|乱码|错位|重叠|闪退|崩溃|卡死|白屏|"
     r"(?<![离分先次版回暂就都也])(?<=[\u4e00-\u9fff])不(?:清|到|上|通|开|动|出来|起来|进去|了(?![解多]))"
     r"(?![多\d\s]*(?:\d|秒|分钟|毫秒|ms|MB|KB|%))")
+# a deficiency said through the sentence's structure rather than a word for it: something the work
+# lacks ("has no retry", "there's no canary", "no way to re-send", "缓存没有过期时间", "回滚步骤也没有",
+# "没法按租户区分"), a behaviour negated ("doesn't invalidate on rename", "I didn't wire up the
+# callback", "两边不同步"), a scope that stops short ("only runs on x86", "只能手工维护") and an
+# outcome that is itself trouble ("rows are silently dropped", "会丢字节", "会被吞掉") — each unless
+# what is absent, negated or stopped is itself trouble (:data:`_TROUBLE`: "no errors", "没有报错",
+# "doesn't block the UI thread", "不会阻塞")
+_ABSENT = re.compile(
+    r"\b(?:has|have|gets?|there(?:'s| is| are))\s+(?:also\s+|still\s+|currently\s+)?no\s+(?P<what>\S+(?:\s+\S+){0,2})|"
+    r"(?<=[\u4e00-\u9fffA-Za-z0-9_)）\]\s])(?:也|都|并|根本|完全|暂时|目前)?(?:没有|缺少|缺乏)\s*"
+    r"(?P<what3>[\u4e00-\u9fffA-Za-z]{0,4})|(?:没法|没办法|无法)(?P<what4>[\u4e00-\u9fffA-Za-z]{1,4})", re.I)
+# a behaviour negated: an omission of the one who did the work ("I didn't wire up …", "we did not set
+# up …"), or what a thing itself does not do ("logout doesn't end the Okta session", "the search box
+# doesn't index the new pages"; in Chinese only between parts: "多台网关之间不共享", "两边不同步") — not
+# what it is promised not to do (trouble: "doesn't lock the table", "doesn't return the password"; "we
+# don't store card numbers", "草稿不发通知", can't / won't / never) nor what it no longer does ("…
+# anymore", "不依赖 Java 了")
+_NEGATED_DOING = re.compile(
+    r"\b(?:I|we)\s+(?:did not|didn't|never got to)\s+(?:\w+ly\s+)?(?P<what>\w+(?:\s+\w+){0,2})|"
+    r"\b(?<!I )(?<!we )(?<!you )(?<!they )(?:doesn't|does not)\s+(?:\w+ly\s+)?(?P<what2>\w+(?:\s+\w+){0,2})"
+    r"(?![^.;]*\bany ?more\b)|"
+    r"(?:之间|互相|彼此|两边|各自)(?:的[^，,。；;]{0,12}?)?不(?!会|用|需|必|是|要|能|可|太|够|过|再|一|了|然|如|管|论|仅|只|但|得|少|多|"
+    r"错|同(?!步)|久|断|大|小|高|低|对|好|行|便|妨|限|定|止|足|满|清|到|上|通|开|动|出|起|进|变|敢|想|肯|该|应|许|准)"
+    r"(?P<what3>[\u4e00-\u9fff]{2})(?=$|[，,。；;！!\sA-Za-z0-9])", re.I)
+_STOPS_SHORT = re.compile(
+    r"\b(?:only|can only)\s+(?:works?|runs?|supports?|understands?|handles?|targets?|accepts?|covers?|"
+    r"recogni[sz]es?|knows?|speaks?|parses?|builds?|compiles?)\b|"
+    r"只(?:能|会)(?:在|手工|手动|人工|靠|通过|从)|只(?:支持|认|覆盖|适用于?|兼容)", re.I)
+_TROUBLE_OUTCOME = re.compile(
+    r"\b(?:is|are|gets?|being)\s+(?:\w+ly\s+)?(?:lost|truncated|swallowed|corrupted|duplicated|overwritten|garbled|"
+    r"mangled|eaten|resurrected|double[- ]counted|counted twice)\b|\bsilently\s+(?:\w+ed|lost|eaten)\b|"
+    r"(?<![不没])会(?:被)?(?:丢|吞|漏|截断|覆盖|清空|重复|乱|挤|卡|崩|闪退|误|串|错)|(?:会|又)重新出现|又出现", re.I)
+_TROUBLE = re.compile(
+    r"\b(?:errors?|warnings?|regressions?|failures?|problems?|issues?|conflicts?|collisions?|duplicates?|leaks?|loss|"
+    r"downtime|impact|changes?|diffs?|needs?|exceptions?|timeouts?|delays?|lag|backlog|side[- ]effects?|"
+    r"surprises?|differences?|risk|noise|dependenc(?:y|ies)|broken|lose|lost|bad|wrong|stale|way around|more|longer|"
+    r"one|passwords?|secrets?|credentials?|pii|personal data|card numbers?|"
+    r"(?:crash|depend|lock|block|break|fail|affect|touch|modif(?:y|ie)|alter|remov|delet|renam|mov|leak|hang|"
+    r"collid|duplicat|matter|requir|need|interfer|stall|drop|corrupt|overwrit|reproduc|harm|hurt|chang)"
+    r"(?:e|s|es|ed|d|ing)?)\b|"
+    r"^(?:出现|发生|产生|引入|新增)?(?:" + TROUBLE_ZH + r"|改|动|变|再|需要|用|什么|任何|依赖|敏感|明文)", re.I)
+
+
+def _structural_state(clause: str):
+    """The first deficiency :data:`_ABSENT`, :data:`_NEGATED_DOING`, :data:`_STOPS_SHORT` or
+    :data:`_TROUBLE_OUTCOME` find in ``clause`` whose object is not itself trouble, or None."""
+    for pattern in (_ABSENT, _NEGATED_DOING):
+        for found in pattern.finditer(clause):
+            what = next((g for g in found.groups() if g is not None), "")
+            attributive = re.match(r"^[^，,。；;]{0,8}的", clause[found.end() - len(what):])   # 没有权限的用户
+            if what and _TROUBLE.search(what) or attributive:
+                continue
+            if not what and not re.search(r"(?:也|都|还)没有\s*$", clause[:found.end()]):
+                continue              # a bare 没有 needs its subject before it: "回滚步骤也没有"
+            if re.search(r"了\s*[。.!！]?\s*$", clause):
+                continue              # "不依赖 Java 了", "没有 sleep 了": no longer so, a change done
+            return found
+    return _STOPS_SHORT.search(clause) or _TROUBLE_OUTCOME.search(clause)
+
+
 # … unless said of the past or as a cause, inside a condition, as intended, or of what the clause fixes
 _NOT_NOW = re.compile(r"之前|以前|原来|原先|本来|当时|一开始|因为|由于|原因是|导致|"
                       r"\b(?:was|were|used to|had|because|caused|due to|turned out)\b", re.I)
@@ -142,12 +210,13 @@ _STILL_GOOD = re.compile(r"^[^，,。；;]*?(?:全过|通过|正常|没问题|�
                          r"as expected|normally|cleanly)\b", re.I)     # "…还是 9 个全过", "still all pass"
 _WHEN_ZH = re.compile(r"(?<![超小耗定实及临同按准暂])时(?:候)?(?![间])|的话")       # "数据库连不上时返回 503"
 _NOW = re.compile(r"现在|目前|\bnow\b", re.I)
-_ADJECTIVAL = re.compile(r"\b(for|the|a|an|of|on|with|in|any|all|its|their|our|to|from|by) [a-z]{3,}ed\b|()\bun[a-z]{3,}ed\b",
-                         re.I)
+_ADJECTIVAL = re.compile(r"\b(for|the|a|an|of|on|with|in|any|all|its|their|our|to|from|by) [a-z]{3,}ed\b|()\bun[a-z]{3,}ed\b|"
+                         r"()\b[a-z]+-[a-z]{3,}ed\b", re.I)        # "comma-separated": a compound adjective
 _EITHER = re.compile(r"(?:不管|无论|不论)[^，,。]*还是")                 # "不管是 A 还是 B": "or"
 _FIXES_ZH = re.compile(r"(?:改|换|替换)(?:成|为)|去掉|去除|移除|删掉|拿掉|修好|修复|了\s*$")   # "把写死的地址改成…了"
 
 
+_SUBORDINATE = re.compile(r"\b(?:when|whenever|if|once|after|before|until|unless|because|since)\b|" + _WHEN_ZH.pattern, re.I)
 _DETERMINER_END = re.compile(r"\b(?:the|a|an|this|that|these|those|its|their|our|every|each)\s+$", re.I)
 
 
@@ -156,7 +225,7 @@ def lacking(clause: str) -> bool:
     "the PDF still prints the old totals block", "图表库还是整包引入的", "颜色看不清") — not of the
     past or as a cause, not inside a condition ("returns 401 when the header is missing"), not
     intended, and not what the clause reports fixed ("Fixed the flaky test", "把写死的地址改成读配置了")."""
-    found = _LACKING_EN.search(clause) or _LACKING_ZH.search(clause)
+    found = _LACKING_EN.search(clause) or _LACKING_ZH.search(clause) or _structural_state(clause)
     if not found:
         return False
     before, after = clause[:found.start()], clause[found.end():]
@@ -169,6 +238,7 @@ def lacking(clause: str) -> bool:
         return False                  # _NEG_EN before it: "Nothing is broken"
     if found.group(0).lower().rstrip() == "still":               # "still <verb>": the verb is the state
         after = re.sub(r"^\S+", " ", after)
+    after = _SUBORDINATE.split(after)[0]          # "… when a product is renamed": not what it reports
     rest = _NOW.sub(" ", before + " " + after)
     rest = _ADJECTIVAL.sub(lambda m: m.group(1) or "", rest)      # "for failed uploads" names, reports nothing
     return not (completed(rest) or _FIXES_ZH.search(rest))
@@ -181,13 +251,19 @@ def lacking(clause: str) -> bool:
 _NOTE_LEAD = re.compile(r"^\s*(?:踩坑|(?:这个|有个|一个)坑|(?:这里|这儿)有个坑|坑[:：]|记一笔|记一下|备忘|教训|"
                         r"lessons? learned|gotcha|pitfall|(?:note )?for the record)", re.I)
 _AGREED = re.compile(r"定好的|约定|说好的|商量好的|需求范围|范围内|范围外|文档里(?:写|有|说)|本身(?=不|没)|第三方|"
-                     r"\b(?:agreed|in scope|out of scope|per (?:the )?spec|documented|upstream|third[- ]party)\b", re.I)
+                     r"这是[^，,。；;]{0,8}(?:定|要求|确认过?)的|"
+                     r"\b(?:agreed|in scope|out of scope|per (?:the )?spec|documented|upstream|third[- ]party|asked for|"
+                     r"requested)\b", re.I)
 _ONLY_CHANGED = re.compile(r"只是(?:多|加|改|换|把|调)|只(?:改|动|加|换)了|其(?:余|他)(?:的)?(?:都)?(?:不变|没变|没动)|"
                            r"\bI only (?:changed|touched|added|moved|renamed)\b|\bthe rest is unchanged\b", re.I)
 # a fix reported after the state ("…照样全绿，已经改成 UTC 了"); not any later completion ("— I only
 # checked macOS" leaves the Windows steps untested)
 _FIXED = re.compile(r"已经?(?:改|换|修|加|补|去|删|拆|统一)|改成|改为|换成|修好|修复|后来|"
                     r"\b(?:fixed|now|removed|replaced|switched|resolved)\b", re.I)
+# a consequence that is good news: "there is no global state, so it is thread-safe", "没有外部依赖，所以很稳定"
+_GOOD_CONSEQUENCE = re.compile(r"^(?:(?:so|which means|meaning|hence|therefore)\b|所以|因此|这样).*?(?:\b(?:safe|thread-safe|"
+                               r"fine|ok|okay|correct|stable|fast|cheap|simple|harmless|idempotent|deterministic)\b|"
+                               r"安全|稳定|没问题|不受影响|更快|正常)", re.I)
 _TOLD_BEFORE = re.compile(r"之前|以前|原来|本来|当时|一开始|起初|那次|上次|"
                           r"\b(?:used to|turned out|at first|initially|originally)\b", re.I)
 
@@ -202,8 +278,22 @@ def told(sentence: str) -> bool:
         return True
     parts = clauses(sentence)
     return any(lacking(c) and (any(_TOLD_BEFORE.search(p) for p in parts[:i]) or
-                               any(_FIXED.search(p) and completed(p) for p in parts[i + 1:]))
+                               any(_FIXED.search(p) and completed(p) for p in parts[i + 1:]) or
+                               any(_GOOD_CONSEQUENCE.search(p) for p in parts[i + 1:]))
                for i, c in enumerate(parts))
+
+
+# a sentence that explains what caused a trouble ("白屏是因为…", "The timeout was because …", "the build
+# fails: the table has no _loaded_at column"): it tells
+# the cause; only a temporal "not yet" (还没, still, yet) or a deferral in it leaves work open
+_EXPLAINS = re.compile(r"是因为|原因是|(?:是|就是)由于|\b(?:was|is|were|are) (?:because|due to|caused by)\b|\bthe (?:cause|reason) (?:was|is)\b|"
+                       r"\b(?:fails|failed|breaks|broke)\s*:|(?:挂了|报错了?|失败了?)\s*[:：]", re.I)   # "the build fails: …"
+_TEMPORAL = re.compile(r"还|尚|仍|\b(?:yet|still)\b", re.I)
+
+
+def explains(sentence: str) -> bool:
+    return bool(_EXPLAINS.search(sentence)) and not _TEMPORAL.search(sentence) and \
+        not any(deferred(c, obligations=False) for c in clauses(sentence))
 
 
 # a sentence that asks the person to do something the assistant cannot (run it on their side, look

@@ -178,7 +178,8 @@ def read(digest, open_todos=(), previous: str | None = None, is_same=todo_rules.
     topics and files: the area its to-dos are in, summary/subject.py)."""
     evidence = todo_rules.Evidence.from_digest(digest, previous)
     worked = bool(digest.files_touched or getattr(digest, "reverted_files", None))
-    todos = todo_rules.capture(digest.final_message, digest.user_requests, evidence.done_words, worked=worked)
+    todos = todo_rules.capture(digest.final_message, digest.user_requests, evidence.done_words, worked=worked,
+                               open_todos=open_todos, is_same=is_same)
     if not worked:        # "还没有，接口文档先没动": a session that did nothing restates it in the words it had
         todos = todo_rules.restated(todos, digest.user_requests, open_todos, is_same)
     texts = list(digest.assistant_notes) or [digest.final_message]

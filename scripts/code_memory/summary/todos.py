@@ -8,8 +8,10 @@ Capture — from the final assistant message and from the person's own words:
     haven't hooked …, negation scoped to its clause), deferred or asked for (回头…, 上线前要先…,
     有空的话…, next time, should, at some point, please check …), or — after a session that did
     work — a deficiency stated as a state (missing, untested, flaky, hard-coded, still <the old
-    thing>, 还是…, 目前只…, 写死, 看不清; clauses.lacking), and the items after a lead-in that
-    announces open work ("Known gaps:", "还有两件事没弄：") — kept whole, with its subject
+    thing>, 还是…, 目前只…, 写死, 看不清; or said through structure: has no / there's no / 没有 …,
+    doesn't …, only runs on …, silently dropped, 会丢 …; clauses.lacking), and the items after a
+    lead-in that announces open work ("Known gaps:", "Two caveats:", "还有两件事没弄：", or a few words
+    before a colon that are open and name no work: "Still open:", "还没弄的：") — kept whole, with its subject
     (``负数金额还没支持，后面需要补上``), a marker-only prefix ("Not done yet:") dropped, a pronoun
     kept with the clause it points back to; over ``TODO_CHARS`` the reason and consequence clauses
     go first. Conditions, questions, intended omissions ("故意没改"), lines with no content
@@ -17,7 +19,7 @@ Capture — from the final assistant message and from the person's own words:
     (clauses.for_the_person) and — for the state rules — a sentence that tells a state rather than
     leaves it open (a pitfall written down, an agreed limit, the past, a fix: clauses.told) are not
     to-dos.
-  * the person's deferrals (下次 / 有空 / 上线前要 / remember to / later …) in their requests,
+  * the person's deferrals (下次 / 有空 / 上线前要 / 提醒我 / remember to / remind me to / later …) in their requests,
     unless the session's final message reports them done.
 
   A sentence listing several pieces of open work ("A 还没加，B 也得配一下", "A has no limit yet,
@@ -102,6 +104,8 @@ _LEAD = re.compile(
     r"(?:remain|are left|left|still open|still to do|to do)|"
     r"(?:(?:one|two|three|four|a few|some|several|\d) )?(?:known |open |remaining |outstanding )?(?:gaps?|loose ends?)|"
     r"(?:known|open|remaining|outstanding|unresolved) (?:issues?|problems?|items?)|"
+    r"(?:(?:one|two|three|four|a few|some|several|\d) )?(?:known )?(?:caveats?|limitations?|shortcomings?)|"
+    r"(?:[一两三四几]|\d)个(?:问题|限制|不足)|"
     r"(?:还|另外)?有(?:[一两三四几]|\d)(?:件事|个问题|个地方|处|点|项|样)(?:还)?(?:没|未|要|待|得)[\u4e00-\u9fff]{0,2}|"
     r"还有(?:[一两三四几]|\d)(?:件事|个问题|个地方|处|点|项|样)|还(?:缺|差)(?:[一两三四几]|\d)?(?:件事|样|点|项|处|个)?|"
     r"(?:已知|遗留|未解决|没解决)的?问题|还?剩(?:下|余)?的?(?:[一两三四几]|\d)?(?:件事|个问题|项|点|处|样)?)"
@@ -111,11 +115,19 @@ _LEAD_NEEDS_COLON = re.compile(r"^(?:next|to-?dos?)\b", re.I)
 _HEADING = re.compile(r"^\s*#{1,6}\s+")
 _CHECKBOX = re.compile(r"^\s*[-*]\s*\[ \]\s*(.+)$")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)、])\s+(.+)$")
-_ITEMS = re.compile(r"[；;]|(?:^|\s)\(?\d+[.)、]\s+|\s*[①②③④⑤⑥]\s*|,\s+and\s+|，以及|，还有")
+_ITEMS = re.compile(r"[；;]|(?:^|\s)\(?\d+[.)、]\s+|\s*[①②③④⑤⑥]\s*|,?\s+[—–]{1,2}\s+and\s+|,\s+and\s+|，以及|，还有")
+# a lead that is itself open and says nothing else: "Still open:", "Not done:", "还没弄的：", "没来得及做的："
+_OPEN_LEAD = re.compile(r"^(?P<lead>[^:：\n]{2,30}?)\s*[:：]\s*")
+_LEAD_WORDS = 6           # … at most this many words (or twice as many CJK characters), none but state words
+_STATE_WORD = re.compile(r"\b(?:open|pending|missing|broken|left out|[a-z]+ed|things?|items?|bits|parts|pieces|stuff)\b", re.I)
+_NOT_DONE_LEAD = re.compile(r"^(?:还|暂时|目前|这次)?(?:没|未)(?!有?(?:" + cl.TROUBLE_ZH + r"))有?[\u4e00-\u9fff]{1,4}的$")  # "没做的："
 _DEFERRAL = re.compile(
     rf"下次|下回|以后|之后|回头|改天|有空|得空|抽空|找时间|{cl.BEFORE_EVENT_ZH}|记得|别忘|不要忘|"
-    r"next time|later|eventually|at some point|remember to|don't forget|before (?:we|you) (?:deploy|release|ship|merge)|"
+    r"放一放|先放着|先搁|暂缓|on hold|put (?:it|that|this|them) aside|park (?:the|it|that|this)|hold off on|"
+    r"next time|" + cl.AFTER_A_SPAN + r"later|eventually|at some point|remember to|remind (?:me|us)|提醒(?:一下)?(?:我|我们)|don't forget|"
+    r"before (?:we|you) (?:deploy|release|ship|merge)|"
     r"when (?:we|you) (?:have|get) (?:time|a chance)", re.I)
+_ONLY_PUT_OFF = re.compile(r"再说|再议|再看看?|放着|放一放")       # "回头再说": put off, names nothing
 _PRONOUN_START = re.compile(r"^(?:they|it|this|that|these|those|它们?|这个?|那个?|其)\b|^(?:它|这|那)", re.I)
 _PREFIX = re.compile(r"^(.{1,40}?)[:：]\s*(.+)$")
 _POINTING = re.compile(r"\b(?:it|this|that|them|these|those)\b|这个|那个|它|这块|这部分", re.I)
@@ -264,7 +276,7 @@ def _open_parts(sentence: str, obligations: bool, before: str = "") -> list:
     that did work, also a deficiency stated as a state — clauses.lacking — and a part that goes on
     with the list of an open one: "…应该按需加载；还有深色模式下折线图的颜色看不清"); ``before``: the
     sentence before it, which a part that starts with a pronoun points back to."""
-    if cl.for_the_person(sentence):
+    if cl.for_the_person(sentence) or cl.explains(sentence):
         return []
     states = obligations and not cl.told(sentence)
     parts = cl.sentences(sentence, clauses=True)
@@ -283,6 +295,27 @@ def _open_parts(sentence: str, obligations: bool, before: str = "") -> list:
         last = [_shorten(item) for item in cl.open_items(part, states=states)]   # "A isn't done yet, and B …"
         out += last
     return out
+
+
+def _open_lead(sentence: str):
+    """A lead that is open itself and names no work: a few words before a colon that are not done yet
+    or put off ("Still open:", "Not done:", "还没弄的：")."""
+    lead = _OPEN_LEAD.match(sentence)
+    if not lead:
+        return None
+    text = lead.group("lead").strip()
+    short = len(text) <= 2 * _LEAD_WORDS if cl.is_cjk(text) else len(text.split()) <= _LEAD_WORDS
+    if _NOT_DONE_LEAD.match(text):
+        return lead
+    subject = content(_STATE_WORD.sub(" ", text))         # "Retries aren't done yet:" names its work
+    is_open = cl.is_open(text, obligations=False) or re.search(r"\bleft out\b", text, re.I)   # "A few things I left out:"
+    return lead if short and not subject and is_open and not cl.is_question(text) else None
+
+
+def _tells(item: str) -> bool:
+    """An item under a lead that tells rather than leaves work open: intended, agreed, a pitfall
+    written down, a request to the person (clauses.told, clauses.for_the_person)."""
+    return cl.told(item) or cl.for_the_person(item)
 
 
 def from_message(message: str, worked: bool = True) -> list:
@@ -304,10 +337,10 @@ def from_message(message: str, worked: bool = True) -> list:
         collecting = False
         before = ""
         for sentence in cl.sentences(line, clauses=False):
-            lead = _LEAD.match(sentence)
+            lead = _LEAD.match(sentence) or _open_lead(sentence)
             if lead and (":" in lead.group(0) or "：" in lead.group(0) or not _LEAD_NEEDS_COLON.match(sentence)):
                 rest = sentence[lead.end():].strip()
-                todos += _items(rest)
+                todos += [item for item in _items(rest) if not _tells(item)]
                 collecting = not rest
                 continue
             todos += _open_parts(sentence, worked, before)
@@ -319,7 +352,7 @@ def _keep(todos: list) -> list:
     out: list = []
     for todo in todos:
         text = cl.cut(cl.one_line(todo).strip(" :：-*").rstrip("。.!！;；"), TODO_CHARS)
-        if len(text) >= 3 and content(text) and not cl.NOTHING_LEFT.search(text) and \
+        if len(text) >= 3 and content(_ONLY_PUT_OFF.sub(" ", text)) and not cl.NOTHING_LEFT.search(text) and \
                 not any(same_todo(text, kept) for kept in out):
             out.append(text)
     return out
@@ -334,23 +367,27 @@ def deferrals(request: str) -> list:
     return out
 
 
-def capture(final_message: str, requests=(), done_words=frozenset(), worked: bool = True) -> list:
+def capture(final_message: str, requests=(), done_words=frozenset(), worked: bool = True, open_todos=(),
+            is_same=None) -> list:
     """A session's open to-dos: the final message's, then the person's deferrals that the session
     did not report done (``done_words``: keywords of what it reports done; ``worked``: it changed
-    files)."""
+    files) — one that puts off an earlier open to-do (``open_todos``: ``[(session id, text)]``) in
+    that to-do's words ("rebalance 误报那个先放一放" is "消费者 rebalance 期间会误报，这个还没处理")."""
     todos = from_message(final_message, worked)
     for request in requests:
         for todo in deferrals(request):
             if not covers(content(todo), done_words, DONE_SHARE):
-                todos.append(todo)
+                todos += restated([todo], (), open_todos, is_same or same_todo)
     return _keep(todos)[:MAX_TODOS]
 
 
 def restated(todos: list, requests, open_todos, is_same) -> list:
     """The to-dos of a session that did no work, in the words they had: one that names the same
-    work as an earlier open to-do (``is_same``) is that to-do; so is any that shares a word with
-    the open to-do the person asked about ("readiness probe 加了吗" — "还没有，Deployment 里目前
-    只有 liveness probe"). ``open_todos``: ``[(session id, text)]``."""
+    work as an earlier open to-do (``is_same``) is that to-do, and so is one whose every real word
+    is in one open to-do only ("好，哨兵先放着" of "…目前只支持单机 Redis，哨兵模式没配"), and any that
+    shares a word with the open to-do the person asked about ("readiness probe 加了吗" — "还没有，
+    Deployment 里目前只有 liveness probe"). ``open_todos``: ``[(session id, text)]``. (A session that
+    worked and names an open to-do again carries it into its own to-do: recent.rebuild.)"""
     asked_about = None
     for request in requests:
         for sentence in cl.sentences(request):
@@ -364,6 +401,10 @@ def restated(todos: list, requests, open_todos, is_same) -> list:
     out = []
     for todo in todos:
         earlier = next((text for _ref, text in open_todos if is_same(todo, text)), None)
+        if earlier is None:
+            words = {w: v for w, v in content(_ONLY_PUT_OFF.sub(" ", todo)).items() if _real(w, v)}
+            inside = {text for _ref, text in open_todos if words and _found(words, expand(content(text))) == len(words)}
+            earlier = inside.pop() if len(inside) == 1 else None
         if earlier is None and asked_about and _found(content(todo), expand(content(asked_about))):
             earlier = asked_about
         out.append(earlier or todo)

@@ -316,11 +316,17 @@ def confirmed(question: str, answer: str) -> list:
 _ANSWER_FILLER = re.compile(
     r"\b(?:yes|yeah|yep|already|I|we|myself|ourselves|by hand|manually|just|now|all|the|was|were|has|have|had|"
     r"been|did|do|it|this|that|morning|yesterday|today|tonight|last night|earlier|ago|an? hour)\b|"
-    r"我们?|咱们?|已经|早就|手动|自己|亲自|刚才?|昨天|今天|前天|早上|上午|下午|晚上|这边|那边|了|的|都", re.I)
+    r"我们?|咱们?|已经|早就|手动|自己|亲自|刚才?|昨天|今天|前天|早上|上午|下午|晚上|这边|那边|了|的|都|"
+    r"周末|上周|顺手|那块|这块|\b(?:last (?:week|night)|over the weekend|myself)\b", re.I)
+
+
+def named_work(statement: str) -> str:
+    """What a statement of finished work names beyond a pronoun, when and who, and the word that it is
+    done: "分区" of "分区那个我周末自己改了", "The API reference" of "The API reference is sorted"."""
+    return _ANSWER_FILLER.sub(" ", _FINISHED_WORDS.sub(" ", _POINTS_BACK.sub(" ", statement)))
 
 
 def _content_beyond_pointing(answer: str) -> bool:
     """Does an answer name work of its own, beyond a pronoun, when and who, and the word that it is done
     ("那个我已经手动处理了", "I did it myself this morning" name none)?"""
-    rest = _ANSWER_FILLER.sub(" ", _FINISHED_WORDS.sub(" ", _POINTS_BACK.sub(" ", answer)))
-    return bool(weights(cl.main_text(rest)))
+    return bool(weights(cl.main_text(named_work(answer))))

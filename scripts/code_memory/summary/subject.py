@@ -47,7 +47,7 @@ OTHER_SHARE = 0.3       # … a unit that lacks this share of them and asks for 
 MOST_SHARE = 0.5        # of its distinguishing words' weight: one real word of them is enough
 
 # verbs that name no work of their own, and words that report a result rather than name an object
-_PLAIN = frozenset({stem(w) for w in (
+PLAIN = frozenset({stem(w) for w in (
     "add update fix change implement handle improve finish complete remove create write wrote written adjust "
     "tweak make done pass passes passed green work works working now test tests build builds built run runs "
     "ran support wire hook set move put show shows get use keep").split()} | {
@@ -110,7 +110,7 @@ def area(words: dict, others, files) -> set:
 def distinguishing(words: dict, where: set) -> dict:
     """What a to-do is about: its words without the area words and mere work and result words
     (all its words but those when nothing else is left)."""
-    own = {t: w for t, w in words.items() if t not in _PLAIN}
+    own = {t: w for t, w in words.items() if t not in PLAIN}
     return {t: w for t, w in own.items() if t not in where} or own or dict(words)
 
 
@@ -151,7 +151,7 @@ def _own_words(unit: dict, words: dict) -> list:
     """The real words of ``unit`` that are not the to-do's (in any form) nor plain words."""
     mine = expand(words)
     return [t for t, w in unit.items()
-            if real(t, w) and t not in _PLAIN and not _held(t, mine) and not any(_held(m, {t}) for m in words)
+            if real(t, w) and t not in PLAIN and not _held(t, mine) and not any(_held(m, {t}) for m in words)
             and not any(stem(part) in words for part in _JOINED.split(t) if part != t)]   # warmup-epochs
 
 

@@ -46,6 +46,10 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
   3. it names files, the session changed every one of them, and a command passed after the change;
   4. the session is a bare "continue", did the work, and its report names part of the to-do — any
      to-do of the session it continues, else the best-matching open one;
+  5. the person says it is finished and names it by what it is about ("分区那个我自己改了", "The index
+     is sorted"): the first clause of their finished statement names only its words or where the
+     project's work is, and one word of it that no other open to-do holds (:func:`_own_word`);
+  a change reported as no longer happening ("不会再算两次", "no longer drops them") is work done;
   never when the session lists it as open again (then it is carried over, not finished); and in
   1, 2 and 4's best match only when ONE thing the session says (a statement, a request, or a request with a
   statement) names what the to-do is about rather than where it is — or, when none does, the person
@@ -83,6 +87,7 @@ REPORTED_HEAD = 0.3       # … or its whole main clause there and this share of
 ONLY_REQUEST_SHARE = 0.7  # of a request's weight in the to-do: the request names this work only (and
                           # REPORTED_SHARE of its main clause is in what the session reports done)
 ASKED_ABOUT_SHARE = 0.5   # of a question's words in an open to-do: the person asks about it
+OWN_WORD_WEIGHT = 0.9     # a word of the to-do the person's word of work finished names it by (分区, 流式)
 
 SUBJECT_WORDS = 2         # words of a to-do, beyond its acronyms and work verbs, that say its subject
 _GENERIC_VERBS = "add update fix change implement handle improve finish complete remove create write adjust tweak".split()
@@ -154,13 +159,24 @@ def content(text: str) -> dict:
 def head(text: str) -> dict:
     """The weighted words of a line's first clause that names work ("Retries aren't done yet" of
     "Retries aren't done yet: a failed delivery is simply dropped"; "readiness probe 没配" of
-    "还缺两样：readiness probe 没配，…" — a lead that only counts the work is no clause of it)."""
+    "还缺两样：readiness probe 没配，…" — a lead that only counts the work is no clause of it) — or,
+    when that clause only tells the trouble and a later one says what is not done yet, that one
+    ("分批写入还没做" of "超过 10 万行会超时，分批写入还没做"; "the cache isn't there yet" of "p99 is
+    800 ms, the cache isn't there yet"), unless it names nothing real of its own ("DDP 还没接")."""
+    first = None
     for clause in cl.clauses(_unframed(text)):
-        if not cl.is_rationale(clause):
-            words = content(clause)
-            if words:
-                return words
-    return {}
+        if cl.is_rationale(clause):
+            continue
+        words = content(clause)
+        if not words:
+            continue
+        if first is None:
+            if cl.is_open(clause, obligations=False) or cl.negated(clause):
+                return words          # it names the undone work itself ("限流没加，压测也没做")
+            first = words
+        elif cl.not_yet(clause) and any(_real(t, w) for t, w in words.items()):
+            return words
+    return first or {}
 
 
 # what frames a to-do without naming its work: a lead that only counts it ("还缺两样：", "Two gaps:")
@@ -424,6 +440,7 @@ class Evidence:
     checked: set = field(default_factory=set)        # files changed before a command that passed
     continues: str | None = None  # the session a bare "continue" resumes
     held_open: list = field(default_factory=list)    # what it puts in progress, next or still open
+    own_word: list = field(default_factory=list)     # the person's own statements of work finished
 
     @classmethod
     def from_digest(cls, digest, previous: str | None = None) -> "Evidence":
@@ -438,6 +455,7 @@ class Evidence:
             ev.file_words |= set(weights(named)) | {base.lower(), path.lower()}
         ev.done_words = expand(ev.done_words | ev.file_words)
         for request in digest.user_requests:     # what the person asks for now, not what they put off
+            ev.own_word += [s for s in pg.statements(request) if s in said]
             for sentence in pg.statements(request):
                 if _holds(sentence):
                     ev.held_open += pg.held_open(sentence)
@@ -492,9 +510,10 @@ def done_statements(digest) -> list:
     for text in texts:
         out += [s for s, kind in pg.read(text) if kind == pg.FINISHED]
     if did_work and digest.files_touched:
+        # "超时的问题没动" reports nothing done; "迟到事件不会再被误丢", "it no longer times out" report a change
         out += [s for s, kind in pg.read(digest.final_message)
                 if kind in (pg.FINISHED, pg.STATE) and not cl.is_condition(s)
-                and (not cl.negated(s) or kind == pg.FINISHED)]        # "超时的问题没动" reports nothing done
+                and (not cl.negated(_NO_MORE.sub(" ", s)) or kind == pg.FINISHED)]
     for request in digest.user_requests:
         out += [s for s in pg.statements(request) if not _ASKS.search(s) and not _IMPERATIVE.match(s)
                 and (pg.finished(s) or _settled(s))]
@@ -507,6 +526,10 @@ def done_statements(digest) -> list:
 # request to start it ("start on the retries", "开始弄 e2e 拆分吧")
 _STILL_GOING = re.compile(r"还在|正在|进行中|在跑|跑着|一半|\b(?:still (?:running|going|in progress|waiting)|in progress|"
                           r"partially|half[- ]done|halfway|waiting (?:for|on)|in review)\b", re.I)
+
+
+# a negation that reports a change done (迟到事件不会再被误丢, no longer drops them): no "not done"
+_NO_MORE = re.compile(r"不会?再|再也不|\bno longer\b|\b\w*n[o']t(?: \w+){1,3} any ?more\b", re.I)
 
 
 def _holds(sentence: str) -> bool:
@@ -543,6 +566,10 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             continue
         words = work(todo)
         if not words:
+            continue
+        if _own_word(words, [work(o) for _r, o in open_todos if o != todo], subject.project_area(places, ref),
+                     evidence):
+            out.append((ref, todo))
             continue
         files = _named_files(todo)
         named = names(words)
@@ -583,6 +610,26 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         best = max((score for score, _r, _t in candidates), default=0.0)
         out += [(ref, todo) for score, ref, todo in candidates if score >= best * margin]
     return out
+
+
+def _own_word(words: dict, others, place_words, evidence: Evidence) -> bool:
+    """Does the person say, in their own words, that this to-do is finished, naming it by what it is
+    about: the first clause of a finished statement of theirs names, beyond the word that it is done,
+    when and who ("分区那个我周末自己改了", "The API reference is sorted"), only words of this
+    to-do or of where the project's work is (``place_words``: summary/subject.py project_area), and
+    at least one word of it that no other open to-do (``others``: their words) holds — a word that
+    tells it from its siblings, never a place word alone."""
+    mine = expand(words)
+    others = [expand(o) for o in others]
+    for statement in evidence.own_word:
+        first = next((c for c in cl.clauses(statement) if content(pg.named_work(c))), "")
+        said = {t: w for t, w in content(pg.named_work(first)).items() if t not in subject.PLAIN}     # 加好, fixed
+        if not said or any(soft.share(t, mine) == 0 and t not in place_words for t in said):
+            continue
+        if any(soft.share(t, mine) > 0 and t not in place_words and w >= OWN_WORD_WEIGHT and len(t) >= 2
+               and not any(soft.share(t, other) > 0 for other in others) for t, w in said.items()):
+            return True
+    return False
 
 
 def _subject_said(todo: str, words: dict, evidence: Evidence) -> bool:

@@ -71,11 +71,15 @@ _NOT_YET_EN = re.compile(
     r"reads? from|writes? to|depends? on|relies on)\b(?![^.;]*\buntil\b)|\bno (?:\w+ ){1,2}yet\b", re.I)
 _NEG_EN = re.compile(r"\b(?:not|no|never|nothing|without|none)\b|n't\b", re.I)
 # "before <an event>, …": 上线前要…, 发版前得…, 合并之前记得…
+# words that put work off — shared by capture (a deferral), a statement's verdict (planned) and a
+# request's clause that is not asked for now: 放一放, 先放着, 先搁置, 暂缓, on hold, put it aside, park the …
+PUT_OFF_ZH = r"先?放一放|先放着|先搁(?:置|着|一搁)?|搁置|暂缓"
+PUT_OFF_EN = r"\bon hold\b|\bput (?:it|that|this|them) aside\b|\bpark (?:the|it|that|this)\b|\bhold off on\b"
 BEFORE_EVENT_ZH = r"[\u4e00-\u9fff]{2}之?前(?=\s*(?:要|得|需要|先|记得|务必|一定|必须))"
 # deferral: work put off or still left (下一步, 回头, 下次, 上线前要…, next time, later, remaining …)
 _DEFER_ZH = re.compile(
     r"下一步|接下来|后续|待办|待做|还差|还缺|遗留|TODO|记得|别忘了?|不要忘了?|提醒(?:一下)?(?:我|我们)|回头|改天|下次|下回|"
-    rf"有空|得空|抽空|找时间|等有空|{BEFORE_EVENT_ZH}|(?:先)?放一放|先放着|先搁(?:置|着|一搁)|暂缓|"
+    rf"有空|得空|抽空|找时间|等有空|{BEFORE_EVENT_ZH}|{PUT_OFF_ZH}|"
     r"(?:之后|以后|后面|随后|晚点)(?=\s*(?:要|得|再|需要|还|可以|记得|补|加|做|改|把|给|跟|去|处理|看))")
 # "a minute later", "two days later": a span of time that passed, not work put off
 AFTER_A_SPAN = "".join(rf"(?<!{unit} )(?<!{unit}s )" for unit in ("second", "minute", "hour", "day", "week", "month", "year"))
@@ -84,7 +88,7 @@ _DEFER_EN = re.compile(
     r"\boutstanding\b|\bpending\b|\bnext time\b|\bremember to\b|\bdon't forget\b|\bdo not forget\b|"
     r"\bat some point\b|\beventually\b|\b" + AFTER_A_SPAN + r"later\b|\bwhen (?:we|you) (?:have|get) (?:time|a chance)\b|"
     r"\bnice to have\b|\b(?:would|'d|could|might|may) (?:also |probably |really )?be (?:nice|good|worth|better|useful|great|cleaner|wise|safer)\b|"
-    r"\bremind (?:me|us)\b|\bon hold\b|\bput (?:it|that|this|them) aside\b|\bpark (?:the|it|that|this)\b|\bhold off on\b|\bworth (?!noting|knowing|writing down|mentioning|remembering|recording)(?:\w+ing)\b|"
+    r"\bremind (?:me|us)\b|" + PUT_OFF_EN + r"|\bworth (?!noting|knowing|writing down|mentioning|remembering|recording)(?:\w+ing)\b|"
     r"\bbefore (?:we|you|it|this) (?:deploy|release|ship|merge|go live|run|roll out)|\bbefore (?:deploying|releasing|"
     r"shipping|merging|rolling out|going live)\b|\bbefore the (?:next |first )?(?:release|deploy(?:ment)?|launch|merge)\b|\bbefore (?:launch|release|go-live)\b",
     re.I)

@@ -88,13 +88,13 @@ _PLANNED_EN = re.compile(
     r"\b(?:tomorrow|next (?:week|sprint|session|time|release|month|iteration)|later (?:today|this week)|"
     r"after (?:lunch|the release|the weekend))\b|(?<!\d )(?<!seconds )(?<!minutes )(?<!hours )(?<!days )"
     r"\blater\b(?! versions?| releases?| builds?| on\b)|\b(?:put|pushed|moved) (?:\w+ )?off\b|"
-    r"\bpostpon\w*|\bparked\b|\bon hold\b", re.I)
+    r"\bpostpon\w*|\bparked\b|" + cl.PUT_OFF_EN, re.I)
 _PLANNED_ZH = re.compile(
     r"回头|改天|下次|下回|明天|后天|下周|下个?(?:迭代|版本|sprint|月)|晚点|待会|等会|稍后|"
     r"准备(?=[要去把下明做弄开接])|打算|计划(?=[要在把做下明])|"
     r"(?:我|我们|咱们?)(?:来|会|再|先)(?=[把做弄写改加接补跑])(?![^，,。；;]*?[了过完好])|"
     r"(?<![不])再(?:做|弄|补|加|接|写|改|处理|说|看|跑|约|定)(?![了过好完])|以后再|"
-    r"先(?:别管|不管|放一放|放着|放一边|不做|不弄|搁|缓)|放一放|放一边|搁置|暂缓|推迟|延后|顺延")
+    r"先(?:别管|不管|放一边|不做|不弄|缓)|放一边|推迟|延后|顺延|" + cl.PUT_OFF_ZH)
 # still open, said outright: not started, still to do
 _STILL_OPEN = re.compile(
     r"\bnot (?:yet )?(?:started|begun)\b|\b(?:haven't|hasn't|didn't|did not|have not) (?:started|begun)\b|"

@@ -61,7 +61,7 @@ _PARTS = frozenset({stem(w) for w in "section page part chapter piece bit area s
 # a clause that puts its work off: named, not asked for now ("rebalance 误报那个先放一放", "leave the
 # export for now", "skip the retries until next sprint")
 _SHELVED = re.compile(
-    r"先?放一放|先放(?:着|下|一下)|先不(?:管|弄|做|改|动)|暂(?:时)?不(?:管|弄|做|改|动)|不急|以后再|回头再|改天再|下次再|"
+    cl.PUT_OFF_ZH + r"|先放(?:下|一下)|先不(?:管|弄|做|改|动)|暂(?:时)?不(?:管|弄|做|改|动)|不急|以后再|回头再|改天再|下次再|"
     r"\bhold off\b|\b(?:put|leave|park|skip|set)\b[^,.;:]{0,30}?\b(?:aside|off|for now|until|for later)\b|"
     r"\b(?:later|next (?:time|week|sprint))\b|\bcan wait\b|不着急|等等再", re.I)
 

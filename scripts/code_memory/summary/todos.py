@@ -123,7 +123,7 @@ _STATE_WORD = re.compile(r"\b(?:open|pending|missing|broken|left out|[a-z]+ed|th
 _NOT_DONE_LEAD = re.compile(r"^(?:还|暂时|目前|这次)?(?:没|未)(?!有?(?:" + cl.TROUBLE_ZH + r"))有?[\u4e00-\u9fff]{1,4}的$")  # "没做的："
 _DEFERRAL = re.compile(
     rf"下次|下回|以后|之后|回头|改天|有空|得空|抽空|找时间|{cl.BEFORE_EVENT_ZH}|记得|别忘|不要忘|"
-    r"放一放|先放着|先搁|暂缓|on hold|put (?:it|that|this|them) aside|park (?:the|it|that|this)|hold off on|"
+    rf"{cl.PUT_OFF_ZH}|{cl.PUT_OFF_EN}|"
     r"next time|" + cl.AFTER_A_SPAN + r"later|eventually|at some point|remember to|remind (?:me|us)|提醒(?:一下)?(?:我|我们)|don't forget|"
     r"before (?:we|you) (?:deploy|release|ship|merge)|"
     r"when (?:we|you) (?:have|get) (?:time|a chance)", re.I)

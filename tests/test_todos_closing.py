@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from code_memory.summary import extract
-from code_memory.summary.todos import Evidence, _own_word, head, work
+from code_memory.summary.todos import Evidence, _own_word, content, finished, head, work
 from code_memory.text import keywords, soft
 from code_memory.text.keywords import stem, weights
 from test_handover_reading import digest
@@ -223,3 +223,13 @@ def test_a_change_said_with_a_negation_is_work_done():
                   "Keyed the webhooks on their delivery id, a duplicate webhook is no longer counted twice.",
                   requests=["dedupe the webhooks"], files=["/p/hooks.py"], failed=False) != []
     assert closed(todos, "推送去重没动，重复推送的订单还是会记两次。", requests=["先看看日志"], **work_done) == []
+
+
+def test_a_todo_closed_by_evidence_is_listed_once():
+    """A to-do whose named file the session changed and checked is closed by that evidence, and the
+    report names it too: it is one finished to-do, not two."""
+    evidence = Evidence(files=["/p/export.py"], checked={"/p/export.py"}, worked=True,
+                        said=[content("Added the header row to export.py")], file_words={"export.py"})
+    evidence.done_words = keywords.expand(set(evidence.said[0]) | evidence.file_words)
+    todo = ("s1", "export.py still writes no header row")
+    assert finished([todo], evidence, []) == [todo]

@@ -609,7 +609,9 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     for candidates, margin in ((asked, ASKED_MARGIN), (resumed, ASKED_MARGIN), (reported, 1.0)):
         best = max((score for score, _r, _t in candidates), default=0.0)
         out += [(ref, todo) for score, ref, todo in candidates if score >= best * margin]
-    return out
+    # a to-do the evidence closed also stays in the running for the best match above (it may be
+    # what the report is about), so it can be found twice: once each
+    return list(dict.fromkeys(out))
 
 
 def _own_word(words: dict, others, place_words, evidence: Evidence) -> bool:

@@ -264,11 +264,6 @@ def subject(statement: str) -> str:
     return " ".join(text.replace("✅", " ").split()).strip(" ,，:：—–-")
 
 
-def marked_open(statement: str) -> bool:
-    """Does a status mark of its own leave the item open ("⏳ cert renewal", "search — not started")?"""
-    return bool(_MARK_OPEN.search(statement))
-
-
 def _named(text: str) -> bool:
     """Does ``text`` name work, once the words that say where it stands are gone?"""
     return bool(weights(cl.main_text(_STANDING_ZH.sub(" ", _STANDING.sub(" ", text)))))

@@ -455,8 +455,9 @@ class Evidence:
             ev.file_words |= set(weights(named)) | {base.lower(), path.lower()}
         ev.done_words = expand(ev.done_words | ev.file_words)
         for request in digest.user_requests:     # what the person asks for now, not what they put off
-            ev.own_word += [s for s in pg.statements(request) if s in said]
             for sentence in pg.statements(request):
+                if sentence in said:
+                    ev.own_word.append(sentence)
                 if _holds(sentence):
                     ev.held_open += pg.held_open(sentence)
                 elif not (cl.is_question(sentence) or _ASKS.search(sentence) or cl.is_condition(sentence) or
@@ -561,14 +562,15 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     changed = {p.lower() for p in evidence.files} | {os.path.basename(p).lower() for p in evidence.files}
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
     said = subject.Said.of(evidence.said, evidence.asked, evidence.requests, evidence.file_words)
+    works = {todo: work(todo) for _r, todo in open_todos}
     for ref, todo in open_todos:
         if any(is_same(todo, other) for other in still_open):
             continue
-        words = work(todo)
+        words = works[todo]
         if not words:
             continue
-        if _own_word(words, [work(o) for _r, o in open_todos if o != todo], subject.project_area(places, ref),
-                     evidence):
+        place_words = subject.project_area(places, ref)
+        if _own_word(words, [works[o] for _r, o in open_todos if o != todo], place_words, evidence):
             out.append((ref, todo))
             continue
         files = _named_files(todo)
@@ -581,25 +583,25 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             out.append((ref, todo))
         elif not subject_said:
             continue
-        named_by_one = subject.named_by_one(words, head(todo), [work(o) for r, o in open_todos if r == ref and o != todo],
-                                            subject.project_area(places, ref), said)
+        main = head(todo)
+        named_by_one = subject.named_by_one(words, main, [works[o] for r, o in open_todos if r == ref and o != todo],
+                                            place_words, said)
         if named_by_one is None:          # the person asked for other work, and nothing said names it
             continue
         if covers(words, evidence.done_words, DONE_SHARE) or \
                 (named and named <= evidence.done_words and coverage(words, evidence.done_words) >= NAMED_SHARE):
             reported_only.append((ref, todo, words))
-        elif evidence.worked and (_asked_for(words, head(todo), evidence) or
-                                  _asked_and_reported(words, head(todo), evidence)):
-            asked.append((_request_match(words, head(todo), evidence), ref, todo))
+        elif evidence.worked and (_asked_for(words, main, evidence) or _asked_and_reported(words, main, evidence)):
+            asked.append((_request_match(words, main, evidence), ref, todo))
         elif evidence.worked and evidence.continues and coverage(words, evidence.done_words) >= CONTINUE_SHARE:
             resumed.append((coverage(words, evidence.done_words), ref, todo))
-        elif _reported(words, head(todo), evidence.done_words,
+        elif _reported(words, main, evidence.done_words,
                        NAMED_REPORTED_SHARE if named_by_one else REPORTED_SHARE):
             reported.append((coverage(words, evidence.done_words), ref, todo))
     # a to-do the report covers but the request names none of, while the request names another
     # one: a sibling ("多页 PDF 的问题处理一下" — "每一页都会识别" says nothing of the handwritten
     # invoices), unless the report holds all of its words
-    request_names_one = any(coverage(work(todo), evidence.asked_words) >= ASKED_MIN for _r, todo in open_todos)
+    request_names_one = any(coverage(words, evidence.asked_words) >= ASKED_MIN for words in works.values())
     out += [(ref, todo) for ref, todo, words in reported_only
             if not (request_names_one and coverage(words, evidence.asked_words) == 0.0)
             or covers(words, evidence.done_words, 1.0)]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|capture|capture2|traps|progress] [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|capture|capture2|traps|progress|wrongs] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
@@ -43,7 +43,12 @@ by the engineer of the closing match rules before changing them: an upper bound 
 ``bench/handover_progress_set.py`` (10 projects, 22 to-dos; 20 finished in the words people use —
 "I did it myself", "sorted", "合进去了", a status list with ✅, "yes, merged" — and 21 traps: work
 started, half done, next, planned, put off, failed, or marked open), written by the engineer of the
-progress rules (summary/progress.py): an upper bound as well.
+progress rules (summary/progress.py): an upper bound as well. ``--set wrongs`` runs
+``bench/handover_wrongs_set.py`` (10 projects, 20 to-dos, 30 traps in the classes the wrong closes of
+the fifth round came from — the subject said to be left as it was, the to-do's file edited for other
+work, a scope limit restated, a sibling named by the same head word, other work on the same object
+— each beside the true finish in a neighbouring session), written by the engineer of the rejecting
+guards before changing them: an upper bound too.
 
 Each session is written as a transcript in the real binary's shapes (tests/support/transcripts.py;
 the first edit meets the rules gate), summarized by ``session-summary.py`` in a new process with
@@ -101,6 +106,7 @@ from handover_closing_set import SCENARIOS as CLOSING  # noqa: E402
 from handover_progress_set import SCENARIOS as PROGRESS  # noqa: E402
 from handover_traps_set import SCENARIOS as TRAPS  # noqa: E402
 from handover_tuning_set import SCENARIOS  # noqa: E402
+from handover_wrongs_set import SCENARIOS as WRONGS  # noqa: E402
 from report import emit  # noqa: E402
 from support.transcripts import TranscriptWriter  # noqa: E402
 
@@ -110,7 +116,7 @@ PLANTED = (("topic", "topic"), ("file", "files"), ("decision", "decisions"), ("r
 SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELDOUT,
         "closing-heldout2": CLOSING_HELDOUT2, "closing-heldout3": CLOSING_HELDOUT3,
         "closing-heldout4": CLOSING_HELDOUT4, "closing-heldout5": CLOSING_HELDOUT5, "capture": CAPTURE,
-        "capture2": CAPTURE2, "traps": TRAPS, "progress": PROGRESS}
+        "capture2": CAPTURE2, "traps": TRAPS, "progress": PROGRESS, "wrongs": WRONGS}
 BLIND = ("closing-heldout4", "closing-heldout5")     # written blind and not yet read by the people tuning the rules
 READ = ("closing-heldout", "closing-heldout2", "closing-heldout3")      # written blind, since read or run by them
 
@@ -368,7 +374,8 @@ def main() -> int:
                              "since read), closing-heldout4 and closing-heldout5 (handover_closing_heldout4.py and "
                              "handover_closing_heldout5.py, written blind: never tune to them), capture "
                              "(handover_capture_set.py), capture2 (handover_capture2_set.py), traps "
-                             "(handover_traps_set.py) or progress (handover_progress_set.py)")
+                             "(handover_traps_set.py), progress (handover_progress_set.py) or wrongs "
+                             "(handover_wrongs_set.py)")
     parser.add_argument("--smoke", action="store_true", help="two scenarios only (a few seconds)")
     parser.add_argument("--show", action="append", default=[], metavar="PROJECT",
                         help="print the brief each session of this project starts with (stderr)")

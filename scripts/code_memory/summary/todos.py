@@ -66,8 +66,8 @@ from ..text import soft
 from ..text.keywords import acronyms, coverage, covers, expand, names, stem, weights
 from ..text.similarity import is_near_duplicate
 from . import clauses as cl
+from . import guards, subject
 from . import progress as pg
-from . import subject
 
 TODO_CHARS = 160
 MAX_TODOS = 6
@@ -441,12 +441,16 @@ class Evidence:
     continues: str | None = None  # the session a bare "continue" resumes
     held_open: list = field(default_factory=list)    # what it puts in progress, next or still open
     own_word: list = field(default_factory=list)     # the person's own statements of work finished
+    statements: list = field(default_factory=list)   # the texts of what it reports done (summary/guards.py)
+    request_texts: list = field(default_factory=list)  # … and of what the person asked for
 
     @classmethod
     def from_digest(cls, digest, previous: str | None = None) -> "Evidence":
         said = done_statements(digest)
         ev = cls(files=list(digest.files_touched))
         for sentence in said:
+            sentence = guards.without_untouched(sentence)       # "…; the refill logic is untouched"
+            ev.statements.append(sentence)
             ev.said.append(content(subject.without_put_off(sentence)))
             ev.done_words |= set(ev.said[-1])
         for path in ev.files:
@@ -463,12 +467,13 @@ class Evidence:
                 elif not (cl.is_question(sentence) or _ASKS.search(sentence) or cl.is_condition(sentence) or
                           cl.open_sentence(sentence, obligations=False)):
                     ev.asked.append(content(subject.without_put_off(_RESUMING.sub("", sentence))))     # 接着弄 X: X
+                    ev.request_texts.append(sentence)
                     ev.asked_words |= set(ev.asked[-1])
                     if sentence not in said:                # not the person's own word of work done
                         ev.requests.append(ev.asked[-1])
         report = pg.read(digest.final_message)
         for sentence, kind in report:
-            ev.held_open += pg.held_open(sentence, kind)
+            ev.held_open += pg.held_open(sentence, kind) + guards.untouched(sentence)
         ev.held_open = list(dict.fromkeys(ev.held_open))
         ev.asked_words = expand(ev.asked_words)
         last = digest.commands[-1] if digest.commands else None
@@ -558,7 +563,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     """The earlier ``open_todos`` (``[(session id, text)]``) the session behind ``evidence``
     finished (see the module docstring); ``places``: ``[(session id, text)]``, what the project's
     earlier sessions were about (their topics and files, summary/subject.py)."""
-    out, asked, resumed, reported, reported_only = [], [], [], [], []
+    out, asked, resumed, reported, reported_only, own = [], [], [], [], [], set()
     changed = {p.lower() for p in evidence.files} | {os.path.basename(p).lower() for p in evidence.files}
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
     said = subject.Said.of(evidence.said, evidence.asked, evidence.requests, evidence.file_words)
@@ -572,20 +577,24 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         place_words = subject.project_area(places, ref)
         if _own_word(words, [works[o] for _r, o in open_todos if o != todo], place_words, evidence):
             out.append((ref, todo))
+            own.add((ref, todo))
             continue
         files = _named_files(todo)
         named = names(words)
         subject_said = _subject_said(todo, words, evidence)
-        if (files and all(f in checked or os.path.basename(f) in checked for f in files)
-                and all(f in changed or os.path.basename(f) in changed for f in files)) or \
+        main = head(todo)
+        # the thing a to-do says lacks a part is where it is, the part what it is about (summary/guards.py)
+        named_by_one = subject.named_by_one(words, main, [works[o] for r, o in open_todos if r == ref and o != todo],
+                                            place_words | guards.owner(todo), said)
+        by_files = bool(files) and all(f in checked or os.path.basename(f) in checked for f in files) and \
+            all(f in changed or os.path.basename(f) in changed for f in files)
+        # its files edited for other work the person asked for, when nothing said names it, are no evidence
+        if (by_files and named_by_one is not None) or \
                 (evidence.continues == ref and evidence.worked
                  and coverage(words, evidence.done_words) >= CONTINUE_SHARE):
             out.append((ref, todo))
         elif not subject_said:
             continue
-        main = head(todo)
-        named_by_one = subject.named_by_one(words, main, [works[o] for r, o in open_todos if r == ref and o != todo],
-                                            place_words, said)
         if named_by_one is None:          # the person asked for other work, and nothing said names it
             continue
         if covers(words, evidence.done_words, DONE_SHARE) or \
@@ -613,7 +622,24 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         out += [(ref, todo) for score, ref, todo in candidates if score >= best * margin]
     # a to-do the evidence closed also stays in the running for the best match above (it may be
     # what the report is about), so it can be found twice: once each
-    return list(dict.fromkeys(out))
+    # the person's own word stands; any other close is checked once more (summary/guards.py)
+    return [pair for pair in dict.fromkeys(out) if pair in own or not _rejected(pair[1], works[pair[1]], evidence)]
+
+
+def _rejected(todo: str, words: dict, evidence: Evidence) -> bool:
+    """Does the session, for all the closing rules found, only restate a scope the to-do is limited
+    to, or name a sibling of it by the same head word with another modifier (summary/guards.py)?"""
+    everything = evidence.statements + evidence.request_texts
+    return guards.restates_scope(todo, everything) or \
+        guards.sibling_named(_head_text(todo), words, evidence.statements, everything)
+
+
+def _head_text(todo: str) -> str:
+    """The text of a to-do's first clause that names work, without its markers (see :func:`head`)."""
+    for clause in cl.clauses(_unframed(todo)):
+        if not cl.is_rationale(clause) and content(clause):
+            return cl.main_text(clause)
+    return ""
 
 
 def _own_word(words: dict, others, place_words, evidence: Evidence) -> bool:

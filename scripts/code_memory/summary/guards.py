@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from ..text import soft
 from ..text.keywords import _segmenter, expand, stem, weights
 from ..text.segment import HAN_RUN
 from . import clauses as cl
@@ -61,6 +62,17 @@ def untouched(sentence: str) -> list:
             if any(subject.real(t, w) and t not in subject.PLAIN for t, w in weights(cl.main_text(rest)).items()):
                 out.append(rest)
     return out
+
+
+def left_alone(words: dict, subjects) -> bool:
+    """Is a to-do (``words``) one of the ``subjects`` a session says it left as they were: every real
+    word of one of them, but mere work words, is the to-do's (in any form)?"""
+    mine = expand(words)
+    for said in subjects:
+        real = [t for t, w in weights(cl.main_text(said)).items() if subject.real(t, w) and t not in subject.PLAIN]
+        if real and all(soft.share(t, mine) > 0 for t in real):
+            return True
+    return False
 
 
 def without_untouched(sentence: str) -> str:
@@ -253,9 +265,9 @@ def sibling_named(main_text: str, words: dict, said, everything) -> bool:
     if not pairs:
         return False
     held = expand(set().union(*(weights(s) for s in everything))) if everything else set()
-    for modifier, head in pairs:
-        if modifier in held:
-            continue
+    for head in dict.fromkeys(h for _m, h in pairs):
+        if any(m in held for m, h in pairs if h == head):
+            continue          # one of the to-do's own modifiers of it is said (集群 of "prod 集群地址")
         if any(_modifiers(s, head, words) for s in said):
             return True
     return False

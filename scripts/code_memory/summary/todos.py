@@ -443,6 +443,7 @@ class Evidence:
     own_word: list = field(default_factory=list)     # the person's own statements of work finished
     statements: list = field(default_factory=list)   # the texts of what it reports done (summary/guards.py)
     request_texts: list = field(default_factory=list)  # … and of what the person asked for
+    left_alone: list = field(default_factory=list)   # what its report says was left as it was
 
     @classmethod
     def from_digest(cls, digest, previous: str | None = None) -> "Evidence":
@@ -473,7 +474,8 @@ class Evidence:
                         ev.requests.append(ev.asked[-1])
         report = pg.read(digest.final_message)
         for sentence, kind in report:
-            ev.held_open += pg.held_open(sentence, kind) + guards.untouched(sentence)
+            ev.held_open += pg.held_open(sentence, kind)
+            ev.left_alone += guards.untouched(sentence)
         ev.held_open = list(dict.fromkeys(ev.held_open))
         ev.asked_words = expand(ev.asked_words)
         last = digest.commands[-1] if digest.commands else None
@@ -585,11 +587,12 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         main = head(todo)
         # the thing a to-do says lacks a part is where it is, the part what it is about (summary/guards.py)
         named_by_one = subject.named_by_one(words, main, [works[o] for r, o in open_todos if r == ref and o != todo],
-                                            place_words | guards.owner(todo), said)
+                                            place_words, said, guards.owner(todo))
         by_files = bool(files) and all(f in checked or os.path.basename(f) in checked for f in files) and \
             all(f in changed or os.path.basename(f) in changed for f in files)
-        # its files edited for other work the person asked for, when nothing said names it, are no evidence
-        if (by_files and named_by_one is not None) or \
+        # its files edited for other work the person asked for are no evidence, unless the session
+        # speaks of what the to-do is about beyond its files
+        if (by_files and (named_by_one is not None or _speaks_of(words, evidence))) or \
                 (evidence.continues == ref and evidence.worked
                  and coverage(words, evidence.done_words) >= CONTINUE_SHARE):
             out.append((ref, todo))
@@ -626,12 +629,25 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     return [pair for pair in dict.fromkeys(out) if pair in own or not _rejected(pair[1], works[pair[1]], evidence)]
 
 
+def _speaks_of(words: dict, evidence: Evidence) -> bool:
+    """Does a statement or request of the session hold a word of the to-do that is no file name it
+    names nor a part of one, nor a mere work word ("缩略图" of "缩略图改成后台任务生成" for "upload.py 里
+    的缩略图生成还是同步的"; not "crs" of "fixed cross-references in docs/api/crs.rst")?"""
+    named = names(words)
+    parts = {t for n in named for t in weights(n)}
+    subject_words = {t: w for t, w in words.items() if t not in named and t not in parts and t not in subject.PLAIN}
+    said = expand(set().union(*evidence.said, *evidence.asked)) if evidence.said or evidence.asked else set()
+    return _found(subject_words, said) >= 1
+
+
 def _rejected(todo: str, words: dict, evidence: Evidence) -> bool:
-    """Does the session, for all the closing rules found, only restate a scope the to-do is limited
-    to, or name a sibling of it by the same head word with another modifier (summary/guards.py)?"""
+    """Does the session, for all the closing rules found, say the to-do's subject was left as it was,
+    only restate a scope the to-do is limited to, or name a sibling of it by the same head word with
+    another modifier (summary/guards.py)?"""
     everything = evidence.statements + evidence.request_texts
-    return guards.restates_scope(todo, everything) or \
-        guards.sibling_named(_head_text(todo), words, evidence.statements, everything)
+    main = _head_text(todo)        # a limit of scope in a later clause is not what the to-do is about
+    return guards.left_alone(words, evidence.left_alone) or guards.restates_scope(main, everything) or \
+        guards.sibling_named(main, words, evidence.statements, everything)
 
 
 def _head_text(todo: str) -> str:

@@ -105,3 +105,31 @@ def test_other_work_on_the_same_thing_with_no_history():
                   requests=["group the digest items by project"], **work) == []
     assert closed(en, "The weekly digest email has an unsubscribe link in its footer now; tests pass.",
                   requests=["add an unsubscribe link to the digest"], **work) == en
+
+
+def test_the_thing_that_lacks_a_part_is_where_the_todo_is():
+    assert guards.owner("The billing report has no totals row") == {"bill", "report"}
+    assert guards.owner("订单列表还没有筛选") == {"订单", "列表"} and guards.owner("订单列表加载太慢") == set()
+    assert guards.owner("并发写入还没有测试") == set()          # 测试 is work, not a part
+    # the to-do names the file, but the file is where it is: other work in it names nothing
+    todo = [("s1", "worker.go has no handling for a closed channel")]
+    work = dict(files=["/p/worker.go"], checked=["/p/worker.go"], failed=False)
+    assert closed(todo, "I touched worker.go to log the job id on every line; tests pass.",
+                  requests=["log the job id in the worker"], **work) == []
+    assert closed(todo, "worker.go now handles a closed channel: the loop exits and drains; tests pass.",
+                  requests=["handle the closed channel in the worker"], **work) == todo
+    zh = [("s1", "订单列表还没有筛选，找单子很麻烦")]
+    work = dict(files=["/p/web/orders.tsx"], failed=False)
+    assert closed(zh, "订单列表现在每页显示 50 条，测试通过。", requests=["订单列表每页改成 50 条"], **work) == []
+    assert closed(zh, "订单列表加了按状态和日期的筛选，测试通过。", requests=["订单列表加上筛选"], **work) == zh
+
+
+def test_one_word_left_alone_keeps_its_todo_open():
+    assert guards.left_alone(weights("Pagination is missing from the audit view"), ["pagination"])
+    assert not guards.left_alone(weights("Pagination is missing from the audit view"), ["sorting"])
+    view = [("s1", "Pagination is missing from the audit view")]
+    work = dict(files=["/p/audit/view.py"], failed=False)
+    assert closed(view, "The audit view shows the actor's email now; pagination is unchanged.",
+                  requests=["show the actor's email in the audit view"], **work) == []
+    assert closed(view, "The audit view pages by 100 rows now, with next and previous links.",
+                  requests=["add pagination to the audit view"], **work) == view

@@ -133,3 +133,16 @@ def test_one_word_left_alone_keeps_its_todo_open():
                   requests=["show the actor's email in the audit view"], **work) == []
     assert closed(view, "The audit view pages by 100 rows now, with next and previous links.",
                   requests=["add pagination to the audit view"], **work) == view
+
+
+def test_the_variant_a_todo_complains_of_is_replaced_not_a_sibling():
+    bucket = [("s1", "The nightly export still writes to the staging bucket")]
+    work = dict(files=["/p/jobs/export.py"], failed=False)
+    assert closed(bucket, "The nightly export writes to the production bucket now; the job passes.",
+                  requests=["point the nightly export at production"], **work) == bucket
+    assert closed(bucket, "The weekly export writes to the production bucket now; the job passes.",
+                  requests=["point the weekly export at production"], **work) == []     # its sibling job
+    zh = [("s1", "金额字段用的是 float，精度会丢")]
+    assert closed(zh, "金额字段改成 decimal(12,2) 了，历史数据也迁好了，测试通过。", requests=["金额字段改成 decimal"],
+                  files=["/p/db/models.py"], failed=False) == zh
+    assert guards.owner("the rates for Chile and Peru are missing since nobody asked") == set()   # they are the gap

@@ -168,8 +168,8 @@ def restates_scope(todo: str, sentences) -> bool:
 # "The CSV export has no column headers", "the importer lacks a dry-run mode", "导出的 Excel 还没有表头",
 # "报表缺少页码": the thing (before) and the part it lacks (after)
 _LACKS = re.compile(r"^(?P<owner>.+?)\s+(?:still\s+|also\s+)?(?:has|have|had)\s+no\b(?P<part>.+)$|"
-                    r"^(?P<owner2>.+?)\s+(?:still\s+)?(?:lacks?|is missing|are missing|does ?n[o']t have|does not have)"
-                    r"\b(?P<part2>.+)$|"
+                    r"^(?P<owner2>.+?)\s+(?:still\s+)?(?:lacks?|(?:is|are) missing(?=\s+(?:a|an|the|its|their|any)\b)|"
+                    r"does ?n[o']t have|does not have)\b(?P<part2>.+)$|"
                     r"^(?P<owner3>[^，,。；;]+?)(?:还|也|都|目前|现在)*(?:没有|缺少|缺了?|少了)(?P<part3>[^，,。；;]+)", re.I)
 
 
@@ -206,6 +206,10 @@ _STATE_MODIFIERS = frozenset({stem(w) for w in "old new current previous legacy 
 def _counted(token: str) -> bool:
     """A number, an amount or a state, not the name of a thing (300ms, 12, 两个, old)."""
     return token[:1].isdigit() or token in _STATE_MODIFIERS or bool(re.match(r"^[一二两三四五六七八九十几每各多]", token))
+# what follows names the variant the to-do complains of, which the fix replaces ("The iOS job still uses
+# the dev provisioning profile" is finished by "iOS builds with the App Store distribution profile")
+_VARIANT = re.compile(r"\b(?:still|only|uses?|using|is set to|are set to|defaults? to)\b|还是|仍然|依然|仍|只|用的是|用的|写死|"
+                      r"默认是", re.I)
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_.\-/]*[A-Za-z0-9_]|[A-Za-z]|\d[\w.]*")
 
 
@@ -246,6 +250,20 @@ def _pairs(text: str) -> list:
     return [(a, b) for a, b in zip(seq, seq[1:]) if a and b]
 
 
+def _first_compound(text: str) -> list:
+    """The pairs of the first run of two words or more in ``text`` — the thing it names first ("the
+    Android build", "签名校验", "iOS 的推送证书"), not a circumstance later on ("on small screens")."""
+    run: list = []
+    for token in _sequence(text) + [None]:
+        if token:
+            run.append(token)
+        elif len(run) >= 2:
+            break
+        else:
+            run = []
+    return list(zip(run, run[1:])) if len(run) >= 2 else []
+
+
 def _modifiers(text: str, head: str, words: dict) -> set:
     """The real words right before ``head`` in ``text`` that are not the to-do's (``words``)."""
     mine = expand(words)
@@ -260,8 +278,8 @@ def sibling_named(main_text: str, words: dict, said, everything) -> bool:
     ("the Android build"), a statement the session makes (``said``: their texts) says the head word
     with another modifier of its own ("The iOS build is green now"), and nothing the session says
     (``everything``: its statements and requests) holds the to-do's modifier?"""
-    pairs = [(m, h) for m, h in _pairs(main_text) if m not in subject.PLAIN and not _counted(m)
-             and subject.real(m, words.get(m, 0.0))]
+    pairs = [(m, h) for m, h in _first_compound(_VARIANT.split(main_text, 1)[0]) if m not in subject.PLAIN
+             and not _counted(m) and subject.real(m, words.get(m, 0.0))]
     if not pairs:
         return False
     held = expand(set().union(*(weights(s) for s in everything))) if everything else set()

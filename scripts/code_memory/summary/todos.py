@@ -652,10 +652,10 @@ def _rejected(todo: str, words: dict, evidence: Evidence) -> bool:
 
 
 def _head_text(todo: str) -> str:
-    """The text of a to-do's first clause that names work, without its markers (see :func:`head`)."""
+    """The text of a to-do's first clause that names work, as written (see :func:`head`)."""
     for clause in cl.clauses(_unframed(todo)):
         if not cl.is_rationale(clause) and content(clause):
-            return cl.main_text(clause)
+            return clause
     return ""
 
 

@@ -189,6 +189,19 @@ def owner(todo: str) -> set:
     return where - lacked if lacked else set()
 
 
+def placed(todo: str, files) -> set:
+    """The words of the ``files`` a to-do names as the place of its work ("the CRS examples in
+    docs/api/crs.rst", "upload.py 里的缩略图") — not a file that is what it is about ("the existing
+    cursors.json isn't migrated")."""
+    out: set = set()
+    for name in files:
+        at = re.escape(name)
+        if re.search(r"\b(?:in|inside|within|under|from|across|throughout)\s+(?:the\s+)?`?" + at, todo, re.I) or \
+                re.search(at + r"`?\s*(?:里|中|内|下)", todo):
+            out |= set(weights(name))
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # a sibling by its modifier
 

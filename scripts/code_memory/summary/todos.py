@@ -585,10 +585,10 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         named = names(words)
         subject_said = _subject_said(todo, words, evidence)
         main = head(todo)
-        # where it is, as against what it is about: the thing it says lacks a part (summary/guards.py)
-        # and the files it names ("the CRS examples in docs/api/crs.rst aren't doctested")
+        # where it is, as against what it is about: the thing it says lacks a part and a file it names
+        # as the place of its work ("the CRS examples in docs/api/crs.rst aren't doctested", summary/guards.py)
         named_by_one = subject.named_by_one(words, main, [works[o] for r, o in open_todos if r == ref and o != todo],
-                                            place_words, said, guards.owner(todo) | {t for f in files for t in weights(f)})
+                                            place_words, said, guards.owner(todo) | guards.placed(todo, files))
         by_files = bool(files) and all(f in checked or os.path.basename(f) in checked for f in files) and \
             all(f in changed or os.path.basename(f) in changed for f in files)
         # its files edited for other work the person asked for are no evidence, unless the session

@@ -250,4 +250,246 @@ SCENARIOS = [
           done=["only works on macOS and Linux"]),
         END,
     ]),
+    ("b7-en-keycloak", "en", [
+        S([U("We need SAML SSO against our Keycloak realm for the Django admin. Start in accounts/saml.py using "
+             "python3-saml."),
+           W("accounts/saml.py"), E("config/urls.py"),
+           B("python -m pytest tests/test_saml.py -q", True, "7 passed"),
+           A("SP-initiated login works against the test realm: /saml/login redirects to Keycloak, the ACS view validates "
+             "the signed assertion and logs the user in. 7 tests pass. Unsigned assertions are rejected — that's "
+             "intended. What's not there yet:\n"
+             "- single logout: signing out of Django leaves the Keycloak session alive;\n"
+             "- users are matched by email only, so someone whose email changes gets a second account;\n"
+             "- the SP certificate is checked into the repo under certs/ — it should come from the secret store.")],
+          topic=["SAML"], files=["accounts/saml.py"],
+          todos=["leaves the Keycloak session alive", "matched by email only", "SP certificate is checked into the repo"]),
+        S([U("Get the SP cert out of the repo — load it from AWS Secrets Manager at startup"),
+           E("accounts/saml.py"), E("config/settings.py"),
+           B("git rm certs/sp.key certs/sp.crt", True, "rm 'certs/sp.key'\nrm 'certs/sp.crt'"),
+           B("python -m pytest tests/test_saml.py -q", True, "8 passed"),
+           A("The SP key pair is now read from AWS Secrets Manager (`sso/sp-keypair`) when settings load, and "
+             "certs/sp.key and certs/sp.crt are removed from the repo. 8 tests pass. Startup fails with a clear "
+             "message if the secret is missing, rather than falling back to anything. Could you confirm the "
+             "secret's name with the platform team?")],
+          done=["SP certificate is checked into the repo"]),
+        S([U("The logout thing — is that done?"),
+           A("Not yet. /logout only clears the Django session; the IdP session at Keycloak stays.")], light=True,
+          traps=["leaves the Keycloak session alive"]),
+        S([U("Match users on the persistent NameID instead of email; keep email as a fallback for the first login"),
+           E("accounts/saml.py"), W("accounts/migrations/0004_saml_subject.py"),
+           B("python -m pytest tests/test_saml.py -q", True, "11 passed"),
+           A("Accounts now link to the persistent NameID, stored in a new `saml_subject` column; the email is only used "
+             "on the first login to find an existing user. 11 tests pass, including one that changes a user's email at "
+             "the IdP and logs in again to the same account. Single logout is the next thing I'll pick up in this module.")],
+          done=["matched by email only"], traps=["leaves the Keycloak session alive"]),
+        S([U("continue"),
+           E("accounts/saml.py"), E("accounts/views.py"),
+           B("python -m pytest tests/test_saml.py -q", True, "13 passed\ntest_logout_ends_idp_session PASSED"),
+           A("Done — /logout now sends a LogoutRequest to Keycloak and the SLS endpoint completes it, so both sessions "
+             "end.")],
+          done=["leaves the Keycloak session alive"]),
+        END,
+    ]),
+    ("b7-en-phaser", "en", [
+        S([U("In my Phaser 3 platformer, add checkpoints to src/scenes/Level.ts so dying respawns you at the last flag "
+             "instead of the level start."),
+           E("src/scenes/Level.ts"), W("src/objects/Checkpoint.ts"),
+           B("npm test", True, "Tests: 9 passed, 9 total"),
+           A("Checkpoints work: touching a flag stores its position, and on death the player respawns there with full "
+             "health. Coins collected before the checkpoint stay collected — that's on purpose, so players can't farm "
+             "them. A few rough edges: the checkpoint isn't saved to localStorage, so a page reload starts the level "
+             "over; the flag has no activation animation or sound, it just silently switches state; and it'd be nice to "
+             "show a small toast like 'Checkpoint!' at some point.")],
+          topic=["checkpoints"], files=["src/scenes/Level.ts"],
+          todos=["checkpoint isn't saved to localStorage", "no activation animation or sound", "show a small toast"]),
+        S([U("Make the checkpoint survive a reload"),
+           E("src/scenes/Level.ts"), W("src/save.ts"),
+           B("npm test", True, "Tests: 11 passed, 11 total"),
+           A("The last checkpoint per level is now written to localStorage under `save:v1` and read back when the level "
+             "starts, so reloading puts you at the flag. 11 tests pass. The flag itself is still silent with no "
+             "animation.")],
+          done=["checkpoint isn't saved to localStorage"], traps=["no activation animation or sound"]),
+        S([U("Add the little popup when you reach a flag"),
+           E("src/scenes/Level.ts"), W("src/ui/Toast.ts"),
+           B("npm test", True, "Tests: 12 passed, 12 total"),
+           A("A 'Checkpoint!' banner now slides in at the top for 1.5 s when you touch a new flag. 12 tests pass. I "
+             "reused the tween helper, so it respects the reduced-motion setting. The flag sprite itself still doesn't "
+             "animate — I need art for that.")],
+          done=["show a small toast"], traps=["no activation animation or sound"]),
+        S([U("I drew a flag-raise spritesheet (assets/flag.png, 6 frames) and a ding in assets/sfx/checkpoint.ogg — "
+             "wire them up"),
+           E("src/objects/Checkpoint.ts"), E("src/scenes/Level.ts"),
+           B("npm test", True, "Tests: 13 passed, 13 total"),
+           A("When a flag activates it now plays the 6-frame raise animation and the ding, once per flag. 13 tests pass.")],
+          done=["no activation animation or sound"]),
+        END,
+    ]),
+    ("b7-en-starlight", "en", [
+        S([U("Move our docs site to Astro Starlight: migrate the markdown from docs/ into src/content/docs and configure "
+             "the sidebar in astro.config.mjs. And after this, remind me to ask Lena for the logo SVG."),
+           E("astro.config.mjs"),
+           B("npm run build", True, "142 page(s) built in 9.8s"),
+           A("The site builds: 142 pages, the sidebar grouped into Guides / Reference / Changelog and generated from the "
+             "folders. Search uses Pagefind, which indexes at build time, so there's no search server to host. Open "
+             "items from the migration:\n"
+             "1. 23 internal links still point at the old `.md` paths and 404;\n"
+             "2. there's no version switcher — only latest is published, the 2.x docs are gone;\n"
+             "3. there's no redirect from the old docs URLs, so links from outside will break.\n"
+             "And as you asked: ask Lena for the logo SVG.")],
+          topic=["Starlight"], files=["astro.config.mjs"],
+          todos=["internal links still point at the old", "only latest is published",
+                 "no redirect from the old docs URLs", "ask Lena for the logo SVG"]),
+        S([U("Fix the dead internal links. Lena sent the logo by the way, it's in public/logo.svg — put it in the header"),
+           E("src/content/docs/guides/install.md"), E("src/content/docs/reference/cli.md"), E("astro.config.mjs"),
+           B("npm run build && npx lychee dist", True, "142 page(s) built\n1204 links checked, 0 errors"),
+           A("Every internal link now uses the new slugs — lychee checked 1,204 links with 0 errors — and the header "
+             "shows public/logo.svg. I also fixed two typos in the install guide.")],
+          done=["internal links still point at the old", "ask Lena for the logo SVG"]),
+        S([U("Now the redirects for the old URLs"),
+           E("astro.config.mjs"),
+           B("npm run build", True, "142 page(s) built\nredirects: 37"),
+           A("I added 37 entries to `redirects` in astro.config.mjs, covering the old /guides/*.html pages. The reference "
+             "section's old URLs aren't mapped yet — their slugs changed more and I need the old sitemap for them.")],
+          traps=["no redirect from the old docs URLs"]),
+        S([U("Here's the old sitemap (old-sitemap.xml) — map the reference pages too"),
+           E("astro.config.mjs"),
+           B("npm run build && python tools/check_old_urls.py old-sitemap.xml", True,
+             "redirects: 112\n112/112 old URLs answer 301 to a live page"),
+           A("All 112 old URLs, guides and reference, now answer a 301 to a live page. The build is still 142 pages.")],
+          done=["no redirect from the old docs URLs"], traps=["only latest is published"]),
+        END,
+    ]),
+    ("b7-en-plantcls", "en", [
+        S([U("Training a plant-disease classifier with timm (convnext_tiny) — add mixed precision and a cosine schedule "
+             "to train.py"),
+           E("train.py"),
+           B("python train.py --epochs 1 --subset 0.05", True, "epoch 0 val_acc=0.62 it/s=41.3"),
+           A("AMP is on via torch.autocast with bf16, and the LR follows a cosine curve after 2 warmup epochs. Throughput "
+             "went from 23 to 41 it/s. Val accuracy is 0.62 after one epoch on 5% of the data, which is expected for a "
+             "smoke run. Things I noticed while in there: the validation split leaks — the same leaf photographed twice "
+             "can land in both train and val; augmentation is only a random flip, and we should probably add color "
+             "jitter since the field photos vary a lot in lighting; and checkpoints only keep the last epoch, not the "
+             "best one.")],
+          topic=["plant-disease classifier"], files=["train.py"],
+          todos=["the validation split leaks", "add color jitter", "checkpoints only keep the last epoch"]),
+        S([U("Fix the split: group by leaf_id"),
+           E("data/split.py"),
+           B("python data/split.py", True, "train 31,204 / val 3,512 images; 0 leaf_ids in both"),
+           A("The split is grouped by leaf_id now: 31,204 train and 3,512 val images, and no leaf_id appears in both. "
+             "Val accuracy will drop a little; that's the honest number.")],
+          done=["the validation split leaks"]),
+        S([U("continue"),
+           E("train.py"),
+           B("python train.py --epochs 30", False, "RuntimeError: CUDA out of memory. Tried to allocate 1.20 GiB"),
+           A("I added ColorJitter to the training transforms in train.py and started the full run, but it ran out of GPU "
+             "memory at batch 128 in the first epoch. I'll lower the batch or accumulate gradients and rerun.")],
+          traps=["add color jitter", "checkpoints only keep the last epoch"]),
+        S([U("use grad accumulation 2x with batch 64 and rerun"),
+           E("train.py"),
+           B("python train.py --epochs 30 --batch 64 --accum 2", True,
+             "best val_acc=0.914 at epoch 24; saved checkpoints/best.pt"),
+           A("With batch 64 × 2 accumulation the 30-epoch run finished with the brightness/contrast/saturation jitter "
+             "active: best val accuracy 0.914 at epoch 24. train.py now also writes checkpoints/best.pt whenever val "
+             "accuracy improves, next to last.pt.")],
+          done=["add color jitter", "checkpoints only keep the last epoch"]),
+        END,
+    ]),
+    ("b7-en-pgbackrest", "en", [
+        S([U("Set up nightly Postgres backups with pgBackRest to S3, as a Kubernetes CronJob in deploy/backup-cronjob.yaml"),
+           W("deploy/backup-cronjob.yaml"), W("deploy/pgbackrest.conf"),
+           B("kubectl apply -f deploy/ --dry-run=server", True, "cronjob.batch/pg-backup created (server dry run)"),
+           A("The CronJob takes a full backup on Sundays and a differential the other nights at 02:00 UTC, into "
+             "s3://acme-pg-backups, keeping 4 full backups. The server-side dry run accepts it. Gaps: we've never "
+             "actually tried a restore from these backups; nobody gets alerted if the job fails; and the repo isn't "
+             "encrypted at rest beyond S3's default.")],
+          topic=["pgBackRest"], files=["deploy/backup-cronjob.yaml"],
+          todos=["never actually tried a restore", "nobody gets alerted if the job fails", "repo isn't encrypted at rest"]),
+        S([U("turn on repo encryption"),
+           E("deploy/pgbackrest.conf"), E("deploy/backup-cronjob.yaml"),
+           B("kubectl apply -f deploy/", True, "cronjob.batch/pg-backup configured"),
+           B("kubectl logs job/pg-backup-manual", True, "INFO: backup command end: completed successfully (repo1 cipher aes-256-cbc)"),
+           A("repo1 now uses aes-256-cbc with the passphrase from the `pgbackrest-cipher` secret, and a manual backup "
+             "completed with it. The older unencrypted backups will age out under the retention policy, which is fine. "
+             "The job's failure handling is unchanged: a failed run just shows up as a failed Job.")],
+          done=["repo isn't encrypted at rest"], traps=["nobody gets alerted if the job fails"]),
+        S([U("did the restore test happen?"),
+           A("No — I'd like a scratch namespace for it first, so it hasn't been run.")], light=True,
+          traps=["never actually tried a restore"]),
+        S([U("pg-scratch exists now. Restore last night's backup into it and compare row counts"),
+           W("deploy/restore-job.yaml"),
+           B("kubectl -n pg-scratch apply -f deploy/restore-job.yaml", True, "job.batch/pg-restore created"),
+           B("kubectl -n pg-scratch logs job/pg-restore", True,
+             "restore command end: completed successfully\n48 tables, row counts match source"),
+           A("The restore drill passed: last night's differential restored into pg-scratch in 11 minutes, and all 48 "
+             "tables' row counts match production as of the backup time.")],
+          done=["never actually tried a restore"]),
+        S([U("I added a Datadog monitor on failed pg-backup jobs myself, it pages whoever is on call — that's in now"),
+           A("Good, noted.")], light=True,
+          done=["nobody gets alerted if the job fails"]),
+        END,
+    ]),
+    ("b7-mx-widget", "mixed", [
+        S([U("给 app 加一个 WidgetKit 小组件，显示当前温度和未来 3 小时，TimelineProvider 写在 WeatherWidget/Provider.swift"),
+           W("WeatherWidget/Provider.swift"), W("WeatherWidget/WeatherWidgetView.swift"),
+           B("xcodebuild -scheme WeatherWidgetExtension build", True, "** BUILD SUCCEEDED **"),
+           A("小组件做好了，small 和 medium 两种尺寸，timeline 每 30 分钟刷新一次，这是系统刷新预算允许的频率。"
+             "数据通过 App Group 共享的 UserDefaults 读主 app 缓存的天气，不单独发请求。还差几样：large 尺寸还没做；"
+             "深色模式下温度文字颜色看不清；点小组件现在只是打开 app 首页，最好能 deep link 到对应城市。")],
+          topic=["WidgetKit"], files=["WeatherWidget/Provider.swift"],
+          todos=["large 尺寸还没做", "深色模式下温度文字颜色看不清", "deep link 到对应城市"]),
+        S([U("Fix the dark mode contrast on the widget"),
+           E("WeatherWidget/WeatherWidgetView.swift"),
+           B("xcodebuild -scheme WeatherWidgetExtension build", True, "** BUILD SUCCEEDED **"),
+           A("The temperature label now uses `.primary` on a material background, so it reads well in both "
+             "appearances — checked in the light and dark previews. Also, the widget has no placeholder view yet, so the "
+             "widget gallery shows a blank card.")],
+          done=["深色模式下温度文字颜色看不清"], todos=["no placeholder view yet"]),
+        S([U("Tapping the widget should open the city it's showing"),
+           E("WeatherWidget/WeatherWidgetView.swift"), E("App/DeepLinkRouter.swift"),
+           B("xcodebuild -scheme WeatherApp build", True, "** BUILD SUCCEEDED **"),
+           A("A tap now opens weatherapp://city/<id>, and the router pushes that city's detail screen. The large "
+             "family is still not implemented.")],
+          done=["deep link 到对应城市"], traps=["large 尺寸还没做"]),
+        S([U("large 的先不做了，下个版本再说。今天看看小组件的耗电"),
+           E("WeatherWidget/Provider.swift"),
+           B("xcodebuild -scheme WeatherWidgetExtension build", True, "** BUILD SUCCEEDED **"),
+           A("把 getTimeline 里兜底的网络请求去掉了，只读 App Group 缓存，Instruments 里小组件进程的能耗从 High 降到 Low。"
+             "缓存超过 2 小时会显示灰色的更新时间，这是有意的提示。顺手把 placeholder 补上了，小组件库里的预览不再是空白卡片。")],
+          done=["no placeholder view yet"], traps=["large 尺寸还没做"]),
+        END,
+    ]),
+    ("b7-mx-vector", "mixed", [
+        S([U("用 Vector 把 nginx 和 app 的日志收到 Loki，配置写在 vector/vector.toml"),
+           W("vector/vector.toml"),
+           B("vector validate vector/vector.toml", True, "√ Loaded [\"vector/vector.toml\"]\n√ Validated"),
+           A("配置写好了：nginx access log 用 VRL 解析成结构化字段，app 的 JSON 日志直接透传；标签只用了 service 和 env，"
+             "避免 Loki 的 label 基数爆掉。validate 通过。几件事还没弄：\n"
+             "- 日志里的手机号还没脱敏；\n"
+             "- Loki 挂掉时 Vector 用的是内存 buffer，一重启就丢日志，应该换成磁盘 buffer；\n"
+             "- 回头把 k8s 的 pod 日志也接进来。")],
+          topic=["Vector"], files=["vector/vector.toml"],
+          todos=["手机号还没脱敏", "换成磁盘 buffer", "k8s 的 pod 日志也接进来"]),
+        S([U("Mask phone numbers in the logs before they leave the host"),
+           E("vector/vector.toml"), W("vector/tests/mask_phone.toml"),
+           B("vector test vector/vector.toml vector/tests/mask_phone.toml", True, "test mask_phone ... passed"),
+           A("A remap transform now rewrites 11-digit mainland mobile numbers as 138****5678 before the Loki sink; the "
+             "unit test covers nginx query strings and JSON bodies. The sink's buffer is still the in-memory one.")],
+          done=["手机号还没脱敏"], traps=["换成磁盘 buffer"]),
+        S([U("buffer 的事你看下怎么弄"),
+           E("vector/vector.toml"),
+           B("vector validate vector/vector.toml", False, "x data_dir \"/var/lib/vector\" is not writable"),
+           A("sink 的 buffer 改成了 type = \"disk\"，但容器里 /var/lib/vector 没有写权限，validate 没过，"
+             "得在 compose 里给它挂一个卷才行。")],
+          traps=["换成磁盘 buffer"]),
+        S([U("I mounted a volume at /var/lib/vector in docker-compose.yml, try again"),
+           E("docker-compose.yml"),
+           B("vector validate vector/vector.toml", True, "√ Validated"),
+           B("docker compose stop loki && sleep 60 && docker compose start loki && sleep 30 && "
+             "logcli query '{service=\"api\"}' --since 3m | wc -l", True, "3120"),
+           A("Validated. The Loki sink now buffers on disk (max 2 GiB): I stopped Loki for a minute and all 3,120 lines "
+             "arrived after it came back, none lost. One gap I noticed: the nginx error log isn't collected at all, only "
+             "the access log.")],
+          done=["换成磁盘 buffer"], todos=["nginx error log isn't collected"]),
+        END,
+    ]),
 ]

@@ -10,7 +10,38 @@ docstrings and first scenario. Every earlier held-out set has been read or run b
 the rules; this one is the only blind set of round 5 and judges its rules afterwards. Do not read its
 scenarios or its misses to change a rule — when it has been read, write a new set instead.
 
-SUMMARY_PLACEHOLDER
+14 projects, 4–5 sessions each (61 transcripts, 10 of them short) plus a last start: 6 Chinese,
+6 English, 2 mixed (a Chinese speaker with English code and terms, switching language between
+sessions). Domains, away from the earlier sets': Canal binlog sync of a product table into
+Elasticsearch, a uni-app WeChat mini-program member card page, a Chinese RoBERTa intent classifier,
+Modbus RTU polling on RT-Thread/GD32, Jenkins-to-GitLab-CI migration, Alipay statement
+reconciliation, a Rust dotfiles CLI, SAML SSO with Keycloak in Django, Phaser 3 checkpoints, an
+Astro Starlight docs migration, a timm plant-disease classifier, pgBackRest backups as a Kubernetes
+CronJob, a SwiftUI WidgetKit widget, Vector shipping logs to Loki.
+
+- 45 open to-dos planted (18 Chinese, 19 English, 8 mixed — 6 stated in Chinese, 2 in English),
+  stated as a state ("… is hard-coded", "… has no …", "only works on …", "never actually tried …",
+  "nobody gets alerted …", "still point at …", "还没写", "写死", "是假数据", "没适配", "还没跑过",
+  "还在 Jenkins 上"), as an indirect or hedged wish ("we should probably …", "it'd be nice to … at
+  some point", "最好…", "回头…", "有空…"), in numbered or bulleted lists of what is left, in the
+  person's own prompt ("remind me to …", "弄完提醒我…"), and embedded in a longer report.
+- 40 of them finished later in other words (17 Chinese, 18 English, 5 mixed, all 5 in the other
+  language): a synonym, a report with numbers, the person saying they did it (also in a short
+  session), a request and work that passes, evidence alone (a bare "continue" / "继续", the to-do's
+  file edited and its run passing, a terse report), a bulleted status list with ✅, "that's in now",
+  "搞定了", "已经合到 main", "已经上线了".
+- 28 traps (``traps`` on a session: an open to-do that session must NOT close; 12 Chinese, 12
+  English, 4 mixed), hard the way real work is: 9 sessions that finish other work in the to-do's own
+  area (the same file, page, module, config or job) and leave it, or say it is still so; 6 half-done
+  reports or failing runs (a partial import, partial redirects, an OOM, an unwritable buffer dir, an
+  unverified port); 3 where a sibling in the same list is finished and the to-do left; 4 "not yet" /
+  "还没" answers to a question; 2 reports that put it next; 3 put off again; 1 statement of how
+  things still are.
+- Each project's first session plants its topic and main file.
+- Most work sessions' final reports also hold 1–3 sentences that look like open work to a naive rule
+  but are not: how the code works now, a result, a handled pitfall, an intended limit ("这是故意的",
+  "这是有意的", "that's intended", "that's on purpose", "which is fine"), a past cause, a request to
+  the person that is not code work.
 
 Same shapes as ``handover_tuning_set.py`` (``S``/``U``/``A``/``E``/``W``/``R``/``B``/``END``) plus
 ``traps``. ``bench_handover_tuning.py --set closing-heldout6`` runs it: to-dos are scored on a
@@ -300,7 +331,7 @@ SCENARIOS = [
              "them. A few rough edges: the checkpoint isn't saved to localStorage, so a page reload starts the level "
              "over; the flag has no activation animation or sound, it just silently switches state; and it'd be nice to "
              "show a small toast like 'Checkpoint!' at some point.")],
-          topic=["checkpoints"], files=["src/scenes/Level.ts"],
+          topic=["add checkpoints"], files=["src/scenes/Level.ts"],
           todos=["checkpoint isn't saved to localStorage", "no activation animation or sound", "show a small toast"]),
         S([U("Make the checkpoint survive a reload"),
            E("src/scenes/Level.ts"), W("src/save.ts"),

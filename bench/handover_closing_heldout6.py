@@ -50,7 +50,16 @@ and traps are read from the to-do index after each project's last session, and `
 counts the ``[ ]`` lines at a scored start that hold no planted to-do of the project (a trap
 session's own restatement of a still-open to-do, in other words, counts there too).
 
-BASELINE_PLACEHOLDER
+BASELINE — unchanged main (scripts of d658ec4, before any rule of round 5 was tuned; run from a
+``git archive d658ec4`` checkout with ``--checkout``; the set as of commit 97fd6a3),
+``.venv-test/bin/python bench/bench_handover_tuning.py --set closing-heldout6 --checkout DIR --json OUT``,
+offline summarizer, 2026-11-26 11:55 UTC, load average 12.46 at start and 9.46 at the end (2 shared
+cores, several engineers' benches running), 217 s: open to-dos captured (on a ``[ ]`` line of the
+next start) 35/45 (Chinese 13/18, English 14/19, mixed 8/8); finished to-dos still shown 14/40;
+closes right 12, missed 14, wrong 1; traps held 20, sprung 1, untested 7 (their to-do was never
+captured); spurious to-dos 38 of 126 ``[ ]`` lines at the scored starts; topics 14/14; files 14/14;
+leaks 0; start context p50 5,983 characters (max 5,998); SessionStart p50 279.3 ms (inflated by
+the load: compare it only within one run).
 """
 
 from __future__ import annotations

@@ -200,9 +200,9 @@ def named_by_one(words: dict, main: dict, others, place_words, session: Said, ow
     session said together may still name it); ``None`` when nothing does and the person asked for
     other work: the to-do is not what the session did. ``others``: the weighted words of the other
     open to-dos of the same list; ``place_words``: the words that say where it is
-    (:func:`project_area`); ``owner``: the words of the thing the to-do says lacks a part — where it
-    is, even when it is a file it names (merge.go of "merge.go has no tests for the reconnect path":
-    summary/guards.py ``owner``)."""
+    (:func:`project_area`); ``owner``: words that say where it is although the to-do names them — the
+    thing it says lacks a part (merge.go of "merge.go has no tests for the reconnect path") and a file
+    it names as the place of its work ("the CRS examples in docs/api/crs.rst …"; summary/guards.py)."""
     near = area(words, others, session.files) | (set(owner) & set(words))
     where = near | {t for t in words if _held(t, place_words)}
     specs = [distinguishing(words, near)] + ([distinguishing(main, near)] if main and main != words else [])

@@ -43,7 +43,9 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
      work, "接着弄 emoji 的问题", and the report names half its main clause) and the session did the
      work: it changed files and its last command did not fail — of several to-dos the request
      could mean, only the one it names most closely (and those nearly as close);
-  3. it names files, the session changed every one of them, and a command passed after the change;
+  3. it names files, the session changed every one of them, and a command passed after the change —
+     unless the person asked for other work and the session speaks of nothing it is about beyond
+     its files;
   4. the session is a bare "continue", did the work, and its report names part of the to-do — any
      to-do of the session it continues, else the best-matching open one;
   5. the person says it is finished and names it by what it is about ("分区那个我自己改了", "The index
@@ -53,7 +55,9 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
   never when the session lists it as open again (then it is carried over, not finished); and in
   1, 2 and 4's best match only when ONE thing the session says (a statement, a request, or a request with a
   statement) names what the to-do is about rather than where it is — or, when none does, the person
-  asked for no other work (summary/subject.py).
+  asked for no other work (summary/subject.py). Last, any close but 5 is rejected when the session
+  says the to-do's subject was left as it was, only restates a scope the to-do is limited to, or
+  names a sibling by the to-do's head word with another modifier (summary/guards.py).
 """
 
 from __future__ import annotations

@@ -153,3 +153,14 @@ def test_the_variant_a_todo_complains_of_is_replaced_not_a_sibling():
     assert closed(zh, "金额字段改成 decimal(12,2) 了，历史数据也迁好了，测试通过。", requests=["金额字段改成 decimal"],
                   files=["/p/db/models.py"], failed=False) == zh
     assert guards.owner("the rates for Chile and Peru are missing since nobody asked") == set()   # they are the gap
+
+
+def test_a_verb_that_leads_the_todo_is_no_modifier():
+    quotes = [("s1", "处理报表里的千分位格式")]
+    work = dict(files=["/p/report/format.py"], failed=False)
+    assert closed(quotes, "千分位格式已修好，加了测试覆盖负数和小数的报表。", requests=["把千分位格式的问题修掉"],
+                  **work) == quotes
+    en = [("s1", "handle the retry headers in the webhook client")]
+    assert closed(en, "The webhook client now honours the retry headers (Retry-After and X-Retry-In); the unit "
+                      "tests for the HTTP client pass.", requests=["handle the retry headers in the webhook client"],
+                  files=["/p/hooks/client.py"], failed=False) == en

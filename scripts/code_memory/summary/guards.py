@@ -223,6 +223,11 @@ def _counted(token: str) -> bool:
 # the dev provisioning profile" is finished by "iOS builds with the App Store distribution profile")
 _VARIANT = re.compile(r"\b(?:still|only|uses?|using|is set to|are set to|defaults? to)\b|还是|仍然|依然|仍|只|用的是|用的|写死|"
                       r"默认是", re.I)
+# a verb that leads a to-do names the work, not a kind of its object ("处理字段里的换行符转义")
+_WORK_VERBS = frozenset({stem(w) for w in "handle implement support migrate clean configure resolve optimize "
+                         "refactor enable disable".split()} |
+                        {"处理", "实现", "添加", "增加", "修复", "修改", "优化", "调整", "补充", "接入", "配置", "解决",
+                         "清理", "迁移", "完善", "检查", "更新", "删除", "去掉", "补齐", "完成"})
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_.\-/]*[A-Za-z0-9_]|[A-Za-z]|\d[\w.]*")
 
 
@@ -248,9 +253,10 @@ def _sequence(text: str) -> list:
             if len(word) == 1:
                 singles.append(word)
                 continue
-            # lone characters weigh as the bigrams they make (整包 of 整包校验), as in weights
-            out += [a + b if a + b in weights(a + b) else None for a, b in zip(singles, singles[1:])] or \
-                ([None] if singles else [])
+            # lone characters weigh as the bigrams they make (整包 of 整包校验), as in weights — taken
+            # two by two, so that overlapping bigrams (字段, 段里 of 字段里) are never a pair
+            out += [singles[i] + singles[i + 1] if singles[i] + singles[i + 1] in weights(singles[i] + singles[i + 1])
+                    else None for i in range(0, len(singles) - 1, 2)] + ([None] if len(singles) % 2 else [])
             singles = []
             if word:
                 keys = [k for k in weights(word) if k == word]
@@ -278,11 +284,11 @@ def _first_compound(text: str) -> list:
 
 
 def _modifiers(text: str, head: str, words: dict) -> set:
-    """The real words right before ``head`` in ``text`` that are not the to-do's (``words``)."""
+    """The real words right before ``head`` in the first thing a clause of ``text`` names (its
+    subject: "The iOS build is green", "整包校验通过才切换") that are not the to-do's (``words``)."""
     mine = expand(words)
-    seq = _sequence(text)
-    return {a for a, b in zip(seq, seq[1:]) if b == head and a and a not in mine and a not in subject.PLAIN
-            and not _counted(a)}
+    return {a for clause in _parts(text) for a, b in _first_compound(clause)
+            if b == head and a not in mine and a not in subject.PLAIN and not _counted(a)}
 
 
 def sibling_named(main_text: str, words: dict, said, everything) -> bool:
@@ -292,7 +298,7 @@ def sibling_named(main_text: str, words: dict, said, everything) -> bool:
     with another modifier of its own ("The iOS build is green now"), and nothing the session says
     (``everything``: its statements and requests) holds the to-do's modifier?"""
     pairs = [(m, h) for m, h in _first_compound(_VARIANT.split(main_text, 1)[0]) if m not in subject.PLAIN
-             and not _counted(m) and subject.real(m, words.get(m, 0.0))]
+             and m not in _WORK_VERBS and not _counted(m) and subject.real(m, words.get(m, 0.0))]
     if not pairs:
         return False
     held = expand(set().union(*(weights(s) for s in everything))) if everything else set()

@@ -441,9 +441,14 @@ class Evidence:
     continues: str | None = None  # the session a bare "continue" resumes
     held_open: list = field(default_factory=list)    # what it puts in progress, next or still open
     own_word: list = field(default_factory=list)     # the person's own statements of work finished
+    resumed: dict = field(default_factory=dict)      # the unfinished work a "continue" takes up (its request's words)
+    resumed_from: str | None = None                  # … the session that left it unfinished
 
     @classmethod
-    def from_digest(cls, digest, previous: str | None = None) -> "Evidence":
+    def from_digest(cls, digest, previous: str | None = None, previous_final: str = "", places=()) -> "Evidence":
+        """``previous``: the id of the session before this one in its project, ``previous_final`` its
+        final message (an offer this session's first request may accept, work it left unfinished);
+        ``places``: ``[(session id, text)]`` of the project's earlier sessions' topics and files."""
         said = done_statements(digest)
         ev = cls(files=list(digest.files_touched))
         for sentence in said:
@@ -481,6 +486,13 @@ class Evidence:
         requests = [r for r in digest.user_requests if r.strip()]
         if previous and requests and _WORK_REQUEST.match(requests[0]):
             ev.continues = previous
+        topic, previous_files = _previous_session(places, previous)
+        for offer in accepted_offers(digest, previous_final, topic):          # "要我现在加上吗？" — "加吧"
+            ev.asked.append(content(offer))
+            ev.asked_words |= expand(set(ev.asked[-1]))
+        if requests and _RESUMING.match(requests[0]) and ev.worked and _left_unfinished(previous_final) and \
+                _same_files(ev.checked, previous_files):
+            ev.resumed, ev.resumed_from = content(topic), previous
         return ev
 
 
@@ -550,6 +562,67 @@ def _settled(sentence: str) -> bool:
         or _PUT_OFF.search(sentence))
 
 
+def accepted_offers(digest, previous_final: str = "", previous_topic: str = "") -> list:
+    """The work the person accepted as the assistant offered or proposed it (progress.accepted_offer):
+    "要我现在加上吗？" — "加吧" within the session, or the last session's proposal that this session's
+    first request accepts ("可以，写吧", "yes, do it") together with what that session was asked ("评测你
+    打算怎么做？"). A go-ahead is a request for the work offered: the session must still do it."""
+    out = []
+    for offer, answer in getattr(digest, "exchanges", None) or ():
+        out += pg.accepted_offer(offer, answer)
+    requests = [r for r in digest.user_requests if r.strip()]
+    if previous_final and requests:
+        accepted = pg.accepted_offer(previous_final, requests[0])
+        out += accepted + ([previous_topic] if accepted and previous_topic else [])
+    return [s for s in dict.fromkeys(out) if content(s)]
+
+
+# a place that is a file ("firmware/src/uart.c", "Dockerfile"), not a topic
+_FILE_PLACE = re.compile(r"^[^\s]*(?:/|\.\w{1,8}$)[^\s]*$")
+
+
+def _previous_session(places, previous: str | None) -> tuple:
+    """``(topic, files)`` of the ``previous`` session from ``places`` (``[(session id, text)]``: each
+    session's topic, then the files it changed)."""
+    texts = [t for sid, t in places if sid == previous] if previous else []
+    topic = texts[0] if texts and not _FILE_PLACE.match(texts[0]) else ""
+    return topic, [t for t in texts if _FILE_PLACE.match(t)]
+
+
+def _left_unfinished(final: str) -> bool:
+    """Does a session's final message leave the work it did unfinished: failing or only started
+    ("改成了 DMA 接收，但低功耗测试还是挂", "I started on the cache but two tests fail")?"""
+    kinds = {kind for _s, kind in pg.read(final or "")}
+    return bool(kinds & {pg.FAILED, pg.IN_PROGRESS})
+
+
+def _same_files(checked, files) -> bool:
+    """Did this session change (and then check) one of ``files`` — the relative paths an earlier
+    session changed?"""
+    return any(path == f or path.endswith("/" + f) or os.path.basename(path) == os.path.basename(f) and "/" not in f
+               for path in checked for f in files)
+
+
+def _resumed_work(open_todos, works: dict, evidence: Evidence) -> set:
+    """The open to-dos the work a "continue" takes up names (``evidence.resumed``: the request of the
+    session before, which left it failing or half done, and whose file this session changed and then
+    checked): most of that request's words are the to-do's — the best match, and any nearly as good,
+    of the earlier to-dos it was asked to do, and of the ones that session left of it ("I started on
+    the cache but two tests fail")."""
+    if not evidence.resumed:
+        return set()
+    out = set()
+    for own in (True, False):
+        scores = {}
+        for ref, todo in open_todos:
+            mine = expand(works[todo])
+            if (ref == evidence.resumed_from) == own and _found(evidence.resumed, mine) >= 1:
+                scores[(ref, todo)] = soft.coverage(evidence.resumed, mine)
+        best = max(scores.values(), default=0.0)
+        out |= {key for key, score in scores.items() if score >= REQUEST_SHARE and score >= best * ASKED_MARGIN}
+    return out
+
+
 def _named_files(todo: str) -> set:
     return {n for n in names(weights(todo)) if "." in os.path.basename(n) and not n.startswith(".")}
 
@@ -563,6 +636,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
     said = subject.Said.of(evidence.said, evidence.asked, evidence.requests, evidence.file_words)
     works = {todo: work(todo) for _r, todo in open_todos}
+    taken_up = _resumed_work(open_todos, works, evidence)
     for ref, todo in open_todos:
         if any(is_same(todo, other) for other in still_open):
             continue
@@ -579,7 +653,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         if (files and all(f in checked or os.path.basename(f) in checked for f in files)
                 and all(f in changed or os.path.basename(f) in changed for f in files)) or \
                 (evidence.continues == ref and evidence.worked
-                 and coverage(words, evidence.done_words) >= CONTINUE_SHARE):
+                 and coverage(words, evidence.done_words) >= CONTINUE_SHARE) or (ref, todo) in taken_up:
             out.append((ref, todo))
         elif not subject_said:
             continue

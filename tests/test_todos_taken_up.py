@@ -1,0 +1,109 @@
+"""Closing a to-do the session took up without naming it (issue 20, fifth round): work the person
+accepted as the assistant offered or proposed it ("要我现在加上吗？" — "加吧"), and the unfinished work a
+"continue" takes up (the session before was asked for it, changed a file and left it failing; this one
+changes that file and its check passes) — each beside the trap that must keep the to-do open. Every
+phrasing here is this file's own (none is in a bench set)."""
+
+from __future__ import annotations
+
+import pytest
+
+from code_memory.summary import extract
+from code_memory.summary import progress as pg
+from test_handover_reading import digest
+
+IMPORTS = [("s1", "导入的时候没有校验手机号格式，脏数据直接进库"), ("s1", "导出还不支持按部门筛选")]
+WEBHOOKS = [("s1", "Webhook deliveries that time out are never retried"), ("s1", "The dashboard has no dark mode")]
+
+
+def closed(open_todos, *texts, previous=None, previous_final="", places=(), **session):
+    """The earlier to-dos a session closes, read as the summarizer reads it."""
+    return extract.read(digest(*texts, **session), open_todos, previous=previous, previous_final=previous_final,
+                        places=places)["done"]
+
+
+@pytest.mark.parametrize("answer, accepted", [
+    ("可以，写吧", True), ("加吧", True), ("行，就这么办", True), ("yes, do it", True), ("Sure — go ahead.", True),
+    ("ok", True), ("好，那就做吧", True),
+    ("先不用，下周再说", False), ("later", False), ("not now", False), ("可以，不过先别上线", False),
+    ("yes but only for the admin page", False), ("do it tomorrow", False), ("回头再说吧", False),
+    ("go ahead and also rename the table", False),        # a request of its own, not a plain go-ahead
+])
+def test_a_go_ahead_is_plain(answer, accepted):
+    assert pg.go_ahead(answer) is accepted
+
+
+def test_an_offer_is_accepted_only_by_a_go_ahead():
+    offer = "我打算用 libphonenumber 按地区校验，不合法的行单独导出一份报告。要我现在就加上吗？"
+    assert pg.accepted_offer(offer, "行，加吧") == ["我打算用 libphonenumber 按地区校验，不合法的行单独导出一份报告。",
+                                                 "要我现在就加上吗？"]
+    assert pg.accepted_offer(offer, "先不用") == []
+    assert pg.accepted_offer("校验加好了，测试都过了。", "好") == []               # nothing offered
+    assert pg.accepted_offer("Retries could become a worker with backoff. I haven't changed anything yet.",
+                             "yes, do it") == ["Retries could become a worker with backoff."]
+
+
+def test_the_last_sessions_offer_accepted_in_chinese():
+    asked = dict(previous="s2", places=[("s2", "手机号校验你准备怎么做？")],
+                 previous_final="我打算用 libphonenumber 按地区校验，不合法的行单独导出一份报告。要我现在就加上吗？")
+    report = "加好了：不合法的行写进 rejects.csv，测试通过。"
+    work = dict(files=["/p/importer/rows.py"], failed=False)
+    assert closed(IMPORTS, report, requests=["行，加吧"], **asked, **work) == IMPORTS[:1]
+    assert closed(IMPORTS, report, requests=["先不用，下周再说"], **asked, **work) == []       # declined
+    assert closed(IMPORTS, report, requests=["行，加吧"], **asked, files=["/p/importer/rows.py"], failed=True) == []
+    assert closed(IMPORTS, report, requests=["行，加吧"], **work) == []        # no offer before it: "加吧" names nothing
+
+
+def test_the_last_sessions_proposal_accepted_in_english():
+    asked = dict(previous="s2", places=[("s2", "what would retrying the webhooks take?")],
+                 previous_final="Timed-out webhook deliveries could go into a table that a worker resends with "
+                                "backoff. Shall I build it?")
+    report = "Done: the worker resends them with exponential backoff; 14 tests pass."
+    work = dict(files=["/p/hooks/resend.go"], failed=False)
+    assert closed(WEBHOOKS, report, requests=["yes, go ahead"], **asked, **work) == WEBHOOKS[:1]
+    assert closed(WEBHOOKS, report, requests=["not now, later"], **asked, **work) == []
+    assert closed(WEBHOOKS, "Started on the worker; the backoff test still fails.", requests=["yes, go ahead"],
+                  **asked, files=["/p/hooks/resend.go"], failed=True) == []
+
+
+def test_an_offer_accepted_within_the_session_mixed():
+    orders = [("s1", "订单列表还没有 pagination，一次拉全部"), ("s1", "CSV export 的文件名没带日期")]
+    offer = ("The 订单列表 query could take a cursor so each page fetches 50 rows. 要我顺手加上 pagination 吗？", "好，做吧")
+    work = dict(files=["/p/api/orders.py"], failed=False, requests=["订单接口太慢了看一下", "好，做吧"])
+    assert closed(orders, "加了 cursor，一页 50 条，测试通过。", exchanges=[offer], **work) == orders[:1]
+    assert closed(orders, "加了 cursor，一页 50 条，测试通过。", exchanges=[(offer[0], "先不用")], **work) == []
+
+
+RESUMED = dict(previous="s2", places=[("s2", "进度条卡住那个查一下"), ("s2", "web/upload.ts")],
+               previous_final="改成了分片上传，但最后一片的回调还是没触发，测试还挂着一个。")
+UPLOADS = [("s1", "上传大文件的时候进度条会卡在 99%"), ("s1", "下载链接没有过期时间")]
+
+
+def test_a_continue_takes_up_the_work_left_failing():
+    report = "最后一片的回调补上了，测试都过了。"
+    same_file = dict(files=["/p/web/upload.ts"], checked=["/p/web/upload.ts"])
+    assert closed(UPLOADS, report, requests=["继续"], failed=False, **same_file, **RESUMED) == UPLOADS[:1]
+    # its check fails again: nothing is finished
+    assert closed(UPLOADS, "回调还是没触发。", requests=["继续"], failed=True, **same_file, **RESUMED) == []
+    # another file changed (the same session's other work): not shown to be the work taken up
+    assert closed(UPLOADS, report, requests=["继续"], failed=False, files=["/p/web/download.ts"],
+                  checked=["/p/web/download.ts"], **RESUMED) == []
+    # the session before finished its work: there is nothing unfinished to take up
+    done_before = {**RESUMED, "previous_final": "分片上传改好了，测试通过。"}
+    assert closed(UPLOADS, report, requests=["继续"], failed=False, **same_file, **done_before) == []
+    # not a continue: the person asks for other work on the same file
+    assert closed(UPLOADS, "加了上传速度的显示。", requests=["上传页显示一下速度"], failed=False, **same_file,
+                  **RESUMED) == []
+
+
+def test_continue_with_the_work_in_english_closes_the_earlier_todo_and_the_leftover():
+    todos = [("s1", "The nightly report still takes 40 minutes because every row is fetched on its own"),
+             ("s1", "Nobody gets an email when the report fails"),
+             ("s2", "I started batching the report queries but the totals test fails")]
+    before = dict(previous="s2", places=[("s2", "batch the report queries"), ("s2", "reports/nightly.py")],
+                  previous_final="I started batching the report queries but the totals test fails.")
+    report = "Totals match again; the run takes 6 minutes."
+    work = dict(files=["/work/app/reports/nightly.py"], checked=["/work/app/reports/nightly.py"])
+    assert sorted(closed(todos, report, requests=["continue with the batching"], failed=False, **work, **before)) == \
+        [todos[0], todos[2]]
+    assert closed(todos, report, requests=["continue with the batching"], failed=True, **work, **before) == []

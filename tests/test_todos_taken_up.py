@@ -107,3 +107,21 @@ def test_continue_with_the_work_in_english_closes_the_earlier_todo_and_the_lefto
     assert sorted(closed(todos, report, requests=["continue with the batching"], failed=False, **work, **before)) == \
         [todos[0], todos[2]]
     assert closed(todos, report, requests=["continue with the batching"], failed=True, **work, **before) == []
+
+
+def test_a_continue_after_a_light_session_goes_back_to_the_work_left_open():
+    todos = [("s1", "订单导出在手机上排版是乱的，还没做适配"), ("s2", "平板上表格还是会溢出"), ("s3", "回头加个导出 PDF")]
+    places = [("s3", "回头加个导出 PDF 吧。今天先到这"), ("s2", "手机上订单导出那页看一下"), ("s2", "web/export/Orders.vue"),
+              ("s1", "订单导出做一下"), ("s1", "web/export/Orders.vue")]
+    light = dict(previous="s3", previous_final="好的，PDF 导出记下了。", places=places)
+    report = "平板也改好了：两列排布，不再溢出，测试通过。"
+    work = dict(requests=["继续"], failed=False, files=["/p/web/export/Orders.vue"], checked=["/p/web/export/Orders.vue"])
+    assert sorted(closed(todos, report, **light, **work)) == todos[:2]     # the PDF put off in between stays open
+    assert closed(todos, report, **light, requests=["继续"], failed=True, files=work["files"]) == []
+    assert todos[0] not in closed(todos, report, **light, requests=["继续"], failed=False, files=["/p/web/Invoice.vue"],
+                                  checked=["/p/web/Invoice.vue"])          # another file: not the work left open
+    # the session in between asked about other work: "continue" is not shown to go back past it
+    asked = dict(light, places=[("s3", "PDF 导出做了吗？")] + places[1:])
+    assert todos[0] not in closed(todos, report, **asked, **work)
+    # the working session left nothing of its own open: its work was done, nothing to take up
+    assert closed([todos[0], todos[2]], report, **light, **work) == []

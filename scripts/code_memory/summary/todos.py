@@ -443,6 +443,7 @@ class Evidence:
     own_word: list = field(default_factory=list)     # the person's own statements of work finished
     resumed: dict = field(default_factory=dict)      # the unfinished work a "continue" takes up (its request's words)
     resumed_from: str | None = None                  # … the session that left it unfinished
+    resumed_open: bool = False    # … which must have left open work of its own (it came before a light session)
 
     @classmethod
     def from_digest(cls, digest, previous: str | None = None, previous_final: str = "", places=()) -> "Evidence":
@@ -490,9 +491,18 @@ class Evidence:
         for offer in accepted_offers(digest, previous_final, topic):          # "要我现在加上吗？" — "加吧"
             ev.asked.append(content(offer))
             ev.asked_words |= expand(set(ev.asked[-1]))
-        if requests and _RESUMING.match(requests[0]) and ev.worked and _left_unfinished(previous_final) and \
-                _same_files(ev.checked, previous_files):
-            ev.resumed, ev.resumed_from = content(topic), previous
+        if requests and _RESUMING.match(requests[0]) and ev.worked:
+            if previous_files and _left_unfinished(previous_final) and _same_files(ev.checked, previous_files):
+                ev.resumed, ev.resumed_from = content(topic), previous
+            elif previous and not previous_files:
+                # the session before changed nothing ("回头加个暗色主题吧。今天先到这"): the continue
+                # goes back to the last one that did, when this one changes and checks its file again
+                # (it must have left work of its own open: finished() checks)
+                working, (topic, files) = _last_working(places, previous)
+                if working and _same_files(ev.checked, files):
+                    ev.resumed, ev.resumed_from, ev.resumed_open = content(topic), working, True
+                    if ev.continues:
+                        ev.continues = working
         return ev
 
 
@@ -589,6 +599,19 @@ def _previous_session(places, previous: str | None) -> tuple:
     return topic, [t for t in texts if _FILE_PLACE.match(t)]
 
 
+def _last_working(places, previous: str) -> tuple:
+    """``(id, (topic, files))`` of the newest session before ``previous`` (of ``places``) that changed
+    files, when every session after it changed none and asked nothing ("进度条弄了吗" is about other
+    work than the one before it) — else ``(None, ("", []))``."""
+    for sid in dict.fromkeys(sid for sid, _t in places):
+        topic, files = _previous_session(places, sid)
+        if files:
+            return sid, (topic, files)
+        if cl.is_question(topic) or _ASKS.search(topic):
+            break
+    return None, ("", [])
+
+
 def _left_unfinished(final: str) -> bool:
     """Does a session's final message leave the work it did unfinished: failing or only started
     ("改成了 DMA 接收，但低功耗测试还是挂", "I started on the cache but two tests fail")?"""
@@ -609,7 +632,8 @@ def _resumed_work(open_todos, works: dict, evidence: Evidence) -> set:
     checked): most of that request's words are the to-do's — the best match, and any nearly as good,
     of the earlier to-dos it was asked to do, and of the ones that session left of it ("I started on
     the cache but two tests fail")."""
-    if not evidence.resumed:
+    if not evidence.resumed or \
+            evidence.resumed_open and not any(ref == evidence.resumed_from for ref, _t in open_todos):
         return set()
     out = set()
     for own in (True, False):

@@ -23,6 +23,9 @@ next, planned or still open *holds* that subject open for the rest of the sessio
   "that's in", "done and deployed", a measured change ("p99 900 ms → 120 ms", "从 14 分钟降到 6 分钟"),
   "yes, merged" answering the assistant's question whether it was.
 
+An offer is not a finish: the person's plain go-ahead to it ("要我现在加上吗？" — "加吧", "yes, do it")
+makes the offered work asked for (:func:`accepted_offer`), which the session must still do.
+
 Pure functions over strings.
 """
 

@@ -49,6 +49,12 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
   5. the person says it is finished and names it by what it is about ("分区那个我自己改了", "The index
      is sorted"): the first clause of their finished statement names only its words or where the
      project's work is, and one word of it that no other open to-do holds (:func:`_own_word`);
+  6. the person accepts work the assistant offered or proposed ("要我现在加上吗？" — "加吧"; the last
+     session's "…你确认了我就写" and this one's first request "可以，写吧"): the offer, with what that
+     session was asked, is a request of theirs (2) — only a plain go-ahead (progress.go_ahead);
+  7. a "continue" takes up the work the session before left failing or half done: that session's
+     request names it, this session changed that session's file again and a command passed after it
+     (after a session that changed nothing, the last one that did, when it left work of its own open);
   a change reported as no longer happening ("不会再算两次", "no longer drops them") is work done;
   never when the session lists it as open again (then it is carried over, not finished); and in
   1, 2 and 4's best match only when ONE thing the session says (a statement, a request, or a request with a

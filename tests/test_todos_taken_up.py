@@ -125,3 +125,23 @@ def test_a_continue_after_a_light_session_goes_back_to_the_work_left_open():
     assert todos[0] not in closed(todos, report, **asked, **work)
     # the working session left nothing of its own open: its work was done, nothing to take up
     assert closed([todos[0], todos[2]], report, **light, **work) == []
+
+
+def test_a_request_to_finish_takes_up_what_was_left_half_done():
+    todos = [("s1", "下次记得把大表导出改成分批"), ("s1", "导出的文件名还没带日期")]
+    before = dict(previous="s2", places=[("s2", "继续"), ("s2", "export/big_table.py")],
+                  previous_final="开始做分批导出了：每批一万行，但最后一批的合计还对不上，测试挂着一个。")
+    report = "换成游标翻页了，合计对上了，测试全过。"
+    work = dict(files=["/srv/app/export/big_table.py"], checked=["/srv/app/export/big_table.py"])
+    assert closed(todos, report, requests=["把游标翻页的方案做完"], failed=False, **work, **before) == todos[:1]
+    assert closed(todos, report, requests=["把游标翻页的方案做完"], failed=True, **work, **before) == []
+    assert closed(todos, report, requests=["游标翻页做完了吗？"], failed=False, **work, **before) == []   # a question
+    assert closed(todos, report, requests=["下周再把它做完，先加个日期"], failed=False, **work, **before) == []
+    english = [("s1", "Remind me to make the sync resumable"), ("s1", "The sync log has no timestamps")]
+    left = dict(previous="s2", places=[("s2", "continue"), ("s2", "sync/worker.go")],
+                previous_final="I started on resumable sync: offsets are saved, but the restart test fails.")
+    done = dict(files=["/r/sync/worker.go"], checked=["/r/sync/worker.go"])
+    assert closed(english, "Restarts pick up from the saved offset; all tests pass.", requests=["Finish the offsets work"],
+                  failed=False, **done, **left) == english[:1]
+    assert closed(english, "Restarts pick up from the saved offset; all tests pass.", requests=["Finish the offsets work"],
+                  failed=False, files=["/r/sync/log.go"], checked=["/r/sync/log.go"], **left) == []

@@ -52,8 +52,9 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
   6. the person accepts work the assistant offered or proposed ("要我现在加上吗？" — "加吧"; the last
      session's "…你确认了我就写" and this one's first request "可以，写吧"): the offer, with what that
      session was asked, is a request of theirs (2) — only a plain go-ahead (progress.go_ahead);
-  7. a "continue" takes up the work the session before left failing or half done: that session's
-     request names it, this session changed that session's file again and a command passed after it
+  7. a "continue" (or a request to finish: "把这个方案做完") takes up the work the session before left
+     failing or half done: that session's request or the work it left failing or started names it,
+     this session changed that session's file again and a command passed after it
      (after a session that changed nothing, the last one that did, when it left work of its own open);
   a change reported as no longer happening ("不会再算两次", "no longer drops them") is work done;
   never when the session lists it as open again (then it is carried over, not finished); and in
@@ -145,6 +146,18 @@ _ANSWER = re.compile(r"^(?:not yet|no|nope|yes|yeah|还没有?|没有|没呢|还
                      re.I)
 _WORK_REQUEST = re.compile(r"^\s*(?:继续|接着|go on|continue|keep going|carry on|proceed)[\s。.!！,，~]*$", re.I)
 _RESUMING = re.compile(r"^\s*(?:继续|接着)|^\s*(?:continue|keep going|carry on|go on)(?: with| on)?\b", re.I)
+# a request to finish work begun ("把 A/B 双分区的方案做完", "finish the export", "wrap it up"): after a
+# session that left work unfinished, it takes that work up like "continue"
+_FINISH_REQUEST = re.compile(r"(?:做|弄|写|改|搞|调)完|收尾|\bfinish(?:es)?\b|\bwrap (?:it |this |that |the \w+ )?up\b", re.I)
+
+
+def _finish_request(request: str) -> bool:
+    """Does the person ask to finish work begun ("把 A/B 双分区的方案做完") — not ask whether it is
+    finished ("做完了吗"), nor put it off ("下周再做完")?"""
+    return bool(_FINISH_REQUEST.search(request)) and not (
+        cl.is_question(request) or _ASKS.search(request) or _PUT_OFF.search(request) or _DEFERRAL.search(request))
+
+
 # the trouble goes on, the work carries on: a sentence that reports nothing done
 _TROUBLE_GOES_ON = re.compile(r"还是|仍然|依然|依旧|照样|(?:接着|继续|再)(?:查|看|弄|改|做|修|调)|"
                       r"\bstill\b|\bpick (?:it|this|that) up\b|\bcontinue (?:tomorrow|later|next)", re.I)
@@ -447,7 +460,8 @@ class Evidence:
     continues: str | None = None  # the session a bare "continue" resumes
     held_open: list = field(default_factory=list)    # what it puts in progress, next or still open
     own_word: list = field(default_factory=list)     # the person's own statements of work finished
-    resumed: dict = field(default_factory=dict)      # the unfinished work a "continue" takes up (its request's words)
+    resumed: list = field(default_factory=list)      # the unfinished work a "continue" takes up: the words of
+                                                     # its request and of what was left failing or half done
     resumed_from: str | None = None                  # … the session that left it unfinished
     resumed_open: bool = False    # … which must have left open work of its own (it came before a light session)
 
@@ -497,16 +511,16 @@ class Evidence:
         for offer in accepted_offers(digest, previous_final, topic):          # "要我现在加上吗？" — "加吧"
             ev.asked.append(content(offer))
             ev.asked_words |= expand(set(ev.asked[-1]))
-        if requests and _RESUMING.match(requests[0]) and ev.worked:
+        if requests and (_RESUMING.match(requests[0]) or _finish_request(requests[0])) and ev.worked:
             if previous_files and _left_unfinished(previous_final) and _same_files(ev.checked, previous_files):
-                ev.resumed, ev.resumed_from = content(topic), previous
+                ev.resumed, ev.resumed_from = [content(topic)] + _unfinished_work(previous_final), previous
             elif previous and not previous_files:
                 # the session before changed nothing ("回头加个暗色主题吧。今天先到这"): the continue
                 # goes back to the last one that did, when this one changes and checks its file again
                 # (it must have left work of its own open: finished() checks)
                 working, (topic, files) = _last_working(places, previous)
                 if working and _same_files(ev.checked, files):
-                    ev.resumed, ev.resumed_from, ev.resumed_open = content(topic), working, True
+                    ev.resumed, ev.resumed_from, ev.resumed_open = [content(topic)], working, True
                     if ev.continues:
                         ev.continues = working
         return ev
@@ -618,6 +632,21 @@ def _last_working(places, previous: str) -> tuple:
     return None, ("", [])
 
 
+def _unfinished_work(final: str) -> list:
+    """The words of the work a final message leaves failing or half done (progress.held_open: "回滚" of
+    "开始做回滚了：…，但还没有保存旧固件的区域", "the embedding cache" of "I started on the embedding cache
+    but two tests fail")."""
+    out = [{t: w for t, w in content(held).items() if t not in _CHECK_WORDS}
+           for statement, kind in pg.read(final or "") if kind in (pg.FAILED, pg.IN_PROGRESS)
+           for held in pg.held_open(statement, kind)]
+    return [words for words in out if words]
+
+
+# the words for a check rather than for work ("测试还挂着", "two tests fail"): what failed, not what was done
+_CHECK_WORDS = frozenset({stem(w) for w in ("test", "tests", "build", "check", "suite", "run", "ci")} |
+                         {"测试", "用例", "单测", "构建", "编译", "检查"})
+
+
 def _left_unfinished(final: str) -> bool:
     """Does a session's final message leave the work it did unfinished: failing or only started
     ("改成了 DMA 接收，但低功耗测试还是挂", "I started on the cache but two tests fail")?"""
@@ -646,8 +675,9 @@ def _resumed_work(open_todos, works: dict, evidence: Evidence) -> set:
         scores = {}
         for ref, todo in open_todos:
             mine = expand(works[todo])
-            if (ref == evidence.resumed_from) == own and _found(evidence.resumed, mine) >= 1:
-                scores[(ref, todo)] = soft.coverage(evidence.resumed, mine)
+            found = [soft.coverage(words, mine) for words in evidence.resumed if _found(words, mine) >= 1]
+            if (ref == evidence.resumed_from) == own and found:
+                scores[(ref, todo)] = max(found)
         best = max(scores.values(), default=0.0)
         out |= {key for key, score in scores.items() if score >= REQUEST_SHARE and score >= best * ASKED_MARGIN}
     return out

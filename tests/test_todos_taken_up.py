@@ -145,3 +145,24 @@ def test_a_request_to_finish_takes_up_what_was_left_half_done():
                   failed=False, **done, **left) == english[:1]
     assert closed(english, "Restarts pick up from the saved offset; all tests pass.", requests=["Finish the offsets work"],
                   failed=False, files=["/r/sync/log.go"], checked=["/r/sync/log.go"], **left) == []
+
+
+def test_a_continue_after_asking_about_a_todo_takes_it_up():
+    todos = [("s1", "回头有空把批量删除也加上"), ("s1", "列表页还没有空状态的提示")]
+    places = [("s2", "批量删除做了吗？"), ("s1", "相册列表页做一下"), ("s1", "app/pages/Album.tsx")]
+    asked = dict(previous="s2", previous_final="还没，目前只能一张一张删。", places=places)
+    report = "长按进入多选，选中后一键删掉，12 个用例都过了。"
+    work = dict(requests=["继续"], files=["/w/app/pages/Album.tsx"], checked=["/w/app/pages/Album.tsx"])
+    assert closed(todos, report, failed=False, **asked, **work) == todos[:1]
+    assert closed(todos, report, failed=True, **asked, **work) == []
+    # no file of the to-do's session changed: the continue is not shown to be that work
+    assert closed(todos, report, failed=False, requests=["继续"], files=["/w/app/pages/Settings.tsx"],
+                  checked=["/w/app/pages/Settings.tsx"], **asked) == []
+    # asked about it, then other work asked for by name: not a continue
+    assert closed(todos, "设置页加了深色模式，用例都过了。", failed=False, requests=["设置页加个深色模式"],
+                  files=work["files"], checked=work["checked"], **asked) == []
+    english = [("s1", "Eventually add CSV import"), ("s1", "The contacts page has no search")]
+    question = dict(previous="s2", previous_final="Not yet — contacts can only be added one by one.",
+                    places=[("s2", "did the CSV import happen?"), ("s1", "contacts page"), ("s1", "web/people.py")])
+    assert closed(english, "Upload a file and the rows appear after a preview; 9 tests pass.", requests=["continue"],
+                  failed=False, files=["/r/web/people.py"], checked=["/r/web/people.py"], **question) == english[:1]

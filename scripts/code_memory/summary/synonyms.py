@@ -100,92 +100,79 @@ def said_as(token: str, unit: dict, todo_words) -> frozenset:
     return frozenset()
 
 
-def _rewrite(unit: dict, out: dict | None, tokens, todo_words) -> dict | None:
+def _rewrite(unit: dict, out: dict | None, tokens, own) -> dict | None:
     """``out`` (a copy of ``unit`` being rewritten, or None) with each of ``tokens`` that ``unit``
     says in other words put in place of the words that say it, at their weight — those words are
-    kept when an open to-do holds them itself (``todo_words``)."""
+    kept when they are the to-do's own (``own``) as well."""
     held = expand(out if out is not None else unit)
     for token in tokens:
         if soft.share(token, held) > 0:
             continue
-        found = said_as(token, unit, todo_words)
+        found = said_as(token, unit, own)
         if not found:
             continue
         out = dict(unit) if out is None else out
         weight = max(unit[t] for t in found)
         for t in found:
-            if t not in todo_words:
+            if t not in own:
                 out.pop(t, None)
         out[token] = max(out.get(token, 0.0), weight)
     return out
 
 
-def in_words(unit: dict, about: list, todo_words) -> dict:
-    """``unit`` (a statement's weighted words) said in the open to-dos' words: first the words
-    each to-do is about (``about``: ``[(its words it is about, its other words)]``, see
-    :func:`about_words`), then — for a to-do it now names by one of those — its other words
-    (where it is: "error dialog" of "Users can attach a screenshot to the error dialog" is 报错弹窗
+def in_words(unit: dict, about, where, own) -> dict:
+    """``unit`` (a statement's weighted words) said in one to-do's words (``own``): first the words
+    it is about (``about``), then — only when it now names one of those — the words of where it is
+    (``where``: "error dialog" of "Users can attach a screenshot to the error dialog" is 报错弹窗
     once 截图 is named; "export" alone is never 导出). ``unit`` itself when nothing is said in
     other words."""
-    out = _rewrite(unit, None, {t for subject_, _rest in about for t in subject_}, todo_words)
-    if out is None:
-        return unit
-    held = expand(out)
-    rest = {t for subject_, others in about if any(soft.share(s, held) > 0 for s in subject_) for t in others}
-    return _rewrite(unit, out, rest, todo_words)
+    out = _rewrite(unit, None, about, own)
+    return unit if out is None else _rewrite(unit, out, where, own)
 
 
-def about_words(open_todos, works: dict, files, places) -> list:
-    """For each open to-do (``[(session id, text)]``; ``works``: their weighted words), ``(the
-    words it is about, its other words)``: real words, no mere work word, no generic noun, no
-    Chinese word that only means work (处理) — those it is about are none of its area words (the
-    words it shares with the other open to-dos of its list or with the changed ``files``) and none
-    of the project's place words (``places``: summary/subject.py ``project_area``), in either
-    language."""
-    out = []
+def about_words(todo: str, ref: str, open_todos, works: dict, files, places) -> tuple:
+    """``(the words it is about, its other words)`` of one open ``todo`` of session ``ref``
+    (``open_todos``: ``[(session id, text)]``; ``works``: their weighted words): real words, no mere
+    work word, no generic noun, no Chinese word that only means work (处理) — those it is about are
+    none of its area words (the words it shares with the other open to-dos of its list or with the
+    changed ``files``) and none of the project's place words (``places``: summary/subject.py
+    ``project_area``), in either language."""
+    words = works.get(todo) or {}
+    others = [works[o] for r, o in open_todos if r == ref and o != todo]
+    near = subject.area(words, others, files)
+    place = subject.project_area(places, ref) if places else set()
+    # where it is, said in the other language too: 搜索 of "搜索页的 autocomplete 还没做" is where
+    # the work is when the session changed search.vue
+    around = dict.fromkeys(set(expand(files)) | place, 1.0)
+    for other in others:
+        around.update(other)
+    kept = {t for t, w in words.items() if subject.real(t, w) and len(t) >= 2 and t not in subject.PLAIN
+            and t not in GENERIC and not (_chinese(t) and _plain(t))}
+    about = {t for t in kept if t not in near and soft.share(t, place) == 0 and not said_as(t, around, set())}
+    return about, kept - about
+
+
+def in_todo_words(evidence, open_todos, works: dict, places=()) -> dict:
+    """For each open to-do (``[(session id, text)]``; ``works``: their weighted words) that the
+    session says in other words, ``evidence`` (summary/todos.py ``Evidence``) as that to-do reads
+    it: every statement and request said in the to-do's own words where the lexicon says they are
+    the same word (see the module docstring). A to-do not in the answer reads ``evidence`` as it
+    is; the answer is empty without the lexicon."""
+    if lexicon.lexicon() is None:
+        return {}
+    views = {}
     for ref, todo in open_todos:
-        words = works.get(todo) or {}
-        others = [works[o] for r, o in open_todos if r == ref and o != todo]
-        near = subject.area(words, others, files)
-        place = subject.project_area(places, ref) if places else set()
-        # where it is, said in the other language too: 搜索 of "搜索页的 autocomplete 还没做" is where
-        # the work is when the session changed search.vue
-        around = dict.fromkeys(set(expand(files)) | place, 1.0)
-        for other in others:
-            around.update(other)
-        kept = {t for t, w in words.items() if subject.real(t, w) and len(t) >= 2 and t not in subject.PLAIN
-                and t not in GENERIC and not (_chinese(t) and _plain(t))}
-        about = {t for t in kept if t not in near and soft.share(t, place) == 0 and not said_as(t, around, set())}
-        if about:
-            out.append((about, kept - about))
-    return out
-
-
-def in_todo_words(evidence, open_todos, works: dict, places=()):
-    """``evidence`` (summary/todos.py ``Evidence``) with every statement and request of the session
-    said in the open to-dos' own words where the lexicon says they are the same word (see the
-    module docstring); ``evidence`` itself when there is no lexicon or nothing is said in other
-    words."""
-    if lexicon.lexicon() is None or not open_todos:
-        return evidence
-    about = about_words(open_todos, works, evidence.file_words, places)
-    if not about:
-        return evidence
-    todo_words = set()
-    for words in works.values():
-        todo_words |= set(words)
-    rewritten: dict = {}
-
-    def said(unit: dict) -> dict:
-        if id(unit) not in rewritten:
-            rewritten[id(unit)] = in_words(unit, about, todo_words)
-        return rewritten[id(unit)]
-
-    statements = [said(u) for u in evidence.said]
-    asked = [said(u) for u in evidence.asked]
-    if all(said(u) is u for u in evidence.said + evidence.asked):
-        return evidence
-    added = lambda units: expand({t for u in units for t in u})     # noqa: E731
-    return replace(evidence, said=statements, asked=asked, requests=[said(u) for u in evidence.requests],
-                   done_words=evidence.done_words | added(statements),
-                   asked_words=evidence.asked_words | added(asked))
+        about, where = about_words(todo, ref, open_todos, works, evidence.file_words, places)
+        if not about:
+            continue
+        own = set(works.get(todo) or ())
+        rewritten = {id(u): in_words(u, about, where, own) for u in evidence.said + evidence.asked}
+        if all(rewritten[id(u)] is u for u in evidence.said + evidence.asked):
+            continue
+        statements = [rewritten[id(u)] for u in evidence.said]
+        asked = [rewritten[id(u)] for u in evidence.asked]
+        views[todo] = replace(evidence, said=statements, asked=asked,
+                              requests=[rewritten.get(id(u), u) for u in evidence.requests],
+                              done_words=evidence.done_words | expand({t for u in statements for t in u}),
+                              asked_words=evidence.asked_words | expand({t for u in asked for t in u}))
+    return views

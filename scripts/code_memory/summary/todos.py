@@ -78,7 +78,7 @@ from ..text import soft
 from ..text.keywords import acronyms, coverage, covers, expand, names, stem, weights
 from ..text.similarity import is_near_duplicate
 from . import clauses as cl
-from . import guards, subject
+from . import guards, subject, synonyms
 from . import progress as pg
 
 TODO_CHARS = 160
@@ -721,10 +721,17 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     out, asked, resumed, reported, reported_only, own = [], [], [], [], [], set()
     changed = {p.lower() for p in evidence.files} | {os.path.basename(p).lower() for p in evidence.files}
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
-    said = subject.Said.of(evidence.said, evidence.asked, evidence.requests, evidence.file_words)
     works = {todo: work(todo) for _r, todo in open_todos}
     taken_up = _resumed_work(open_todos, works, evidence, still_open)
+    session = evidence
+    # how a to-do reads what the session said in other words or the other language: in its own
+    # words (summary/synonyms.py); the others read it as said
+    read_as = synonyms.in_todo_words(session, open_todos, works, places)
+    as_said = subject.Said.of(session.said, session.asked, session.requests, session.file_words)
     for ref, todo in open_todos:
+        evidence = read_as.get(todo, session)
+        said = as_said if evidence is session else \
+            subject.Said.of(evidence.said, evidence.asked, evidence.requests, evidence.file_words)
         if any(is_same(todo, other) for other in still_open):
             continue
         words = works[todo]
@@ -765,6 +772,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         elif _reported(words, main, evidence.done_words,
                        NAMED_REPORTED_SHARE if named_by_one else REPORTED_SHARE):
             reported.append((coverage(words, evidence.done_words), ref, todo))
+    evidence = session
     # a to-do the report covers but the request names none of, while the request names another
     # one: a sibling ("多页 PDF 的问题处理一下" — "每一页都会识别" says nothing of the handwritten
     # invoices), unless the report holds all of its words

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|closing-heldout6|capture|capture2|traps|progress|bilingual] [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|closing-heldout6|capture|capture2|traps|progress|bilingual|wrongs] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
@@ -53,7 +53,12 @@ progress rules (summary/progress.py): an upper bound as well. ``--set bilingual`
 ``bench/handover_bilingual_set.py`` (8 projects, 16 to-dos, 9 finished in the other language or a
 synonym, 16 traps: other work in the same area said in the other language, a sibling, "next", a
 failing run, a "not yet"), written by the rule's engineer (text/lexicon.py, summary/synonyms.py)
-alongside the rule: an upper bound as well.
+alongside the rule: an upper bound as well. ``--set wrongs`` runs
+``bench/handover_wrongs_set.py`` (10 projects, 20 to-dos, 30 traps in the classes the wrong closes of
+the fifth round came from — the subject said to be left as it was, the to-do's file edited for other
+work, a scope limit restated, a sibling named by the same head word, other work on the same object
+— each beside the true finish in a neighbouring session), written by the engineer of the rejecting
+guards before changing them: an upper bound too.
 
 Each session is written as a transcript in the real binary's shapes (tests/support/transcripts.py;
 the first edit meets the rules gate), summarized by ``session-summary.py`` in a new process with
@@ -113,6 +118,7 @@ from handover_closing_set import SCENARIOS as CLOSING  # noqa: E402
 from handover_progress_set import SCENARIOS as PROGRESS  # noqa: E402
 from handover_traps_set import SCENARIOS as TRAPS  # noqa: E402
 from handover_tuning_set import SCENARIOS  # noqa: E402
+from handover_wrongs_set import SCENARIOS as WRONGS  # noqa: E402
 from report import emit  # noqa: E402
 from support.transcripts import TranscriptWriter  # noqa: E402
 
@@ -123,7 +129,7 @@ SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELD
         "closing-heldout2": CLOSING_HELDOUT2, "closing-heldout3": CLOSING_HELDOUT3,
         "closing-heldout4": CLOSING_HELDOUT4, "closing-heldout5": CLOSING_HELDOUT5,
         "closing-heldout6": CLOSING_HELDOUT6, "capture": CAPTURE,
-        "capture2": CAPTURE2, "traps": TRAPS, "progress": PROGRESS, "bilingual": BILINGUAL}
+        "capture2": CAPTURE2, "traps": TRAPS, "progress": PROGRESS, "bilingual": BILINGUAL, "wrongs": WRONGS}
 BLIND = ("closing-heldout6",)     # written blind and not yet read by the people tuning the rules
 READ = ("closing-heldout", "closing-heldout2", "closing-heldout3", "closing-heldout4",
         "closing-heldout5")      # written blind, since read or run by them
@@ -381,7 +387,8 @@ def main() -> int:
                              "handover_closing_heldout5.py, written blind, since read), closing-heldout6 "
                              "(handover_closing_heldout6.py, written blind: never tune to it), capture "
                              "(handover_capture_set.py), capture2 (handover_capture2_set.py), traps "
-                             "(handover_traps_set.py) or progress (handover_progress_set.py)")
+                             "(handover_traps_set.py), progress (handover_progress_set.py), bilingual "
+                             "(handover_bilingual_set.py) or wrongs (handover_wrongs_set.py)")
     parser.add_argument("--smoke", action="store_true", help="two scenarios only (a few seconds)")
     parser.add_argument("--show", action="append", default=[], metavar="PROJECT",
                         help="print the brief each session of this project starts with (stderr)")

@@ -193,15 +193,17 @@ def project_area(places, ref: str) -> set:
     return out
 
 
-def named_by_one(words: dict, main: dict, others, place_words, session: Said) -> bool | None:
+def named_by_one(words: dict, main: dict, others, place_words, session: Said, owner=frozenset()) -> bool | None:
     """Does one thing the ``session`` says (see :meth:`Said.units`) name this to-do (``words``; ``main``:
     the words of its main clause) by what it is about, not only by where it is? ``True`` when it
     does; ``False`` when nothing does, but the person asked for no other work either (what the
     session said together may still name it); ``None`` when nothing does and the person asked for
     other work: the to-do is not what the session did. ``others``: the weighted words of the other
     open to-dos of the same list; ``place_words``: the words that say where it is
-    (:func:`project_area`)."""
-    near = area(words, others, session.files)
+    (:func:`project_area`); ``owner``: words that say where it is although the to-do names them — the
+    thing it says lacks a part (merge.go of "merge.go has no tests for the reconnect path") and a file
+    it names as the place of its work ("the CRS examples in docs/api/crs.rst …"; summary/guards.py)."""
+    near = area(words, others, session.files) | (set(owner) & set(words))
     where = near | {t for t in words if _held(t, place_words)}
     specs = [distinguishing(words, near)] + ([distinguishing(main, near)] if main and main != words else [])
     if any(unit_names(words, spec, unit, session.wanted, where, held)

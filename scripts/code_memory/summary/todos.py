@@ -43,7 +43,9 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
      work, "接着弄 emoji 的问题", and the report names half its main clause) and the session did the
      work: it changed files and its last command did not fail — of several to-dos the request
      could mean, only the one it names most closely (and those nearly as close);
-  3. it names files, the session changed every one of them, and a command passed after the change;
+  3. it names files, the session changed every one of them, and a command passed after the change —
+     unless the person asked for other work and the session speaks of nothing it is about beyond
+     its files;
   4. the session is a bare "continue", did the work, and its report names part of the to-do — any
      to-do of the session it continues, else the best-matching open one;
   5. the person says it is finished and names it by what it is about ("分区那个我自己改了", "The index
@@ -61,7 +63,9 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
   never when the session lists it as open again (then it is carried over, not finished); and in
   1, 2 and 4's best match only when ONE thing the session says (a statement, a request, or a request with a
   statement) names what the to-do is about rather than where it is — or, when none does, the person
-  asked for no other work (summary/subject.py).
+  asked for no other work (summary/subject.py). Last, any close but 5 is rejected when the session
+  says the to-do's subject was left as it was, only restates a scope the to-do is limited to, or
+  names a sibling by the to-do's head word with another modifier (summary/guards.py).
 """
 
 from __future__ import annotations
@@ -74,8 +78,8 @@ from ..text import soft
 from ..text.keywords import acronyms, coverage, covers, expand, names, stem, weights
 from ..text.similarity import is_near_duplicate
 from . import clauses as cl
+from . import guards, subject, synonyms
 from . import progress as pg
-from . import subject, synonyms
 
 TODO_CHARS = 160
 MAX_TODOS = 6
@@ -461,6 +465,9 @@ class Evidence:
     continues: str | None = None  # the session a bare "continue" resumes
     held_open: list = field(default_factory=list)    # what it puts in progress, next or still open
     own_word: list = field(default_factory=list)     # the person's own statements of work finished
+    statements: list = field(default_factory=list)   # the texts of what it reports done (summary/guards.py)
+    request_texts: list = field(default_factory=list)  # … and of what the person asked for
+    left_alone: list = field(default_factory=list)   # what its report says was left as it was
     resumed: list = field(default_factory=list)      # the unfinished work a "continue" takes up: the words of
                                                      # its request and of what was left failing or half done
     resumed_from: str | None = None                  # … the session that left it unfinished
@@ -476,6 +483,8 @@ class Evidence:
         said = done_statements(digest)
         ev = cls(files=list(digest.files_touched))
         for sentence in said:
+            sentence = guards.without_untouched(sentence)       # "…; the refill logic is untouched"
+            ev.statements.append(sentence)
             ev.said.append(content(subject.without_put_off(sentence)))
             ev.done_words |= set(ev.said[-1])
         for path in ev.files:
@@ -492,12 +501,14 @@ class Evidence:
                 elif not (cl.is_question(sentence) or _ASKS.search(sentence) or cl.is_condition(sentence) or
                           cl.open_sentence(sentence, obligations=False)):
                     ev.asked.append(content(subject.without_put_off(_RESUMING.sub("", sentence))))     # 接着弄 X: X
+                    ev.request_texts.append(sentence)
                     ev.asked_words |= set(ev.asked[-1])
                     if sentence not in said:                # not the person's own word of work done
                         ev.requests.append(ev.asked[-1])
         report = pg.read(digest.final_message)
         for sentence, kind in report:
             ev.held_open += pg.held_open(sentence, kind)
+            ev.left_alone += guards.untouched(sentence)
         ev.held_open = list(dict.fromkeys(ev.held_open))
         ev.asked_words = expand(ev.asked_words)
         last = digest.commands[-1] if digest.commands else None
@@ -707,7 +718,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     """The earlier ``open_todos`` (``[(session id, text)]``) the session behind ``evidence``
     finished (see the module docstring); ``places``: ``[(session id, text)]``, what the project's
     earlier sessions were about (their topics and files, summary/subject.py)."""
-    out, asked, resumed, reported, reported_only = [], [], [], [], []
+    out, asked, resumed, reported, reported_only, own = [], [], [], [], [], set()
     changed = {p.lower() for p in evidence.files} | {os.path.basename(p).lower() for p in evidence.files}
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
     works = {todo: work(todo) for _r, todo in open_todos}
@@ -729,20 +740,26 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         place_words = subject.project_area(places, ref)
         if _own_word(words, [works[o] for _r, o in open_todos if o != todo], place_words, evidence):
             out.append((ref, todo))
+            own.add((ref, todo))
             continue
         files = _named_files(todo)
         named = names(words)
         subject_said = _subject_said(todo, words, evidence)
-        if (files and all(f in checked or os.path.basename(f) in checked for f in files)
-                and all(f in changed or os.path.basename(f) in changed for f in files)) or \
+        main = head(todo)
+        # where it is, as against what it is about: the thing it says lacks a part and a file it names
+        # as the place of its work ("the CRS examples in docs/api/crs.rst aren't doctested", summary/guards.py)
+        named_by_one = subject.named_by_one(words, main, [works[o] for r, o in open_todos if r == ref and o != todo],
+                                            place_words, said, guards.owner(todo) | guards.placed(todo, files))
+        by_files = bool(files) and all(f in checked or os.path.basename(f) in checked for f in files) and \
+            all(f in changed or os.path.basename(f) in changed for f in files)
+        # its files edited for other work the person asked for are no evidence, unless the session
+        # speaks of what the to-do is about beyond its files
+        if (by_files and (named_by_one is not None or _speaks_of(words, evidence))) or \
                 (evidence.continues == ref and evidence.worked
                  and coverage(words, evidence.done_words) >= CONTINUE_SHARE) or (ref, todo) in taken_up:
             out.append((ref, todo))
         elif not subject_said:
             continue
-        main = head(todo)
-        named_by_one = subject.named_by_one(words, main, [works[o] for r, o in open_todos if r == ref and o != todo],
-                                            place_words, said)
         if named_by_one is None:          # the person asked for other work, and nothing said names it
             continue
         if covers(words, evidence.done_words, DONE_SHARE) or \
@@ -771,7 +788,37 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         out += [(ref, todo) for score, ref, todo in candidates if score >= best * margin]
     # a to-do the evidence closed also stays in the running for the best match above (it may be
     # what the report is about), so it can be found twice: once each
-    return list(dict.fromkeys(out))
+    # the person's own word stands; any other close is checked once more (summary/guards.py)
+    return [pair for pair in dict.fromkeys(out) if pair in own or not _rejected(pair[1], works[pair[1]], evidence)]
+
+
+def _speaks_of(words: dict, evidence: Evidence) -> bool:
+    """Does a statement or request of the session hold a word of the to-do that is no file name it
+    names nor a part of one, nor a mere work word ("缩略图" of "缩略图改成后台任务生成" for "upload.py 里
+    的缩略图生成还是同步的"; not "crs" of "fixed cross-references in docs/api/crs.rst")?"""
+    named = names(words)
+    parts = {t for n in named for t in weights(n)}
+    subject_words = {t: w for t, w in words.items() if t not in named and t not in parts and t not in subject.PLAIN}
+    said = expand(set().union(*evidence.said, *evidence.asked)) if evidence.said or evidence.asked else set()
+    return _found(subject_words, said) >= 1
+
+
+def _rejected(todo: str, words: dict, evidence: Evidence) -> bool:
+    """Does the session, for all the closing rules found, say the to-do's subject was left as it was,
+    only restate a scope the to-do is limited to, or name a sibling of it by the same head word with
+    another modifier (summary/guards.py)?"""
+    everything = evidence.statements + evidence.request_texts
+    main = _head_text(todo)        # a limit of scope in a later clause is not what the to-do is about
+    return guards.left_alone(words, evidence.left_alone) or guards.restates_scope(main, everything) or \
+        guards.sibling_named(main, words, evidence.statements, everything)
+
+
+def _head_text(todo: str) -> str:
+    """The text of a to-do's first clause that names work, as written (see :func:`head`)."""
+    for clause in cl.clauses(_unframed(todo)):
+        if not cl.is_rationale(clause) and content(clause):
+            return clause
+    return ""
 
 
 def _own_word(words: dict, others, place_words, evidence: Evidence) -> bool:

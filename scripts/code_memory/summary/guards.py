@@ -1,0 +1,310 @@
+"""Checks that REJECT a close a later session seemed to give an open to-do (summary/todos.py
+``finished``; docs/summaries.md § To-dos): a wrong close hides open work from the model, a missed
+one the person can still close by hand.
+
+* **left as it was** — a clause that says its subject was not touched ("the burst refill logic is
+  untouched", "its reconnect handling is unchanged", "缩略图那段原封不动", "过期清理的逻辑保持原样")
+  reports no work on it: it is no statement of work done, and it holds its subject open for the
+  session (:func:`untouched`, :func:`without_untouched`);
+* **a scope limit restated** — a to-do that is a limit of scope ("the e2e suite only runs on
+  Chromium so far", "目前只在 macOS 上测过", "only run on API 34") is not finished by more work
+  inside the same scope ("the suite went from 95 s to 41 s on Chromium", "macOS 上的增量更新也验证
+  过了"): when the session names the limit's scope and nothing it says goes beyond it — another
+  value beside it ("Chromium, Firefox and WebKit", "API 26 和 34", "next to Chromium"), "no longer
+  only", or more of the work ("as well", "too", 也, 其他) said without the scope — the close is
+  rejected (:func:`restates_scope`);
+* **a sibling by its modifier** — the to-do's main clause names a thing by a modifier and a head
+  word ("the **Android** build", "**签名**校验", "**操作**日志"); a session that says the same head
+  word with another modifier ("The **iOS** build is green", "**整包**校验通过", "**登录**日志加好了")
+  and never the to-do's modifier did the sibling, not the to-do (:func:`sibling_named`).
+
+Pure functions over strings and the weighted words of text/keywords.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text import soft
+from ..text.keywords import _segmenter, expand, stem, weights
+from ..text.segment import HAN_RUN
+from . import clauses as cl
+from . import subject
+
+# ---------------------------------------------------------------------------------------------
+# left as it was
+
+_UNTOUCHED_EN = (r"\b(?:(?:is|are|was|were|stays?|stayed|remains?|remained|left|kept)\s+(?:\w+\s+)?"
+                 r"(?:unchanged|untouched|unmodified|as (?:it|they) (?:was|were|is|are)|as[- ]is|alone)|"
+                 r"(?:unchanged|untouched|unmodified)|"
+                 r"(?:did ?n[o']t|did not|have ?n[o']t|has ?n[o']t|have not|has not|never)\s+(?:\w+\s+)?"
+                 r"(?:touch(?:ed)?|change[sd]?|modif(?:y|ied)|edit(?:ed)?)|"
+                 r"(?:left|kept)\s+(?:it|them|that|this)\s+(?:alone|as[- ]is|as (?:it|they) (?:was|were)))\b")
+_UNTOUCHED_ZH = r"原封不动|保持原样|保持不变|维持原样|维持不变|照旧|(?:没|没有|未|并未|不)(?:动|碰|改动|修改|去动)(?![了过完好手])"
+_UNTOUCHED = re.compile(_UNTOUCHED_EN + "|" + _UNTOUCHED_ZH, re.I)
+# what says how it was left, removed to leave the subject ("the burst refill logic")
+_HOW_LEFT = re.compile(_UNTOUCHED_EN + "|" + _UNTOUCHED_ZH + r"|\b(?:I|we|its?|their|the|logic|code|path|part|"
+                       r"handling|still|only|also|for now)\b|那段|那块|这块|那部分|逻辑|代码|我|我们|还是|都|也",
+                       re.I)
+
+
+def _parts(sentence: str) -> list:
+    return [c for c in cl.clauses(sentence) if c and c.strip()] or [sentence]
+
+
+def untouched(sentence: str) -> list:
+    """The subjects ``sentence`` says were left as they were ("the burst refill logic is untouched":
+    "burst refill"; "缩略图那段逻辑原封不动": "缩略图"), one per such clause that names one."""
+    out = []
+    for clause in _parts(sentence):
+        if _UNTOUCHED.search(clause):
+            rest = " ".join(_HOW_LEFT.sub(" ", clause).split()).strip(" ,，;；:：.。")
+            if any(subject.real(t, w) and t not in subject.PLAIN for t, w in weights(cl.main_text(rest)).items()):
+                out.append(rest)
+    return out
+
+
+def left_alone(words: dict, subjects) -> bool:
+    """Is a to-do (``words``) one of the ``subjects`` a session says it left as they were: every real
+    word of one of them, but mere work words, is the to-do's (in any form)?"""
+    mine = expand(words)
+    for said in subjects:
+        real = [t for t, w in weights(cl.main_text(said)).items() if subject.real(t, w) and t not in subject.PLAIN]
+        if real and all(soft.share(t, mine) > 0 for t in real):
+            return True
+    return False
+
+
+def without_untouched(sentence: str) -> str:
+    """``sentence`` without its clauses that say their subject was left as it was ("I only touched
+    limiter.go for the header; the burst refill logic is untouched": the first clause)."""
+    parts = _parts(sentence)
+    kept = [c for c in parts if not _UNTOUCHED.search(c)]
+    return " ".join(kept) if len(kept) < len(parts) else sentence
+
+
+# ---------------------------------------------------------------------------------------------
+# a scope limit restated
+
+# "only runs on Chromium", "only run on API 34 so far", "only supports CSV"; 只在 macOS 上测过, 目前只支持月付
+_ONLY_EN = re.compile(r"\b(?:only|solely|exclusively)\b\s+(?:\w+\s+){0,2}?(?P<rest>(?:on|in|with|for|against|under|via|"
+                      r"at|supports?|handles?|accepts?|covers?|knows?|reads?|parses?)\b[^,.;:!?()]+)", re.I)
+_ONLY_ZH = re.compile(r"(?:只|仅|仅仅|单单)(?P<rest>[^，。；！？,;:：!?（）()]+)")
+# words in a scope clause that say what is done there, not where: the scope is the rest
+_SCOPE_VERBS = re.compile(
+    r"\b(?:runs?|ran|running|tested|tests?|tried|works?|worked|supports?|supported|handles?|handled|covers?|"
+    r"covered|checks?|checked|verified|built|builds?|deploy(?:s|ed)?|on|in|with|for|against|under|via|at|by|"
+    r"the|a|an|so far|yet|for now|now|currently|today|been|has|have|is|are|was|were|one|single|target(?:s|ed)?)\b|"
+    r"在|上|里|中|下|测过|试过|测试|测了|试了|支持|跑过|跑|用过|用|验证过|验证|目前|暂时|现在|了|过|的|有|能|会|对",
+    re.I)
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_.+\-]*[A-Za-z0-9+]|[A-Za-z]|\d[\w.]*|[\u4e00-\u9fff]+")
+# a value beside the scope's own: "Chromium, Firefox and WebKit", "API 26 和 34", "macOS、Windows"
+_BESIDE = r"\s*(?:,|，|、|/|&|\+|\band\b|\bor\b|和|及|以及|跟|与|或)\s*"
+_BEYOND = re.compile(r"\b(?:next to|besides|alongside|as well as|in addition to|beyond|no longer only|not just|"
+                     r"not only|all (?:of )?(?:the )?(?:\w+ )?(?:platforms|browsers|versions|devices|targets))\b|"
+                     r"不再只|不止|除了|之外|以外|全平台|所有平台|各个?平台", re.I)
+# more of the work, said without the scope ("Run them on Firefox and WebKit as well", "Windows 上也跑通了")
+_MORE = re.compile(r"\b(?:as well|also|too|other|another|more)\b|也|都|其他|其它|别的|另外的", re.I)
+
+
+def scope(todo: str) -> list:
+    """The words of the scope a to-do is limited to ("Chromium" of "The e2e suite only runs on
+    Chromium so far"; "API", "34" of "only run on API 34"; "macOS" of "目前只在 macOS 上测过";
+    "月付" of "目前只支持月付") as written, or ``[]`` when it is no scope limit."""
+    out = []
+    for match in list(_ONLY_EN.finditer(todo)) + list(_ONLY_ZH.finditer(todo)):
+        rest = _SCOPE_VERBS.sub(" ", match.group("rest"))
+        found: list = []
+        for token in _TOKEN.findall(rest):
+            words = weights(token)
+            if found and not token[:1].isdigit():
+                break                 # the value and its number ("API 34", "Pixel 7"), not what it holds (files)
+            if any(subject.real(t, w) or t.isdigit() for t, w in words.items()) and \
+                    not all(t in subject.PLAIN for t in words):
+                found.append(token)
+        out += found
+    return list(dict.fromkeys(out))
+
+
+def _holds(sentence: str, value: str) -> re.Match | None:
+    if value.isascii():
+        return re.search(r"(?<![\w.])" + re.escape(value) + r"(?![\w])", sentence, re.I)
+    return re.search(re.escape(value), sentence)
+
+
+def _widens(sentence: str, values: list) -> bool:
+    """Does ``sentence`` go beyond the scope ``values``: another value beside one of them, a word
+    that says more than it, or more of the work said without the scope?"""
+    held = [v for v in values if _holds(sentence, v)]
+    if _BEYOND.search(sentence):
+        return True
+    if not held:
+        return bool(_MORE.search(sentence))
+    for value in held:
+        v = re.escape(value)
+        if re.search(v + _BESIDE + r"(?:the\s+)?[\w\u4e00-\u9fff]", sentence, re.I) or \
+                re.search(r"[\w\u4e00-\u9fff]" + _BESIDE + r"(?:the\s+)?" + v, sentence, re.I):
+            return True
+    return False
+
+
+def restates_scope(todo: str, sentences) -> bool:
+    """Does a session (``sentences``: what it reports done and what the person asked for) name only
+    the scope a to-do is limited to ("23 instrumented tests pass on the API 34 emulator" for "The
+    instrumented tests only run on API 34 so far") — one of its sentences holds the scope and does
+    not go beyond it, and none goes beyond it?"""
+    values = scope(todo)
+    if not values:
+        return False
+    sentences = [s for s in sentences if s and s.strip()]
+    if any(_widens(s, values) for s in sentences):
+        return False
+    return any(_holds(s, v) for s in sentences for v in values)
+
+
+# ---------------------------------------------------------------------------------------------
+# the thing that lacks a part
+
+# "The CSV export has no column headers", "the importer lacks a dry-run mode", "导出的 Excel 还没有表头",
+# "报表缺少页码": the thing (before) and the part it lacks (after)
+_LACKS = re.compile(r"^(?P<owner>.+?)\s+(?:still\s+|also\s+)?(?:has|have|had)\s+no\b(?P<part>.+)$|"
+                    r"^(?P<owner2>.+?)\s+(?:still\s+)?(?:lacks?|(?:is|are) missing(?=\s+(?:a|an|the|its|their|any)\b)|"
+                    r"does ?n[o']t have|does not have)\b(?P<part2>.+)$|"
+                    r"^(?P<owner3>[^，,。；;]+?)(?:还|也|都|目前|现在)*(?:没有|缺少|缺了?|少了)(?P<part3>[^，,。；;]+)", re.I)
+
+
+def owner(todo: str) -> set:
+    """The words of the thing a to-do says lacks a part ("CSV", "export" of "The CSV export has no
+    column headers"; 导出, Excel of "导出的 Excel 还没有表头"): where the work is, as against the part
+    it lacks, which is what the to-do is about. Empty when the to-do says no such thing, or the part
+    is no thing of its own ("并发下的重复请求还没有测试": 测试 is work, not a part)."""
+    first = (cl.clauses(todo) or [todo])[0]
+    match = _LACKS.search(first.strip())
+    if not match:
+        return set()
+    thing = match.group("owner") or match.group("owner2") or match.group("owner3") or ""
+    part = match.group("part") or match.group("part2") or match.group("part3") or ""
+    lacked = {t for t, w in weights(cl.main_text(part)).items() if subject.real(t, w) and t not in subject.PLAIN}
+    where = {t for t, w in weights(cl.main_text(thing)).items() if subject.real(t, w) or w >= 1.0}
+    return where - lacked if lacked else set()
+
+
+def placed(todo: str, files) -> set:
+    """The words of the ``files`` a to-do names as the place of its work ("the CRS examples in
+    docs/api/crs.rst", "upload.py 里的缩略图") — not a file that is what it is about ("the existing
+    cursors.json isn't migrated")."""
+    out: set = set()
+    for name in files:
+        at = re.escape(name)
+        if re.search(r"\b(?:in|inside|within|under|from|across|throughout)\s+(?:the\s+)?`?" + at, todo, re.I) or \
+                re.search(at + r"`?\s*(?:里|中|内|下)", todo):
+            out |= set(weights(name))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# a sibling by its modifier
+
+# words that tell the state of a thing, not which thing it is: "the old VAT line" is fixed by "the new
+# VAT line", not a sibling of it
+# nor how many of it there are ("the other ten GET endpoints" — "All twelve GET endpoints")
+_STATE_MODIFIERS = frozenset({stem(w) for w in "old new current previous legacy existing latest original outdated "
+                              "updated same wrong right correct proper broken working other rest remaining all every "
+                              "each some both few many several most one two three four five six seven eight nine ten "
+                              "eleven twelve twenty hundred".split()} |
+                             {"旧", "新", "老", "原来", "原先", "以前", "之前", "现在", "当前", "现有", "最新", "其他", "其余",
+                              "剩下", "所有", "全部", "每个", "一些", "几个", "两个", "三个"})
+
+
+def _counted(token: str) -> bool:
+    """A number, an amount or a state, not the name of a thing (300ms, 12, 两个, old)."""
+    return token[:1].isdigit() or token in _STATE_MODIFIERS or bool(re.match(r"^[一二两三四五六七八九十几每各多]", token))
+# what follows names the variant the to-do complains of, which the fix replaces ("The iOS job still uses
+# the dev provisioning profile" is finished by "iOS builds with the App Store distribution profile")
+_VARIANT = re.compile(r"\b(?:still|only|uses?|using|is set to|are set to|defaults? to)\b|还是|仍然|依然|仍|只|用的是|用的|写死|"
+                      r"默认是", re.I)
+# a verb that leads a to-do names the work, not a kind of its object ("处理字段里的换行符转义")
+_WORK_VERBS = frozenset({stem(w) for w in "handle implement support migrate clean configure resolve optimize "
+                         "refactor enable disable".split()} |
+                        {"处理", "实现", "添加", "增加", "修复", "修改", "优化", "调整", "补充", "接入", "配置", "解决",
+                         "清理", "迁移", "完善", "检查", "更新", "删除", "去掉", "补齐", "完成"})
+_LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_.\-/]*[A-Za-z0-9_]|[A-Za-z]|\d[\w.]*")
+
+
+def _sequence(text: str) -> list:
+    """The words of ``text`` in order as keys of text/keywords.py ``weights``, ``None`` where a word
+    that weighs nothing (a stop word, a lone character, punctuation) breaks the run."""
+    out: list = []
+    pos = 0
+    tokens = sorted([(m.start(), m.group(), "latin") for m in _LATIN.finditer(text)] +
+                    [(m.start(), m.group(), "han") for m in HAN_RUN.finditer(text)])
+    for start, token, kind in tokens:
+        if start > pos and text[pos:start].strip():
+            out.append(None)               # punctuation between
+        pos = start + len(token)
+        if kind == "latin":
+            keys = list(weights(token))
+            out.append(keys[0] if keys else None)
+            continue
+        singles: list = []
+        for word, _freq in list(_segmenter().words(token)) + [("", 0)]:     # the same cut as weights (jieba)
+            if word == "的" and not singles:
+                continue              # "iOS 的推送证书": 的 joins a modifier to its head
+            if len(word) == 1:
+                singles.append(word)
+                continue
+            # lone characters weigh as the bigrams they make (整包 of 整包校验), as in weights — taken
+            # two by two, so that overlapping bigrams (字段, 段里 of 字段里) are never a pair
+            out += [singles[i] + singles[i + 1] if singles[i] + singles[i + 1] in weights(singles[i] + singles[i + 1])
+                    else None for i in range(0, len(singles) - 1, 2)] + ([None] if len(singles) % 2 else [])
+            singles = []
+            if word:
+                keys = [k for k in weights(word) if k == word]
+                out.append(keys[0] if keys else None)
+    return out
+
+
+def _pairs(text: str) -> list:
+    seq = _sequence(text)
+    return [(a, b) for a, b in zip(seq, seq[1:]) if a and b]
+
+
+def _first_compound(text: str) -> list:
+    """The pairs of the first run of two words or more in ``text`` — the thing it names first ("the
+    Android build", "签名校验", "iOS 的推送证书"), not a circumstance later on ("on small screens")."""
+    run: list = []
+    for token in _sequence(text) + [None]:
+        if token:
+            run.append(token)
+        elif len(run) >= 2:
+            break
+        else:
+            run = []
+    return list(zip(run, run[1:])) if len(run) >= 2 else []
+
+
+def _modifiers(text: str, head: str, words: dict) -> set:
+    """The real words right before ``head`` in the first thing a clause of ``text`` names (its
+    subject: "The iOS build is green", "整包校验通过才切换") that are not the to-do's (``words``)."""
+    mine = expand(words)
+    return {a for clause in _parts(text) for a, b in _first_compound(clause)
+            if b == head and a not in mine and a not in subject.PLAIN and not _counted(a)}
+
+
+def sibling_named(main_text: str, words: dict, said, everything) -> bool:
+    """Does the session name a sibling of the to-do rather than the to-do: the to-do's main clause
+    (``main_text``; ``words``: all its weighted words) names a thing by a modifier and a head word
+    ("the Android build"), a statement the session makes (``said``: their texts) says the head word
+    with another modifier of its own ("The iOS build is green now"), and nothing the session says
+    (``everything``: its statements and requests) holds the to-do's modifier?"""
+    pairs = [(m, h) for m, h in _first_compound(_VARIANT.split(main_text, 1)[0]) if m not in subject.PLAIN
+             and m not in _WORK_VERBS and not _counted(m) and subject.real(m, words.get(m, 0.0))]
+    if not pairs:
+        return False
+    held = expand(set().union(*(weights(s) for s in everything))) if everything else set()
+    for head in dict.fromkeys(h for _m, h in pairs):
+        if any(m in held for m, h in pairs if h == head):
+            continue          # one of the to-do's own modifiers of it is said (集群 of "prod 集群地址")
+        if any(_modifiers(s, head, words) for s in said):
+            return True
+    return False

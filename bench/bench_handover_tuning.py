@@ -268,6 +268,19 @@ def check(score: Score, context: str, name: str, lang: str, sessions: list, k: i
             score.misses.append(f"{sids[k]} leak: {phrase}")
 
 
+def carried_copy(index: list, todo: dict) -> dict:
+    """The live copy of a to-do a later session restated: follow ``carried_to`` to the copy of the
+    same text in that session (the original is ``carried``, the copy is what a close acts on)."""
+    seen = set()
+    while todo["status"] == "carried" and todo.get("carried_to") and todo["carried_to"] not in seen:
+        seen.add(todo["carried_to"])
+        copy = next((t for t in index if t["session"] == todo["carried_to"] and t["text"] == todo["text"]), None)
+        if copy is None:
+            break
+        todo = copy
+    return todo
+
+
 def check_closes(score: Score, index: list, sessions: list, sids: list) -> None:
     """Judge the to-do index of one project after its last session: each planted to-do's copy in the
     index of the session that planted it is ``done`` exactly when (and by the session that) a
@@ -278,6 +291,7 @@ def check_closes(score: Score, index: list, sessions: list, sids: list) -> None:
             for todo in index:
                 if todo["session"] != sids[j] or phrase.lower() not in todo["text"].lower():
                     continue
+                todo = carried_copy(index, todo)
                 by = todo.get("done_by")
                 closer = sids.index(by) if todo["status"] == "done" and by in sids else None
                 if todo["status"] == "done" and (finisher is None or closer is None or closer < finisher):

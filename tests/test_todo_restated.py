@@ -150,3 +150,14 @@ def test_a_working_session_that_restates_an_open_todo_leaves_one_line_in_its_fir
     live = [t for t in listed if t["status"] == "open"]
     assert [t["text"] for t in live] == [first] and live[0]["session"] == "r2"
     assert [t["status"] for t in listed if t["session"] == "r1"] == ["carried"]
+
+
+def test_a_not_yet_answer_about_an_open_todo_is_that_todo_unless_it_turns_to_other_work():
+    from code_memory.summary.todos import capture, restated
+    open_todos = [("s1", "有空把导出的进度提示也加上"), ("s1", "导出还不支持断点续传")]
+    answer = "还没，现在导出时只有一个转圈的图标。"
+    assert restated(capture(answer, ["进度提示加了吗"], worked=False), ["进度提示加了吗"], open_todos, same_todo,
+                    answer) == ["有空把导出的进度提示也加上"]
+    other = "还没，不过我发现登录接口没有鉴权。"
+    assert restated(capture(other, ["进度提示加了吗"], worked=False), ["进度提示加了吗"], open_todos, same_todo,
+                    other) == ["不过我发现登录接口没有鉴权"]

@@ -25,6 +25,10 @@ Capture — from the final assistant message and from the person's own words:
   A sentence listing several pieces of open work ("A 还没加，B 也得配一下", "A has no limit yet,
   and B isn't translated") gives one to-do each (clauses.open_items).
 
+  A line that says an earlier open to-do again — the same work in other words, or opening with what
+  the to-do is about and saying how it stands ("时区这块我看了一下，放到下次吧") — is that to-do, in the
+  words it had (:func:`restates`, :func:`carried_over`); two pieces of work in one place stay two.
+
 Close — an earlier open to-do is finished by a later session when (reasons, purposes and marker
 words are left out of the comparison, and what only frames the to-do: a lead that counts it
 "还缺两样：", the event it is due before "正式迁移之前还得…"; text/keywords.py weighs the words, with
@@ -137,6 +141,10 @@ _CONTINUES_LIST = re.compile(r"^\s*(?:还有|另外|以及|also|plus)(?![a-z])",
 # an answer word before the work ("Not yet — …", "No, I haven't …", "还没，…")
 _ANSWER = re.compile(r"^(?:not yet|no|nope|yes|yeah|还没有?|没有|没呢|还没呢|对|是的)\s*(?:[,，:：]|\s[—–-]{1,2}|——)\s*(?=\S)",
                      re.I)
+# a "not yet" answer that goes on about the same work ("还没，目前只有…", "Not yet — it still …"), not
+# one that turns to something else ("还没，不过…", "Not yet, but …")
+_NOT_YET_ANSWER = re.compile(r"^(?:not yet|no|nope|还没有?|没有|没呢|还没呢)\s*(?:[,，:：]|\s[—–-]{1,2}|——)\s*"
+                             r"(?!(?:不过|但是|但|可是|另外|还有|but|however|though|also)(?![a-z]))", re.I)
 _WORK_REQUEST = re.compile(r"^\s*(?:继续|接着|go on|continue|keep going|carry on|proceed)[\s。.!！,，~]*$", re.I)
 _RESUMING = re.compile(r"^\s*(?:继续|接着)|^\s*(?:continue|keep going|carry on|go on)(?: with| on)?\b", re.I)
 # the trouble goes on, the work carries on: a sentence that reports nothing done
@@ -381,13 +389,19 @@ def capture(final_message: str, requests=(), done_words=frozenset(), worked: boo
     return _keep(todos)[:MAX_TODOS]
 
 
-def restated(todos: list, requests, open_todos, is_same) -> list:
+def restated(todos: list, requests, open_todos, is_same, answer: str = "") -> list:
     """The to-dos of a session that did no work, in the words they had: one that names the same
     work as an earlier open to-do (``is_same``) is that to-do, and so is one whose every real word
     is in one open to-do only ("好，哨兵先放着" of "…目前只支持单机 Redis，哨兵模式没配"), and any that
     shares a word with the open to-do the person asked about ("readiness probe 加了吗" — "还没有，
-    Deployment 里目前只有 liveness probe"). ``open_todos``: ``[(session id, text)]``. (A session that
-    worked and names an open to-do again carries it into its own to-do: recent.rebuild.)"""
+    Deployment 里目前只有 liveness probe") or that the ``answer`` (the final message) gives in its
+    first sentence after a "not yet" ("进度条弄了吗" — "还没，目前上传时只有一个转圈的 loading": how
+    that to-do stands, not new work — unless it turns to something else: "还没，不过…").
+    ``open_todos``: ``[(session id, text)]``. (A session that worked and names an open to-do again
+    carries it into its own to-do: :func:`carried_over`, recent.rebuild.)"""
+    first = next(iter(cl.sentences(answer or "")), "")
+    not_yet = _NOT_YET_ANSWER.match(first)
+    answered = {_shorten(t) for t in from_message(first[not_yet.end():])} if not_yet else set()
     asked_about = None
     for request in requests:
         for sentence in cl.sentences(request):
@@ -405,7 +419,8 @@ def restated(todos: list, requests, open_todos, is_same) -> list:
             words = {w: v for w, v in content(_ONLY_PUT_OFF.sub(" ", todo)).items() if _real(w, v)}
             inside = {text for _ref, text in open_todos if words and _found(words, expand(content(text))) == len(words)}
             earlier = inside.pop() if len(inside) == 1 else None
-        if earlier is None and asked_about and _found(content(todo), expand(content(asked_about))):
+        if earlier is None and asked_about and (_found(content(todo), expand(content(asked_about))) or
+                                                _shorten(todo) in answered):
             earlier = asked_about
         out.append(earlier or todo)
     return list(dict.fromkeys(out))

@@ -161,3 +161,19 @@ def test_a_not_yet_answer_about_an_open_todo_is_that_todo_unless_it_turns_to_oth
     other = "还没，不过我发现登录接口没有鉴权。"
     assert restated(capture(other, ["进度提示加了吗"], worked=False), ["进度提示加了吗"], open_todos, same_todo,
                     other) == ["不过我发现登录接口没有鉴权"]
+
+
+def test_what_is_left_of_asked_work_done_in_part_is_the_asked_todo_still_open():
+    from code_memory.summary.todos import half_done
+    open_todos = [("s1", "Webhook retries aren't implemented yet, a failed delivery is dropped"),
+                  ("s1", "there's no audit page for admins")]
+    report = ("Started on the retries: the backoff table is in, but the worker doesn't pick anything up yet. "
+              "Also the admin menu has no search box.")
+    todos = from_message(report)
+    assert half_done(todos, report, ["add retries for webhooks"], open_todos) == \
+        [open_todos[0][1], "the admin menu has no search box"]
+    # the person asked for the other to-do: the partial work is not it
+    assert half_done(todos, report, ["build the audit page"], open_todos) == todos
+    zh = [("s1", "导出的文件名还是乱码"), ("s1", "导出还不支持分页")]
+    partial = "分页写了一半：接口加了 page 参数，但前端还没接上，明天继续。"
+    assert half_done(from_message(partial), partial, ["今天把分页做一下"], zh) == ["导出还不支持分页"]

@@ -827,3 +827,45 @@ def carried_over(todos: list, open_todos, places=()) -> list:
                    if restates(todo, text, [o for o in texts if o != text], subject.project_area(places, ref))]
         out.append(matches[0][1] if len({text for _r, text in matches}) == 1 else todo)
     return list(dict.fromkeys(out))
+
+
+def half_done(todos: list, final_message: str, requests, open_todos, places=()) -> list:
+    """A session's to-dos with what is left of the work the person asked for put back as that open
+    to-do, in the words it had: when the request names one open to-do by what it is about (a word of
+    it that no other open to-do holds and that says no place — summary/subject.py project_area) and
+    the report says that work is only partly done or fails ("写了一半：…但查询层还没适配", "Started on
+    it: …, but two specs fail"), a to-do taken from that report is the asked one still open, not new
+    work — the brief keeps one line for it. Another to-do of the report (a sentence that is not the
+    partial one) stays as it is."""
+    partial = [cl.one_line(s) for s, kind in pg.read(final_message or "") if kind in (pg.IN_PROGRESS, pg.FAILED)]
+    if not partial or not open_todos:
+        return todos
+    asked = _asked_todo(requests, open_todos, places)
+    if asked is None:
+        return todos
+    text, own = asked
+    partial = [s for s in partial if _found(own, expand(content(s)))]      # the partial work is the asked one
+    out = [text if any(cl.one_line(todo)[:24] in sentence for sentence in partial) else todo for todo in todos]
+    return list(dict.fromkeys(out))
+
+
+def _asked_todo(requests, open_todos, places=()):
+    """``(text, its own words)`` of the one open to-do the person's requests name by a word of its
+    own — a real word of it in no other open to-do and no place word — or None when none or several do."""
+    said: set = set()
+    for request in requests:
+        for sentence in pg.statements(request):
+            if not (cl.is_question(sentence) or _holds(sentence) or
+                    pg.finished(sentence) and not _IMPERATIVE.match(sentence)):      # asked, not said done
+                said |= set(content(subject.without_put_off(sentence)))
+    said = expand(said)
+    texts = [text for _r, text in open_todos]
+    named = {}
+    for ref, text in open_todos:
+        others = expand(set().union(*(content(o) for o in texts if o != text))) if len(texts) > 1 else set()
+        where = subject.project_area(places, ref) | others
+        own = {t: w for t, w in content(text).items() if _real(t, w) and t not in subject.PLAIN
+               and soft.share(t, where) == 0}
+        if _found(own, said):
+            named[text] = own
+    return next(iter(named.items())) if len(named) == 1 else None

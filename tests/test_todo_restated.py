@@ -177,3 +177,13 @@ def test_what_is_left_of_asked_work_done_in_part_is_the_asked_todo_still_open():
     zh = [("s1", "导出的文件名还是乱码"), ("s1", "导出还不支持分页")]
     partial = "分页写了一半：接口加了 page 参数，但前端还没接上，明天继续。"
     assert half_done(from_message(partial), partial, ["今天把分页做一下"], zh) == ["导出还不支持分页"]
+
+
+@pytest.mark.parametrize("message, todo", [
+    ("按用户重新切分了数据，两边没有重叠的用户。", None),             # trouble said absent: good news
+    ("换了字体以后标题不会乱码了。", None),
+    ("小屏上按钮和标题重叠。", "按钮和标题重叠"),                        # the trouble itself: open
+])
+def test_a_trouble_state_said_absent_is_no_todo(message, todo):
+    todos = from_message(message)
+    assert (any(todo in t for t in todos) if todo else todos == []), todos

@@ -231,6 +231,8 @@ _EITHER = re.compile(r"(?:不管|无论|不论)[^，,。]*还是")              
 _FIXES_ZH = re.compile(r"(?:改|换|替换)(?:成|为)|去掉|去除|移除|删掉|拿掉|修好|修复|了\s*$")   # "把写死的地址改成…了"
 
 
+_TROUBLE_STATE_ZH = re.compile(r"乱码|错位|重叠|闪退|崩溃|卡死|白屏")
+_NEGATION_END_ZH = re.compile(r"(?:没有?|不会?|无|未|再也不|不再)(?:再|出现|发生|产生)?\s*$")
 _SUBORDINATE = re.compile(r"\b(?:when|whenever|if|once|after|before|until|unless|because|since)\b|" + _WHEN_ZH.pattern, re.I)
 _DETERMINER_END = re.compile(r"\b(?:the|a|an|this|that|these|those|its|their|our|every|each)\s+$", re.I)
 
@@ -248,6 +250,8 @@ def lacking(clause: str) -> bool:
     if not found:
         return False
     before, after = clause[:found.start()], clause[found.end():]
+    if _TROUBLE_STATE_ZH.fullmatch(found.group(0)) and _NEGATION_END_ZH.search(before):
+        return False                  # "两边没有重叠的板子", "不会乱码": the trouble is said absent
     if found.group(0)[:2].lower() == "un" and _DETERMINER_END.search(before):
         return False                  # "the untested branch now has two tests": names the branch
     if _NOT_NOW.search(clause[:found.end()]) or _CONDITION_IN.search(before) or _WHEN_ZH.search(before) or \

@@ -829,15 +829,17 @@ def carried_over(todos: list, open_todos, places=()) -> list:
     return list(dict.fromkeys(out))
 
 
-def half_done(todos: list, final_message: str, requests, open_todos, places=()) -> list:
+def half_done(todos: list, final_message: str, requests, open_todos, places=(), failed: bool = False) -> list:
     """A session's to-dos with what is left of the work the person asked for put back as that open
     to-do, in the words it had: when the request names one open to-do by what it is about (a word of
     it that no other open to-do holds and that says no place — summary/subject.py project_area) and
     the report says that work is only partly done or fails ("写了一半：…但查询层还没适配", "Started on
     it: …, but two specs fail"), a to-do taken from that report is the asked one still open, not new
-    work — the brief keeps one line for it. Another to-do of the report (a sentence that is not the
-    partial one) stays as it is."""
-    partial = [cl.one_line(s) for s, kind in pg.read(final_message or "") if kind in (pg.IN_PROGRESS, pg.FAILED)]
+    work — the brief keeps one line for it; after a last command that ``failed``, so is a to-do from a
+    sentence that says the asked work is still open ("审计日志的写入加上了，但那个用例还挂着，还没修好").
+    Another to-do of the report (a sentence that is not the partial one) stays as it is."""
+    kinds = (pg.IN_PROGRESS, pg.FAILED) + ((pg.OPEN,) if failed else ())
+    partial = [cl.one_line(s) for s, kind in pg.read(final_message or "") if kind in kinds]
     if not partial or not open_todos:
         return todos
     asked = _asked_todo(requests, open_todos, places)
@@ -855,8 +857,8 @@ def _asked_todo(requests, open_todos, places=()):
     said: set = set()
     for request in requests:
         for sentence in pg.statements(request):
-            if not (cl.is_question(sentence) or _holds(sentence) or
-                    pg.finished(sentence) and not _IMPERATIVE.match(sentence)):      # asked, not said done
+            if not (_holds(sentence) or pg.finished(sentence) and not _IMPERATIVE.match(sentence)):
+                # asked (also as a question: "审计日志今天能弄吗"), not said done nor put off
                 said |= set(content(subject.without_put_off(sentence)))
     said = expand(said)
     texts = [text for _r, text in open_todos]

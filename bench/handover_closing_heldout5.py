@@ -1,4 +1,4 @@
-"""The fifth to-do CAPTURE and CLOSING HELD-OUT set (issue 20): written blind, NEVER tune to it.
+"""The fifth to-do CAPTURE and CLOSING set (issue 20): written blind, since read — TUNING data now.
 
 Written blind on 2026-11-26 (branch ``blind6``) by an engineer who did not read the capture or
 closing rules (scripts/code_memory/summary/, scripts/code_memory/text/keywords.py,
@@ -7,8 +7,9 @@ the scenarios of the earlier sets (``handover_tuning_set.py``, ``handover_closin
 ``handover_closing_heldout.py``, ``handover_capture_set.py``, ``handover_closing_heldout2.py``,
 ``handover_closing_heldout3.py``, ``handover_closing_heldout4.py``) beyond their docstrings and
 first scenario. The earlier held-out sets have been read or run by the people tuning the rules; this
-one (with ``closing-heldout4``) judges the next round of rules. Do not read its scenarios or its
-misses to change a rule — when it has been read, write a new set instead.
+one (with ``closing-heldout4``) judged the next round of rules. It has since been read and run by
+the people tuning the rules as well, and from round 5 on it is TUNING data: its numbers are an upper
+bound. ``handover_closing_heldout6.py`` is the held-out set now.
 
 14 projects, 4–5 sessions each (60 transcripts, 12 of them short) plus a last start: 6 Chinese,
 6 English, 2 mixed (a Chinese speaker with English code and terms, switching language between

@@ -293,7 +293,9 @@ def carried_copy(index: list, todo: dict) -> dict:
 def check_closes(score: Score, index: list, sessions: list, sids: list) -> None:
     """Judge the to-do index of one project after its last session: each planted to-do's copy in the
     index of the session that planted it is ``done`` exactly when (and by the session that) a
-    later session finished it; a copy a later session restated (``carried``) is judged there."""
+    later session finished it; a copy a later session restated (``carried``) is judged there: in its
+    own words, as that session's to-do; in the words it had (:func:`carried_copy`), as this one —
+    unless that session planted a to-do the copy holds (then it is judged once, as that one)."""
     for j, session in enumerate(sessions):
         for phrase in session["todos"]:
             finisher = next((k for k in range(j + 1, len(sessions)) if phrase in sessions[k]["done"]), None)
@@ -301,6 +303,9 @@ def check_closes(score: Score, index: list, sessions: list, sids: list) -> None:
                 if todo["session"] != sids[j] or phrase.lower() not in todo["text"].lower():
                     continue
                 todo = carried_copy(index, todo)
+                if todo["session"] != sids[j] and todo["session"] in sids and any(
+                        p.lower() in todo["text"].lower() for p in sessions[sids.index(todo["session"])]["todos"]):
+                    continue
                 by = todo.get("done_by")
                 closer = sids.index(by) if todo["status"] == "done" and by in sids else None
                 if todo["status"] == "done" and (finisher is None or closer is None or closer < finisher):

@@ -74,6 +74,7 @@ from . import progress as pg
 from . import subject
 
 TODO_CHARS = 160
+LEFT_CHARS = 20           # what is left of asked work done in part, added to its to-do when this much room is left
 MAX_TODOS = 6
 DONE_SHARE = 0.6          # of a to-do's weight found in what the session reports done
 NAMED_SHARE = 0.45        # … when every identifier and file the to-do names is in it
@@ -834,8 +835,8 @@ def half_done(todos: list, final_message: str, requests, open_todos, places=(), 
     to-do, in the words it had: when the request names one open to-do by what it is about (a word of
     it that no other open to-do holds and that says no place — summary/subject.py project_area) and
     the report says that work is only partly done or fails ("写了一半：…但查询层还没适配", "Started on
-    it: …, but two specs fail"), a to-do taken from that report is the asked one still open, not new
-    work — the brief keeps one line for it; after a last command that ``failed``, so is a to-do from a
+    it: …, but two specs fail"), a to-do taken from that report is the asked one still open with what
+    is left of it (:func:`_with_what_is_left`), not new work — the brief keeps one line for it; after a last command that ``failed``, so is a to-do from a
     sentence that says the asked work is still open ("审计日志的写入加上了，但那个用例还挂着，还没修好").
     Another to-do of the report (a sentence that is not the partial one) stays as it is."""
     kinds = (pg.IN_PROGRESS, pg.FAILED) + ((pg.OPEN,) if failed else ())
@@ -847,8 +848,21 @@ def half_done(todos: list, final_message: str, requests, open_todos, places=(), 
         return todos
     text, own = asked
     partial = [s for s in partial if _found(own, expand(content(s)))]      # the partial work is the asked one
-    out = [text if any(cl.one_line(todo)[:24] in sentence for sentence in partial) else todo for todo in todos]
+    out = [_with_what_is_left(text, todo) if any(cl.one_line(todo)[:24] in sentence for sentence in partial) else todo
+           for todo in todos]
     return list(dict.fromkeys(out))
+
+
+def _with_what_is_left(asked: str, left: str) -> str:
+    """One line for asked work done in part: the to-do as it was written down, then what is left of it
+    as far as room allows — "超过 10 万行的导出会超时，需要改成异步任务，下载链接还没生成": the person keeps
+    the name they know it by and sees how far it got, a later session that finishes it may say either,
+    and the line still holds the whole to-do (the index marks the earlier copy carried over)."""
+    joiner = "，" if cl.is_cjk(asked) else " — "
+    room = TODO_CHARS - len(asked) - len(joiner)
+    if same_todo(left, asked) or room < LEFT_CHARS:
+        return asked
+    return asked + joiner + cl.cut(left, room)
 
 
 def _asked_todo(requests, open_todos, places=()):

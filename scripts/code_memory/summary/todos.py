@@ -396,8 +396,9 @@ def restated(todos: list, requests, open_todos, is_same, answer: str = "") -> li
     is in one open to-do only ("好，哨兵先放着" of "…目前只支持单机 Redis，哨兵模式没配"), and any that
     shares a word with the open to-do the person asked about ("readiness probe 加了吗" — "还没有，
     Deployment 里目前只有 liveness probe") or that the ``answer`` (the final message) gives in its
-    first sentence after a "not yet" ("进度条弄了吗" — "还没，目前上传时只有一个转圈的 loading": how
-    that to-do stands, not new work — unless it turns to something else: "还没，不过…").
+    first sentence after a "not yet" and that says any word of it ("进度条弄了吗" — "还没，目前上传时只有
+    一个转圈的 loading": how that to-do stands, not new work — unless it turns to something else: "还没，
+    不过…", or names nothing of it: "Not yet — the export button isn't wired up").
     ``open_todos``: ``[(session id, text)]``. (A session that worked and names an open to-do again
     carries it into its own to-do: :func:`carried_over`, recent.rebuild.)"""
     first = next(iter(cl.sentences(answer or "")), "")
@@ -421,8 +422,9 @@ def restated(todos: list, requests, open_todos, is_same, answer: str = "") -> li
             inside = {text for _ref, text in open_todos if words and _found(words, expand(content(text))) == len(words)}
             earlier = inside.pop() if len(inside) == 1 else None
         if earlier is None and asked_about and (_found(content(todo), expand(content(asked_about))) or
-                                                _shorten(todo) in answered):
-            earlier = asked_about
+                                                _shorten(todo) in answered and
+                                                soft.found(content(todo), expand(content(asked_about))) >= 1):
+            earlier = asked_about          # a "not yet" answer that says a word of it, however common (上传)
         out.append(earlier or todo)
     return list(dict.fromkeys(out))
 

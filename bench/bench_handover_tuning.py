@@ -278,12 +278,14 @@ def check(score: Score, context: str, name: str, lang: str, sessions: list, k: i
 
 
 def carried_copy(index: list, todo: dict) -> dict:
-    """The live copy of a to-do a later session restated: follow ``carried_to`` to the copy of the
-    same text in that session (the original is ``carried``, the copy is what a close acts on)."""
+    """The live copy of a to-do a later session restated: follow ``carried_to`` to the copy in that
+    session that starts with the same text (the words it had, perhaps with what is left of it added;
+    the original is ``carried``, the copy is what a close acts on)."""
     seen = set()
     while todo["status"] == "carried" and todo.get("carried_to") and todo["carried_to"] not in seen:
         seen.add(todo["carried_to"])
-        copy = next((t for t in index if t["session"] == todo["carried_to"] and t["text"] == todo["text"]), None)
+        copy = next((t for t in index if t["session"] == todo["carried_to"] and t["text"].startswith(todo["text"])),
+                    None)
         if copy is None:
             break
         todo = copy

@@ -429,12 +429,12 @@ def not_yet(clause: str) -> bool:
     return bool(_NOT_YET_ZH.search(clause) or english) and not _INTENDED.search(clause)
 
 
-# "later" inside a condition or a relative clause says when something happens, not that work is put
-# off: "so nothing is lost if they pay later", "picks up pods that start later"
 # a wish said through what a thing not there yet would do: "a bundle-size budget in CI would catch it
 # growing", "an index on user_id would speed up the lookup" (not "a retry would make it worse")
 _WOULD_HELP = re.compile(r"^(?:a|an)\s+[^.;,]{1,50}?\bwould (?:catch|prevent|flag|guard against|avoid|stop|speed up|"
                          r"save us)\b", re.I)
+# "later" inside a condition or a relative clause says when something happens, not that work is put
+# off: "so nothing is lost if they pay later", "picks up pods that start later"
 _LATER_INSIDE = re.compile(r"\b(?:if|when|whenever|once|that|which|who|until|unless)\b[^,;:.]*?\blater\b", re.I)
 
 

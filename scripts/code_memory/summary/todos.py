@@ -423,7 +423,8 @@ def restated(todos: list, requests, open_todos, is_same, answer: str = "") -> li
             earlier = inside.pop() if len(inside) == 1 else None
         if earlier is None and asked_about and (_found(content(todo), expand(content(asked_about))) or
                                                 _shorten(todo) in answered and
-                                                soft.found(content(todo), expand(content(asked_about))) >= 1):
+                                                soft.found(content(todo), expand(content(asked_about)),
+                                                           lambda _t, _w: True) >= 1):
             earlier = asked_about          # a "not yet" answer that says a word of it, however common (上传)
         out.append(earlier or todo)
     return list(dict.fromkeys(out))

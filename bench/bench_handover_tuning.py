@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|closing-heldout6|capture|capture2|traps|progress] [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|closing-heldout6|capture|capture2|traps|progress|bilingual] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
@@ -49,7 +49,11 @@ by the engineer of the closing match rules before changing them: an upper bound 
 ``bench/handover_progress_set.py`` (10 projects, 22 to-dos; 20 finished in the words people use —
 "I did it myself", "sorted", "合进去了", a status list with ✅, "yes, merged" — and 21 traps: work
 started, half done, next, planned, put off, failed, or marked open), written by the engineer of the
-progress rules (summary/progress.py): an upper bound as well.
+progress rules (summary/progress.py): an upper bound as well. ``--set bilingual`` runs
+``bench/handover_bilingual_set.py`` (8 projects, 16 to-dos, 9 finished in the other language or a
+synonym, 16 traps: other work in the same area said in the other language, a sibling, "next", a
+failing run, a "not yet"), written by the rule's engineer (text/lexicon.py, summary/synonyms.py)
+alongside the rule: an upper bound as well.
 
 Each session is written as a transcript in the real binary's shapes (tests/support/transcripts.py;
 the first edit meets the rules gate), summarized by ``session-summary.py`` in a new process with
@@ -96,6 +100,7 @@ sys.path.insert(0, os.path.join(REPO, "bench"))
 
 from bench_continuity import DENIAL, fill_root  # noqa: E402
 from code_memory.timeutil import now_iso  # noqa: E402
+from handover_bilingual_set import SCENARIOS as BILINGUAL  # noqa: E402
 from handover_capture2_set import SCENARIOS as CAPTURE2  # noqa: E402
 from handover_capture_set import SCENARIOS as CAPTURE  # noqa: E402
 from handover_closing_heldout import SCENARIOS as CLOSING_HELDOUT  # noqa: E402
@@ -118,7 +123,7 @@ SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELD
         "closing-heldout2": CLOSING_HELDOUT2, "closing-heldout3": CLOSING_HELDOUT3,
         "closing-heldout4": CLOSING_HELDOUT4, "closing-heldout5": CLOSING_HELDOUT5,
         "closing-heldout6": CLOSING_HELDOUT6, "capture": CAPTURE,
-        "capture2": CAPTURE2, "traps": TRAPS, "progress": PROGRESS}
+        "capture2": CAPTURE2, "traps": TRAPS, "progress": PROGRESS, "bilingual": BILINGUAL}
 BLIND = ("closing-heldout6",)     # written blind and not yet read by the people tuning the rules
 READ = ("closing-heldout", "closing-heldout2", "closing-heldout3", "closing-heldout4",
         "closing-heldout5")      # written blind, since read or run by them

@@ -176,7 +176,7 @@ def read(digest, open_todos=(), previous: str | None = None, is_same=todo_rules.
     ``previous_final`` its final message (a proposal this session's first request may answer);
     ``places``: ``[(session id, text)]``, what the project's earlier sessions were about (their
     topics and files: the area its to-dos are in, summary/subject.py)."""
-    evidence = todo_rules.Evidence.from_digest(digest, previous)
+    evidence = todo_rules.Evidence.from_digest(digest, previous, previous_final, places)
     worked = bool(digest.files_touched or getattr(digest, "reverted_files", None))
     todos = todo_rules.capture(digest.final_message, digest.user_requests, evidence.done_words, worked=worked,
                                open_todos=open_todos, is_same=is_same)

@@ -23,6 +23,9 @@ next, planned or still open *holds* that subject open for the rest of the sessio
   "that's in", "done and deployed", a measured change ("p99 900 ms → 120 ms", "从 14 分钟降到 6 分钟"),
   "yes, merged" answering the assistant's question whether it was.
 
+An offer is not a finish: the person's plain go-ahead to it ("要我现在加上吗？" — "加吧", "yes, do it")
+makes the offered work asked for (:func:`accepted_offer`), which the session must still do.
+
 Pure functions over strings.
 """
 
@@ -108,7 +111,8 @@ _FAILED_EN = re.compile(
     r"\b(?:fails|failed|broke|crashed|timed out|times out|errored|is (?:still )?(?:red|failing|broken))\b|"
     r"\b(?:does ?n[o']t|did ?n[o']t|won'?t) (?:pass|build|compile|start|deploy|boot)\b", re.I)
 _FAILED_ZH = re.compile(r"挂了|挂掉了|失败了|(?:还是|一直|又|仍然)(?:失败|报错|超时|挂)|(?:个|条)(?:用例|测试)(?:失败|没过)|"
-                        r"报错了|没(?:有)?(?:跑|测)?过(?![的去来])|不通过|没通过|跑不通|起不来|卡住了|超时了|编译不过|红了")
+                        r"报错了|没(?:有)?(?:跑|测)?过(?![的去来])|不通过|没通过|跑不通|起不来|卡住了|超时了|编译不过|红了|"
+                        r"还挂着|(?:测试|用例|构建|流水线)[^，。；]{0,3}挂着")
 # a condition inside the clause: a failure the work handles ("失败时发告警", "if the upload fails, …"), a
 # change of numbers that only happens then ("go from 5 to 30 s if the header asks")
 _CONDITIONAL = re.compile(r"如果|要是|万一|(?<![超小耗定实及临同按准暂])时(?![间])|的时候|的话|就(?:会|进|发|重试|报)|"
@@ -325,3 +329,44 @@ def _content_beyond_pointing(answer: str) -> bool:
     """Does an answer name work of its own, beyond a pronoun, when and who, and the word that it is done
     ("那个我已经手动处理了", "I did it myself this morning" name none)?"""
     return bool(weights(cl.main_text(named_work(answer))))
+
+
+# the person's go-ahead to an offer or a proposal: "yes, do it", "go ahead", "sounds good", "可以，写吧",
+# "加吧", "行，就这么办" — the whole answer, nothing put off, declined or held back in it
+_GO_AHEAD = re.compile(
+    r"^\s*(?:(?:yes|yeah|yep|yup|sure|ok(?:ay)?|alright|right|agreed|perfect|great|lgtm|sounds good|go ahead|"
+    r"go for it|do it|please do|let'?s do it|make it so|可以|行|好的?|好啊|嗯|恩|没问题|同意|就这么办|就这样|就按这个来?|"
+    r"(?:那就|那)?(?:做|写|加|改|弄|搞|上|来|修|开始|动手|干)吧)"
+    r"(?:[\s,，.。!！~—–-]+|$))+"
+    r"(?:(?:please |just )?(?:do it|go ahead|go for it|do that|write it|add it|ship it|let'?s go|"
+    r"(?:那就|就)?(?:做|写|加|改|弄|搞|上|来|修|开始|动手|干)吧|就这么办)[\s.。!！~]*)?$", re.I)
+_HOLDS_BACK = re.compile(r"不|别|先不|暂时|以后|下次|回头|改天|再说|等|但|不过|\b(?:no|not|later|wait|hold|but|"
+                         r"tomorrow|next)\b", re.I)
+# what makes an assistant's text an offer or a proposal the person can accept: "Shall I add it?",
+# "要我现在加上吗？", "你确认了我就写", "If you agree I'll …", "The raw query could become an FTS entity"
+_PROPOSES = re.compile(_OFFER.pattern + r"|确认了?(?:我|就)|同意的话|需要的话|要的话|没问题的话|你看行不行|我的想法是|我建议|建议(?:用|改|先)|"
+                       r"\bif you (?:agree|confirm|want|like|say so|are ok)\b|\bsay the word\b|\blet me know\b|"
+                       r"\b(?:I|we) (?:can|could|would) (?:add|write|do|make|wire|set|move|switch|turn|use|build)\b|"
+                       r"\b(?:could|can|would) (?:become|be done|work)\b|\bmy (?:plan|suggestion|proposal) (?:is|would be)\b|"
+                       r"\bthe plan (?:is|would be)\b", re.I)
+
+
+def go_ahead(answer: str) -> bool:
+    """Is ``answer`` the person's plain go-ahead ("yes, do it", "可以，写吧", "加吧") — not "later",
+    "not now", "先不用", nor a go-ahead with a condition or a new request of its own?"""
+    answer = (answer or "").strip()
+    return 0 < len(answer) <= 40 and bool(_GO_AHEAD.match(answer)) and not _HOLDS_BACK.search(answer)
+
+
+def accepted_offer(offer: str, answer: str) -> list:
+    """The statements of the assistant's ``offer`` the person's ``answer`` accepts: all of them, when
+    the answer is a plain go-ahead (:func:`go_ahead`) and the text offers or proposes work ("要我现在加上
+    吗？", "Shall I add the retry?", "我的想法是……你确认了我就写") — else ``[]``. What the offer says is
+    done or not changed yet ("I haven't changed anything yet") is no part of the work accepted."""
+    if not go_ahead(answer):
+        return []
+    said = statements(offer or "")
+    if not any(_PROPOSES.search(s) for s in said):
+        return []
+    return [s for s in said if verdict(s) != FINISHED and not re.search(
+        r"\b(?:haven'?t|have not|didn'?t) (?:changed|touched|done) (?:anything|it)\b|还没(?:改|动)", s, re.I)]

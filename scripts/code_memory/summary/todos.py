@@ -53,6 +53,14 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
   5. the person says it is finished and names it by what it is about ("分区那个我自己改了", "The index
      is sorted"): the first clause of their finished statement names only its words or where the
      project's work is, and one word of it that no other open to-do holds (:func:`_own_word`);
+  6. the person accepts work the assistant offered or proposed ("要我现在加上吗？" — "加吧"; the last
+     session's "…你确认了我就写" and this one's first request "可以，写吧"): the offer, with what that
+     session was asked, is a request of theirs (2) — only a plain go-ahead (progress.go_ahead);
+  7. a "continue" (or a request to finish: "把这个方案做完") takes up the work the session before left
+     failing or half done: that session's request or the work it left failing or started names it,
+     this session changed that session's file again and a command passed after it
+     (after a session that changed nothing, the last one that did, when it left work of its own open;
+     after one that only asked about a to-do, that to-do, when a file of its own session is changed again);
   a change reported as no longer happening ("不会再算两次", "no longer drops them") is work done;
   never when the session lists it as open again (then it is carried over, not finished); and in
   1, 2 and 4's best match only when ONE thing the session says (a statement, a request, or a request with a
@@ -71,7 +79,7 @@ from ..text.keywords import acronyms, coverage, covers, expand, names, stem, wei
 from ..text.similarity import is_near_duplicate
 from . import clauses as cl
 from . import progress as pg
-from . import subject
+from . import subject, synonyms
 
 TODO_CHARS = 160
 LEFT_CHARS = 20           # what is left of asked work done in part, added to its to-do when this much room is left
@@ -148,6 +156,18 @@ _NOT_YET_ANSWER = re.compile(r"^(?:not yet|no|nope|还没有?|没有|没呢|还�
                              r"(?!(?:不过|但是|但|可是|另外|还有|but|however|though|also)(?![a-z]))", re.I)
 _WORK_REQUEST = re.compile(r"^\s*(?:继续|接着|go on|continue|keep going|carry on|proceed)[\s。.!！,，~]*$", re.I)
 _RESUMING = re.compile(r"^\s*(?:继续|接着)|^\s*(?:continue|keep going|carry on|go on)(?: with| on)?\b", re.I)
+# a request to finish work begun ("把 A/B 双分区的方案做完", "finish the export", "wrap it up"): after a
+# session that left work unfinished, it takes that work up like "continue"
+_FINISH_REQUEST = re.compile(r"(?:做|弄|写|改|搞|调)完|收尾|\bfinish(?:es)?\b|\bwrap (?:it |this |that |the \w+ )?up\b", re.I)
+
+
+def _finish_request(request: str) -> bool:
+    """Does the person ask to finish work begun ("把 A/B 双分区的方案做完") — not ask whether it is
+    finished ("做完了吗"), nor put it off ("下周再做完")?"""
+    return bool(_FINISH_REQUEST.search(request)) and not (
+        cl.is_question(request) or _ASKS.search(request) or _PUT_OFF.search(request) or _DEFERRAL.search(request))
+
+
 # the trouble goes on, the work carries on: a sentence that reports nothing done
 _TROUBLE_GOES_ON = re.compile(r"还是|仍然|依然|依旧|照样|(?:接着|继续|再)(?:查|看|弄|改|做|修|调)|"
                       r"\bstill\b|\bpick (?:it|this|that) up\b|\bcontinue (?:tomorrow|later|next)", re.I)
@@ -469,9 +489,18 @@ class Evidence:
     continues: str | None = None  # the session a bare "continue" resumes
     held_open: list = field(default_factory=list)    # what it puts in progress, next or still open
     own_word: list = field(default_factory=list)     # the person's own statements of work finished
+    resumed: list = field(default_factory=list)      # the unfinished work a "continue" takes up: the words of
+                                                     # its request and of what was left failing or half done
+    resumed_from: str | None = None                  # … the session that left it unfinished
+    resumed_open: bool = False    # … which must have left open work of its own (it came before a light session)
+    resumed_files: dict = field(default_factory=dict)   # … or, after a question about it, {session: files} of the
+                                                        # to-dos' own sessions, one of which must be changed again
 
     @classmethod
-    def from_digest(cls, digest, previous: str | None = None) -> "Evidence":
+    def from_digest(cls, digest, previous: str | None = None, previous_final: str = "", places=()) -> "Evidence":
+        """``previous``: the id of the session before this one in its project, ``previous_final`` its
+        final message (an offer this session's first request may accept, work it left unfinished);
+        ``places``: ``[(session id, text)]`` of the project's earlier sessions' topics and files."""
         said = done_statements(digest)
         ev = cls(files=list(digest.files_touched))
         for sentence in said:
@@ -509,6 +538,27 @@ class Evidence:
         requests = [r for r in digest.user_requests if r.strip()]
         if previous and requests and _WORK_REQUEST.match(requests[0]):
             ev.continues = previous
+        topic, previous_files = _previous_session(places, previous)
+        for offer in accepted_offers(digest, previous_final, topic):          # "要我现在加上吗？" — "加吧"
+            ev.asked.append(content(offer))
+            ev.asked_words |= expand(set(ev.asked[-1]))
+        if requests and (_RESUMING.match(requests[0]) or _finish_request(requests[0])) and ev.worked:
+            if previous_files and _left_unfinished(previous_final) and _same_files(ev.checked, previous_files):
+                ev.resumed, ev.resumed_from = [content(topic)] + _unfinished_work(previous_final), previous
+            elif previous and not previous_files and (cl.is_question(topic) or _ASKS.search(topic)):
+                # the session before only asked about it ("进度条弄了吗" — "还没"): "继续" takes up the
+                # to-do asked about, when this session changes and checks a file of the to-do's session
+                ev.resumed, ev.resumed_from = [content(topic)], previous
+                ev.resumed_files = {sid: _previous_session(places, sid)[1] for sid, _t in places}
+            elif previous and not previous_files:
+                # the session before changed nothing ("回头加个暗色主题吧。今天先到这"): the continue
+                # goes back to the last one that did, when this one changes and checks its file again
+                # (it must have left work of its own open: finished() checks)
+                working, (topic, files) = _last_working(places, previous)
+                if working and _same_files(ev.checked, files):
+                    ev.resumed, ev.resumed_from, ev.resumed_open = [content(topic)], working, True
+                    if ev.continues:
+                        ev.continues = working
         return ev
 
 
@@ -578,6 +628,105 @@ def _settled(sentence: str) -> bool:
         or _PUT_OFF.search(sentence))
 
 
+def accepted_offers(digest, previous_final: str = "", previous_topic: str = "") -> list:
+    """The work the person accepted as the assistant offered or proposed it (progress.accepted_offer):
+    "要我现在加上吗？" — "加吧" within the session, or the last session's proposal that this session's
+    first request accepts ("可以，写吧", "yes, do it") together with what that session was asked ("评测你
+    打算怎么做？"). A go-ahead is a request for the work offered: the session must still do it."""
+    out = []
+    for offer, answer in getattr(digest, "exchanges", None) or ():
+        out += pg.accepted_offer(offer, answer)
+    requests = [r for r in digest.user_requests if r.strip()]
+    if previous_final and requests:
+        accepted = pg.accepted_offer(previous_final, requests[0])
+        out += accepted + ([previous_topic] if accepted and previous_topic else [])
+    return [s for s in dict.fromkeys(out) if content(s)]
+
+
+# a place that is a file ("firmware/src/uart.c", "Dockerfile"), not a topic
+_FILE_PLACE = re.compile(r"^[^\s]*(?:/|\.\w{1,8}$)[^\s]*$")
+
+
+def _previous_session(places, previous: str | None) -> tuple:
+    """``(topic, files)`` of the ``previous`` session from ``places`` (``[(session id, text)]``: each
+    session's topic, then the files it changed)."""
+    texts = [t for sid, t in places if sid == previous] if previous else []
+    topic = texts[0] if texts and not _FILE_PLACE.match(texts[0]) else ""
+    return topic, [t for t in texts if _FILE_PLACE.match(t)]
+
+
+def _last_working(places, previous: str) -> tuple:
+    """``(id, (topic, files))`` of the newest session before ``previous`` (of ``places``) that changed
+    files, when every session after it changed none and asked nothing ("进度条弄了吗" is about other
+    work than the one before it) — else ``(None, ("", []))``."""
+    for sid in dict.fromkeys(sid for sid, _t in places):
+        topic, files = _previous_session(places, sid)
+        if files:
+            return sid, (topic, files)
+        if cl.is_question(topic) or _ASKS.search(topic):
+            break
+    return None, ("", [])
+
+
+def _unfinished_work(final: str) -> list:
+    """The words of the work a final message leaves failing or half done (progress.held_open: "回滚" of
+    "开始做回滚了：…，但还没有保存旧固件的区域", "the embedding cache" of "I started on the embedding cache
+    but two tests fail")."""
+    out = [{t: w for t, w in content(held).items() if t not in _CHECK_WORDS}
+           for statement, kind in pg.read(final or "") if kind in (pg.FAILED, pg.IN_PROGRESS)
+           for held in pg.held_open(statement, kind)]
+    return [words for words in out if words]
+
+
+# the words for a check rather than for work ("测试还挂着", "two tests fail"): what failed, not what was done
+_CHECK_WORDS = frozenset({stem(w) for w in ("test", "tests", "build", "check", "suite", "run", "ci")} |
+                         {"测试", "用例", "单测", "构建", "编译", "检查"})
+
+
+def _left_unfinished(final: str) -> bool:
+    """Does a session's final message leave the work it did unfinished: failing or only started
+    ("改成了 DMA 接收，但低功耗测试还是挂", "I started on the cache but two tests fail")?"""
+    kinds = {kind for _s, kind in pg.read(final or "")}
+    return bool(kinds & {pg.FAILED, pg.IN_PROGRESS})
+
+
+def _same_files(checked, files) -> bool:
+    """Did this session change (and then check) one of ``files`` — the relative paths an earlier
+    session changed?"""
+    return any(path == f or path.endswith("/" + f) or os.path.basename(path) == os.path.basename(f) and "/" not in f
+               for path in checked for f in files)
+
+
+def _resumed_work(open_todos, works: dict, evidence: Evidence, still_open=()) -> set:
+    """The open to-dos the work a "continue" takes up names (``evidence.resumed``: the request of the
+    session before, which left it failing or half done, and whose file this session changed and then
+    checked): most of that request's words are the to-do's — the best match, and any nearly as good,
+    of the earlier to-dos it was asked to do, and of the ones that session left of it ("I started on
+    the cache but two tests fail")."""
+    if not evidence.resumed or \
+            evidence.resumed_open and not any(ref == evidence.resumed_from for ref, _t in open_todos):
+        return set()
+    out = set()
+    # the to-dos of the session it resumes (what it left of its work) and the earlier ones apart — but
+    # after a question, the one asked about of them all
+    for own in (None,) if evidence.resumed_files else (True, False):
+        scores = {}
+        for ref, todo in open_todos:
+            mine = expand(works[todo])
+            found = [soft.coverage(words, mine) for words in evidence.resumed if _found(words, mine) >= 1]
+            if own in (None, ref == evidence.resumed_from) and found:
+                scores[(ref, todo)] = max(found)
+        best = max(scores.values(), default=0.0)
+        out |= {key for key, score in scores.items() if score >= REQUEST_SHARE and score >= best * ASKED_MARGIN}
+    # after a question about it: the to-do asked about, when a file of its own session was changed again;
+    # never one that what the session leaves open names part of ("Per-key throttling is still the gap"
+    # for "keys never expire, … and usage isn't rate-limited per key"): only part of it is done
+    left = [{t: w for t, w in content(text).items() if t not in _CHECK_WORDS} for text in still_open]
+    return {(ref, todo) for ref, todo in out
+            if (not evidence.resumed_files or _same_files(evidence.checked, evidence.resumed_files.get(ref, ())))
+            and not any(_found(words, expand(works[todo])) for words in left)}
+
+
 def _named_files(todo: str) -> set:
     return {n for n in names(weights(todo)) if "." in os.path.basename(n) and not n.startswith(".")}
 
@@ -589,9 +738,17 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     out, asked, resumed, reported, reported_only = [], [], [], [], []
     changed = {p.lower() for p in evidence.files} | {os.path.basename(p).lower() for p in evidence.files}
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
-    said = subject.Said.of(evidence.said, evidence.asked, evidence.requests, evidence.file_words)
     works = {todo: work(todo) for _r, todo in open_todos}
+    taken_up = _resumed_work(open_todos, works, evidence, still_open)
+    session = evidence
+    # how a to-do reads what the session said in other words or the other language: in its own
+    # words (summary/synonyms.py); the others read it as said
+    read_as = synonyms.in_todo_words(session, open_todos, works, places)
+    as_said = subject.Said.of(session.said, session.asked, session.requests, session.file_words)
     for ref, todo in open_todos:
+        evidence = read_as.get(todo, session)
+        said = as_said if evidence is session else \
+            subject.Said.of(evidence.said, evidence.asked, evidence.requests, evidence.file_words)
         if any(is_same(todo, other) for other in still_open):
             continue
         words = works[todo]
@@ -607,7 +764,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         if (files and all(f in checked or os.path.basename(f) in checked for f in files)
                 and all(f in changed or os.path.basename(f) in changed for f in files)) or \
                 (evidence.continues == ref and evidence.worked
-                 and coverage(words, evidence.done_words) >= CONTINUE_SHARE):
+                 and coverage(words, evidence.done_words) >= CONTINUE_SHARE) or (ref, todo) in taken_up:
             out.append((ref, todo))
         elif not subject_said:
             continue
@@ -626,6 +783,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         elif _reported(words, main, evidence.done_words,
                        NAMED_REPORTED_SHARE if named_by_one else REPORTED_SHARE):
             reported.append((coverage(words, evidence.done_words), ref, todo))
+    evidence = session
     # a to-do the report covers but the request names none of, while the request names another
     # one: a sibling ("多页 PDF 的问题处理一下" — "每一页都会识别" says nothing of the handwritten
     # invoices), unless the report holds all of its words

@@ -298,16 +298,22 @@ def default_cache_dir() -> str:
     return os.path.join(base, "code-memory")
 
 
-def jieba_dict_path() -> str | None:
-    """Where jieba's dict.txt is, found without importing jieba."""
+def package_dir(name: str) -> str | None:
+    """The folder of an installed package, found without importing it, or None."""
     try:
-        spec = importlib.util.find_spec("jieba")
+        spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):
         return None
-    if not spec or not spec.origin:
-        return None
-    path = os.path.join(os.path.dirname(spec.origin), "dict.txt")
-    return path if os.path.isfile(path) else None
+    if spec and spec.submodule_search_locations:          # a package, also one without __init__.py
+        return list(spec.submodule_search_locations)[0]
+    return os.path.dirname(spec.origin) if spec and spec.origin else None
+
+
+def jieba_dict_path() -> str | None:
+    """Where jieba's dict.txt is, found without importing jieba."""
+    folder = package_dir("jieba")
+    path = os.path.join(folder, "dict.txt") if folder else None
+    return path if path and os.path.isfile(path) else None
 
 
 def _file_digest(path: str) -> str:
@@ -318,8 +324,6 @@ def _file_digest(path: str) -> str:
 
 def build_dict_cache(dict_txt: str, target: str) -> str:
     """Build the SQLite word cache from a jieba-format dictionary (``word freq [tag]`` lines)."""
-    import tempfile  # only here: the cache is built once, every search process imports this module
-
     with open(dict_txt, "rb") as fh:
         raw = fh.read()
     content_sha = hashlib.sha256(raw).hexdigest()[:12]
@@ -336,18 +340,29 @@ def build_dict_cache(dict_txt: str, target: str) -> str:
         total += f
         if f and HAN_RUN.fullmatch(parts[0]):
             max_len = max(max_len, len(parts[0]))
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".zhdict.", suffix=".tmp", dir=os.path.dirname(target))
-    os.close(fd)
-    try:
-        conn = sqlite3.connect(tmp)
-        conn.execute("PRAGMA journal_mode=OFF")
+    def fill(conn):
         conn.execute("CREATE TABLE words (word TEXT PRIMARY KEY, freq INTEGER NOT NULL) WITHOUT ROWID")
         conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
         conn.executemany("INSERT INTO words VALUES (?, ?)", ((w, f) for w, f in rows.items() if f > 0))
         conn.executemany("INSERT INTO meta VALUES (?, ?)", [
             ("total", str(total)), ("max_len", str(max_len)),
             ("ident", f"jieba-dict:{content_sha}"), ("schema", CACHE_SCHEMA_VERSION)])
+
+    return write_sqlite(target, fill)
+
+
+def write_sqlite(target: str, fill) -> str:
+    """A derived SQLite file at ``target``: ``fill(connection)`` writes it into a temp file beside
+    it, which then replaces ``target`` (readers never see half a file)."""
+    import tempfile  # only here: a cache is built once, every search process imports this module
+
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".cache.", suffix=".tmp", dir=os.path.dirname(target))
+    os.close(fd)
+    try:
+        conn = sqlite3.connect(tmp)
+        conn.execute("PRAGMA journal_mode=OFF")
+        fill(conn)
         conn.commit()
         conn.close()
         os.replace(tmp, target)

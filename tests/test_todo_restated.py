@@ -196,4 +196,5 @@ def test_after_a_failing_run_what_stays_open_of_the_asked_work_is_the_asked_todo
     report = "操作日志的写入加上了，但删除那个用例还挂着：事务回滚时日志没撤掉，还没修好。"
     asked = ["操作日志今天能加上吗？"]
     assert half_done(from_message(report), report, asked, open_todos, failed=True)[0].startswith(open_todos[0][1] + "，")
-    assert half_done(from_message(report), report, asked, open_todos, failed=False) == from_message(report)
+    # the person asked for other work: what the report leaves open stays its own line
+    assert half_done(from_message(report), report, ["把导出按钮加上"], open_todos, failed=True) == from_message(report)

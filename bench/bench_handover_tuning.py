@@ -288,15 +288,36 @@ def check(score: Score, context: str, name: str, lang: str, sessions: list, k: i
             score.misses.append(f"{sids[k]} leak: {phrase}")
 
 
+def carried_copy(index: list, todo: dict) -> dict:
+    """The live copy of a to-do a later session restated: follow ``carried_to`` to the copy in that
+    session that starts with the same text (the words it had, perhaps with what is left of it added;
+    the original is ``carried``, the copy is what a close acts on)."""
+    seen = set()
+    while todo["status"] == "carried" and todo.get("carried_to") and todo["carried_to"] not in seen:
+        seen.add(todo["carried_to"])
+        copy = next((t for t in index if t["session"] == todo["carried_to"] and t["text"].startswith(todo["text"])),
+                    None)
+        if copy is None:
+            break
+        todo = copy
+    return todo
+
+
 def check_closes(score: Score, index: list, sessions: list, sids: list) -> None:
     """Judge the to-do index of one project after its last session: each planted to-do's copy in the
     index of the session that planted it is ``done`` exactly when (and by the session that) a
-    later session finished it; a copy a later session restated (``carried``) is judged there."""
+    later session finished it; a copy a later session restated (``carried``) is judged there: in its
+    own words, as that session's to-do; in the words it had (:func:`carried_copy`), as this one —
+    unless that session planted a to-do the copy holds (then it is judged once, as that one)."""
     for j, session in enumerate(sessions):
         for phrase in session["todos"]:
             finisher = next((k for k in range(j + 1, len(sessions)) if phrase in sessions[k]["done"]), None)
             for todo in index:
                 if todo["session"] != sids[j] or phrase.lower() not in todo["text"].lower():
+                    continue
+                todo = carried_copy(index, todo)
+                if todo["session"] != sids[j] and todo["session"] in sids and any(
+                        p.lower() in todo["text"].lower() for p in sessions[sids.index(todo["session"])]["todos"]):
                     continue
                 by = todo.get("done_by")
                 closer = sids.index(by) if todo["status"] == "done" and by in sids else None

@@ -153,12 +153,12 @@ def test_a_later_session_finishes_a_todo_deterministically(initialized_root, pro
     assert report["todos_done"] == 1
     note = parse_note(note_of(paths, "s2"))
     assert note["done"] == [("给 load_config 补单元测试", "s1")]
-    assert note["todos"] == ["README 的 pool_size 说明还没写"]
+    assert note["todos"] == ["在 README 里说明 pool_size 配置项"]      # said again: carried in the words it had
     s2, s1 = recent.load_entries(recent.index_path(paths, "project", "alpha"))
     assert (s2["id"], s1["id"]) == ("s2", "s1")
     assert recent.open_todos(s1) == []            # one done, the other carried into s2's own to-do
     assert [t.get("done_by") for t in s1["todos"]] == ["s2", None]
-    assert recent.open_todos(s2) == ["README 的 pool_size 说明还没写"]
+    assert recent.open_todos(s2) == ["在 README 里说明 pool_size 配置项"]
 
 
 def sdk(api):
@@ -272,7 +272,8 @@ def test_session_start_briefs_the_next_session(initialized_root, project, tmp_pa
     context = run_hook("session-start", payload("session-start", project, session_id="s3")).context
     brief = context.split('title="recent work')[1].split("</recalled-memory>")[0]
     assert "给 load_config 补单元测试" not in brief.split("## ")[2]       # finished: gone from s1's entry
-    assert brief.count("README 的 pool_size 说明还没写") == 1 and "在 README 里说明" not in brief
+    # said again in s2 ("README 的 pool_size 说明还没写"): one line, in the words it had
+    assert brief.count("在 README 里说明 pool_size 配置项") == 1 and "说明还没写" not in brief
     assert brief.index("继续昨天的工作") < brief.index(PROMPT_1)           # newest first
     # resume: the resumed session's own entry is left out; compact: shown as this session's
     resume = run_hook("session-start", payload("session-start", project, session_id="s2", source="resume")).context

@@ -181,7 +181,11 @@ def read(digest, open_todos=(), previous: str | None = None, is_same=todo_rules.
     todos = todo_rules.capture(digest.final_message, digest.user_requests, evidence.done_words, worked=worked,
                                open_todos=open_todos, is_same=is_same)
     if not worked:        # "还没有，接口文档先没动": a session that did nothing restates it in the words it had
-        todos = todo_rules.restated(todos, digest.user_requests, open_todos, is_same)
+        todos = todo_rules.restated(todos, digest.user_requests, open_todos, is_same, digest.final_message)
+    todos = todo_rules.carried_over(todos, open_todos, places)      # said again in other words: one line
+    commands = getattr(digest, "commands", None) or []
+    failed = bool(commands and commands[-1].get("failed"))
+    todos = todo_rules.half_done(todos, digest.final_message, digest.user_requests, open_todos, places, failed)
     texts = list(digest.assistant_notes) or [digest.final_message]
     exchanges = list(getattr(digest, "exchanges", None) or ())
     if previous_final and digest.user_requests:          # "就用方案二" answering the last session's proposal

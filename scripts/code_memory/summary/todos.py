@@ -25,6 +25,10 @@ Capture — from the final assistant message and from the person's own words:
   A sentence listing several pieces of open work ("A 还没加，B 也得配一下", "A has no limit yet,
   and B isn't translated") gives one to-do each (clauses.open_items).
 
+  A line that says an earlier open to-do again — the same work in other words, or opening with what
+  the to-do is about and saying how it stands ("时区这块我看了一下，放到下次吧") — is that to-do, in the
+  words it had (:func:`restates`, :func:`carried_over`); two pieces of work in one place stay two.
+
 Close — an earlier open to-do is finished by a later session when (reasons, purposes and marker
 words are left out of the comparison, and what only frames the to-do: a lead that counts it
 "还缺两样：", the event it is due before "正式迁移之前还得…"; text/keywords.py weighs the words, with
@@ -82,6 +86,7 @@ from . import guards, subject, synonyms
 from . import progress as pg
 
 TODO_CHARS = 160
+LEFT_CHARS = 20           # what is left of asked work done in part, added to its to-do when this much room is left
 MAX_TODOS = 6
 DONE_SHARE = 0.6          # of a to-do's weight found in what the session reports done
 NAMED_SHARE = 0.45        # … when every identifier and file the to-do names is in it
@@ -110,15 +115,15 @@ _IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?:" + "|".join(_GENERIC_VERBS + (
     "make retry move rename refactor clean switch use run set try put check convert replace support drop delete "
     "split merge wire hook migrate cache limit log send show hide let get go do keep start stop").split()) + r")\b", re.I)
 _LEAD = re.compile(
-    r"^(?:\*\*)?(?:下一步|接下来|后续(?:工作)?|待办(?:事项)?|还需要|遗留|TODO|to-?dos?|next(?: steps?| up)?|"
+    r"^(?:\*\*)?(?:(?:现在|目前|眼下|暂时|另外|此外)(?=还|有|剩|[一两三四几\d]))?(?:下一步|接下来|后续(?:工作)?|待办(?:事项)?|还需要|遗留|TODO|to-?dos?|next(?: steps?| up)?|"
     r"remaining(?: work)?|still to do|left to do|follow[- ]?ups?|"
     r"(?:(?:one|two|three|four|a few|some|\d) )?(?:more |other )?(?:things?|items?|pieces?|bits?|gaps?) "
     r"(?:remain|are left|left|still open|still to do|to do)|"
     r"(?:(?:one|two|three|four|a few|some|several|\d) )?(?:known |open |remaining |outstanding )?(?:gaps?|loose ends?)|"
-    r"(?:known|open|remaining|outstanding|unresolved) (?:issues?|problems?|items?)|"
+    r"(?:known|open|remaining|outstanding|unresolved) (?:issues?|problems?|items?|points?|tasks?|threads?)|"
     r"(?:(?:one|two|three|four|a few|some|several|\d) )?(?:known )?(?:caveats?|limitations?|shortcomings?)|"
     r"(?:[一两三四几]|\d)个(?:问题|限制|不足)|"
-    r"(?:还|另外)?有(?:[一两三四几]|\d)(?:件事|个问题|个地方|处|点|项|样)(?:还)?(?:没|未|要|待|得)[\u4e00-\u9fff]{0,2}|"
+    r"(?:还|另外)?有(?:[一两三四几]|\d)(?:件事?|个问题|个地方|处|点|项|样)(?:还)?(?:没|未|要|待|得)[\u4e00-\u9fff]{0,2}|"
     r"还有(?:[一两三四几]|\d)(?:件事|个问题|个地方|处|点|项|样)|还(?:缺|差)(?:[一两三四几]|\d)?(?:件事|样|点|项|处|个)?|"
     r"(?:已知|遗留|未解决|没解决)的?问题|还?剩(?:下|余)?的?(?:[一两三四几]|\d)?(?:件事|个问题|项|点|处|样)?)"
     r"(?:\*\*)?"
@@ -149,6 +154,10 @@ _CONTINUES_LIST = re.compile(r"^\s*(?:还有|另外|以及|also|plus)(?![a-z])",
 # an answer word before the work ("Not yet — …", "No, I haven't …", "还没，…")
 _ANSWER = re.compile(r"^(?:not yet|no|nope|yes|yeah|还没有?|没有|没呢|还没呢|对|是的)\s*(?:[,，:：]|\s[—–-]{1,2}|——)\s*(?=\S)",
                      re.I)
+# a "not yet" answer that goes on about the same work ("还没，目前只有…", "Not yet — it still …"), not
+# one that turns to something else ("还没，不过…", "Not yet, but …")
+_NOT_YET_ANSWER = re.compile(r"^(?:not yet|no|nope|还没有?|没有|没呢|还没呢)\s*(?:[,，:：]|\s[—–-]{1,2}|——)\s*"
+                             r"(?!(?:不过|但是|但|可是|另外|还有|but|however|though|also)(?![a-z]))", re.I)
 _WORK_REQUEST = re.compile(r"^\s*(?:继续|接着|go on|continue|keep going|carry on|proceed)[\s。.!！,，~]*$", re.I)
 _RESUMING = re.compile(r"^\s*(?:继续|接着)|^\s*(?:continue|keep going|carry on|go on)(?: with| on)?\b", re.I)
 # a request to finish work begun ("把 A/B 双分区的方案做完", "finish the export", "wrap it up"): after a
@@ -376,7 +385,7 @@ def _keep(todos: list) -> list:
     out: list = []
     for todo in todos:
         text = cl.cut(cl.one_line(todo).strip(" :：-*").rstrip("。.!！;；"), TODO_CHARS)
-        if len(text) >= 3 and content(_ONLY_PUT_OFF.sub(" ", text)) and not cl.NOTHING_LEFT.search(text) and \
+        if len(text) >= 3 and _specific(content(_ONLY_PUT_OFF.sub(" ", text))) and not cl.NOTHING_LEFT.search(text) and \
                 not any(same_todo(text, kept) for kept in out):
             out.append(text)
     return out
@@ -405,13 +414,20 @@ def capture(final_message: str, requests=(), done_words=frozenset(), worked: boo
     return _keep(todos)[:MAX_TODOS]
 
 
-def restated(todos: list, requests, open_todos, is_same) -> list:
+def restated(todos: list, requests, open_todos, is_same, answer: str = "") -> list:
     """The to-dos of a session that did no work, in the words they had: one that names the same
     work as an earlier open to-do (``is_same``) is that to-do, and so is one whose every real word
     is in one open to-do only ("好，哨兵先放着" of "…目前只支持单机 Redis，哨兵模式没配"), and any that
     shares a word with the open to-do the person asked about ("readiness probe 加了吗" — "还没有，
-    Deployment 里目前只有 liveness probe"). ``open_todos``: ``[(session id, text)]``. (A session that
-    worked and names an open to-do again carries it into its own to-do: recent.rebuild.)"""
+    Deployment 里目前只有 liveness probe") or that the ``answer`` (the final message) gives in its
+    first sentence after a "not yet" and that says any word of it ("进度条弄了吗" — "还没，目前上传时只有
+    一个转圈的 loading": how that to-do stands, not new work — unless it turns to something else: "还没，
+    不过…", or names nothing of it: "Not yet — the export button isn't wired up").
+    ``open_todos``: ``[(session id, text)]``. (A session that worked and names an open to-do again
+    carries it into its own to-do: :func:`carried_over`, recent.rebuild.)"""
+    first = next(iter(cl.sentences(answer or "")), "")
+    not_yet = _NOT_YET_ANSWER.match(first)
+    answered = {_shorten(t) for t in from_message(first[not_yet.end():])} if not_yet else set()
     asked_about = None
     for request in requests:
         for sentence in cl.sentences(request):
@@ -429,8 +445,11 @@ def restated(todos: list, requests, open_todos, is_same) -> list:
             words = {w: v for w, v in content(_ONLY_PUT_OFF.sub(" ", todo)).items() if _real(w, v)}
             inside = {text for _ref, text in open_todos if words and _found(words, expand(content(text))) == len(words)}
             earlier = inside.pop() if len(inside) == 1 else None
-        if earlier is None and asked_about and _found(content(todo), expand(content(asked_about))):
-            earlier = asked_about
+        if earlier is None and asked_about and (_found(content(todo), expand(content(asked_about))) or
+                                                _shorten(todo) in answered and
+                                                soft.found(content(todo), expand(content(asked_about)),
+                                                           lambda _t, _w: True) >= 1):
+            earlier = asked_about          # a "not yet" answer that says a word of it, however common (上传)
         out.append(earlier or todo)
     return list(dict.fromkeys(out))
 
@@ -445,8 +464,17 @@ def same_todo(a: str, b: str) -> bool:
     if is_near_duplicate(a, b):
         return True
     wa, wb = content(a), content(b)
+    specific_a, specific_b = _specific(wa), _specific(wb)
+    if specific_a and specific_b:         # "add retries to the upload" is not "add a progress bar to the upload"
+        wa, wb = specific_a, specific_b
     small, large = (wa, wb) if sum(wa.values()) <= sum(wb.values()) else (wb, wa)
     return covers(small, expand(large), DONE_SHARE)
+
+
+def _specific(words: dict) -> dict:
+    """``words`` without the mere work and result verbs (add, fix, 改好, …: subject.PLAIN), which two
+    pieces of work in one place share."""
+    return {t: w for t, w in words.items() if t not in subject.PLAIN}
 
 
 @dataclass
@@ -904,3 +932,164 @@ def _reported(words: dict, main: dict, done_words, least: float = REPORTED_SHARE
         return True
     return bool(main) and share >= REPORTED_HEAD and coverage(main, done_words) >= 1.0 and \
         _found(main, done_words) >= 1
+
+
+# ---------------------------------------------------------------------------------------------
+# an open to-do said again in a later session's words: one line, in the words it had
+
+
+# what ends the noun phrase a line opens with: its predicate (a state, a negation, a modal, the
+# speaker) or a mark that makes it the topic ("时区这块…", "审计日志那块…", "年付的事…")
+_TOPIC_MARK = re.compile(r"这一?块|那一?块|这部分|那部分|这边|那边|(?:这|那)个事情?|的事情?|那个|这个|方面")
+_PREDICATE = re.compile(
+    r"还|仍|也|都|没|未|不|要|得|需|我|你|咱|已|目前|现在|暂|先|只|是|会|能|可以|打算|准备|开始|下一步|下次|下回|回头|"
+    r"以后|之后|后面|改天|有空|这次|等|放|留|再|"
+    r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|still|has|have|hasn't|haven't|had|doesn't|don't|didn't|does|do|"
+    r"should|will|won't|would|can|can't|cannot|could|need|needs|must|only|never|remains?|stays?|I|I'll|I'm|I've|we|"
+    r"we'll|we're|you|they|also|not|no|goes|points|uses|gets)\b|'s\b|'re\b|'ll\b", re.I)
+
+
+def head_subject(text: str) -> tuple:
+    """``(words, topic)`` of the noun phrase a to-do line opens with — what it is about when it is
+    said again ("时区" of "时区这块我看了一下，放到下次吧", "年付 折算" of "年付的折算还没开始写", "tooltip"
+    of "The tooltip I'll do myself later") — and whether a topic mark follows it (这块, 那个, 的事):
+    its real words that are no mere work verbs; ``({}, False)`` when the line opens with its
+    predicate ("开始做回滚了…", "There's no …")."""
+    for clause in cl.clauses(_ANSWER.sub("", cl.strip_connective(cl.one_line(text)))):
+        clause = cl.strip_connective(clause)
+        if cl.is_rationale(clause) or not content(clause):
+            continue
+        ends = [m for m in (_PREDICATE.search(clause), _TOPIC_MARK.search(clause)) if m and m.start() > 0]
+        if not ends:
+            return {}, False
+        end = min(ends, key=lambda m: m.start())
+        words = {t: w for t, w in content(clause[:end.start()]).items() if _real(t, w) and t not in subject.PLAIN}
+        return words, bool(words) and end.re is _TOPIC_MARK
+    return {}, False
+
+
+def _objects(text: str) -> dict:
+    """The words of what a line says is absent or not done by something ("重试" of "上传还没有重试",
+    "progress bar" of "the upload has no progress bar yet": clauses.lacked_objects)."""
+    out: dict = {}
+    for clause in cl.clauses(text):
+        for what in cl.lacked_objects(clause):
+            out.update({t: w for t, w in content(what).items() if _real(t, w) and t not in subject.PLAIN})
+    return out
+
+
+def _status(text: str) -> bool:
+    """Does a line say how work stands — not yet done, put off, still so — rather than only that
+    some work should be done ("上传还得加个进度条", "we should add a progress bar")?"""
+    return any(cl.not_yet(c) or cl.deferred(c, obligations=False) or cl.lacking(c) for c in cl.clauses(text))
+
+
+def restates(todo: str, earlier: str, others=(), where=frozenset()) -> bool:
+    """Does the to-do line ``todo`` of a later session say again the work of the open to-do
+    ``earlier`` — the same work in other words (:func:`same_todo`), or a line that opens with what
+    ``earlier`` is about and says how it stands ("时区这块我看了一下，要改视图的分组键，放到下次吧" of
+    "时区还是写死的 UTC+8"; "The tooltip I'll do myself later" of "Eventually we'll want a tooltip on
+    hover")? ``others``: the project's other open to-dos; ``where``: the words that say where the
+    project's work is (summary/subject.py project_area). Never a sibling in the same place: the
+    line's opening words must all be ``earlier``'s or place words, one of them ``earlier``'s alone (in
+    no other open to-do, no place word); it must state how the work stands, not ask for work; what it
+    says is absent or not done must be ``earlier``'s words (unless a topic mark makes the rest a comment
+    on it: "时区这块…"); and when ``earlier`` says something is absent, the shared word is that thing
+    ("上传还没有重试" is about 重试, not about 上传)."""
+    if same_todo(todo, earlier):
+        return True
+    head, topic = head_subject(todo)
+    if not head or not _status(todo):
+        return False
+    mine = expand(content(earlier))
+    elsewhere = expand(set().union(*(content(o) for o in others))) if others else set()
+    place = set(where) | elsewhere
+
+    def placed(token: str) -> bool:
+        return soft.share(token, place) > 0
+
+    if any(soft.share(t, mine) == 0 and not placed(t) for t in head):
+        return False              # the line is about something the to-do does not name
+    shared = {t: w for t, w in head.items() if soft.share(t, mine) > 0 and not placed(t)}
+    if not shared:
+        return False
+    lacked = _objects(earlier)
+    if lacked and not any(soft.share(t, expand(lacked)) > 0 for t in shared):
+        return False              # "上传还没有重试" is about 重试: a line about 上传 is another piece of it
+    if not topic and any(soft.share(t, mine) == 0 and not placed(t) for t in _objects(todo)):
+        return False              # "上传还没有进度条": it names other work there
+    return True
+
+
+def carried_over(todos: list, open_todos, places=()) -> list:
+    """A session's to-dos with each one that says again the work of one earlier open to-do
+    (:func:`restates`; ``open_todos``: ``[(session id, text)]``) put back in that to-do's words: the
+    brief then shows one line for it, in the words it was first written down in (the index marks the
+    earlier copy carried over, memory/recent.py) — the original statement says what is wrong, a later
+    one usually only how it stands ("…放到下次吧", "still untested"), and a line that keeps its words
+    keeps the name the person knows it by. A line that could be either of two open to-dos stays as
+    it is. ``places``: ``[(session id, text)]``, what the project's earlier sessions were about."""
+    texts = [text for _ref, text in open_todos]
+    out = []
+    for todo in todos:
+        matches = [(ref, text) for ref, text in open_todos
+                   if restates(todo, text, [o for o in texts if o != text], subject.project_area(places, ref))]
+        out.append(matches[0][1] if len({text for _r, text in matches}) == 1 else todo)
+    return list(dict.fromkeys(out))
+
+
+def half_done(todos: list, final_message: str, requests, open_todos, places=(), failed: bool = False) -> list:
+    """A session's to-dos with what is left of the work the person asked for put back as that open
+    to-do, in the words it had: when the request names one open to-do by what it is about (a word of
+    it that no other open to-do holds and that says no place — summary/subject.py project_area) and
+    the report says that work is only partly done or fails ("写了一半：…但查询层还没适配", "Started on
+    it: …, but two specs fail"), a to-do taken from that report is the asked one still open with what
+    is left of it (:func:`_with_what_is_left`), not new work — the brief keeps one line for it; after a last command that ``failed``, so is a to-do from a
+    sentence that says the asked work is still open ("审计日志的写入加上了，但那个用例还挂着，还没修好").
+    Another to-do of the report (a sentence that is not the partial one) stays as it is."""
+    kinds = (pg.IN_PROGRESS, pg.FAILED) + ((pg.OPEN,) if failed else ())
+    partial = [cl.one_line(s) for s, kind in pg.read(final_message or "") if kind in kinds]
+    if not partial or not open_todos:
+        return todos
+    asked = _asked_todo(requests, open_todos, places)
+    if asked is None:
+        return todos
+    text, own = asked
+    partial = [s for s in partial if _found(own, expand(content(s)))]      # the partial work is the asked one
+    out = [_with_what_is_left(text, todo) if any(cl.one_line(todo)[:24] in sentence for sentence in partial) else todo
+           for todo in todos]
+    return list(dict.fromkeys(out))
+
+
+def _with_what_is_left(asked: str, left: str) -> str:
+    """One line for asked work done in part: the to-do as it was written down, then what is left of it
+    as far as room allows — "超过 10 万行的导出会超时，需要改成异步任务，下载链接还没生成": the person keeps
+    the name they know it by and sees how far it got, a later session that finishes it may say either,
+    and the line still holds the whole to-do (the index marks the earlier copy carried over)."""
+    joiner = "，" if cl.is_cjk(asked) else " — "
+    room = TODO_CHARS - len(asked) - len(joiner)
+    if same_todo(left, asked) or room < LEFT_CHARS:
+        return asked
+    return asked + joiner + cl.cut(left, room)
+
+
+def _asked_todo(requests, open_todos, places=()):
+    """``(text, its own words)`` of the one open to-do the person's requests name by a word of its
+    own — a real word of it in no other open to-do and no place word — or None when none or several do."""
+    said: set = set()
+    for request in requests:
+        for sentence in pg.statements(request):
+            if not (_holds(sentence) or pg.finished(sentence) and not _IMPERATIVE.match(sentence)):
+                # asked (also as a question: "审计日志今天能弄吗"), not said done nor put off
+                said |= set(content(subject.without_put_off(sentence)))
+    said = expand(said)
+    texts = [text for _r, text in open_todos]
+    named = {}
+    for ref, text in open_todos:
+        others = expand(set().union(*(content(o) for o in texts if o != text))) if len(texts) > 1 else set()
+        where = subject.project_area(places, ref) | others
+        own = {t: w for t, w in content(text).items() if _real(t, w) and t not in subject.PLAIN
+               and soft.share(t, where) == 0}
+        if _found(own, said):
+            named[text] = own
+    return next(iter(named.items())) if len(named) == 1 else None

@@ -332,8 +332,10 @@ class StandinAPI:
 def claude_env(base_url: str, home: str, extra: dict | None = None) -> dict:
     """The environment that runs the real Claude Code binary offline against the stand-in: a
     private HOME, the stand-in's URL, any API key, no non-essential traffic, no auto-update;
-    IS_SANDBOX=1 so it accepts bypassPermissions as root."""
-    keep = ("PATH", "LANG", "LC_ALL", "TMPDIR", "TERM", "USER", "LOGNAME", "SHELL")
+    IS_SANDBOX=1 so it accepts bypassPermissions as root. XDG_CACHE_HOME is kept: the test session's
+    shared cache holds only derived data (the jieba and CC-CEDICT indexes the summarizer builds in a
+    few seconds), which every session's hooks would otherwise rebuild in their private HOME."""
+    keep = ("PATH", "LANG", "LC_ALL", "TMPDIR", "TERM", "USER", "LOGNAME", "SHELL", "XDG_CACHE_HOME")
     env = {k: os.environ[k] for k in keep if k in os.environ}
     env.update({"HOME": home, "ANTHROPIC_BASE_URL": base_url, "ANTHROPIC_API_KEY": "standin-key",
                 "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1",

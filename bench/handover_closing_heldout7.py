@@ -1,0 +1,222 @@
+"""The seventh to-do CAPTURE and CLOSING HELD-OUT set (issue 20): written blind, NEVER tune to it.
+
+DOCSTRING_PLACEHOLDER
+"""
+
+from __future__ import annotations
+
+from handover_tuning_set import END, A, B, E, R, U, W
+from handover_tuning_set import S as _S
+
+
+def S(steps, *, traps=(), **planted):
+    """A session of ``handover_tuning_set.S`` plus ``traps``: earlier open to-dos (phrases) that this
+    session touches, asks about, reports as half done, puts next or off, but does NOT finish — so it
+    must not close them."""
+    session = _S(steps, **planted)
+    session["traps"] = list(traps)
+    return session
+
+
+SCENARIOS = [
+    ("b8-zh-shortlink", "zh", [
+        S([U("帮我用 Go 写个短链服务，入口放 cmd/shortlink/main.go，存储先用 Redis"),
+           W("cmd/shortlink/main.go"), W("internal/store/redis.go"),
+           B("go test ./...", True, "ok  \tshortlink/internal/store\t0.41s"),
+           A("短链服务跑起来了：POST /links 生成 7 位 base62 的码，GET /:code 302 跳转，码不存在时返回 404。"
+             "测试都过了。现在过期时间是写死的 30 天，还不能按链接单独设置；访问统计也还没做，"
+             "目前只是打了一行日志。Redis 连接池我设成了 50，压测时 p99 在 8ms 以内。")],
+          topic=["短链服务"], files=["cmd/shortlink/main.go"],
+          todos=["过期时间是写死的 30 天", "访问统计也还没做"]),
+        S([U("跳转那块加个缓存吧，热点码别每次都打 Redis"),
+           E("cmd/shortlink/main.go"), W("internal/cache/lru.go"),
+           B("go test ./...", True, "ok  \tshortlink/internal/cache\t0.22s"),
+           A("加了进程内 LRU，容量 1 万条，热点码命中后不再访问 Redis，压测 QPS 从 1.2 万到 3.1 万。"
+             "一开始删链接后缓存没失效，已经在删除时同步清掉了。过期时间那块这次没碰，还是固定 30 天。")],
+          traps=["过期时间是写死的 30 天"]),
+        S([U("继续，把 TTL 做成创建时可传的参数，不传就默认 30 天"),
+           E("internal/store/redis.go"), E("cmd/shortlink/main.go"),
+           B("go test ./...", True, "ok  \tshortlink/internal/store\t0.38s\nok  \tshortlink/internal/cache\t0.20s"),
+           A("POST /links 现在接受 ttl_days（1 到 365），超出范围返回 400，缓存条目也跟着这个有效期走。"
+             "点击数的统计我打算下一步用 Redis 的 HINCRBY 来做。")],
+          done=["过期时间是写死的 30 天"], traps=["访问统计也还没做"]),
+        S([U("点击计数我自己加上了，按天一个 hash，已经合到 main 了。顺便问下 LRU 要不要设过期？"),
+           A("不用单独设，条目的有效期已经跟着链接的 TTL 走了。")],
+          done=["访问统计也还没做"]),
+        END,
+    ]),
+    ("b8-zh-wxrefund", "zh", [
+        S([U("要接微信支付的退款，写在 billing/refund.py，先支持全额退款"),
+           W("billing/refund.py"), W("tests/test_refund.py"),
+           B("python -m pytest tests/test_refund.py -q", True, "7 passed"),
+           A("全额退款接好了，调用 v3 的 /refunds 接口，证书从环境变量读。7 个测试都通过。剩下的：\n"
+             "- 部分退款还不支持；\n"
+             "- 退款结果回调还没验签，现在是直接信任请求体；\n"
+             "- 退款单号目前用 uuid，对账时不好查，最好改成带日期前缀的。\n"
+             "沙箱里退一笔大概 3 秒到账，这是微信那边的速度。")],
+          topic=["微信支付的退款"], files=["billing/refund.py"],
+          todos=["部分退款还不支持", "回调还没验签", "改成带日期前缀的"]),
+        S([U("回调验签先弄，这个有安全问题"),
+           E("billing/refund_notify.py"), E("tests/test_refund.py"),
+           B("python -m pytest tests/test_refund.py -q", True, "11 passed"),
+           A("退款通知现在会用平台证书校验 Wechatpay-Signature，签名不对直接返回 401，并且解密 resource 字段后才落库。"
+             "11 个测试全过。退款单号顺手看了下，生成逻辑在 billing/refund.py 里，这次先没改。")],
+          done=["回调还没验签"], traps=["改成带日期前缀的"]),
+        S([U("部分退款做了吗？"), A("还没，目前 amount.refund 始终等于订单总额。")], light=True,
+          traps=["部分退款还不支持"]),
+        S([U("做一下部分退款，要校验累计退款不能超过原订单金额"),
+           E("billing/refund.py"), E("tests/test_refund.py"),
+           B("python -m pytest tests/test_refund.py -q", False,
+             "10 passed, 2 failed\nFAILED tests/test_refund.py::test_partial_twice - AssertionError: 150 != 100"),
+           A("部分退款的接口参数加上了，但累计金额校验还有问题：同一订单退两次时没算上第一次的金额，两个测试挂了。"
+             "我明天接着查。")],
+          traps=["部分退款还不支持"]),
+        S([U("继续"),
+           E("billing/refund.py"),
+           B("python -m pytest tests/test_refund.py -q", True, "13 passed"),
+           A("累计金额现在从 refund_records 表里求和，同一订单退多次也不会超过原金额，13 个测试都过了。"
+             "退款单号改成 R+yyyymmdd+6 位序号，财务那边查起来方便多了。")],
+          done=["部分退款还不支持", "改成带日期前缀的"]),
+        END,
+    ]),
+    ("b8-zh-ocr", "zh", [
+        S([U("用 PaddleOCR 训练一个发票识别模型，数据在 data/invoice，训练配置放 configs/invoice_rec.yml"),
+           W("configs/invoice_rec.yml"), W("tools/split_dataset.py"),
+           B("python tools/train.py -c configs/invoice_rec.yml", True, "epoch 50 acc: 0.912 norm_edit_dis: 0.968"),
+           A("识别模型训练了 50 轮，验证集准确率 91.2%。数据增强目前只开了随机旋转，这是故意的，发票基本都是正放的。"
+             "手写金额的样本几乎没有，这类发票准确率肯定不行；模型也还没导出成 inference 格式，部署那边用不了。"
+             "回头有空把字典里的生僻字补一补。")],
+          topic=["发票识别"], files=["configs/invoice_rec.yml"],
+          todos=["手写金额的样本几乎没有", "还没导出成 inference 格式", "字典里的生僻字补一补"]),
+        S([U("导出一下推理模型"),
+           B("python tools/export_model.py -c configs/invoice_rec.yml -o Global.save_inference_dir=out/rec", True,
+             "inference model saved to out/rec (inference.pdmodel, inference.pdiparams)"),
+           B("python tools/infer/predict_rec.py --rec_model_dir=out/rec --image_dir=data/invoice/val", True,
+             "avg time 6.1ms per image, acc 0.911"),
+           A("推理模型导出到 out/rec 了，用验证集跑了一遍，单张 6.1ms，准确率 91.1%，和训练时一致。")],
+          done=["还没导出成 inference 格式"]),
+        S([U("生僻字和手写那两个呢？"),
+           A("字典我补了一半，加了 38 个常见的生僻字，另外那批企业名里的字还没整理。手写样本还是没有，等你们那边采集。")],
+          light=True, traps=["字典里的生僻字补一补", "手写金额的样本几乎没有"]),
+        S([U("手写金额的我让同事标了 1200 张，放在 data/invoice/handwrite 了，加进去重训一下"),
+           E("configs/invoice_rec.yml"),
+           B("python tools/train.py -c configs/invoice_rec.yml", True,
+             "epoch 50 acc: 0.934 norm_edit_dis: 0.979\nhandwrite subset acc: 0.872"),
+           A("加入 1200 张手写金额样本重训后，总体准确率 93.4%，手写子集 87.2%，之前手写基本认不出来。"
+             "学习率还是 0.001，没调，这个值目前够用。")],
+          done=["手写金额的样本几乎没有"], traps=["字典里的生僻字补一补"]),
+        END,
+    ]),
+    ("b8-zh-pico", "zh", [
+        S([U("树莓派 Pico W 做个温湿度采集，用 MicroPython，SHT30 传感器，主程序 main.py，数据 MQTT 发出去"),
+           W("main.py"), W("lib/sht30.py"),
+           B("mpremote run main.py", True, "T=23.4C RH=51.2% published to sensors/room1"),
+           A("采集跑通了，每 10 秒读一次 SHT30 发到 sensors/room1。WiFi 密码现在写死在 main.py 里，"
+             "断网之后也不会自动重连，要重新上电才行。目前只在一个房间测过，这是按你说的先做单点。")],
+          topic=["温湿度采集"], files=["main.py"],
+          todos=["WiFi 密码现在写死在 main.py 里", "不会自动重连"]),
+        S([U("加个看门狗，程序卡死了能自己重启"),
+           E("main.py"),
+           B("mpremote run main.py", True, "WDT enabled (8000 ms)\nT=23.1C RH=50.8% published to sensors/room1"),
+           A("看门狗开了，超时 8 秒，主循环每次喂狗，测试时故意卡住 10 秒板子自己重启了。"
+             "断网重连那块我下一步再做，WiFi 配置也还在 main.py 里。")],
+          traps=["不会自动重连", "WiFi 密码现在写死在 main.py 里"]),
+        S([U("WiFi 配置挪到 config.json 里，别放代码里"),
+           W("config.json"), E("main.py"),
+           B("mpremote cp config.json :config.json && mpremote run main.py", True,
+             "loaded config.json (ssid=lab-2g)\nT=23.0C RH=50.5% published to sensors/room1"),
+           A("SSID 和密码现在从板子上的 config.json 读，main.py 里已经没有明文了，config.json 加进了 .gitignore。")],
+          done=["WiFi 密码现在写死在 main.py 里"]),
+        S([U("断网那个我试着改了，拔了路由器再插上，它能自己连回去接着发了，你帮我看眼 main.py 写得有没有问题"),
+           R("main.py"),
+           A("看过了，重连循环里有退避，从 1 秒加到 30 秒封顶，MQTT 也会重新 connect，写法没问题。")],
+          done=["不会自动重连"]),
+        END,
+    ]),
+    ("b8-zh-iceberg", "zh", [
+        S([U("把用户行为表从 Hive 迁到 Iceberg，用 Spark 写迁移作业 jobs/migrate_events.py"),
+           W("jobs/migrate_events.py"), W("jobs/schema.py"),
+           B("spark-submit jobs/migrate_events.py --date 2026-11-01", True, "wrote 48,210,331 rows to lake.events"),
+           A("11 月 1 号的分区迁过去了，4821 万行，行数和 Hive 对得上。分区现在是按天的，这是有意和原表保持一致。"
+             "还有几件事：\n1. 历史分区还没回灌，现在只迁了一天；\n2. 小文件太多，一个分区 2000 多个文件，"
+             "得加个 compaction；\n3. 下游的报表 SQL 还指向 Hive 表。")],
+          topic=["Iceberg"], files=["jobs/migrate_events.py"],
+          todos=["历史分区还没回灌", "得加个 compaction", "下游的报表 SQL 还指向 Hive 表"]),
+        S([U("先做合并小文件"),
+           W("jobs/compact_events.py"),
+           B("spark-submit jobs/compact_events.py --table lake.events", True,
+             "rewrite_data_files: 2143 files -> 37 files (target 512MB)"),
+           A("用 rewrite_data_files 把一个分区从 2143 个文件合成了 37 个，查询扫描时间从 41 秒降到 6 秒。"
+             "作业每天凌晨跑一次，这是故意的，白天不抢资源。历史数据回灌我开了个头，"
+             "10 月份的 31 个分区跑完了 12 个。")],
+          done=["得加个 compaction"], traps=["历史分区还没回灌"]),
+        S([U("继续"),
+           E("jobs/migrate_events.py"),
+           B("spark-submit jobs/migrate_events.py --from 2025-01-01 --to 2026-10-31", True,
+             "backfilled 669 partitions, 21,904,117,002 rows; row counts match Hive"),
+           A("从 2025 年 1 月到 10 月底的 669 个分区都补进去了，总共 219 亿行，每个分区行数都和 Hive 核对过。")],
+          done=["历史分区还没回灌"]),
+        S([U("报表那边的 SQL 改了吗？"),
+           A("还没改，BI 里的 12 个报表还在查 hive.events。")],
+          light=True, traps=["下游的报表 SQL 还指向 Hive 表"]),
+        END,
+    ]),
+    ("b8-zh-leaderboard", "zh", [
+        S([U("给小游戏做个排行榜服务，Node + Redis zset，代码在 server/leaderboard.ts"),
+           W("server/leaderboard.ts"), W("server/routes.ts"),
+           B("npm test", True, "Tests: 14 passed, 14 total"),
+           A("排行榜好了：提交分数用 ZADD GT，只保留最高分，查前 100 名和自己的名次都是一次请求。14 个测试都过。"
+             "目前没做防作弊，客户端报多少分就记多少；排行榜也只有总榜，周榜还没有。"
+             "同分时按先达到的排前面，这是用分数的小数部分编码时间实现的。")],
+          topic=["排行榜"], files=["server/leaderboard.ts"],
+          todos=["没做防作弊", "周榜还没有"]),
+        S([U("周榜加一下，每周一零点重置"),
+           E("server/leaderboard.ts"),
+           B("npm test", True, "Tests: 18 passed, 18 total"),
+           A("周榜用 lb:week:{ISO 周号} 做 key，过期 14 天，周一零点自然切到新 key，不需要定时任务。"
+             "18 个测试都过。")],
+          done=["周榜还没有"]),
+        S([U("防作弊那块先加个分数上限校验"),
+           E("server/leaderboard.ts"), E("server/routes.ts"),
+           B("npm test", True, "Tests: 20 passed, 20 total"),
+           A("单局分数超过 99999 直接拒绝，返回 422。不过这只挡得住明显的乱报，签名校验和回放校验都还没做，"
+             "真正的防作弊还差得远。")],
+          traps=["没做防作弊"]),
+        S([U("谢谢，先这样"), A("好的。")], light=True),
+        END,
+    ]),
+    ("b8-en-caddy", "en", [
+        S([U("Let's deploy the Rust API on the new VPS: a systemd unit plus Caddy in front. Put the unit in "
+             "deploy/api.service"),
+           W("deploy/api.service"), W("deploy/Caddyfile"),
+           B("sudo systemctl restart api && curl -sI https://api.example.dev/health", True, "HTTP/2 200"),
+           A("The API is up behind Caddy with automatic HTTPS; /health answers 200 over HTTP/2. The unit restarts "
+             "on failure with a 5 s delay. Logs only go to journald for now, so nothing ships them anywhere. "
+             "The deploy itself is a manual scp + restart — we should probably script that. "
+             "Also the database password is sitting in the unit file as an Environment= line.")],
+          topic=["systemd unit plus Caddy"], files=["deploy/api.service"],
+          todos=["we should probably script that", "password is sitting in the unit file",
+                 "nothing ships them anywhere"]),
+        S([U("Move the DB password out of the unit file, use systemd credentials"),
+           E("deploy/api.service"),
+           B("sudo systemctl daemon-reload && sudo systemctl restart api && systemctl show api -p LoadCredential",
+             True, "LoadCredential=db_password:/etc/api/db_password"),
+           A("The password now comes from LoadCredential= (/etc/api/db_password, mode 0400, root only) and the "
+             "binary reads it from $CREDENTIALS_DIRECTORY. The unit file has no secrets left. The API restarted "
+             "cleanly and /health is still 200.")],
+          done=["password is sitting in the unit file"]),
+        S([U("Can you start on the deploy script?"),
+           W("deploy/deploy.sh"),
+           B("bash deploy/deploy.sh", False, "building release... ok\nrsync: connection unexpectedly closed (code 12)"),
+           A("I wrote deploy/deploy.sh (cargo build --release, rsync, restart) but the rsync step fails on the "
+             "VPS — rsync isn't installed there. The build half works; I'll pick the copy step up next.")],
+          traps=["we should probably script that"]),
+        S([U("I installed rsync on the box. continue"),
+           E("deploy/deploy.sh"),
+           B("bash deploy/deploy.sh", True, "building release... ok\nsent 8.4M bytes\nrestarted api\nhealth: 200"),
+           A("One command ships it now: `deploy/deploy.sh` builds, rsyncs the binary, restarts the unit and "
+             "checks /health — the whole run takes about 40 s.")],
+          done=["we should probably script that"]),
+        END,
+    ]),
+]

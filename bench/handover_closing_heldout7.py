@@ -219,4 +219,218 @@ SCENARIOS = [
           done=["we should probably script that"]),
         END,
     ]),
+    ("b8-en-devicelogin", "en", [
+        S([U("Our CLI needs `acme login` to work over SSH, so implement the OAuth device authorization flow in "
+             "cmd/login.go"),
+           W("cmd/login.go"), W("internal/auth/device.go"),
+           B("go test ./internal/auth/...", True, "ok  \tacme/internal/auth\t0.31s"),
+           A("`acme login` now prints the verification URL and user code, polls the token endpoint at the "
+             "interval the server asks for, and backs off on slow_down. Tests pass. The token is saved in "
+             "plain text in ~/.acme/token, which isn't great — the OS keychain would be better. There's no "
+             "`acme logout` yet, and refresh tokens are ignored, so people get kicked out after an hour. "
+             "The poll gives up after 10 minutes; that matches the device code lifetime, so it's intended.")],
+          topic=["device authorization flow"], files=["cmd/login.go"],
+          todos=["saved in plain text in ~/.acme/token", "no `acme logout` yet", "refresh tokens are ignored"]),
+        S([U("Add the logout command first, it's the easy one"),
+           W("cmd/logout.go"), E("internal/auth/device.go"),
+           B("go test ./...", True, "ok  \tacme/cmd\t0.12s\nok  \tacme/internal/auth\t0.29s"),
+           A("`acme logout` revokes the token at /oauth/revoke and deletes the local file; if the revoke call "
+             "fails it still deletes the file and warns. While I was in the token code I also made the file "
+             "mode 0600 — it's still plain text on disk though, the keychain move is a separate change.")],
+          done=["no `acme logout` yet"], traps=["saved in plain text in ~/.acme/token"]),
+        S([U("Have you looked at the refresh token thing?"),
+           A("Not yet — sessions still expire after 60 minutes and the CLI asks you to log in again.")],
+          light=True, traps=["refresh tokens are ignored"]),
+        S([U("continue"),
+           E("internal/auth/device.go"), W("internal/auth/refresh_test.go"),
+           B("go test ./internal/auth/... -run Refresh -v", True,
+             "=== RUN   TestRefreshBeforeExpiry\n--- PASS\n=== RUN   TestRefreshRotates\n--- PASS\nok"),
+           A("Before each API call the CLI now trades the refresh token for a new access token when fewer than "
+             "5 minutes are left, and stores the rotated refresh token. Stayed logged in across a 3-hour test run.")],
+          done=["refresh tokens are ignored"]),
+        S([U("fyi I switched token storage over to the keyring library myself (zalando/go-keyring), it's merged. "
+             "Works on mac and linux, windows untested but same API."),
+           A("Nice — then ~/.acme/token can go; I'll leave it to you whether to migrate old files.")],
+          light=True, done=["saved in plain text in ~/.acme/token"]),
+        END,
+    ]),
+    ("b8-en-hugo", "en", [
+        S([U("Add client-side search to our Hugo docs with Pagefind. Layout partial goes in "
+             "layouts/partials/search.html"),
+           W("layouts/partials/search.html"), E("package.json"),
+           B("hugo --minify && npx pagefind --site public", True, "Indexed 412 pages, 38,911 words"),
+           A("Search works on the built site: 412 pages indexed, results show up as you type. A few loose ends: "
+             "the API reference pages get indexed twice because of the /v1/ and /latest/ aliases; the search box "
+             "has no keyboard shortcut; and the Netlify build doesn't run pagefind yet, so production has no "
+             "index. The index is about 1.1 MB but it's chunked, so a search only loads ~60 KB.")],
+          topic=["Pagefind"], files=["layouts/partials/search.html"],
+          todos=["indexed twice because of the /v1/ and /latest/ aliases", "has no keyboard shortcut",
+                 "the Netlify build doesn't run pagefind"]),
+        S([U("Restyle the search results to match the theme, the default Pagefind UI looks off"),
+           E("layouts/partials/search.html"), E("assets/css/search.css"),
+           B("hugo --minify && npx pagefind --site public", True, "Indexed 412 pages, 38,911 words"),
+           A("The results now use the theme's fonts and accent colour, and dark mode works. I didn't touch the "
+             "duplicate API pages — /v1/ and /latest/ still both come back for the same page.")],
+          traps=["indexed twice because of the /v1/ and /latest/ aliases"]),
+        S([U("Wire pagefind into the Netlify build and press / to focus the search box"),
+           E("netlify.toml"), E("layouts/partials/search.html"),
+           B("netlify build", True, "hugo: 412 pages\npagefind: Indexed 412 pages\nBuild succeeded"),
+           A("Done on both:\n- ✅ netlify.toml's build command now runs `npx pagefind --site public` after Hugo; "
+             "the deploy preview has working search.\n- ✅ `/` focuses the search input (ignored while typing in "
+             "another field).")],
+          done=["the Netlify build doesn't run pagefind", "has no keyboard shortcut"]),
+        S([U("continue"),
+           E("layouts/_default/baseof.html"),
+           B("hugo --minify && npx pagefind --site public", True, "Indexed 287 pages, 29,140 words"),
+           A("Added data-pagefind-ignore to the /v1/ alias pages so only /latest/ is indexed: 287 pages now "
+             "instead of 412, and each API page shows up once.")],
+          done=["indexed twice because of the /v1/ and /latest/ aliases"]),
+        END,
+    ]),
+    ("b8-en-dagster", "en", [
+        S([U("Build a Dagster pipeline that pulls hourly weather from Open-Meteo for our 40 stores and lands it "
+             "in Postgres; assets in pipelines/weather/assets.py"),
+           W("pipelines/weather/assets.py"), W("pipelines/weather/resources.py"),
+           B("dagster asset materialize -m pipelines.weather --select '*'", True,
+             "RUN_SUCCESS: 3 assets materialized, 40 stores, 960 rows"),
+           A("Three assets: raw_forecast, hourly_weather and store_weather_daily. A full run pulls 40 stores × 24 "
+             "hours = 960 rows in about 12 s. Store coordinates are hard-coded in a dict in assets.py. "
+             "Nothing schedules it yet — it only runs when someone clicks materialize. "
+             "At some point it'd be nice to add an asset check for missing hours. "
+             "Open-Meteo has no API key, so there's nothing secret to configure.")],
+          topic=["Open-Meteo"], files=["pipelines/weather/assets.py"],
+          todos=["coordinates are hard-coded", "Nothing schedules it yet", "asset check for missing hours"]),
+        S([U("Read the store coordinates from the stores table instead"),
+           E("pipelines/weather/assets.py"), E("pipelines/weather/resources.py"),
+           B("dagster asset materialize -m pipelines.weather --select '*'", True,
+             "RUN_SUCCESS: 3 assets materialized, 43 stores, 1032 rows"),
+           A("Locations now come from the `stores` table via the Postgres resource, so the three stores opened "
+             "this month are included — 43 stores, 1,032 rows. I also renamed hourly_weather's columns to "
+             "snake_case. The schedule is the next thing to do.")],
+          done=["coordinates are hard-coded"], traps=["Nothing schedules it yet"]),
+        S([U("add the schedule — hourly at :05"),
+           W("pipelines/weather/schedules.py"), E("pipelines/weather/__init__.py"),
+           B("dagster schedule list -m pipelines.weather", True, "weather_hourly  cron: 5 * * * *  RUNNING"),
+           A("weather_hourly is registered and running (5 * * * *, UTC). First two ticks succeeded. "
+             "The check for gaps in the hourly data I'd rather do after a week of data exists.")],
+          done=["Nothing schedules it yet"], traps=["asset check for missing hours"]),
+        S([U("thanks"), A("You're welcome.")], light=True),
+        END,
+    ]),
+    ("b8-en-expo", "en", [
+        S([U("Add push notifications to the Expo app — register the device token on login. Start in "
+             "src/notifications/register.ts"),
+           W("src/notifications/register.ts"), E("app.json"),
+           B("npx jest src/notifications", True, "Tests: 6 passed, 6 total"),
+           A("On login the app asks for permission, gets the Expo push token and POSTs it to /devices. "
+             "Tests pass. Android needs a notification channel, which I haven't created, so on Android 13 the "
+             "notifications arrive silently. Tapping a notification just opens the app — it doesn't deep-link "
+             "to the order yet. The token is re-sent on every login; that's deliberate, tokens can rotate.")],
+          topic=["push notifications"], files=["src/notifications/register.ts"],
+          todos=["needs a notification channel", "doesn't deep-link to the order yet"]),
+        S([U("Handle notification taps: open the order screen"),
+           E("src/notifications/register.ts"), E("src/navigation/linking.ts"),
+           B("npx jest src/notifications", True, "Tests: 9 passed, 9 total"),
+           A("Tapping a notification with data.orderId now navigates to OrderDetail, also from a cold start via "
+             "getLastNotificationResponseAsync. 9 tests pass.")],
+          done=["doesn't deep-link to the order yet"]),
+        S([U("Android channel still pending? Also remind me after this to ask backend about batching."),
+           E("src/notifications/register.ts"),
+           B("npx jest src/notifications", True, "Tests: 9 passed, 9 total"),
+           A("I only moved the permission prompt so it shows after the first order instead of at login — "
+             "the Android channel is still missing, sound stays off on Android 13. Reminder noted: ask "
+             "backend about batching.")],
+          todos=["ask backend about batching"], traps=["needs a notification channel"]),
+        S([U("ok do the channel now"),
+           E("src/notifications/register.ts"),
+           B("npx expo run:android && adb shell dumpsys notification | grep orders", True,
+             "NotificationChannel{mId='orders', mImportance=4, mSound=content://settings/system/notification_sound}"),
+           A("Created the `orders` channel with high importance and default sound at startup; on the Pixel 7 "
+             "emulator (Android 13) the test push now makes a sound and shows a heads-up banner.")],
+          done=["needs a notification channel"]),
+        END,
+    ]),
+    ("b8-en-metering", "en", [
+        S([U("We're moving API plans to usage-based billing. Write the metering aggregator in "
+             "billing/metering.py: count requests per customer per day"),
+           W("billing/metering.py"), W("tests/test_metering.py"),
+           B("pytest tests/test_metering.py -q", True, "12 passed"),
+           A("The aggregator rolls request logs up into usage_daily (customer, day, count). 12 tests pass. "
+             "Remaining:\n1. Free-tier allowance isn't subtracted, so everyone is billed from the first call.\n"
+             "2. Days are cut at UTC midnight; customers in other timezones will see odd totals.\n"
+             "3. The invoice line items don't exist yet.\n"
+             "Re-running a day overwrites that day's row, so the job is idempotent — that was the pitfall last "
+             "time and it's handled.")],
+          topic=["usage-based billing"], files=["billing/metering.py"],
+          todos=["allowance isn't subtracted", "cut at UTC midnight", "invoice line items don't exist yet"]),
+        S([U("Do the invoice lines"),
+           E("billing/invoice.py"), E("billing/metering.py"),
+           B("pytest tests -q", True, "31 passed"),
+           A("Each invoice now gets one 'API requests' line per month with quantity and unit price from the "
+             "plan. All 31 tests pass. Note the quantity still includes the free 10k requests — that part of "
+             "the list hasn't been done.")],
+          done=["invoice line items don't exist yet"], traps=["allowance isn't subtracted"]),
+        S([U("Did you get to the timezone issue?"),
+           A("No — I'd leave it: finance confirmed they want UTC days for now, we'll revisit next quarter.")],
+          light=True, traps=["cut at UTC midnight"]),
+        S([U("continue"),
+           E("billing/metering.py"), E("tests/test_metering.py"),
+           B("pytest tests/test_metering.py -q", True, "15 passed"),
+           A("Billable quantity is now usage minus the plan's included requests (10,000 on Starter), floored "
+             "at zero; a Starter customer with 8,200 calls gets a $0 line. 15 tests pass.")],
+          done=["allowance isn't subtracted"]),
+        END,
+    ]),
+    ("b8-mx-raytune", "mixed", [
+        S([U("用 Ray Tune 给我们的 LightGBM 流失预测模型做超参搜索，脚本写在 tune/search.py"),
+           W("tune/search.py"), W("tune/space.py"),
+           B("python tune/search.py --num-samples 64", True,
+             "Best trial: auc=0.8712 num_leaves=63 learning_rate=0.042"),
+           A("64 组试验跑完了，最好的 AUC 0.8712（num_leaves=63, lr=0.042），比现在线上的 0.8530 高。"
+             "调度器用的 ASHA，差的试验第 10 轮就停了，这是有意的，省了大概 60% 的时间。"
+             "目前只支持单机，4 张卡都在这台机器上；搜索结果也只打在终端里，没有存到 MLflow。")],
+          topic=["Ray Tune"], files=["tune/search.py"],
+          todos=["目前只支持单机", "没有存到 MLflow"]),
+        S([U("Log every trial to MLflow please, and use the experiment name churn-tune"),
+           E("tune/search.py"),
+           B("python tune/search.py --num-samples 16", True,
+             "MLflowLoggerCallback: 16 runs logged to experiment 'churn-tune'"),
+           A("Each trial is now an MLflow run under the churn-tune experiment, with its params, AUC per "
+             "iteration and the best model as an artifact. 16 runs showed up in the UI.")],
+          done=["没有存到 MLflow"]),
+        S([U("Can it run on the Ray cluster now instead of just this box?"),
+           E("tune/search.py"),
+           B("RAY_ADDRESS=ray://head:10001 python tune/search.py --num-samples 8", False,
+             "ConnectionError: ray client connection timeout after 30s"),
+           A("I added a --address flag, but connecting to ray://head:10001 times out — probably the client "
+             "port isn't open on the head node. It still only works on the single machine for now.")],
+          traps=["目前只支持单机"]),
+        S([U("端口开了，继续"),
+           B("RAY_ADDRESS=ray://head:10001 python tune/search.py --num-samples 64", True,
+             "Connected to Ray cluster: 5 nodes, 20 GPUs\nBest trial: auc=0.8720"),
+           A("连上集群了，5 个节点 20 张卡，64 组试验从 3 小时缩短到 40 分钟，最好 AUC 0.8720。")],
+          done=["目前只支持单机"]),
+        END,
+    ]),
+    ("b8-mx-zigbee", "mixed", [
+        S([U("家里的 Zigbee 设备接到 Home Assistant，用 Zigbee2MQTT，自动化写在 automations/lights.yaml"),
+           W("automations/lights.yaml"), E("configuration.yaml"),
+           B("ha core check", True, "Configuration valid!"),
+           A("走廊人体传感器触发开灯、2 分钟无人关灯已经可以了，配置检查通过。"
+             "Zigbee2MQTT 的 network key 还是默认的，建议换掉；门窗传感器还没配对。"
+             "晚上 11 点后灯只开 20% 亮度，这是按你说的。")],
+          topic=["Zigbee2MQTT"], files=["automations/lights.yaml"],
+          todos=["network key 还是默认的", "门窗传感器还没配对"]),
+        S([U("Pair the door sensors and add an automation: notify my phone if the front door opens while we're away"),
+           E("automations/lights.yaml"), W("automations/security.yaml"),
+           B("ha core check", True, "Configuration valid!"),
+           A("Both Aqara door sensors are paired (front door, balcony) and security.yaml sends a mobile push when "
+             "the front door opens while everyone's device_tracker is not_home. Tested by opening the door with "
+             "phones away: push arrived in ~2 s. The network key is still the default one.")],
+          done=["门窗传感器还没配对"], traps=["network key 还是默认的"]),
+        S([U("key 我昨晚自己换了，所有设备重新配对过一遍，都在线"),
+           A("好的，那 Zigbee 网络现在用的是你生成的新 key 了。")],
+          light=True, done=["network key 还是默认的"]),
+        END,
+    ]),
 ]

@@ -1,6 +1,52 @@
 """The seventh to-do CAPTURE and CLOSING HELD-OUT set (issue 20): written blind, NEVER tune to it.
 
-DOCSTRING_PLACEHOLDER
+Written blind on 2026-11-26 (branch ``blind8``, from c1d9a97) by an engineer who did not read the
+capture or closing rules (scripts/code_memory/summary/, scripts/code_memory/text/keywords.py,
+scripts/code_memory/text/soft.py, scripts/code_memory/text/lexicon.py, docs/summaries.md, the
+Handover sections of BENCHMARKS.md) nor the scenarios of the earlier sets (``handover_tuning_set.py``,
+``handover_closing_set.py``, ``handover_closing_heldout.py`` … ``handover_closing_heldout6.py``,
+``handover_capture_set.py``, ``handover_capture2_set.py``, ``handover_traps_set.py``,
+``handover_progress_set.py``, ``handover_wrongs_set.py``, ``handover_bilingual_set.py``) beyond their
+docstrings and first scenario. It is for the NEXT round of rules: it judges them afterwards, beside
+``handover_closing_heldout6.py``. Do not read its scenarios or its misses to change a rule — when it
+has been read, write a new set instead.
+
+14 projects, 3–5 sessions each (57 transcripts, 9 of them short) plus a last start: 6 Chinese,
+6 English, 2 mixed (a Chinese speaker with English code and terms, switching language between
+sessions). Domains, away from the earlier sets': a Go + Redis URL shortener, WeChat Pay refunds,
+a PaddleOCR invoice recognizer, a Raspberry Pi Pico W (MicroPython) sensor node over MQTT, a Spark
+migration of a Hive table to Iceberg, a Node + Redis game leaderboard, a Rust API under systemd and
+Caddy, the OAuth device flow in a Go CLI, Pagefind search on a Hugo docs site, a Dagster weather
+pipeline, Expo push notifications, usage-based metering and invoice lines, Ray Tune on LightGBM,
+Zigbee2MQTT with Home Assistant.
+
+- 37 open to-dos planted (15 Chinese, 18 English, 4 mixed — all 4 stated in Chinese), stated as a
+  state ("… is hard-coded", "… is sitting in …", "nothing ships …", "nothing schedules …",
+  "… isn't subtracted", "… are ignored", "indexed twice", "写死", "还不支持", "还没验签", "几乎没有",
+  "还指向 …", "只支持单机", "还是默认的"), as an indirect or hedged wish ("we should probably …",
+  "at some point it'd be nice to …", "最好改成 …", "回头有空把 …", "得加个 …"), in bulleted or numbered
+  lists of what is left, in the person's own prompt ("remind me after this to …"), and embedded in a
+  longer report.
+- 30 of them finished later in other words (12 Chinese, 14 English, 4 mixed, 2 of them in the other
+  language): a synonym, a report with numbers, the person saying they did it (also in a short
+  session), a request and work that passes, evidence alone (a bare "continue" / "继续", the to-do's
+  file edited and its run passing), a bulleted status list with ✅, "已经合到 main", "it's merged".
+- 24 traps (``traps`` on a session: an open to-do that session must NOT close; 13 Chinese, 9
+  English, 2 mixed): 6 sessions that finish other work in the to-do's own area (the same file,
+  page, token code or notification module) and leave it or say it is still so; 3 half-done reports;
+  3 failing runs; 3 where a sibling in the same list is finished and the to-do left; 4 "not yet" /
+  "还没" answers to a question; 3 reports that put it next; 2 put off again.
+- Each project's first session plants its topic and main file.
+- Most work sessions' final reports also hold 1–3 sentences that look like open work to a naive rule
+  but are not: how the code works now, a result, a handled pitfall, an intended limit ("这是故意的",
+  "这是有意的", "that's deliberate", "it's intended"), a number measured.
+
+Same shapes as ``handover_tuning_set.py`` (``S``/``U``/``A``/``E``/``W``/``R``/``B``/``END``) plus
+``traps``. ``bench_handover_tuning.py --set closing-heldout7`` runs it (scoring as for
+``closing-heldout6``; ``spurious_todos`` counts the ``[ ]`` lines at a scored start that hold no
+planted to-do of the project).
+
+BASELINE_PLACEHOLDER
 """
 
 from __future__ import annotations

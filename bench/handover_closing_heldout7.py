@@ -157,7 +157,7 @@ SCENARIOS = [
         S([U("树莓派 Pico W 做个温湿度采集，用 MicroPython，SHT30 传感器，主程序 main.py，数据 MQTT 发出去"),
            W("main.py"), W("lib/sht30.py"),
            B("mpremote run main.py", True, "T=23.4C RH=51.2% published to sensors/room1"),
-           A("采集跑通了，每 10 秒读一次 SHT30 发到 sensors/room1。WiFi 密码现在写死在 main.py 里，"
+           A("采集跑通了，每 10 秒读一次 SHT30 发到 sensors/room1。WiFi 密码现在写死在 main.py 里。"
              "断网之后也不会自动重连，要重新上电才行。目前只在一个房间测过，这是按你说的先做单点。")],
           topic=["温湿度采集"], files=["main.py"],
           todos=["WiFi 密码现在写死在 main.py 里", "不会自动重连"]),
@@ -273,7 +273,7 @@ SCENARIOS = [
            A("`acme login` now prints the verification URL and user code, polls the token endpoint at the "
              "interval the server asks for, and backs off on slow_down. Tests pass. The token is saved in "
              "plain text in ~/.acme/token, which isn't great — the OS keychain would be better. There's no "
-             "`acme logout` yet, and refresh tokens are ignored, so people get kicked out after an hour. "
+             "`acme logout` yet. Also, refresh tokens are ignored, so people get kicked out after an hour. "
              "The poll gives up after 10 minutes; that matches the device code lifetime, so it's intended.")],
           topic=["device authorization flow"], files=["cmd/login.go"],
           todos=["saved in plain text in ~/.acme/token", "no `acme logout` yet", "refresh tokens are ignored"]),

@@ -46,7 +46,14 @@ Same shapes as ``handover_tuning_set.py`` (``S``/``U``/``A``/``E``/``W``/``R``/`
 ``closing-heldout6``; ``spurious_todos`` counts the ``[ ]`` lines at a scored start that hold no
 planted to-do of the project).
 
-BASELINE_PLACEHOLDER
+BASELINE — unchanged main (the rules of c1d9a97, the worktree's own scripts; the set as of commit
+fd4d75a), ``.venv-test/bin/python bench/bench_handover_tuning.py --set closing-heldout7 --json OUT``,
+offline summarizer, 2026-11-26 14:15 UTC, load average 0.28 at the start and 0.14 at the end (2
+shared cores), 137 s: open to-dos captured (on a ``[ ]`` line of the next start) 28/37 (Chinese
+11/15, English 14/18, mixed 3/4); finished to-dos still shown 8/30; closes right 13, missed 8,
+wrong 2; traps held 18, sprung 1, untested 5 (their to-do was never captured); spurious to-dos 19 of
+89 ``[ ]`` lines at the scored starts; topics 14/14; files 14/14; leaks 0; false decisions 0; start
+context p50 5,997 characters (max 5,998); SessionStart p50 46.9 ms.
 """
 
 from __future__ import annotations

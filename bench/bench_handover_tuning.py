@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|closing-heldout6|capture|capture2|traps|progress|bilingual|wrongs] [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|closing-heldout6|closing-heldout7|capture|capture2|traps|progress|bilingual|wrongs] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
@@ -33,7 +33,12 @@ on). ``--set closing-heldout6`` (``bench/handover_closing_heldout6.py``: 14 proj
 40 finished in other words, 28 traps that do other work in the to-do's own area, report it half done,
 failing or next, finish a sibling of the same list or put it off, and final reports with look-alike
 sentences that are not open work) was written blind to the rules on 2026-11-26 from d658ec4: it is
-the only held-out measure of round 5 — never tune to it. ``--set capture``
+the held-out measure of round 5 — never tune to it. ``--set closing-heldout7``
+(``bench/handover_closing_heldout7.py``: 14 projects, 37 open to-dos, 30 finished in other words, 24
+traps that do other work in the to-do's own area, report it half done, failing or next, finish a
+sibling of the same list, ask about it or put it off, and final reports with look-alike sentences
+that are not open work) was written blind to the rules on 2026-11-26 from c1d9a97, for the NEXT round
+of rules: never tune to it either. ``--set capture``
 runs ``bench/handover_capture_set.py`` (10 projects, open work stated as a state, and reports full
 of results, descriptions, causes and intended caveats that must not become to-dos), written by the
 engineer of the capture rules: an upper bound as well. ``--set capture2`` runs
@@ -114,6 +119,7 @@ from handover_closing_heldout3 import SCENARIOS as CLOSING_HELDOUT3  # noqa: E40
 from handover_closing_heldout4 import SCENARIOS as CLOSING_HELDOUT4  # noqa: E402
 from handover_closing_heldout5 import SCENARIOS as CLOSING_HELDOUT5  # noqa: E402
 from handover_closing_heldout6 import SCENARIOS as CLOSING_HELDOUT6  # noqa: E402
+from handover_closing_heldout7 import SCENARIOS as CLOSING_HELDOUT7  # noqa: E402
 from handover_closing_set import SCENARIOS as CLOSING  # noqa: E402
 from handover_progress_set import SCENARIOS as PROGRESS  # noqa: E402
 from handover_traps_set import SCENARIOS as TRAPS  # noqa: E402
@@ -128,9 +134,10 @@ PLANTED = (("topic", "topic"), ("file", "files"), ("decision", "decisions"), ("r
 SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELDOUT,
         "closing-heldout2": CLOSING_HELDOUT2, "closing-heldout3": CLOSING_HELDOUT3,
         "closing-heldout4": CLOSING_HELDOUT4, "closing-heldout5": CLOSING_HELDOUT5,
-        "closing-heldout6": CLOSING_HELDOUT6, "capture": CAPTURE,
+        "closing-heldout6": CLOSING_HELDOUT6, "closing-heldout7": CLOSING_HELDOUT7,
+        "capture": CAPTURE,
         "capture2": CAPTURE2, "traps": TRAPS, "progress": PROGRESS, "bilingual": BILINGUAL, "wrongs": WRONGS}
-BLIND = ("closing-heldout6",)     # written blind and not yet read by the people tuning the rules
+BLIND = ("closing-heldout6", "closing-heldout7")     # written blind and not yet read by the people tuning the rules
 READ = ("closing-heldout", "closing-heldout2", "closing-heldout3", "closing-heldout4",
         "closing-heldout5")      # written blind, since read or run by them
 
@@ -405,8 +412,9 @@ def main() -> int:
     parser.add_argument("--set", choices=tuple(SETS), default="tuning",
                         help="the scenarios: tuning (handover_tuning_set.py), closing (handover_closing_set.py), "
                              "closing-heldout … closing-heldout5 (handover_closing_heldout.py … "
-                             "handover_closing_heldout5.py, written blind, since read), closing-heldout6 "
-                             "(handover_closing_heldout6.py, written blind: never tune to it), capture "
+                             "handover_closing_heldout5.py, written blind, since read), closing-heldout6, "
+                             "closing-heldout7 (handover_closing_heldout6.py, handover_closing_heldout7.py, written "
+                             "blind: never tune to them), capture "
                              "(handover_capture_set.py), capture2 (handover_capture2_set.py), traps "
                              "(handover_traps_set.py), progress (handover_progress_set.py), bilingual "
                              "(handover_bilingual_set.py) or wrongs (handover_wrongs_set.py)")

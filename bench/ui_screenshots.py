@@ -57,13 +57,28 @@ def main(argv=None) -> int:
             page.goto(ui.base + path)
             if click:
                 page.click(click)
-            page.screenshot(path=os.path.join(args.out, f"{name}.png"))
+            page.wait_for_load_state("load")
+            shoot(page, os.path.join(args.out, f"{name}.png"))
             print(os.path.join(args.out, f"{name}.png"))
         chromium.close()
     if args.smoke:
         import shutil
         shutil.rmtree(home, ignore_errors=True)
     return 0
+
+
+def shoot(page, path: str, tries: int = 3) -> None:
+    """A screenshot; chromium under load sometimes answers "Unable to capture screenshot" once (seen
+    in a CI run on a page that had loaded), so it is tried again after a moment, then the error stands."""
+    from playwright.sync_api import Error
+    for attempt in range(tries):
+        try:
+            page.screenshot(path=path)
+            return
+        except Error:
+            if attempt == tries - 1:
+                raise
+            page.wait_for_timeout(500)
 
 
 if __name__ == "__main__":

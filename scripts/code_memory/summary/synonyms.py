@@ -180,8 +180,9 @@ def in_todo_words(evidence, open_todos, works: dict, places=()) -> dict:
     session says in other words, ``evidence`` (summary/todos.py ``Evidence``) as that to-do reads
     it: every statement and request said in the to-do's own words where the lexicon says they are
     the same word (see the module docstring). A to-do not in the answer reads ``evidence`` as it
-    is; the answer is empty without the lexicon."""
-    if lexicon.lexicon() is None:
+    is; the answer is empty without the lexicon. With no open to-do the lexicon is not opened (nor
+    built, the first time)."""
+    if not open_todos or lexicon.lexicon() is None:
         return {}
     views = {}
     for ref, todo in open_todos:

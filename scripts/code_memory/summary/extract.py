@@ -183,9 +183,8 @@ def read(digest, open_todos=(), previous: str | None = None, is_same=todo_rules.
     if not worked:        # "还没有，接口文档先没动": a session that did nothing restates it in the words it had
         todos = todo_rules.restated(todos, digest.user_requests, open_todos, is_same, digest.final_message)
     todos = todo_rules.carried_over(todos, open_todos, places)      # said again in other words: one line
-    commands = getattr(digest, "commands", None) or []
-    failed = bool(commands and commands[-1].get("failed"))
-    todos = todo_rules.half_done(todos, digest.final_message, digest.user_requests, open_todos, places, failed)
+    todos = todo_rules.half_done(todos, digest.final_message, digest.user_requests, open_todos, places,
+                                 todo_rules.last_command_failed(digest))
     texts = list(digest.assistant_notes) or [digest.final_message]
     exchanges = list(getattr(digest, "exchanges", None) or ())
     if previous_final and digest.user_requests:          # "就用方案二" answering the last session's proposal

@@ -59,7 +59,7 @@ def untouched(sentence: str) -> list:
     for clause in _parts(sentence):
         if _UNTOUCHED.search(clause):
             rest = " ".join(_HOW_LEFT.sub(" ", clause).split()).strip(" ,，;；:：.。")
-            if any(subject.real(t, w) and t not in subject.PLAIN for t, w in weights(cl.main_text(rest)).items()):
+            if subject.what_words(weights(cl.main_text(rest))):
                 out.append(rest)
     return out
 
@@ -69,7 +69,7 @@ def left_alone(words: dict, subjects) -> bool:
     word of one of them, but mere work words, is the to-do's (in any form)?"""
     mine = expand(words)
     for said in subjects:
-        real = [t for t, w in weights(cl.main_text(said)).items() if subject.real(t, w) and t not in subject.PLAIN]
+        real = subject.what_words(weights(cl.main_text(said)))
         if real and all(soft.share(t, mine) > 0 for t in real):
             return True
     return False
@@ -184,7 +184,7 @@ def owner(todo: str) -> set:
         return set()
     thing = match.group("owner") or match.group("owner2") or match.group("owner3") or ""
     part = match.group("part") or match.group("part2") or match.group("part3") or ""
-    lacked = {t for t, w in weights(cl.main_text(part)).items() if subject.real(t, w) and t not in subject.PLAIN}
+    lacked = set(subject.what_words(weights(cl.main_text(part))))
     where = {t for t, w in weights(cl.main_text(thing)).items() if subject.real(t, w) or w >= 1.0}
     return where - lacked if lacked else set()
 

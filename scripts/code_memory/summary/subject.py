@@ -86,6 +86,12 @@ def real(token: str, weight: float) -> bool:
     return weight >= 1.0 and not (token.isascii() and weight == ACRONYM_WEIGHT)
 
 
+def what_words(words: dict) -> dict:
+    """Of weighted ``words``, those that say what the work is about: real words (:func:`real`) that
+    are no mere work or result words (:data:`PLAIN`)."""
+    return {t: w for t, w in words.items() if real(t, w) and t not in PLAIN}
+
+
 def _telling(token: str, weight: float) -> bool:
     """A distinguishing word that tells the work from other work: any word but a lone character
     (an acronym too: the CSV of "update the CSV export" is not the PDF of another export)."""

@@ -539,12 +539,11 @@ class Evidence:
             ev.left_alone += guards.untouched(sentence)
         ev.held_open = list(dict.fromkeys(ev.held_open))
         ev.asked_words = expand(ev.asked_words)
-        last = digest.commands[-1] if digest.commands else None
         kinds = {kind for _s, kind in report}
         # a report that finishes nothing and tells of work partly done or failing does not show the
         # asked work done ("图例挪到了下面；不过 iPad 横屏还是会挤", "Started on retries: …")
         partial = pg.FINISHED not in kinds and bool(kinds & {pg.IN_PROGRESS, pg.FAILED})
-        ev.worked = bool(ev.files) and not (last and last.get("failed")) and not partial
+        ev.worked = bool(ev.files) and not last_command_failed(digest) and not partial
         ev.checked = set(getattr(digest, "checked_files", None) or [])
         requests = [r for r in digest.user_requests if r.strip()]
         if previous and requests and _WORK_REQUEST.match(requests[0]):
@@ -579,6 +578,12 @@ _ENTRY_FILE = re.compile(r"^(?:index|main|__init__|__main__|mod|lib|app|init|def
                          r"types|constants)\.\w+$", re.I)
 
 
+def last_command_failed(digest) -> bool:
+    """Did the session's last command fail (its work is then not shown to hold)?"""
+    commands = getattr(digest, "commands", None) or []
+    return bool(commands and commands[-1].get("failed"))
+
+
 def done_statements(digest) -> list:
     """The statements in which a session reports work FINISHED (summary/progress.py: each sentence,
     list item or marked item carries its own verdict — finished, in progress, next, planned, failed,
@@ -594,7 +599,7 @@ def done_statements(digest) -> list:
     in but the backoff test fails": the work is not shown to hold)."""
     out = []
     commands = digest.commands or []
-    did_work = not (commands and commands[-1].get("failed")) and \
+    did_work = not last_command_failed(digest) and \
         (bool(digest.files_touched) or any(not c.get("failed") for c in commands))
     texts = (list(getattr(digest, "assistant_notes", None) or []) or [digest.final_message]) if did_work else []
     for text in texts:
@@ -683,10 +688,14 @@ def _unfinished_work(final: str) -> list:
     """The words of the work a final message leaves failing or half done (progress.held_open: "回滚" of
     "开始做回滚了：…，但还没有保存旧固件的区域", "the embedding cache" of "I started on the embedding cache
     but two tests fail")."""
-    out = [{t: w for t, w in content(held).items() if t not in _CHECK_WORDS}
-           for statement, kind in pg.read(final or "") if kind in (pg.FAILED, pg.IN_PROGRESS)
+    out = [_work_words(held) for statement, kind in pg.read(final or "") if kind in (pg.FAILED, pg.IN_PROGRESS)
            for held in pg.held_open(statement, kind)]
     return [words for words in out if words]
+
+
+def _work_words(text: str) -> dict:
+    """The words of ``text`` without those for a check (:data:`_CHECK_WORDS`)."""
+    return {t: w for t, w in content(text).items() if t not in _CHECK_WORDS}
 
 
 # the words for a check rather than for work ("测试还挂着", "two tests fail"): what failed, not what was done
@@ -732,7 +741,7 @@ def _resumed_work(open_todos, works: dict, evidence: Evidence, still_open=()) ->
     # after a question about it: the to-do asked about, when a file of its own session was changed again;
     # never one that what the session leaves open names part of ("Per-key throttling is still the gap"
     # for "keys never expire, … and usage isn't rate-limited per key"): only part of it is done
-    left = [{t: w for t, w in content(text).items() if t not in _CHECK_WORDS} for text in still_open]
+    left = [_work_words(text) for text in still_open]
     return {(ref, todo) for ref, todo in out
             if (not evidence.resumed_files or _same_files(evidence.checked, evidence.resumed_files.get(ref, ())))
             and not any(_found(words, expand(works[todo])) for words in left)}
@@ -751,28 +760,27 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
     works = {todo: work(todo) for _r, todo in open_todos}
     taken_up = _resumed_work(open_todos, works, evidence, still_open)
-    session = evidence
     # how a to-do reads what the session said in other words or the other language: in its own
-    # words (summary/synonyms.py); the others read it as said
-    read_as = synonyms.in_todo_words(session, open_todos, works, places)
-    as_said = subject.Said.of(session.said, session.asked, session.requests, session.file_words)
+    # words (summary/synonyms.py); the others read it as said. ``seen``: the session as this to-do reads it
+    read_as = synonyms.in_todo_words(evidence, open_todos, works, places)
+    as_said = subject.Said.of(evidence.said, evidence.asked, evidence.requests, evidence.file_words)
     for ref, todo in open_todos:
-        evidence = read_as.get(todo, session)
-        said = as_said if evidence is session else \
-            subject.Said.of(evidence.said, evidence.asked, evidence.requests, evidence.file_words)
+        seen = read_as.get(todo, evidence)
+        said = as_said if seen is evidence else \
+            subject.Said.of(seen.said, seen.asked, seen.requests, seen.file_words)
         if any(is_same(todo, other) for other in still_open):
             continue
         words = works[todo]
         if not words:
             continue
         place_words = subject.project_area(places, ref)
-        if _own_word(words, [works[o] for _r, o in open_todos if o != todo], place_words, evidence):
+        if _own_word(words, [works[o] for _r, o in open_todos if o != todo], place_words, seen):
             out.append((ref, todo))
             own.add((ref, todo))
             continue
         files = _named_files(todo)
         named = names(words)
-        subject_said = _subject_said(todo, words, evidence)
+        subject_said = _subject_said(todo, words, seen)
         main = head(todo)
         # where it is, as against what it is about: the thing it says lacks a part and a file it names
         # as the place of its work ("the CRS examples in docs/api/crs.rst aren't doctested", summary/guards.py)
@@ -782,25 +790,24 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             all(f in changed or os.path.basename(f) in changed for f in files)
         # its files edited for other work the person asked for are no evidence, unless the session
         # speaks of what the to-do is about beyond its files
-        if (by_files and (named_by_one is not None or _speaks_of(words, evidence))) or \
-                (evidence.continues == ref and evidence.worked
-                 and coverage(words, evidence.done_words) >= CONTINUE_SHARE) or (ref, todo) in taken_up:
+        if (by_files and (named_by_one is not None or _speaks_of(words, seen))) or \
+                (seen.continues == ref and seen.worked
+                 and coverage(words, seen.done_words) >= CONTINUE_SHARE) or (ref, todo) in taken_up:
             out.append((ref, todo))
         elif not subject_said:
             continue
         if named_by_one is None:          # the person asked for other work, and nothing said names it
             continue
-        if covers(words, evidence.done_words, DONE_SHARE) or \
-                (named and named <= evidence.done_words and coverage(words, evidence.done_words) >= NAMED_SHARE):
+        if covers(words, seen.done_words, DONE_SHARE) or \
+                (named and named <= seen.done_words and coverage(words, seen.done_words) >= NAMED_SHARE):
             reported_only.append((ref, todo, words))
-        elif evidence.worked and (_asked_for(words, main, evidence) or _asked_and_reported(words, main, evidence)):
-            asked.append((_request_match(words, main, evidence), ref, todo))
-        elif evidence.worked and evidence.continues and coverage(words, evidence.done_words) >= CONTINUE_SHARE:
-            resumed.append((coverage(words, evidence.done_words), ref, todo))
-        elif _reported(words, main, evidence.done_words,
+        elif seen.worked and (_asked_for(words, main, seen) or _asked_and_reported(words, main, seen)):
+            asked.append((_request_match(words, main, seen), ref, todo))
+        elif seen.worked and seen.continues and coverage(words, seen.done_words) >= CONTINUE_SHARE:
+            resumed.append((coverage(words, seen.done_words), ref, todo))
+        elif _reported(words, main, seen.done_words,
                        NAMED_REPORTED_SHARE if named_by_one else REPORTED_SHARE):
-            reported.append((coverage(words, evidence.done_words), ref, todo))
-    evidence = session
+            reported.append((coverage(words, seen.done_words), ref, todo))
     # a to-do the report covers but the request names none of, while the request names another
     # one: a sibling ("多页 PDF 的问题处理一下" — "每一页都会识别" says nothing of the handwritten
     # invoices), unless the report holds all of its words
@@ -963,7 +970,7 @@ def head_subject(text: str) -> tuple:
         if not ends:
             return {}, False
         end = min(ends, key=lambda m: m.start())
-        words = {t: w for t, w in content(clause[:end.start()]).items() if _real(t, w) and t not in subject.PLAIN}
+        words = subject.what_words(content(clause[:end.start()]))
         return words, bool(words) and end.re is _TOPIC_MARK
     return {}, False
 
@@ -974,7 +981,7 @@ def _objects(text: str) -> dict:
     out: dict = {}
     for clause in cl.clauses(text):
         for what in cl.lacked_objects(clause):
-            out.update({t: w for t, w in content(what).items() if _real(t, w) and t not in subject.PLAIN})
+            out.update(subject.what_words(content(what)))
     return out
 
 
@@ -1030,11 +1037,12 @@ def carried_over(todos: list, open_todos, places=()) -> list:
     keeps the name the person knows it by. A line that could be either of two open to-dos stays as
     it is. ``places``: ``[(session id, text)]``, what the project's earlier sessions were about."""
     texts = [text for _ref, text in open_todos]
+    # each open to-do's neighbours and place, once for all the session's to-dos
+    earlier = [(text, [o for o in texts if o != text], subject.project_area(places, ref)) for ref, text in open_todos]
     out = []
     for todo in todos:
-        matches = [(ref, text) for ref, text in open_todos
-                   if restates(todo, text, [o for o in texts if o != text], subject.project_area(places, ref))]
-        out.append(matches[0][1] if len({text for _r, text in matches}) == 1 else todo)
+        matches = {text for text, others, where in earlier if restates(todo, text, others, where)}
+        out.append(matches.pop() if len(matches) == 1 else todo)
     return list(dict.fromkeys(out))
 
 
@@ -1088,8 +1096,7 @@ def _asked_todo(requests, open_todos, places=()):
     for ref, text in open_todos:
         others = expand(set().union(*(content(o) for o in texts if o != text))) if len(texts) > 1 else set()
         where = subject.project_area(places, ref) | others
-        own = {t: w for t, w in content(text).items() if _real(t, w) and t not in subject.PLAIN
-               and soft.share(t, where) == 0}
+        own = {t: w for t, w in subject.what_words(content(text)).items() if soft.share(t, where) == 0}
         if _found(own, said):
             named[text] = own
     return next(iter(named.items())) if len(named) == 1 else None

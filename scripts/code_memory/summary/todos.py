@@ -82,7 +82,7 @@ from ..text import soft
 from ..text.keywords import acronyms, coverage, covers, expand, names, stem, weights
 from ..text.similarity import is_near_duplicate
 from . import clauses as cl
-from . import guards, subject, synonyms
+from . import guards, reversal, subject, synonyms
 from . import progress as pg
 
 TODO_CHARS = 160
@@ -755,7 +755,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     """The earlier ``open_todos`` (``[(session id, text)]``) the session behind ``evidence``
     finished (see the module docstring); ``places``: ``[(session id, text)]``, what the project's
     earlier sessions were about (their topics and files, summary/subject.py)."""
-    out, asked, resumed, reported, reported_only, own = [], [], [], [], [], set()
+    out, asked, resumed, reported, reported_only, own, reversed_ = [], [], [], [], [], set(), set()
     changed = {p.lower() for p in evidence.files} | {os.path.basename(p).lower() for p in evidence.files}
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
     works = {todo: work(todo) for _r, todo in open_todos}
@@ -790,6 +790,10 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             all(f in changed or os.path.basename(f) in changed for f in files)
         # its files edited for other work the person asked for are no evidence, unless the session
         # speaks of what the to-do is about beyond its files
+        if _state_reversed(todo, words, [works[o] for _r, o in open_todos if o != todo], seen):
+            out.append((ref, todo))           # "写死在数组里" — "现在从配置分区读" (summary/reversal.py)
+            reversed_.add((ref, todo))
+            continue
         if (by_files and (named_by_one is not None or _speaks_of(words, seen))) or \
                 (seen.continues == ref and seen.worked
                  and coverage(words, seen.done_words) >= CONTINUE_SHARE) or (ref, todo) in taken_up:
@@ -824,7 +828,16 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     # a to-do the evidence closed also stays in the running for the best match above (it may be
     # what the report is about), so it can be found twice: once each
     # the person's own word stands; any other close is checked once more (summary/guards.py)
-    return [pair for pair in dict.fromkeys(out) if pair in own or not _rejected(pair[1], works[pair[1]], evidence)]
+    return [pair for pair in dict.fromkeys(out) if pair in own or
+            not _rejected(pair[1], works[pair[1]], evidence, opposite_state=pair in reversed_)]
+
+
+def _state_reversed(todo: str, words: dict, others, evidence: Evidence) -> bool:
+    """Does the session say the bad state the to-do names is now the opposite (summary/reversal.py)?"""
+    asked = evidence.asked[:len(evidence.request_texts)]
+    return reversal.reversed_by(todo, words, others, list(zip(evidence.statements, evidence.said)),
+                                list(zip(evidence.request_texts, asked)), evidence.worked,
+                                evidence.held_open)
 
 
 def _speaks_of(words: dict, evidence: Evidence) -> bool:
@@ -838,14 +851,19 @@ def _speaks_of(words: dict, evidence: Evidence) -> bool:
     return _found(subject_words, said) >= 1
 
 
-def _rejected(todo: str, words: dict, evidence: Evidence) -> bool:
+def _rejected(todo: str, words: dict, evidence: Evidence, opposite_state: bool = False) -> bool:
     """Does the session, for all the closing rules found, say the to-do's subject was left as it was,
     only restate a scope the to-do is limited to, or name a sibling of it by the same head word with
-    another modifier (summary/guards.py)?"""
+    another modifier (summary/guards.py)? ``opposite_state``: the close says the to-do's state word
+    is now its opposite, which is no other modifier (summary/reversal.py)."""
     everything = evidence.statements + evidence.request_texts
     main = _head_text(todo)        # a limit of scope in a later clause is not what the to-do is about
+    statements = evidence.statements
+    if opposite_state:
+        statements = [reversal.in_state_words(todo, s) for s in statements]
+        everything = [reversal.in_state_words(todo, s) for s in everything]
     return guards.left_alone(words, evidence.left_alone) or guards.restates_scope(main, everything) or \
-        guards.sibling_named(main, words, evidence.statements, everything)
+        guards.sibling_named(main, words, statements, everything)
 
 
 def _head_text(todo: str) -> str:

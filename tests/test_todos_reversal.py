@@ -98,3 +98,12 @@ def test_a_run_with_a_failure_is_no_reversal():
     assert not reverses(IMPORTER[0][1], "Ran the importer on the 2 GB export — 3 of 8 batches fail")
     assert not reverses(IMPORTER[0][1], "Ran the importer on the 2 GB export; the row counts don't match")
     assert not reverses(INSTALLER[0][1], "Tried the installer on an M2: ARM still crashes at launch")
+
+
+def test_an_identifier_named_in_parts_and_a_flag_as_its_new_home():
+    base = [("s1", "the apiURL is hard-coded to the staging host"), ("s1", "Token refresh is not implemented")]
+    assert base[0] in closed(base, "The API URL now comes from API_URL; staging stays the default.", **WORKED)
+    assert base[0] not in closed(base, "The API token now comes from API_TOKEN.", **WORKED)
+    retries = [("s1", "重试次数写死在代码里，最好做成参数"), ("s1", "超时时间也没法改")]
+    assert retries[0] in closed(retries, "好的。", requests=["重试次数已经做成 --max-retries 参数了"], failed=None)
+    assert retries[0] not in closed(retries, "好的。", requests=["超时已经做成 --timeout 参数了"], failed=None)

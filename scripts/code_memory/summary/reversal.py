@@ -58,8 +58,9 @@ _NO_LONGER_HARD = re.compile(r"(?:不用再|不再|不必再|无需再?|不需�
                              r"\b(?:no (?:more |longer )?|instead of |rather than |without )(?:\w+ )?"
                              r"(?:manual|hard[- ]?cod|by hand)\w*", re.I)
 _FROM_SOMEWHERE = re.compile(
-    r"从[^，。；,.;]{1,30}?(?:读|取|加载|拉|获取|拿)|(?:可以|能)(?:在[^，。；]{1,12})?(?:配|改|设|调)|可配置?|"
-    r"做成(?:了)?[^，。；]{0,6}(?:参数|配置|选项)|读(?:取)?配置|配置(?:文件|项|里)|环境变量|命令行参数|自动(?!化测试)|动态|"
+    r"从[^，。；,.;]{1,30}?(?:读|取|加载|拉|获取|拿)|(?:可以|能)[^，。；]{0,16}?(?:配|改|设|调)|可配置?|"
+    r"做成(?:了)?[^，。；]{0,6}?(?:参数|配置|选项|--?[A-Za-z])|读(?:取)?配置|配置(?:文件|项|里)|环境变量|命令行参数|自动(?!化测试)|动态|"
+    r"\bnow (?:come|load|read)s? from\b|\b(?:a|an|the|new) --[a-z][\w-]+\b|"
     r"\b(?:comes|came|(?:is|are) read|reads|loaded|loads|pulled|taken|picked up|fetched|synced|resolved|looked up)\s+"
     r"(?:\w+\s+){0,2}?"
     r"(?:from|on|via|through)\b|\bconfigurable\b|\bfrom (?:the )?(?:env\b|environment|config|settings)|"
@@ -95,7 +96,7 @@ _RESULT = re.compile(r"\d|没问题|没丢|不丢|一致|成功|正常|都过|�
 _FAILURE = re.compile(r"失败|挂了|挂掉|报错|出错|不行|不对|没过|没通过|丢了|丢帧了|崩|超时|不一致|对不上|"
                       r"\b(?:fail(?:s|ed|ing|ure|ures)?|errors?|broke|broken|crash(?:es|ed)?|mismatch(?:es)?|"
                       r"(?:don't|doesn't|didn't|do not|does not) (?:match|work|pass))\b", re.I)
-_STATE_WORDS = frozenset(content("写死 硬编码 手动 手工 hard coded hardcoded manual manually by hand only works runs "
+_STATE_WORDS = frozenset(content("写死 硬编码 手动 手工 hard coded hardcoded hard-coded hard-wired manual manually by hand only works runs "
                                  "targets supports 测试 测过 跑过 试过 验证 never tried tested run verified").keys()) | \
     {"目前", "现在", "暂时", "还是", "仍然", "still", "now", "right", "yet", "currently"}
 _FILE = re.compile(r"[./]")      # a file named as the place of the state, not the thing in it
@@ -156,13 +157,20 @@ def _opposite_subject(clause: str) -> dict:
     return {t: w for t, w in _subject(clause).items() if not any(a.lower() in t or t in a.lower() for a in states)}
 
 
-def _names(words: dict, unit: dict, others, share: float = None) -> bool:
+def _joined(text: str) -> set:
+    """Two adjacent words of ``text`` written as one ("rpid" of "The RP ID …"): an identifier named in parts."""
+    parts = re.findall(r"[A-Za-z0-9]+", text or "")
+    return {(a + b).lower() for a, b in zip(parts, parts[1:])}
+
+
+def _names(words: dict, unit: dict, others, share: float = None, text: str = "") -> bool:
     """Does ``unit`` (a statement's words, in the to-do's words) name ``words``: one of them that no
     other open to-do holds, and :data:`DISTINCT_SHARE` of their weight?"""
     if not words:
         return False
     held = expand(unit)
-    found = {t for t in words if soft.share(t, held) > 0}
+    joined = _joined(text)
+    found = {t for t in words if soft.share(t, held) > 0 or t in joined}
     least = DISTINCT_SHARE if share is None else share
     if not found or sum(words[t] for t in found) < least * sum(words.values()):
         return False
@@ -181,24 +189,24 @@ def _reverses(kind: str, clause: str, sentence: str, todo_words: dict, unit: dic
     if kind == HARD_CODED:
         if _HARD.search(_NO_LONGER_HARD.sub(" ", sentence)) or not _FROM_SOMEWHERE.search(sentence):
             return False
-        return _names(_subject(clause), unit, others)
+        return _names(_subject(clause), unit, others, text=sentence)
     if kind == OPPOSITE:
         if not any(_GREEN.search(sentence) and not _RED.search(sentence) if b is None else
                    _has_word(sentence, b) and not _has_word(sentence.replace(b, " "), a)
                    for a, b in _opposite_words(clause)):
             return False
-        return _names(_opposite_subject(clause), unit, others, share=0.0)     # the opposite word is specific
+        return _names(_opposite_subject(clause), unit, others, share=0.0, text=sentence)  # the opposite is specific
     if kind == ONLY:
         if _ONLY.search(sentence) or not _WORKS.search(sentence) or _FAILURE.search(sentence):
             return False
         scope = content(clause)
         beyond = {t: w for t, w in todo_words.items() if t not in scope and t not in subject.PLAIN
                   and t not in _STATE_WORDS and w >= 1.0 and not _FAILURE.search(t)}      # ARM, iOS: acronyms too
-        return _names(beyond, unit, others, share=0.0)        # one thing beyond X, named: "Windows", "Rocky"
+        return _names(beyond, unit, others, share=0.0, text=sentence)    # one thing beyond X: "Windows", "Rocky"
     if kind == UNTESTED:
         if not (_RAN.search(sentence) and _RESULT.search(sentence)) or _FAILURE.search(sentence):
             return False
-        return _names(_subject(clause), unit, others)
+        return _names(_subject(clause), unit, others, text=sentence)
     return False
 
 
@@ -219,9 +227,9 @@ def reversed_by(todo: str, todo_words: dict, others, statements, requests=(), wo
         if any(_reverses(kind, clause, s, todo_words, u, others) for s, u in said):
             return True
         if worked and kind in (HARD_CODED, OPPOSITE) and said and \
-                not any(_names(_subject(clause), content(h), others) for h in held_open):
+                not any(_names(_subject(clause), content(h), others, text=h) for h in held_open):
             # the person asked for the opposite ("把上传改成异步的", "make the id come from the environment"),
-            # the session did the work and reports it, and holds nothing of the same thing open
+            # the session did the work and reports work finished, and it holds nothing of the same thing open
             if any(_reverses(kind, clause, r, todo_words, u, others) for r, u in requests
                    if not _left_open(r) and not cl.is_question(r)):
                 return True

@@ -63,6 +63,8 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
      this session changed that session's file again and a command passed after it
      (after a session that changed nothing, the last one that did, when it left work of its own open;
      after one that only asked about a to-do, that to-do, when a file of its own session is changed again);
+  8. the to-do names a bad state (hard-coded, only X, a state word with an opposite, not yet tested)
+     and the session says the same thing is now the opposite (summary/reversal.py);
   a change reported as no longer happening ("不会再算两次", "no longer drops them") is work done;
   never when the session lists it as open again (then it is carried over, not finished); and in
   1, 2 and 4's best match only when ONE thing the session says (a statement, a request, or a request with a

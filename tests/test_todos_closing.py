@@ -233,3 +233,12 @@ def test_a_todo_closed_by_evidence_is_listed_once():
     evidence.done_words = keywords.expand(set(evidence.said[0]) | evidence.file_words)
     todo = ("s1", "export.py still writes no header row")
     assert finished([todo], evidence, []) == [todo]
+
+
+def test_the_persons_own_word_names_a_word_the_todo_writes_as_it_is():
+    """热词 is written in "热词表" though the to-do's words split it otherwise: the person's "热词那个
+    我自己加好了" names it — unless a sibling writes 热词 as well (then it tells neither)."""
+    hot = [("s1", "记得把热词表里的英文缩写补上"), ("s1", "字幕的时间轴还没校准")]
+    assert closed(hot, "好的。", requests=["热词那个我自己加好了"], failed=None) == hot[:1]
+    both = [("s1", "记得把热词表里的英文缩写补上"), ("s1", "热词表的大小写还没统一")]
+    assert closed(both, "好的。", requests=["热词那个我自己加好了"], failed=None) == []

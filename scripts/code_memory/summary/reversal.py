@@ -170,7 +170,8 @@ def _names(words: dict, unit: dict, others, share: float = None, text: str = "")
         return False
     held = expand(unit)
     joined = _joined(text)
-    found = {t for t in words if soft.share(t, held) > 0 or t in joined}
+    found = {t for t in words if soft.share(t, held) > 0 or t in joined or
+             (len(t) >= 2 and not t.isascii() and t in text)}       # written as it is, split otherwise
     least = DISTINCT_SHARE if share is None else share
     if not found or sum(words[t] for t in found) < least * sum(words.values()):
         return False

@@ -776,7 +776,8 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         if not words:
             continue
         place_words = subject.project_area(places, ref)
-        if _own_word(words, [works[o] for _r, o in open_todos if o != todo], place_words, seen):
+        if _own_word(words, [works[o] for _r, o in open_todos if o != todo], place_words, seen,
+                     todo, [o for _r, o in open_todos if o != todo]):
             out.append((ref, todo))
             own.add((ref, todo))
             continue
@@ -876,7 +877,7 @@ def _head_text(todo: str) -> str:
     return ""
 
 
-def _own_word(words: dict, others, place_words, evidence: Evidence) -> bool:
+def _own_word(words: dict, others, place_words, evidence: Evidence, text: str = "", other_texts=()) -> bool:
     """Does the person say, in their own words, that this to-do is finished, naming it by what it is
     about: the first clause of a finished statement of theirs names, beyond the word that it is done,
     when and who ("分区那个我周末自己改了", "The API reference is sorted"), only words of this
@@ -888,12 +889,25 @@ def _own_word(words: dict, others, place_words, evidence: Evidence) -> bool:
     for statement in evidence.own_word:
         first = next((c for c in cl.clauses(statement) if content(pg.named_work(c))), "")
         said = {t: w for t, w in content(pg.named_work(first)).items() if t not in subject.PLAIN}     # 加好, fixed
+        # a Chinese word written in the to-do as it is, which its words split otherwise (热词 of 热词表:
+        # 词表), is its word too — and another to-do's when written in that one
+        mine = mine | {t for t in said if _written_in(t, text)}
+        others = [o | {t for t in said if _written_in(t, other)} for o, other in zip(others, other_texts)] \
+            if other_texts else others
         if not said or any(soft.share(t, mine) == 0 and t not in place_words for t in said):
             continue
         if any(soft.share(t, mine) > 0 and t not in place_words and w >= OWN_WORD_WEIGHT and len(t) >= 2
                and not any(soft.share(t, other) > 0 for other in others) for t, w in said.items()):
             return True
     return False
+
+
+def _written_in(token: str, text: str) -> bool:
+    """Is ``token`` a Chinese word of two characters or more written as it is in ``text``?"""
+    return len(token) >= 2 and bool(_HAN_WORD.fullmatch(token)) and token in (text or "")
+
+
+_HAN_WORD = re.compile(r"[\u4e00-\u9fff]+")
 
 
 def _subject_said(todo: str, words: dict, evidence: Evidence) -> bool:

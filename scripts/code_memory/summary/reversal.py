@@ -49,6 +49,7 @@ HARD_CODED = "hard-coded"
 ONLY = "only"
 OPPOSITE = "opposite"
 UNTESTED = "untested"
+SLOW = "slow"
 
 _HARD = re.compile(r"写死|硬编码|手动|手工|人工(?:维护|配置|填|改|拷)|手填|手敲|手拷|手抄|"
                    r"\bhard[- ]?(?:coded|wired)\b|\bby hand\b|\bmanual(?:ly)?\b|\bhand[- ](?:copied|edited|written|typed|"
@@ -96,6 +97,14 @@ _RESULT = re.compile(r"\d|没问题|没丢|不丢|一致|成功|正常|都过|�
 _FAILURE = re.compile(r"失败|挂了|挂掉|报错|出错|不行|不对|没过|没通过|丢了|丢帧了|崩|超时|不一致|对不上|"
                       r"\b(?:fail(?:s|ed|ing|ure|ures)?|errors?|broke|broken|crash(?:es|ed)?|mismatch(?:es)?|"
                       r"(?:don't|doesn't|didn't|do not|does not) (?:match|work|pass))\b", re.I)
+# a trouble of time said with its measure ("进关会卡 1 秒左右", "每次训练要卡 40 秒", "the export takes 90 s")
+_SLOW = re.compile(r"卡|慢|超时|延迟|耗时|要等|\b(?:slow|slows|takes|took|lags?|stalls?|blocks?|latency|hangs?)\b", re.I)
+_AMOUNT = r"\d+(?:\.\d+)?\s*(?:毫秒|秒|分钟|小时|ms|s|sec|secs|seconds?|min|mins|minutes?|h|hours?)\b"
+_MEASURE = re.compile(_AMOUNT.replace(r"\b", "(?![A-Za-z])"), re.I)
+# … reported reduced: "从 1.1 秒降到 180ms", "down to 0.3 s", "180 ms (was 1100 ms)"
+_REDUCED = re.compile(r"降到|降至|降为|降低到|减到|减少到|缩短到|缩到|只要|只需|只停|"
+                      r"\b(?:down to|dropped to|drops to|reduced to|cut to|now takes|only takes|(?:was|from) \d)", re.I)
+_STILL = re.compile(r"还是|仍然|依然|依旧|\bstill\b", re.I)
 _STATE_WORDS = frozenset(content("写死 硬编码 手动 手工 hard coded hardcoded hard-coded hard-wired manual manually by hand only works runs "
                                  "targets supports 测试 测过 跑过 试过 验证 never tried tested run verified").keys()) | \
     {"目前", "现在", "暂时", "还是", "仍然", "still", "now", "right", "yet", "currently"}
@@ -123,6 +132,8 @@ def bad_states(todo: str) -> list:
             out.append((UNTESTED, clause))
         if _opposite_words(clause):
             out.append((OPPOSITE, clause))
+        if _SLOW.search(clause) and _MEASURE.search(clause):
+            out.append((SLOW, clause))
     return out
 
 
@@ -151,6 +162,12 @@ def _subject(clause: str) -> dict:
             (subject.real(t, w) or not t.isascii() and w >= COMMON_WEIGHT)}
 
 
+def _slow_subject(clause: str) -> dict:
+    """What a trouble of time is about: its clause's words without the measure and the trouble word."""
+    return {t: w for t, w in _subject(_MEASURE.sub(" ", clause)).items() if not _SLOW.fullmatch(t) and t != "take" and
+            not re.fullmatch(r"[\d.]+|左右|大概|差不多|around|about", t)}
+
+
 def _opposite_subject(clause: str) -> dict:
     """The subject of a state word's clause: without the state words themselves."""
     states = [a for a, _b in _opposite_words(clause)]
@@ -163,7 +180,7 @@ def _joined(text: str) -> set:
     return {(a + b).lower() for a, b in zip(parts, parts[1:])}
 
 
-def _names(words: dict, unit: dict, others, share: float = None, text: str = "") -> bool:
+def _names(words: dict, unit: dict, others, share: float = None, text: str = "", least_words: int = 1) -> bool:
     """Does ``unit`` (a statement's words, in the to-do's words) name ``words``: one of them that no
     other open to-do holds, and :data:`DISTINCT_SHARE` of their weight?"""
     if not words:
@@ -173,7 +190,7 @@ def _names(words: dict, unit: dict, others, share: float = None, text: str = "")
     found = {t for t in words if soft.share(t, held) > 0 or t in joined or
              (len(t) >= 2 and not t.isascii() and t in text)}       # written as it is, split otherwise
     least = DISTINCT_SHARE if share is None else share
-    if not found or sum(words[t] for t in found) < least * sum(words.values()):
+    if len(found) < min(least_words, len(words)) or sum(words[t] for t in found) < least * sum(words.values()):
         return False
     return any(len(t) >= 2 and not any(soft.share(t, expand(o)) > 0 for o in others) for t in found)
 
@@ -204,6 +221,12 @@ def _reverses(kind: str, clause: str, sentence: str, todo_words: dict, unit: dic
         beyond = {t: w for t, w in todo_words.items() if t not in scope and t not in subject.PLAIN
                   and t not in _STATE_WORDS and w >= 1.0 and not _FAILURE.search(t)}      # ARM, iOS: acronyms too
         return _names(beyond, unit, others, share=0.0, text=sentence)    # one thing beyond X: "Windows", "Rocky"
+    if kind == SLOW:
+        if not (_MEASURE.search(sentence) and _REDUCED.search(sentence)) or _STILL.search(sentence) or \
+                _FAILURE.search(sentence):
+            return False
+        # two of its words at least: "the nightly backup is down to 12 minutes" is not the nightly export
+        return _names(_slow_subject(clause), unit, others, share=0.0, text=sentence, least_words=2)
     if kind == UNTESTED:
         if not (_RAN.search(sentence) and _RESULT.search(sentence)) or _FAILURE.search(sentence):
             return False

@@ -124,3 +124,14 @@ def test_a_trouble_of_time_closes_on_its_measure_reduced():
                                     [(s, reversal.content(s)) for s in
                                      ["The nightly export is down to 12 minutes but 2 jobs failed."]])
     assert nightly[0] not in closed(nightly, "The nightly export still takes 80 minutes.", **jobs)
+
+
+def test_the_opposite_said_of_a_sibling_stays_open():
+    """The rule alone: a statement about a sibling by a word of its own ("退订") is that one's."""
+    plans = ["企业版套餐还没做，目前只支持个人版", "退订现在是直接报错的"]
+
+    def reverses(sentence):
+        return reversal.reversed_by(plans[0], reversal.content(plans[0]), [reversal.content(plans[1])],
+                                    [(sentence, reversal.content(sentence))])
+    assert not reverses("退订改成月底生效，保留原套餐权益，测试通过。")
+    assert reverses("套餐也支持企业版了，按席位计费，测试通过。")

@@ -192,7 +192,18 @@ def _names(words: dict, unit: dict, others, share: float = None, text: str = "",
     least = DISTINCT_SHARE if share is None else share
     if len(found) < min(least_words, len(words)) or sum(words[t] for t in found) < least * sum(words.values()):
         return False
-    return any(len(t) >= 2 and not any(soft.share(t, expand(o)) > 0 for o in others) for t in found)
+    if not any(len(t) >= 2 and not any(soft.share(t, expand(o)) > 0 for o in others) for t in found):
+        return False
+    return not _names_another(words, held, others)
+
+
+def _names_another(words: dict, held, others) -> bool:
+    """Does a statement (``held``: its words) name another open to-do by a word of its own — a real
+    word that to-do holds and this one does not ("降级改成…生效，保留原套餐权益" is about 降级, not about
+    "年付套餐还没考虑")? Then the state it reverses is the sibling's."""
+    mine = expand(words)
+    return any(subject.real(t, w) and len(t) >= 2 and t not in subject.PLAIN and soft.share(t, mine) == 0
+               and soft.share(t, held) > 0 for other in others for t, w in other.items())
 
 
 def _left_open(sentence: str) -> bool:

@@ -803,6 +803,10 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             out.append((ref, todo))
         elif not subject_said:
             continue
+        if seen.worked and _asked_for_its_gap(todo, seen):       # "Add LAN discovery" — "… there's no LAN discovery"
+            gap = _gap_words(todo)
+            asked.append((_request_match(gap, gap, seen), ref, todo))
+            continue
         if named_by_one is None:          # the person asked for other work, and nothing said names it
             continue
         if covers(words, seen.done_words, DONE_SHARE) or \
@@ -937,6 +941,31 @@ def _asked_for(words: dict, main: dict, evidence: Evidence) -> bool:
     mine = expand(words)
     return any(_found(request, mine) >= REQUEST_WORDS and soft.coverage(request, mine) >= REQUEST_SHARE
                for request in evidence.asked)
+
+
+GAP_WORDS = 2             # real words a later clause that says what is missing must have, all of them asked for
+
+
+def _gap_words(todo: str) -> dict:
+    """The words of a later clause of the to-do that says what is missing, when its first clause
+    only tells the trouble ("LAN discovery" of "the host's IP has to be typed in by hand — there's no
+    LAN discovery"): each word of weight 1 or more (an acronym too) but mere work words; ``{}`` when
+    there is none of :data:`GAP_WORDS` words with a real word among them."""
+    for clause in cl.clauses(_unframed(todo))[1:]:
+        if cl.is_rationale(clause) or not (cl.lacking(clause) or cl.not_yet(clause)):
+            continue
+        gap = {t: w for t, w in content(clause).items() if w >= 1.0 and t not in subject.PLAIN}
+        if len(gap) >= GAP_WORDS and subject.what_words(gap):
+            return gap
+    return {}
+
+
+def _asked_for_its_gap(todo: str, evidence: Evidence) -> bool:
+    """Did the person ask for what a later clause of the to-do says is missing, when its first clause
+    only tells the trouble ("Add LAN discovery" for "the host's IP has to be typed in by hand — there's
+    no LAN discovery")? Every word of that clause (:func:`_gap_words`) is in one request sentence."""
+    gap = _gap_words(todo)
+    return bool(gap) and any(soft.coverage(gap, expand(request)) >= 1.0 for request in evidence.asked)
 
 
 # what a request calls the work when it names it by its subject: "the accents issue", "emoji 的问题"

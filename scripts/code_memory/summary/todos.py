@@ -44,7 +44,9 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
      (even without its mark: 配了吗) nor a sentence that says the trouble goes on (还是乱码, still);
   2. the person asked for it (a request sentence that is not itself put off names part of the
      same work, covers its main clause, or is mostly the to-do's words — or names nothing but its
-     work, "接着弄 emoji 的问题", and the report names half its main clause) and the session did the
+     work, "接着弄 emoji 的问题", and the report names half its main clause, or names every word of a
+     later clause that says what is missing: "Add LAN discovery" for "the host's IP has to be typed
+     in by hand — there's no LAN discovery") and the session did the
      work: it changed files and its last command did not fail — of several to-dos the request
      could mean, only the one it names most closely (and those nearly as close);
   3. it names files, the session changed every one of them, and a command passed after the change —

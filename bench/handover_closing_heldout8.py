@@ -11,7 +11,7 @@ docstrings and first scenario. It judges the rules of round 6 afterwards, beside
 ``handover_closing_heldout7.py``. Do not read its scenarios or its misses to change a rule — when it
 has been read, write a new set instead.
 
-14 projects, 3–4 sessions each plus a last start: 6 Chinese, 6 English, 2 mixed (a Chinese speaker
+14 projects, 3–4 sessions each (54 transcripts, 8 of them short) plus a last start: 6 Chinese, 6 English, 2 mixed (a Chinese speaker
 with English code and terms, switching language between sessions). Domains, away from the earlier
 sets': MinIO image thumbnails in Go, a Scrapy job-listing crawler, KEDA autoscaling on RabbitMQ queue
 length, an XGBoost credit score, yearly expiry of loyalty points (Spring, Redisson), a CH32V003 LED
@@ -26,12 +26,12 @@ quantization, a pandas-to-Polars daily report.
   to…", "we should probably…", "at some point we should…"), in numbered or bulleted lists of what is
   left, in the person's own prompt ("弄完提醒我…", "after this, remind me to…"), and embedded in a
   longer report.
-- 32 of them finished later in other words (14 Chinese, 14 English, 4 mixed, 3 of them in the other
+- 32 of them finished later in other words (14 Chinese, 14 English, 4 mixed, 2 of them in the other
   language): a synonym, a report with numbers, the person saying they did it (also in a short
   session), a request and work that passes, evidence alone (a bare "continue" / "继续" then the work
   and a passing run), a bulleted status list.
-- 23 traps (``traps`` on a session: an open to-do that session must NOT close; 10 Chinese, 9
-  English, 4 mixed): other work in the to-do's own area (the same file, worker, page or stack) with
+- 23 traps (``traps`` on a session: an open to-do that session must NOT close; 10 Chinese, 10
+  English, 3 mixed): other work in the to-do's own area (the same file, worker, page or stack) with
   a sibling finished; half-done reports; failing runs; "not yet" / "还没" answers to a question; a
   report that puts it next; put off again.
 - Each project's first session plants its topic and main file.
@@ -200,6 +200,215 @@ SCENARIOS = [
            W("src/flash_store.c"), E("src/main.c"), B("make && make flash", True, "Verify OK"),
            A("亮度停止变化 2 秒后写进 Flash 最后一页，上电时读回来；拔电测了 5 次，都恢复到原来的亮度。")],
           done=["断电后亮度不会记住"]),
+        END,
+    ]),
+    ("b9-en-lobby", "en", [
+        S([U("We need a lobby for our Unity game — players create or join rooms. Start in "
+             "Assets/Scripts/Lobby/LobbyManager.cs"),
+           W("Assets/Scripts/Lobby/LobbyManager.cs"), W("Assets/Scripts/Lobby/RoomList.cs"),
+           B("unity -batchmode -runTests -testPlatform EditMode", True, "Passed: 23 Failed: 0"),
+           A("LobbyManager can create, list and join rooms through Unity Lobby; 23 edit-mode tests pass. Rooms expire "
+             "after 30 seconds without a heartbeat, which is what the service expects. Two things remain: when the "
+             "host leaves, the lobby doesn't migrate the room — it just dies; and the room list only refreshes when "
+             "you press the button, so it'd be nice to poll it every few seconds.")],
+          topic=["lobby"], files=["Assets/Scripts/Lobby/LobbyManager.cs"],
+          todos=["doesn't migrate the room", "poll it every few seconds"]),
+        S([U("do the auto refresh"),
+           E("Assets/Scripts/Lobby/RoomList.cs"),
+           B("unity -batchmode -runTests -testPlatform EditMode", True, "Passed: 25 Failed: 0"),
+           A("The room list now refreshes itself every 5 seconds while the lobby screen is open and stops when it's "
+             "hidden, which keeps us under the 1 query/second rate limit. 25 tests pass. Host handover is the next "
+             "thing to tackle.")],
+          done=["poll it every few seconds"], traps=["doesn't migrate the room"]),
+        S([U("ok, host migration now"),
+           E("Assets/Scripts/Lobby/LobbyManager.cs"),
+           B("unity -batchmode -runTests -testPlatform EditMode", False,
+             "Passed: 25 Failed: 2\nHostLeave_PromotesOldestPlayer: relay allocation was null"),
+           A("I wired up promotion of the oldest player to host, but two tests fail: the new host never gets a relay "
+             "allocation, so the others can't reconnect. Not working yet.")],
+          traps=["doesn't migrate the room"]),
+        S([U("continue"),
+           E("Assets/Scripts/Lobby/LobbyManager.cs"),
+           B("unity -batchmode -runTests -testPlatform EditMode", True, "Passed: 27 Failed: 0"),
+           A("Fixed: the promoted player requests a fresh relay allocation and the others rejoin through its join "
+             "code. All 27 tests pass, including HostLeave_PromotesOldestPlayer.")],
+          done=["doesn't migrate the room"]),
+        END,
+    ]),
+    ("b9-en-mkapp", "en", [
+        S([U("Build a scaffolding CLI with oclif: `mkapp new <name>` copies a template. The command goes in "
+             "src/commands/new.ts"),
+           W("src/commands/new.ts"), W("templates/basic/package.json"), B("npm test", True, "12 passing (1s)"),
+           A("`mkapp new` works: it copies templates/basic, replaces {{name}} in every file and runs git init; 12 tests "
+             "pass. It refuses to overwrite an existing directory, on purpose. Still open:\n"
+             "- `--template` only takes the bundled ones, no git URLs yet\n"
+             "- there's no Windows CI, and path handling has only been checked on macOS\n"
+             "- the README still documents the old bash script")],
+          topic=["scaffolding CLI"], files=["src/commands/new.ts"],
+          todos=["no git URLs yet", "only been checked on macOS", "README still documents the old bash script"]),
+        S([U("I rewrote the README myself this morning. Can you make --template accept a repo link?"),
+           E("src/commands/new.ts"), W("src/fetch-template.ts"), B("npm test", True, "17 passing (3s)"),
+           A("`--template` now also takes a git remote (shallow clone into a temp dir, then copied like a bundled "
+             "template); 17 tests pass. Private repos use whatever git credentials you have, that's intended.")],
+          done=["README still documents the old bash script", "no git URLs yet"]),
+        S([U("add a windows job to CI"),
+           E(".github/workflows/ci.yml"), E("src/commands/new.ts"),
+           B("act -j test-windows", False, "Error: EPERM: operation not permitted, rename 'C:\\tmp\\mkapp-x1'"),
+           A("Added a windows-latest job and normalized the temp path in new.ts, but the job fails: the copy hits "
+             "EPERM on Windows while git init still holds the directory. Not fixed yet.")],
+          traps=["only been checked on macOS"]),
+        S([U("The Windows job went green after I bumped fs-extra — merged."), A("Nice, thanks for letting me know.")],
+          light=True, done=["only been checked on macOS"]),
+        END,
+    ]),
+    ("b9-en-nextra", "en", [
+        S([U("Move our docs to a Nextra site. Pages go under docs-site/pages, theme config in docs-site/theme.config.tsx"),
+           W("docs-site/theme.config.tsx"), W("docs-site/pages/_meta.json"), W("docs-site/pages/v1.mdx"),
+           B("npm run build", True, "Generated 64 static pages"),
+           A("The Nextra site builds: 64 pages, sidebar generated from _meta.json, code blocks highlighted as before. "
+             "Not done: the old /v1/* URLs don't redirect anywhere yet. Search is the built-in FlexSearch — we should "
+             "probably check it handles the API reference pages, which are huge. Also the 1.x docs are hard-coded "
+             "into one page (v1.mdx) rather than being a real version switch.")],
+          topic=["Nextra"], files=["docs-site/theme.config.tsx"],
+          todos=["don't redirect anywhere yet", "check it handles the API reference", "hard-coded into one page"]),
+        S([U("redirects please"),
+           E("docs-site/next.config.js"), B("npm run build", True, "Generated 64 static pages"),
+           A("Mapped the guides: 41 /v1/guide/* URLs now 301 to their new paths. The API pages aren't mapped yet — "
+             "their slugs changed shape, so I need a mapping table from you.")],
+          traps=["don't redirect anywhere yet"]),
+        S([U("here's the table (api-slugs.csv), finish the redirects. Also fix the typo in the v1 page title"),
+           E("docs-site/next.config.js"), W("docs-site/scripts/gen-redirects.mjs"), E("docs-site/pages/v1.mdx"),
+           B("npm run build && npx linkinator out --recurse", True, "Scanned 1893 links, 0 broken, 118 redirects"),
+           A("Every old URL now lands somewhere: 118 permanent redirects (the 41 guide rules plus 77 generated from "
+             "api-slugs.csv), and linkinator finds 0 broken links. The v1 page title typo is fixed. The v1 page is "
+             "still one big file, as before.")],
+          done=["don't redirect anywhere yet"], traps=["hard-coded into one page"]),
+        S([U("FYI I tried search on the big API reference pages myself — it's fine once code blocks are excluded "
+             "from the index, I pushed that."), A("Good to know.")],
+          light=True, done=["check it handles the API reference"]),
+        END,
+    ]),
+    ("b9-en-magiclink", "en", [
+        S([U("Add magic-link email login to our Express app. The route lives in src/auth/magicLink.ts"),
+           W("src/auth/magicLink.ts"), E("src/app.ts"), B("npm test -- auth", True, "8 passing"),
+           A("Magic links work: POST /auth/magic emails a signed token that expires in 15 minutes, and GET "
+             "/auth/magic/verify logs you in. The response is the same whether or not the email exists, so it "
+             "doesn't leak accounts. Left for later: a token can be used more than once until it expires, and there's "
+             "no rate limit on the send endpoint. The email is plain text for now, that's fine for beta.")],
+          topic=["magic-link"], files=["src/auth/magicLink.ts"],
+          todos=["used more than once", "no rate limit on the send endpoint"]),
+        S([U("make the tokens single-use"),
+           E("src/auth/magicLink.ts"), W("migrations/004_used_tokens.sql"), B("npm test -- auth", True, "11 passing"),
+           A("Each token's jti is recorded when it's redeemed, so a second click gets 410 Gone; 11 tests pass. "
+             "Anyone can still hit the send endpoint as often as they like.")],
+          done=["used more than once"], traps=["no rate limit on the send endpoint"]),
+        S([U("throttle the link emails, 5 per hour per address. After this, remind me to rotate the signing "
+             "secret on staging"),
+           E("src/auth/magicLink.ts"), W("src/auth/throttle.ts"), B("npm test -- auth", True, "14 passing"),
+           A("Sending is now capped at 5 per address per hour (and 30 per IP), counted in Redis; the 6th request gets "
+             "429 with Retry-After. 14 tests pass.")],
+          todos=["rotate the signing secret"], done=["no rate limit on the send endpoint"]),
+        S([U("signing key on staging is swapped, all good"), A("Great.")], light=True,
+          done=["rotate the signing secret"]),
+        END,
+    ]),
+    ("b9-en-cloudsync", "en", [
+        S([U("Our iOS notes app needs offline sync through CloudKit. Start with Sources/Sync/SyncEngine.swift"),
+           W("Sources/Sync/SyncEngine.swift"), W("Sources/Sync/ConflictResolver.swift"),
+           B("xcodebuild test -scheme Notes", True, "Executed 31 tests, with 0 failures"),
+           A("SyncEngine pushes local changes through NSPersistentCloudKitContainer and pulls on launch and on remote "
+             "notifications; 31 tests pass. Conflicts resolve last-writer-wins by modification date, which is "
+             "intended for notes. What I couldn't finish: attachments over 1 MB aren't synced at all, and when sync "
+             "breaks it fails silently — the user never sees an error. At some point we should also migrate the old "
+             "Realm data.")],
+          topic=["offline sync"], files=["Sources/Sync/SyncEngine.swift"],
+          todos=["attachments over 1 MB", "fails silently", "migrate the old Realm data"]),
+        S([U("surface sync failures in the UI"),
+           E("Sources/Sync/SyncEngine.swift"), W("Sources/UI/SyncBanner.swift"),
+           B("xcodebuild test -scheme Notes", True, "Executed 34 tests, with 0 failures"),
+           A("A banner now says \"Couldn't sync — tap to retry\" when an export or import fails, and clears on the "
+             "next success; 34 tests pass. On large attachments: CKAsset can carry them, but I haven't changed the "
+             "model yet.")],
+          done=["fails silently"], traps=["attachments over 1 MB"]),
+        S([U("big attachments next, go"),
+           E("Sources/Sync/SyncEngine.swift"), E("Sources/Model/Notes.xcdatamodeld/contents"),
+           B("xcodebuild test -scheme Notes", False, "testLargeAttachmentRoundTrip: CKError quotaExceeded"),
+           A("Moved attachment bytes to an external-storage attribute so they go up as a CKAsset. The round-trip "
+             "test fails with quotaExceeded — the dev container is full — so it's unverified.")],
+          traps=["attachments over 1 MB"]),
+        S([U("I cleared the dev container quota. continue"),
+           B("xcodebuild test -scheme Notes", True, "Executed 36 tests, with 0 failures"),
+           A("Re-ran: testLargeAttachmentRoundTrip passes with a 12 MB PDF, and all 36 tests pass.")],
+          done=["attachments over 1 MB"]),
+        END,
+    ]),
+    ("b9-en-pulumi", "en", [
+        S([U("Port our ECS service infra to Pulumi in TypeScript. Stack code in infra/index.ts"),
+           W("infra/index.ts"), W("infra/alb.ts"),
+           B("pulumi preview --stack staging", True, "Resources:\n    + 23 to create"),
+           A("The staging stack previews cleanly: 23 resources (VPC, ALB, ECS service, task definition, log group). "
+             "Preview only — nothing is deployed, which is what you asked. Still to do: the TLS cert ARN is "
+             "hard-coded in alb.ts; the prod stack config doesn't exist yet; and the log group has no retention, so "
+             "logs pile up forever.")],
+          topic=["Pulumi"], files=["infra/index.ts"],
+          todos=["TLS cert ARN is hard-coded", "prod stack config doesn't exist", "log group has no retention"]),
+        S([U("set logs to expire after 30 days and look the certificate up by domain"),
+           E("infra/index.ts"), E("infra/alb.ts"),
+           B("pulumi preview --stack staging", True, "Resources:\n    ~ 2 to update"),
+           A("Status:\n- log expiry: done, 30 days\n- certificate: looked up with aws.acm.getCertificate by domain, "
+             "no ARN in the code any more\n- prod stack: not started")],
+          done=["TLS cert ARN is hard-coded", "log group has no retention"], traps=["prod stack config doesn't exist"]),
+        S([U("deploy staging"),
+           B("pulumi up --stack staging --yes", True, "Resources:\n    + 23 created\nDuration: 6m12s"),
+           A("Staging is up: 23 resources created in 6 minutes, and the service answers 200 on the ALB. The prod "
+             "stack comes next, once you give me the account ID.")],
+          traps=["prod stack config doesn't exist"]),
+        END,
+    ]),
+    ("b9-mx-onnx", "mixed", [
+        S([U("把 intent 模型导出成 ONNX，推理服务用 onnxruntime，导出脚本写在 export/to_onnx.py"),
+           W("export/to_onnx.py"), B("python export/to_onnx.py", True, "max abs diff 2.1e-05"),
+           A("导出好了，ONNX 和 PyTorch 输出的最大误差 2.1e-5，在容差内。动态 batch 和动态序列长度都开了。"
+             "还有两个问题：INT8 量化还没做，CPU 上 p99 是 38ms；另外 tokenizer 还在 Python 里跑，服务端得装 "
+             "transformers。")],
+          topic=["ONNX"], files=["export/to_onnx.py"], todos=["INT8 量化还没做", "tokenizer 还在 Python 里跑"]),
+        S([U("Quantize it with dynamic int8 quantization and check accuracy"),
+           E("export/to_onnx.py"), W("export/quantize.py"),
+           B("python export/quantize.py && python eval.py --model model.int8.onnx", True,
+             "acc 0.912 (fp32 0.915)  p99 14ms"),
+           A("Dynamic int8 quantization is done: accuracy 0.912 vs 0.915 for fp32, CPU p99 down from 38 ms to 14 ms, "
+             "and the model is 4x smaller. The serving image still needs transformers for tokenization.")],
+          done=["INT8 量化还没做"], traps=["tokenizer 还在 Python 里跑"]),
+        S([U("any progress on getting tokenization out of python?"),
+           A("Not yet — I'd use onnxruntime-extensions to bake it into the graph, but I haven't started.")],
+          light=True, traps=["tokenizer 还在 Python 里跑"]),
+        S([U("tokenizer 我自己用 onnxruntime-extensions 打进模型里了，服务端已经不装 transformers 了"),
+           A("好的，那服务镜像能小不少。")], light=True, done=["tokenizer 还在 Python 里跑"]),
+        END,
+    ]),
+    ("b9-mx-polars", "mixed", [
+        S([U("把日报的 pandas 管道改写成 Polars，主文件 pipeline/daily_report.py，现在跑一次要 14 分钟"),
+           W("pipeline/daily_report.py"),
+           B("python pipeline/daily_report.py --date 2026-11-20", True, "rows 8412339  elapsed 96.4s"),
+           A("改成 Polars lazy 之后，840 万行 96 秒跑完，原来要 14 分钟；和 pandas 版逐列比对结果一致。有一点：窗口指标 "
+             "rolling_7d 还是转回 pandas 算的，那一步占了 40 秒；另外这个 pipeline 还没有单元测试。")],
+          topic=["Polars"], files=["pipeline/daily_report.py"], todos=["转回 pandas 算的", "还没有单元测试"]),
+        S([U("port rolling_7d to native polars"),
+           E("pipeline/daily_report.py"),
+           B("python pipeline/daily_report.py --date 2026-11-20", True, "rows 8412339  elapsed 58.1s"),
+           A("rolling_7d now uses group_by_dynamic natively; the whole run takes 58 s and the numbers match the old "
+             "output to 1e-9. No pandas import is left in the pipeline.")],
+          done=["转回 pandas 算的"]),
+        S([U("add tests for the report pipeline"),
+           W("tests/test_daily_report.py"),
+           B("pytest tests/test_daily_report.py -q", False, "2 failed, 5 passed"),
+           A("Wrote 7 tests on a small fixture; 2 fail because the fixture has no weekend rows and rolling_7d skips "
+             "them. Not green yet.")],
+          traps=["还没有单元测试"]),
+        S([U("继续"),
+           E("tests/test_daily_report.py"), B("pytest tests/test_daily_report.py -q", True, "7 passed"),
+           A("fixture 补上了周末的数据，7 个测试全过。")],
+          done=["还没有单元测试"]),
         END,
     ]),
 ]

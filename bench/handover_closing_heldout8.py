@@ -45,7 +45,15 @@ Same shapes as ``handover_tuning_set.py`` (``S``/``U``/``A``/``E``/``W``/``R``/`
 ``closing-heldout7``; ``spurious_todos`` counts the ``[ ]`` lines at a scored start that hold no
 planted to-do of the project).
 
-BASELINE — BASELINE_PLACEHOLDER
+BASELINE — unchanged main (the rules of b220a29, the worktree's own scripts; the set as of commit
+c590427), ``.venv-test/bin/python bench/bench_handover_tuning.py --set closing-heldout8 --json OUT``,
+offline summarizer, 2026-11-26 15:07 UTC, load average 5.09 at the start and 1.69 at the end (2
+shared cores), 138 s: open to-dos captured (on a ``[ ]`` line of the next start) 34/35 scored (2 of
+the 37 are finished before the next scored start, so only their closing counts; Chinese 14/15,
+English 16/16, mixed 4/4); finished to-dos still shown 15/32; closes right 13, missed 15, wrong 3;
+traps held 19, sprung 3, untested 1 (its to-do was never captured); spurious to-dos 12 of 95 ``[ ]``
+lines at the scored starts; topics 14/14; files 14/14; leaks 0; false decisions 0; start context
+p50 5,997 characters (max 5,998); SessionStart p50 47.1 ms.
 """
 
 from __future__ import annotations

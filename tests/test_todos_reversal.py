@@ -127,11 +127,14 @@ def test_a_trouble_of_time_closes_on_its_measure_reduced():
 
 
 def test_the_opposite_said_of_a_sibling_stays_open():
-    """The rule alone: a statement about a sibling by a word of its own ("退订") is that one's."""
-    plans = ["企业版套餐还没做，目前只支持个人版", "退订现在是直接报错的"]
+    """The rule alone: a statement about a sibling by a word of its own ("短信模板") is that one's; a
+    word of the to-do's context alone (手机号) names no other platform than the one it is limited to."""
+    todos = ["海外手机号还没适配，目前只支持大陆号码", "短信模板还是写死的"]
 
     def reverses(sentence):
-        return reversal.reversed_by(plans[0], reversal.content(plans[0]), [reversal.content(plans[1])],
-                                    [(sentence, reversal.content(sentence))])
-    assert not reverses("退订改成月底生效，保留原套餐权益，测试通过。")
-    assert reverses("套餐也支持企业版了，按席位计费，测试通过。")
+        other = reversal.content(todos[1])
+        return reversal.reversed_by(todos[0], reversal.content(todos[0]), [other],
+                                    [(sentence, reversal.content(sentence))], siblings=[other])
+    assert reverses("海外手机号也支持了，按 E.164 校验，测试通过。")
+    assert not reverses("短信模板改成从配置读了，海外手机号也能收到，测试通过。")
+    assert not reverses("手机号的格式校验改好了，测试通过。")

@@ -162,6 +162,15 @@ def _subject(clause: str) -> dict:
             (subject.real(t, w) or not t.isascii() and w >= COMMON_WEIGHT)}
 
 
+def _a_name(token: str, text: str) -> bool:
+    """Is ``token`` (an English word or its stem) written as a name in ``text`` — capitalized, or an
+    acronym (Windows, Rocky, ARM, PostgreSQL)?"""
+    if not token.isascii() or not token[:1].isalpha():
+        return False
+    match = re.search(rf"(?<![\w-]){re.escape(token[:4])}\w*", text, re.I)
+    return bool(match) and match.group(0)[0].isupper()
+
+
 def _slow_subject(clause: str) -> dict:
     """What a trouble of time is about: its clause's words without the measure and the trouble word."""
     return {t: w for t, w in _subject(_MEASURE.sub(" ", clause)).items() if not _SLOW.fullmatch(t) and t != "take" and
@@ -192,18 +201,16 @@ def _names(words: dict, unit: dict, others, share: float = None, text: str = "",
     least = DISTINCT_SHARE if share is None else share
     if len(found) < min(least_words, len(words)) or sum(words[t] for t in found) < least * sum(words.values()):
         return False
-    if not any(len(t) >= 2 and not any(soft.share(t, expand(o)) > 0 for o in others) for t in found):
-        return False
-    return not _names_another(words, held, others)
+    return any(len(t) >= 2 and not any(soft.share(t, expand(o)) > 0 for o in others) for t in found)
 
 
-def _names_another(words: dict, held, others) -> bool:
-    """Does a statement (``held``: its words) name another open to-do by a word of its own — a real
-    word that to-do holds and this one does not ("降级改成…生效，保留原套餐权益" is about 降级, not about
-    "年付套餐还没考虑")? Then the state it reverses is the sibling's."""
-    mine = expand(words)
+def _names_another(words: dict, unit: dict, siblings) -> bool:
+    """Does a statement (``unit``: its words) name a sibling of the to-do (an open to-do of the same
+    list) by a word of its own — a real word that one holds and this one does not ("降级改成…生效，保留原
+    套餐权益" is about 降级, not about "年付套餐还没考虑")? Then the state it reverses is the sibling's."""
+    mine, held = expand(words), expand(unit)
     return any(subject.real(t, w) and len(t) >= 2 and t not in subject.PLAIN and soft.share(t, mine) == 0
-               and soft.share(t, held) > 0 for other in others for t, w in other.items())
+               and soft.share(t, held) > 0 for other in siblings for t, w in other.items())
 
 
 def _left_open(sentence: str) -> bool:
@@ -212,7 +219,7 @@ def _left_open(sentence: str) -> bool:
         pg.verdict(sentence) in pg.HELD
 
 
-def _reverses(kind: str, clause: str, sentence: str, todo_words: dict, unit: dict, others) -> bool:
+def _reverses(kind: str, clause: str, sentence: str, todo_words: dict, unit: dict, others, todo: str = "") -> bool:
     """Does ``sentence`` (``unit``: its words in the to-do's words) say the bad state of ``clause``
     (of ``kind``) is now its opposite, naming the same thing?"""
     if kind == HARD_CODED:
@@ -230,8 +237,13 @@ def _reverses(kind: str, clause: str, sentence: str, todo_words: dict, unit: dic
             return False
         scope = content(clause)
         beyond = {t: w for t, w in todo_words.items() if t not in scope and t not in subject.PLAIN
-                  and t not in _STATE_WORDS and w >= 1.0 and not _FAILURE.search(t)}      # ARM, iOS: acronyms too
-        return _names(beyond, unit, others, share=0.0, text=sentence)    # one thing beyond X: "Windows", "Rocky"
+                  and t not in _STATE_WORDS and not _FAILURE.search(t)      # ARM, iOS: acronyms too
+                  and (w >= 1.0 or not t.isascii() and len(t) >= 2 and w >= COMMON_WEIGHT)}
+        # what is beyond X, named: a name ("Windows", "the Rocky hosts", ARM) or two of its words — a
+        # word of its context alone (套餐 of "年付套餐还没考虑，目前只支持月付") is no other platform
+        if any(_a_name(t, todo or clause) for t in beyond if _names({t: beyond[t]}, unit, others, share=0.0, text=sentence)):
+            return True
+        return len(beyond) >= 2 and _names(beyond, unit, others, share=0.0, text=sentence, least_words=2)
     if kind == SLOW:
         if not (_MEASURE.search(sentence) and _REDUCED.search(sentence)) or _STILL.search(sentence) or \
                 _FAILURE.search(sentence):
@@ -246,26 +258,27 @@ def _reverses(kind: str, clause: str, sentence: str, todo_words: dict, unit: dic
 
 
 def reversed_by(todo: str, todo_words: dict, others, statements, requests=(), worked: bool = False,
-                held_open=()) -> bool:
+                held_open=(), siblings=()) -> bool:
     """Does the session say the bad state ``todo`` names is now its opposite (module docstring)?
     ``statements``: ``[(text, words)]`` of what it reports finished or how things now are (words in
     the to-do's own words); ``requests``: ``[(text, words)]`` of what the person asked for;
     ``others``: the words of the project's other open to-dos; ``worked``: the session changed files,
     its last command passed and its report is no partial one; ``held_open``: the texts of what it
-    holds open, next or still to do."""
+    holds open, next or still to do; ``siblings``: the words of the other open to-dos of the same list."""
     states = bad_states(todo)
     if not states:
         return False
     said = [(s, u) for s, u in statements if not _left_open(s) and not cl.is_question(s) and not cl.is_condition(s)
-            and not _COMMAND.match(s)]
+            and not _COMMAND.match(s) and not _names_another(todo_words, u, siblings)]
+    requests = [(r, u) for r, u in requests if not _names_another(todo_words, u, siblings)]
     for kind, clause in states:
-        if any(_reverses(kind, clause, s, todo_words, u, others) for s, u in said):
+        if any(_reverses(kind, clause, s, todo_words, u, others, todo) for s, u in said):
             return True
         if worked and kind in (HARD_CODED, OPPOSITE) and said and \
                 not any(_names(_subject(clause), content(h), others, text=h) for h in held_open):
             # the person asked for the opposite ("把上传改成异步的", "make the id come from the environment"),
             # the session did the work and reports work finished, and it holds nothing of the same thing open
-            if any(_reverses(kind, clause, r, todo_words, u, others) for r, u in requests
+            if any(_reverses(kind, clause, r, todo_words, u, others, todo) for r, u in requests
                    if not _left_open(r) and not cl.is_question(r)):
                 return True
     return False

@@ -795,7 +795,8 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             all(f in changed or os.path.basename(f) in changed for f in files)
         # its files edited for other work the person asked for are no evidence, unless the session
         # speaks of what the to-do is about beyond its files
-        if _state_reversed(todo, words, [works[o] for _r, o in open_todos if o != todo], seen):
+        if _state_reversed(todo, words, [works[o] for _r, o in open_todos if o != todo], seen,
+                           [works[o] for r, o in open_todos if r == ref and o != todo]):
             out.append((ref, todo))           # "写死在数组里" — "现在从配置分区读" (summary/reversal.py)
             reversed_.add((ref, todo))
             continue
@@ -841,12 +842,12 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             not _rejected(pair[1], works[pair[1]], evidence, opposite_state=pair in reversed_)]
 
 
-def _state_reversed(todo: str, words: dict, others, evidence: Evidence) -> bool:
+def _state_reversed(todo: str, words: dict, others, evidence: Evidence, siblings=()) -> bool:
     """Does the session say the bad state the to-do names is now the opposite (summary/reversal.py)?"""
     asked = evidence.asked[:len(evidence.request_texts)]
     return reversal.reversed_by(todo, words, others, list(zip(evidence.statements, evidence.said)),
                                 list(zip(evidence.request_texts, asked)), evidence.worked,
-                                evidence.held_open)
+                                evidence.held_open, siblings)
 
 
 def _speaks_of(words: dict, evidence: Evidence) -> bool:

@@ -59,7 +59,7 @@ _NO_LONGER_HARD = re.compile(r"(?:不用再|不再|不必再|无需再?|不需�
                              r"\b(?:no (?:more |longer )?|instead of |rather than |without )(?:\w+ )?"
                              r"(?:manual|hard[- ]?cod|by hand)\w*", re.I)
 _FROM_SOMEWHERE = re.compile(
-    r"从[^，。；,.;]{1,30}?(?:读|取|加载|拉|获取|拿)|(?:可以|能)[^，。；]{0,16}?(?:配|改|设|调)|可配置?|"
+    r"从[^，。；,.;]{1,30}?(?:读|取|加载|拉|获取|拿)|(?:可以|能)[^，。；]{0,30}?(?:配|改|设|调)|可配置?|"
     r"做成(?:了)?[^，。；]{0,6}?(?:参数|配置|选项|--?[A-Za-z])|读(?:取)?配置|配置(?:文件|项|里)|环境变量|命令行参数|自动(?!化测试)|动态|"
     r"\bnow (?:come|load|read)s? from\b|\b(?:a|an|the|new) --[a-z][\w-]+\b|"
     r"\b(?:comes|came|(?:is|are) read|reads|loaded|loads|pulled|taken|picked up|fetched|synced|resolved|looked up)\s+"

@@ -82,7 +82,7 @@ from ..text import soft
 from ..text.keywords import acronyms, coverage, covers, expand, names, stem, weights
 from ..text.similarity import is_near_duplicate
 from . import clauses as cl
-from . import guards, subject, synonyms
+from . import defects, guards, subject, synonyms
 from . import progress as pg
 
 TODO_CHARS = 160
@@ -273,7 +273,7 @@ def _shorten(text: str, only_open: bool = False) -> str:
         text = joiner.join(kept) or text
     else:
         first = 0
-        while first < len(parts) - 1 and cl.reports_done(parts[first]) and \
+        while first < len(parts) - 1 and cl.reports_done(parts[first]) and not defects.tried_only(parts[first]) and \
                 not _PRONOUN_START.match(cl.strip_connective(parts[first + 1])):     # "they" needs it
             first += 1
         if first:
@@ -319,7 +319,8 @@ def _open_parts(sentence: str, obligations: bool, before: str = "") -> list:
     for i, part in enumerate(parts):
         goes_on = bool(last) and obligations and _CONTINUES_LIST.match(part) and not cl.completed(part) and \
             not cl.is_question(part) and content(part)
-        if not (cl.open_sentence(part, obligations, states=states) or goes_on):
+        if not (cl.open_sentence(part, obligations, states=states) or goes_on or
+                (states and defects.stated_defect(part))):       # a defect by its shape (summary/defects.py)
             last = []
             continue
         if i and _points_back(part):
@@ -365,7 +366,7 @@ def from_message(message: str, worked: bool = True) -> list:
             continue
         item = _LIST_ITEM.match(line)
         if collecting and item and not _LEAD.match(item.group(1).strip()):
-            todos.append(item.group(1))
+            todos += [item.group(1)] if collecting is True or collecting(item.group(1)) else []
             continue
         collecting = False
         before = ""
@@ -375,6 +376,13 @@ def from_message(message: str, worked: bool = True) -> list:
                 rest = sentence[lead.end():].strip()
                 todos += [item for item in _items(rest) if not _tells(item)]
                 collecting = not rest
+                continue
+            lead, keeps = defects.problem_lead(sentence), defects.problem_item     # "A few rough edges:"
+            lead, keeps = (lead, keeps) if lead else (defects.reminder_lead(sentence), defects.reminder_item)
+            if lead and worked:
+                rest = sentence[lead.end():].strip()
+                todos += [item for item in defects.items(rest) if keeps(item)]
+                collecting, before = keeps if not rest else False, sentence
                 continue
             todos += _open_parts(sentence, worked, before)
             before = sentence

@@ -192,6 +192,9 @@ _BAD_OUTCOME = re.compile(r"\b(?:also |still )?(?:gets?|receives?|sees?|ends? up
 _MUST_CHANGE = re.compile(r"(?:^|(?<=[\sA-Za-z0-9_)）]))得(?=[改换加做补处支接迁拆调写修删配升跟去重挪搬移收关开])")
 
 
+_DOING = re.compile(r"^(?:[上用做改加去走动写选跑装开关换接迁拆调测修删配提发合放留存读进出过]|什么|任何)")
+
+
 def _absent_whole(clause: str, sentence_parts: list, i: int) -> bool:
     """A clause opening with 没有 whose subject is the clause before and whose object ends it (没有每个类别
     的混淆矩阵, 没有回退的办法) — not a subject phrase that goes on (没有权限的用户点导出会返回 403)."""
@@ -199,6 +202,8 @@ def _absent_whole(clause: str, sentence_parts: list, i: int) -> bool:
     if not found or i == 0:
         return False
     what = found.group("what")
+    if _DOING.match(what):
+        return False              # "没有上 Postgres", "没有写进代码": a thing not done, told as a choice or a fact
     attributive = re.match(r"^[^的]{0,10}的(?P<rest>.*)$", what)
     if attributive and len(attributive.group("rest")) > 8:
         return False

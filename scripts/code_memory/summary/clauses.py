@@ -62,7 +62,7 @@ _NOT_YET_ZH = re.compile(r"(?:还|尚|仍|暂|暂时|目前|现在还?)(?:没有
                          r"也还?没(?!有?(?:问题|关系|影响|报错|变化?|什么|必要|用到?|区别|" + TROUBLE_ZH + r"))有?(?=[\u4e00-\u9fffA-Za-z])")
 _NEG_ZH = re.compile(r"没有?|未|不|别|无|非")
 _NOT_YET_EN = re.compile(
-    r"\bnot (?:\w+ )?yet\b|n't (?:[\w-]+ ){0,4}yet\b|\byet to\b|\bstill (?:not|no|isn't|aren't|doesn't|don't|can't|"
+    r"\bnot (?:\w+ )?yet\b|n't (?:[\w-]+ ){0,6}yet\b|\byet to\b|\bstill (?:not|no|isn't|aren't|doesn't|don't|can't|"
     r"hasn't|haven't|missing|broken|open|pending|outstanding|needs?|has to|have to|to do)\b|\bhaven't\b|\bhasn't\b|"
     r"\bdidn't (?:get to|have time|manage)\b|\bwasn't able\b|\b(?:is|are)n't (?:\w+ly )?\w+ed\b|"
     r"\b(?:is|are) not (?:\w+ly )?\w+ed\b|\bnot (?:done|finished|handled|supported|implemented|covered|wired|"
@@ -206,8 +206,9 @@ def _structural_state(clause: str):
             attributive = re.match(r"^[^，,。；;]{0,8}的", clause[found.end() - len(what):])   # 没有权限的用户
             if what and _TROUBLE.search(what) or attributive:
                 continue
-            if not what and not re.search(r"(?:也|都|还)没有\s*$", clause[:found.end()]):
-                continue              # a bare 没有 needs its subject before it: "回滚步骤也没有"
+            if not what and (not re.search(r"(?:也|都|还)没有\s*$", clause[:found.end()]) or
+                             re.search(rf"(?:{TROUBLE_ZH})(?:也|都)没有\s*$", clause[:found.end()])):
+                continue              # a bare 没有 needs its subject before it: "回滚步骤也没有" (not "什么报错都没有")
             if re.search(r"了\s*[。.!！]?\s*$", clause):
                 continue              # "不依赖 Java 了", "没有 sleep 了": no longer so, a change done
             return found

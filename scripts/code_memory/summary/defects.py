@@ -55,6 +55,35 @@ def _short_lead(sentence: str):
     return lead if short and not cl.is_question(text) else None
 
 
+def resolved_lead(sentence: str):
+    """A lead that introduces what follows as problems dealt with ("之前提的几个问题都解决了：", "Issues
+    fixed along the way:") or as what was done or checked ("Fixed along the way:", "Things I checked:")."""
+    lead = _short_lead(sentence)
+    if not lead:
+        return None
+    text = lead.group("lead")
+    dealt = _PROBLEM_NOUN.search(text) and _RESOLVED.search(text) or _DONE_LEAD.match(text.strip())
+    return lead if dealt and not cl.is_open(text, obligations=False) else None
+
+
+_DONE_LEAD = re.compile(r"^(?:(?:also|and)\s+)?(?:(?:fixed|done|changed|checked|verified|tested|cleaned up|tidied up)"
+                        r"(?: along the way| on the way| as well| too)?|(?:things?|what) (?:I|we) (?:fixed|changed|checked|"
+                        r"verified|tested|did)|顺手(?:修|改|处理)了?|顺便(?:修|改|处理)了?|(?:已经?)?(?:修|改|处理|完成|检查)(?:了|过)的)$",
+                        re.I)
+
+
+def lead(sentence: str) -> tuple:
+    """The lead of a list this module reads and what keeps an item under it: a problem lead
+    (:func:`problem_item`), a reminder (:func:`reminder_item`), or a list of what was dealt with or
+    done (no item is open work); ``(None, None)`` else."""
+    for find, keeps in ((problem_lead, problem_item), (reminder_lead, reminder_item),
+                        (resolved_lead, lambda item: False)):
+        found = find(sentence)
+        if found:
+            return found, keeps
+    return None, None
+
+
 def problem_lead(sentence: str):
     """A lead that introduces what follows as problems ("还有这些问题：", "Known problems 还有几个：",
     "Things I noticed while in there:") — not one that says they are fixed ("之前的几个问题都处理了：",
@@ -96,7 +125,8 @@ def reminder_lead(sentence: str):
 
 
 def reminder_item(item: str) -> bool:
-    return bool(cl.main_text(item).strip()) and not (cl.reports_done(item) or cl.is_question(item))
+    return bool(cl.main_text(item).strip()) and not (cl.completed(item) or _DEALT_WITH.search(item) or
+                                                     cl.is_question(item))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -153,13 +183,19 @@ def _judged_bad(clause: str) -> bool:
     return bool(_JUDGED.search(clause)) and not _BAD_NEGATED.search(clause[:_JUDGED.search(clause).start()][-24:])
 
 
+def _untold(clause: str) -> bool:
+    """A clause that names something and is no reason, condition or question, nor dealt with."""
+    return bool(cl.main_text(clause).strip()) and not (
+        cl.is_rationale(clause) or cl.is_condition(clause) or cl.is_question(clause) or
+        cl._CONDITION_IN.search(clause) or cl._WHEN_ZH.search(clause) or cl._FIXED.search(clause) or
+        _DEALT_WITH.search(clause) or cl._NO_LONGER.search(clause))
+
+
 def _a_state(clause: str) -> bool:
     """A clause that can be the state a consequence follows from: it names something, does not report
     work done, is no reason, condition or question, and is not itself the consequence."""
-    return bool(cl.main_text(clause).strip()) and not (
-        cl.is_rationale(clause) or cl.is_condition(clause) or cl.is_question(clause) or cl.reports_done(clause) or
-        cl._CONDITION_IN.search(clause) or cl._WHEN_ZH.search(clause) or cl._FIXED.search(clause) or
-        _CONSEQUENCE_OPENS.search(cl.strip_connective(clause)) or _DEALT_WITH.search(clause) or
+    return _untold(clause) and not (
+        cl.reports_done(clause) or _CONSEQUENCE_OPENS.search(cl.strip_connective(clause)) or
         re.match(r"^(?:without|否则|不然|要不然|otherwise)", cl.strip_connective(clause), re.I))
 
 
@@ -233,9 +269,9 @@ def stated_defect(sentence: str) -> bool:
             continue
         if i and (_consequence(clause) or i == len(parts) - 1 and _judged_bad(clause)) and _a_state(parts[0]):
             return True
-        if _a_state(_STOPGAP.sub(" ", clause)) and (_still_there(clause) or _stopgap(clause) or
-                                                    _BAD_OUTCOME.search(clause)):
-            return True
+        if _untold(_STOPGAP.sub(" ", clause)) and (_still_there(clause) or _stopgap(clause) or
+                                                   _BAD_OUTCOME.search(clause)):
+            return True           # a state these shapes make a defect, even in a past form ("is read from … for now")
         if _MUST_CHANGE.search(clause) and not cl.reports_done(clause) and not cl.is_rationale(clause):
             return True           # "token 得换成项目级的"
         if tried_only(clause) and not cl.is_rationale(clause):     # "I only tested it with the CLI"

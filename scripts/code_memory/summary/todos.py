@@ -377,8 +377,7 @@ def from_message(message: str, worked: bool = True) -> list:
                 todos += [item for item in _items(rest) if not _tells(item)]
                 collecting = not rest
                 continue
-            lead, keeps = defects.problem_lead(sentence), defects.problem_item     # "A few rough edges:"
-            lead, keeps = (lead, keeps) if lead else (defects.reminder_lead(sentence), defects.reminder_item)
+            lead, keeps = defects.lead(sentence)     # "A few rough edges:", "As you asked:", "Fixed along the way:"
             if lead and worked:
                 rest = sentence[lead.end():].strip()
                 todos += [item for item in defects.items(rest) if keeps(item)]

@@ -19,6 +19,10 @@ Capture — from the final assistant message and from the person's own words:
     (clauses.for_the_person) and — for the state rules — a sentence that tells a state rather than
     leaves it open (a pitfall written down, an agreed limit, the past, a fix: clauses.told) are not
     to-dos.
+  * after a session that did work, a plain state the sentence's shape makes a defect — an item of a
+    list introduced as problems, a bad consequence, the old thing still in place, a stopgap, a scope
+    tried only so far, an emphatic absence — and a reminder the report says again ("As you asked: …")
+    (summary/defects.py);
   * the person's deferrals (下次 / 有空 / 上线前要 / 提醒我 / remember to / remind me to / later …) in their requests,
     unless the session's final message reports them done.
 

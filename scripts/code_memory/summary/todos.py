@@ -370,7 +370,7 @@ def from_message(message: str, worked: bool = True) -> list:
             continue
         item = _LIST_ITEM.match(line)
         if collecting and item and not _LEAD.match(item.group(1).strip()):
-            todos += [item.group(1)] if collecting is True or collecting(item.group(1)) else []
+            todos += [item.group(1)] if collecting is True else _listed(item.group(1), collecting, worked)
             continue
         collecting = False
         before = ""
@@ -384,12 +384,19 @@ def from_message(message: str, worked: bool = True) -> list:
             lead, keeps = defects.lead(sentence)     # "A few rough edges:", "As you asked:", "Fixed along the way:"
             if lead and worked:
                 rest = sentence[lead.end():].strip()
-                todos += [item for item in defects.items(rest) if keeps(item)]
+                todos += [line for item in defects.items(rest) for line in _listed(item, keeps, worked)]
                 collecting, before = keeps if not rest else False, sentence
                 continue
             todos += _open_parts(sentence, worked, before)
             before = sentence
     return _keep(todos)
+
+
+def _listed(item: str, keeps, worked: bool) -> list:
+    """The to-do lines of an item under a lead summary/defects.py reads (``keeps``: whether it is open
+    work there): what the sentence rules make of it when they find open work in it ("GPU 机器上还没跑过"
+    of "目前只在 CPU 上调通过，GPU 机器上还没跑过"), else the item whole."""
+    return (_open_parts(item, worked) or [item]) if keeps(item) else []
 
 
 def _keep(todos: list) -> list:

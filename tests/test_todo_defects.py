@@ -86,10 +86,24 @@ def test_a_state_that_is_a_defect_by_its_shape_is_a_todo(message, key):
     "部署完会检查 /ready，60 秒内没就绪就报错退出。",
     "Uploads larger than 10 MB are rejected, so the client shows an error.",
     "识别失败时返回 422，前端会提示用户换张图片。",
+    # a consequence that is how it is meant to work: expiry, clean-up, a schedule, a cache miss
+    "登录态保存在 Redis，30 分钟不活动就会过期。",
+    "日志按天切分，30 天前的会自动清空。",
+    "改密码以后，旧的 token 会失效。",
+    "The report is built nightly, so it runs again at midnight.",
+    "Failed jobs stay in the list, so you can trigger one manually.",
+    "Hot keys are served from Redis, so cache misses go to Postgres.",
     # the old thing kept within a limit; a plan; a stopgap that is a plan
     "包体积现在 3.1MB，还在 4MB 的限制以内。",
     "Let's keep the env var for now and revisit next quarter.",
+    # the thing still there kept safe or left as it was; nothing more to say for now
+    "重启以后数据还在 Redis 里，没有丢。",
+    "配置文件还在原来的目录里，路径没变。",
+    "That's all for now.",
+    "The fallback is good enough for now.",
     # an absence that is good news or a fact of a choice
+    "回归跑完了，一个用例都没挂。",
+    "昨晚一条告警都没响。",
     "压测跑了一晚上，什么报错都没有。",
     "昨天发版的时候告警群里一条都没响。",
     "最后选了 Redis，没有上 Kafka，量不大。",

@@ -139,12 +139,13 @@ _MODAL = re.compile(r"\b(?:will|would|can|could|may|might|gets?|get|keeps?|ends?
                     re.I)
 # what is trouble when it happens
 _BAD_EN = re.compile(
-    r"\b(?:break|breaks|broken|drifts?|drift|crash(?:es)?|lost|lose|loses|leaks?|wiped|erased|grows?|growing|"
-    r"stale|slow|slower|404s?|overflows?|fills? up|diverges?|duplicated?|twice|miss(?:es|ed)?|"
-    r"random|wrong|out of sync|keeps? access|never (?:\w+ed|sent|seen|run|fires?)|again|from scratch|by hand|"
-    r"manually|expensive|costs?|garbage|unreadable|blocked|stuck|locked out|confus\w+|surprised?)\b", re.I)
-_BAD_ZH = re.compile(r"丢|找不回|挡住|遮住|挡|变砖|崩|卡住|卡死|很慢|变慢|慢|很大|很多|偏(?:乐观|高|低|大|小)|不准|乱|失效|"
-                     r"过期|泄露|泄漏|白屏|从头|手工|手动|手改|重复|漏|清空|误|以为|看不到|"
+    r"\b(?:break|breaks|broken|drifts?|drift|crash(?:es)?|lost|lose|loses|leaks?|wiped|erased|"
+    r"grows? (?:by|without|unbounded|forever|every|each)|stale|slow|slower|404s?|overflows?|fills? up|diverges?|"
+    r"duplicated?|twice|random|wrong|out of sync|keeps? access|never (?:\w+ed|sent|seen|run|fires?)|"
+    r"(?:everything|all over) again|from scratch|expensive|garbage|unreadable|blocked|stuck|locked out|confus\w+|"
+    r"surprised?)\b", re.I)
+_BAD_ZH = re.compile(r"丢|找不回|挡住|遮住|挡|变砖|崩|卡住|卡死|很慢|变慢|很大|很多|偏(?:乐观|高|低|大|小)|不准|乱|"
+                     r"泄露|泄漏|白屏|从头|手工|手动|手改|重复|漏掉|误[删报判杀伤触]|以为|看不到|"
                      r"找不到|用不了|打不开|进不去|没法|无法|不了|膨胀|爆|溢出|多\s*\d|翻倍|不一致|对不上")
 # … said absent or prevented ("won't break", "不会丢", "不受影响")
 _BAD_NEGATED = re.compile(r"(?:不会|不受|没有|不再|避免|防止|免得|以免)[\u4e00-\u9fff]{0,3}$|"
@@ -247,9 +248,14 @@ def _absent_whole(clause: str, sentence_parts: list, i: int) -> bool:
         not any(cl._CONDITION_IN.search(p) or cl._WHEN_ZH.search(p) for p in sentence_parts[i - 1:i])
 
 
+# what is news when it is absent ("一条告警都没响", "一个用例都没挂", "什么报错都没有"): a result, not a gap
+_NOISE_ZH = re.compile(r"告警|报警|报错|错误|异常|问题|失败|挂|超时|丢|崩|冲突|警告|" + cl.TROUBLE_ZH)
+
+
 def _emphatic_absence(clause: str) -> bool:
     zh = _NOTHING_ZH.search(clause)
-    if zh and not cl._TROUBLE.search(zh.group("what")) and not cl._WHEN_ZH.search(clause[zh.end():]):
+    if zh and not _NOISE_ZH.search(zh.group("what")) and not _NOISE_ZH.match(clause[zh.end():]) and \
+            not cl._WHEN_ZH.search(clause[zh.end():]):
         return True
     en = _NOTHING_EN.search(cl.strip_connective(clause))
     return bool(en) and not re.search(r"\b(?:else|has changed|changed|broke|failed)\b", clause, re.I)
@@ -269,7 +275,7 @@ def stated_defect(sentence: str) -> bool:
             continue
         if i and (_consequence(clause) or i == len(parts) - 1 and _judged_bad(clause)) and _a_state(parts[0]):
             return True
-        if _untold(_STOPGAP.sub(" ", clause)) and (_still_there(clause) or _stopgap(clause) or
+        if _untold(_STOPGAP.sub(" ", clause)) and (_still_there(clause, sentence) or _stopgap(clause) or
                                                    _BAD_OUTCOME.search(clause)):
             return True           # a state these shapes make a defect, even in a past form ("is read from … for now")
         if _MUST_CHANGE.search(clause) and not cl.reports_done(clause) and not cl.is_rationale(clause):
@@ -286,10 +292,18 @@ def tried_only(clause: str) -> bool:
     return bool(_TRIED_ONLY.search(clause))
 
 
-def _still_there(clause: str) -> bool:
+def _still_there(clause: str, sentence: str = "") -> bool:
+    """The old thing still in place — not a thing kept safe or left as it was ("重启以后数据还在 Redis 里，
+    没有丢", "配置还在原来的目录里，路径没变")."""
     found = _STILL_THERE_ZH.search(clause)
-    return bool(found) and not _WITHIN.search(found.group("where"))
+    return bool(found) and not _WITHIN.search(found.group("where")) and not _KEPT.search(sentence or clause)
+
+
+_KEPT = re.compile(r"没丢|没有丢|不会丢|完好|都在|没变|不变|没动|照旧|一样|\b(?:intact|unchanged|as before)\b", re.I)
+# nothing more to say: "That's all for now", "Good enough for now", "先这样"
+_ALL_FOR_NOW = re.compile(r"\b(?:that's|that is|this is|it's|that'll be) (?:all|it)\b|\b(?:enough|fine|ok|okay|good)\b|"
+                          r"就这些|先这样|够用", re.I)
 
 
 def _stopgap(clause: str) -> bool:
-    return bool(_STOPGAP.search(clause)) and not _PLAN.search(clause)
+    return bool(_STOPGAP.search(clause)) and not _PLAN.search(clause) and not _ALL_FOR_NOW.search(clause)

@@ -24,6 +24,10 @@ def _has(todos, key):
      "switcher sits behind the cookie banner.", ["EXIF rotation", "locale switcher"]),
     ("接口联调完了，测试都过了。发现的几个隐患：\n- 回调地址写的是测试环境\n- 签名用的是 MD5", ["回调地址写的是测试环境", "签名用的是 MD5"]),
     ("Crawler 跑通了。Issues 还有这些：\n- robots.txt 每次都重新下载\n- 重定向链只跟一层", ["robots.txt 每次都重新下载", "重定向链只跟一层"]),
+    ("重构完了。待修复的问题：\n- 导出的 Excel 日期列是文本\n- 大文件上传进度条不动", ["日期列是文本", "进度条不动"]),
+    ("The API is up. Issues to fix: the pagination cursor is an offset; the error body is HTML.",
+     ["pagination cursor is an offset", "error body is HTML"]),
+    ("Problems not yet fixed:\n- the sidebar width is a magic number", ["sidebar width is a magic number"]),
 ])
 def test_items_under_a_problem_lead_are_todos(message, keys):
     todos = from_message(message)

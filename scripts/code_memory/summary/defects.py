@@ -37,8 +37,9 @@ _PROBLEM_NOUN = re.compile(
     r"(?:noticed|found|spotted) (?:while|along|on the way|in there))\b", re.I)
 # … unless the lead says they are dealt with ("之前说的几个问题都处理了：", "Fixed along the way:",
 # "Issues resolved:") or asks
-_RESOLVED = re.compile(r"处理|解决|修|改好|改掉|搞定|消除|没有了|不存在|都好了|"
-                       r"\b(?:fix\w*|resolv\w*|solv\w*|address\w*|handl\w*|sort\w*|clear\w*|clos\w*|gone|no)\b", re.I)
+_RESOLVED = re.compile(r"(?<![待要需未没得])(?:处理|解决|修|改好|改掉|搞定|消除)|没有了|不存在|都好了|"
+                       r"(?<!\bto )\b(?:fix\w*|resolv\w*|solv\w*|address\w*|handl\w*|sort\w*|clear\w*|clos\w*|"
+                       r"gone|no)\b", re.I)
 _LEAD = re.compile(r"^(?P<lead>[^:：\n]{2,48}?)\s*[:：]\s*")
 _LEAD_WORDS = 9
 # an item that is dealt with all the same: fixed, now true, or fine
@@ -92,7 +93,8 @@ def problem_lead(sentence: str):
     if not lead:
         return None
     text = lead.group("lead")
-    return lead if _PROBLEM_NOUN.search(text) and not _RESOLVED.search(text) and not cl.told(text) else None
+    resolved = _RESOLVED.search(text) and not cl.is_open(text, obligations=False)      # not "Problems not yet fixed:"
+    return lead if _PROBLEM_NOUN.search(text) and not resolved and not cl.told(text) else None
 
 
 # the items after a lead: one a ``；`` or a number ("…: a; b; and c", "1. a 2. b"), not at ", and" — "augmentation is

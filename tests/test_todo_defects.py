@@ -72,6 +72,10 @@ def test_problem_lists_that_are_done_or_fine_are_not_todos(message, absent):
     ("Trial users also get a blank welcome email.", "blank welcome email"),
     ("Webhook 的 secret 用的是测试值，得换成正式的。", "得换成正式的"),
     ("The exporter isn't aware of the new currency field yet.", "isn't aware of the new currency field yet"),
+    # a wish in a subordinate clause
+    ("要是能支持断点续传就好了。", "支持断点续传"),
+    ("It would help if the CLI printed the resolved config path.", "printed the resolved config path"),
+    ("I'd suggest we move the cleanup cron into the job scheduler.", "move the cleanup cron"),
     # the deleted things that come back (an attributive 删掉的 is no fix)
     ("后台删掉的优惠券刷新后又出现。", "删掉的优惠券"),
 ])
@@ -113,6 +117,9 @@ def test_a_state_that_is_a_defect_by_its_shape_is_a_todo(message, key):
     "最后选了 Redis，没有上 Kafka，量不大。",
     "没有权限的访客点下载会看到登录页，这是原来的逻辑。",
     "Nothing else changed in the checkout flow.",
+    # a regret about the past, a wish that asks the person
+    "要是当时加了索引就好了。",
+    "It would help if you sent me the full log.",
     # tried or scoped on purpose, agreed, a request to the person
     "Only tested on Linux, which is the only platform we ship, as agreed.",
     "You'll need to rotate the old key on your side.",

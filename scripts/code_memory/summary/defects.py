@@ -263,11 +263,29 @@ def _emphatic_absence(clause: str) -> bool:
     return bool(en) and not re.search(r"\b(?:else|has changed|changed|broke|failed)\b", clause, re.I)
 
 
+# a wish in a subordinate clause: "要是能支持断点续传就好了", "It would help if the CLI printed the path",
+# "I'd suggest we move the cron into the scheduler" — not a regret about the past ("要是当时加了索引就好了")
+# nor a request to the person ("It would help if you sent the logs")
+_WISH = re.compile(r"^(?:要是|如果|假如|若)(?:能|可以)[^，,。；;]{2,40}?就(?:更|会更|最)?好了?|"
+                   r"\bit(?:'d| would) (?:really |also )?(?:help|be (?:good|nice|better|great|useful|cleaner|safer)) if\b|"
+                   r"\b(?:I'd|I would|we'd|I)\s+(?:suggest|recommend|propose)\s+(?:we\b|that\b|\w+ing\b)", re.I)
+_NOT_A_WISH = re.compile(r"当时|之前|以前|早点|早些|\bif you\b|\byou (?:could|can)\b|你(?:能|可以)", re.I)
+
+
+def wish(sentence: str) -> bool:
+    sentence = cl.strip_connective(sentence)
+    return bool(_WISH.search(sentence)) and not _NOT_A_WISH.search(sentence) and not cl.is_question(sentence) and \
+        not cl.told(sentence)
+
+
 def stated_defect(sentence: str) -> bool:
     """Does a sentence state a defect by its shape (see the module docstring): a state with a bad
     consequence, the old thing still in place, a stopgap, a scope tried only so far, an emphatic
     absence, a clause opening with 没有 after its subject, a bad outcome someone gets, or a change
-    still to be made ("得换成…")? Never one that tells (clauses.told), asks or is a condition."""
+    still to be made ("得换成…"), or a wish in a subordinate clause (:func:`wish`)? Never one that tells
+    (clauses.told), asks or is a condition."""
+    if wish(sentence):
+        return True
     if cl.is_question(sentence) or cl.is_condition(sentence) or cl.told(sentence) or cl.for_the_person(sentence) or \
             cl.explains(sentence) or cl._FINE.search(sentence) or cl.NOTHING_LEFT.search(sentence):
         return False

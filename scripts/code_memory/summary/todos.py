@@ -277,7 +277,8 @@ def _shorten(text: str, only_open: bool = False) -> str:
         text = joiner.join(kept) or text
     else:
         first = 0
-        while first < len(parts) - 1 and cl.reports_done(parts[first]) and not defects.tried_only(parts[first]) and \
+        while first < len(parts) - 1 and cl.reports_done(parts[first]) and \
+                not (defects.tried_only(parts[first]) and not cl.is_open(parts[first + 1])) and \
                 not _PRONOUN_START.match(cl.strip_connective(parts[first + 1])):     # "they" needs it
             first += 1
         if first:

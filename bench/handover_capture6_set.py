@@ -34,8 +34,11 @@ what the platform team set up").
 capture6`` runs it; the ``spurious_todos`` count is the precision measure.
 
 BASELINE — main b220a29, ``.venv-test/bin/python bench/bench_handover_tuning.py --set capture6 --json
-OUT`` with ``--checkout`` of ``git archive b220a29``, offline summarizer, recorded before any rule of this
-round changed: see BENCHMARKS.md, "Handover — sixth round (capture)".
+OUT`` with ``--checkout`` of ``git archive b220a29``, offline summarizer, 2026-11-26 15:09 UTC, load
+average 2.3, recorded before any rule of this round changed: open to-dos captured (on a ``[ ]`` line of
+the next start) 7/32 (zh 3/12, en 1/14, mixed 3/6); spurious ``[ ]`` lines 2/9; topics 10/10, files 10/10.
+After the rules of this round (branch ``capture6``, same command): 31/32 (zh 12/12, en 13/14, mixed
+6/6), spurious 2/33 — an upper bound (BENCHMARKS.md, "Handover — sixth round (capture)").
 """
 
 from __future__ import annotations

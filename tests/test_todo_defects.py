@@ -142,6 +142,8 @@ def test_shapes_apply_only_to_a_session_that_did_work():
     """A question answered in a session that changed nothing tells the state; it leaves no to-do."""
     assert from_message("Nothing cleans up the temp uploads when a job is cancelled.", worked=False) == []
     assert from_message("Problems I ran into:\n- the footer repeats on every page", worked=False) == []
+    assert _has(from_message("Sure. Reminder: ask Omar for the staging VPN config.", worked=False),
+                "ask Omar for the staging VPN config")          # a reminder is one after any session
 
 
 def test_problem_lead_and_items_read_alone():

@@ -383,7 +383,7 @@ def from_message(message: str, worked: bool = True) -> list:
                 collecting = not rest
                 continue
             lead, keeps = defects.lead(sentence)     # "A few rough edges:", "As you asked:", "Fixed along the way:"
-            if lead and worked:
+            if lead and (worked or keeps is not defects.problem_item):      # a reminder holds after any session
                 rest = sentence[lead.end():].strip()
                 todos += [line for item in defects.items(rest) for line in _listed(item, keeps, worked)]
                 collecting, before = keeps if not rest else False, sentence

@@ -19,6 +19,10 @@ Capture — from the final assistant message and from the person's own words:
     (clauses.for_the_person) and — for the state rules — a sentence that tells a state rather than
     leaves it open (a pitfall written down, an agreed limit, the past, a fix: clauses.told) are not
     to-dos.
+  * after a session that did work, a plain state the sentence's shape makes a defect — an item of a
+    list introduced as problems, a bad consequence, the old thing still in place, a stopgap, a scope
+    tried only so far, an emphatic absence — and a reminder the report says again ("As you asked: …")
+    (summary/defects.py);
   * the person's deferrals (下次 / 有空 / 上线前要 / 提醒我 / remember to / remind me to / later …) in their requests,
     unless the session's final message reports them done.
 
@@ -86,7 +90,7 @@ from ..text import soft
 from ..text.keywords import acronyms, coverage, covers, expand, names, stem, weights
 from ..text.similarity import is_near_duplicate
 from . import clauses as cl
-from . import guards, reversal, subject, synonyms
+from . import defects, guards, reversal, subject, synonyms
 from . import progress as pg
 
 TODO_CHARS = 160
@@ -278,6 +282,7 @@ def _shorten(text: str, only_open: bool = False) -> str:
     else:
         first = 0
         while first < len(parts) - 1 and cl.reports_done(parts[first]) and \
+                not (defects.tried_only(parts[first]) and not cl.is_open(parts[first + 1])) and \
                 not _PRONOUN_START.match(cl.strip_connective(parts[first + 1])):     # "they" needs it
             first += 1
         if first:
@@ -323,7 +328,8 @@ def _open_parts(sentence: str, obligations: bool, before: str = "") -> list:
     for i, part in enumerate(parts):
         goes_on = bool(last) and obligations and _CONTINUES_LIST.match(part) and not cl.completed(part) and \
             not cl.is_question(part) and content(part)
-        if not (cl.open_sentence(part, obligations, states=states) or goes_on):
+        if not (cl.open_sentence(part, obligations, states=states) or goes_on or
+                (states and defects.stated_defect(part))):       # a defect by its shape (summary/defects.py)
             last = []
             continue
         if i and _points_back(part):
@@ -369,7 +375,7 @@ def from_message(message: str, worked: bool = True) -> list:
             continue
         item = _LIST_ITEM.match(line)
         if collecting and item and not _LEAD.match(item.group(1).strip()):
-            todos.append(item.group(1))
+            todos += [item.group(1)] if collecting is True else _listed(item.group(1), collecting, worked)
             continue
         collecting = False
         before = ""
@@ -380,9 +386,22 @@ def from_message(message: str, worked: bool = True) -> list:
                 todos += [item for item in _items(rest) if not _tells(item)]
                 collecting = not rest
                 continue
+            lead, keeps = defects.lead(sentence)     # "A few rough edges:", "As you asked:", "Fixed along the way:"
+            if lead and (worked or keeps is not defects.problem_item):      # a reminder holds after any session
+                rest = sentence[lead.end():].strip()
+                todos += [line for item in defects.items(rest) for line in _listed(item, keeps, worked)]
+                collecting, before = keeps if not rest else False, sentence
+                continue
             todos += _open_parts(sentence, worked, before)
             before = sentence
     return _keep(todos)
+
+
+def _listed(item: str, keeps, worked: bool) -> list:
+    """The to-do lines of an item under a lead summary/defects.py reads (``keeps``: whether it is open
+    work there): what the sentence rules make of it when they find open work in it ("GPU 机器上还没跑过"
+    of "目前只在 CPU 上调通过，GPU 机器上还没跑过"), else the item whole."""
+    return (_open_parts(item, worked) or [item]) if keeps(item) else []
 
 
 def _keep(todos: list) -> list:

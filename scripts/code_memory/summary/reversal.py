@@ -18,11 +18,16 @@ opposite that closes it:
   red/green …): the opposite word said of the same thing;
 * **not yet tested or run** (还没在…测过, 还没跑过, 没验证, never tried, hasn't been tested on …): a
   report of having run or tried it, with a result (a number, "没丢帧", "passed", "match"), and no
-  failure in the same statement ("ran it on the board — 3 of 8 fail" stays open).
+  failure in the same statement ("ran it on the board — 3 of 8 fail" stays open);
+* **a trouble of time with its measure** (进关会卡 1 秒左右, "the export takes 90 minutes"): the
+  same thing's measure reported reduced ("从 1.1 秒降到 180ms", "now takes 12 minutes (was 90)"),
+  two of its words named, nothing said to be still so.
 
 The statement must name what the to-do is about: a word of the bad state's clause that no other
-open to-do of the project holds (for "only X", a word of the to-do beyond X), read in the to-do's
-own words (summary/synonyms.py). It must be a statement of finished work or a state the session
+open to-do of the project holds (for "only X", a name the to-do gives beyond X — Windows, Rocky —
+or two of its words beyond X), read in the to-do's own words (summary/synonyms.py), and no sibling
+of the same list by a word of that one's own ("降级改成…生效" reverses nothing of "年付还没做，目前只
+支持月付"). It must be a statement of finished work or a state the session
 reports (summary/progress.py), with nothing in it left open ("改成了从配置读，但还没部署"), or —
 for a change asked for (hard-coded, an opposite word) — the person's request, when the session
 did the work (its files changed, its last command passed) and its report speaks of the same

@@ -101,3 +101,19 @@ def test_what_the_shared_words_tell():
     assert "套餐" in shared.telling(plan, [said], expand(weights(said)))       # said of it: 上线了
     assert shared.is_measure("分钟") and shared.is_measure("月底") and shared.is_measure("90")
     assert not shared.is_measure("月付") and not shared.is_measure("export")
+
+
+def test_without_jiebas_dictionary(monkeypatch):
+    """Without jieba's dictionary no Chinese word is taken for a noun (the rule holds less, never
+    more): 套餐 before 权益 still counts; after 的 the thing qualified is still told."""
+    monkeypatch.setattr(shared, "_dictionary", lambda: "")
+    shared._noun.cache_clear()
+    shared._english_noun.cache_clear()
+    try:
+        plan = weights("企业版套餐还没做")
+        assert "套餐" in shared.telling(plan, ["保留原套餐权益"], expand(weights("保留原套餐权益")))
+        said = "保留原套餐的权益"
+        assert "套餐" not in shared.telling(plan, [said], expand(weights(said)))
+    finally:
+        shared._noun.cache_clear()
+        shared._english_noun.cache_clear()

@@ -44,7 +44,9 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
      completion and leave nothing open and the plain statements
      of a working session's final report — most of its words, or fewer when every identifier and
      file name it mentions is there; for the best match of the open to-dos only, a good share (two
-     real words at least) or all of its main clause and some of the rest; never a question
+     real words at least) or all of its main clause and some of the rest, of the words that say
+     what it is about (no measure word alone, no word that qualifies another thing: summary/shared.py);
+     never a question
      (even without its mark: 配了吗) nor a sentence that says the trouble goes on (还是乱码, still);
   2. the person asked for it (a request sentence that is not itself put off names part of the
      same work, covers its main clause, or is mostly the to-do's words — or names nothing but its

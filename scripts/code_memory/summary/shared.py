@@ -42,7 +42,7 @@ _NUMBER = re.compile(r"^[\d.,%]+[a-z%]*$", re.I)
 
 # English words after a noun that state, not name: the predicate begins ("the export is …", "… now")
 _STATES = frozenset(stem(w) for w in (
-    "is are was were be been being has have had now no longer also still just only already do does did "
+    "the a an is are was were be been being has have had now no longer also still just only already do does did "
     "will would can could should must may might never again down up back out over off in on at to for of with "
     "from by and or but not than then so that which who this these those it its".split()))
 _VERB_FORM = re.compile(r"(?:s|ed|ing)$")
@@ -127,12 +127,16 @@ def _noun_next(tokens: list, i: int, j: int) -> bool:
 
 
 def _qualifies_other(tokens: list, i: int, todo_words, depth: int = 0) -> bool:
-    """Is the word at ``i`` the modifier of a thing the to-do does not name — the noun after it, or a
-    word of the to-do that itself qualifies such a thing ("订单列表页的分页组件")?"""
+    """Is the word at ``i`` the modifier of a thing the to-do does not name: the last noun of the run
+    of nouns after it ("订单列表页的分页组件", "the settings page's theme toggle") — not "failed
+    pg-backup *jobs*" for a to-do of jobs that fail?"""
     j = _next(tokens, i)
     if j is None or depth > 6 or not _noun_next(tokens, i, j):
         return False
-    return tokens[j][0] not in todo_words or _qualifies_other(tokens, j, todo_words, depth + 1)
+    k = _next(tokens, j)
+    if k is not None and _noun_next(tokens, j, k):
+        return _qualifies_other(tokens, j, todo_words, depth + 1)
+    return tokens[j][0] not in todo_words
 
 
 def _names_its_thing(tokens: list, i: int, todo_words) -> bool:

@@ -117,3 +117,13 @@ def test_without_jiebas_dictionary(monkeypatch):
     finally:
         shared._noun.cache_clear()
         shared._english_noun.cache_clear()
+
+
+def test_a_later_clause_word_may_qualify():
+    """Only what the to-do is about (its main clause) is held to the modifier rule: 读数据 of the
+    consequence "续训后…会从头读数据" still counts in "读数据的进度随 checkpoint 一起存"."""
+    todo = "dataloader 的采样位置没有恢复，续训后会从头读数据"
+    said = "读数据的进度随 checkpoint 一起存，续训后从中断的 batch 接着读。"
+    words, done = weights(todo), expand(weights(said))
+    assert "读数据" not in shared.telling(words, [said], done)                          # held to it: qualifies 进度
+    assert "读数据" in shared.telling(words, [said], done, main=weights("dataloader 的采样位置没有恢复"))

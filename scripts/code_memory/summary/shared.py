@@ -147,10 +147,12 @@ def _names_its_thing(tokens: list, i: int, todo_words) -> bool:
         not _qualifies_other(tokens, j, todo_words)
 
 
-def telling(todo_words: dict, statements, done_words) -> set:
+def telling(todo_words: dict, statements, done_words, main=None) -> set:
     """``done_words`` (what the session reports done) without the to-do's words that tell nothing of
     what it is about (the module docstring): measure words, unless they qualify the to-do's own
-    thing, and words every statement that holds them uses only to qualify another thing."""
+    thing, and words of its main clause (``main``; all its words when not given) that every
+    statement that holds them uses only to qualify another thing — a word of a later clause (what
+    follows from the trouble: "续训后…会从头读数据") is no subject the report could mistake."""
     weak, measures = set(), set()
     cut = [_tokens(statement) for statement in statements]
     for token in todo_words:
@@ -160,7 +162,8 @@ def telling(todo_words: dict, statements, done_words) -> set:
         if is_measure(token):
             if not any(_names_its_thing(tokens, i, todo_words) for tokens, i in uses):
                 measures.add(token)
-        elif uses and all(_qualifies_other(tokens, i, todo_words) for tokens, i in uses):
+        elif (main is None or token in main) and uses and \
+                all(_qualifies_other(tokens, i, todo_words) for tokens, i in uses):
             weak.add(token)
     # a measure word counts beside a word that tells the to-do's thing, never alone
     if not any(t in done_words and t not in weak and t not in measures and subject.real(t, w)

@@ -841,7 +841,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             asked.append((_request_match(words, main, seen), ref, todo))
         elif seen.worked and seen.continues and coverage(words, seen.done_words) >= CONTINUE_SHARE:
             resumed.append((coverage(words, seen.done_words), ref, todo))
-        elif _reported(words, main, telling_words(words, seen.statements, seen.done_words),
+        elif _reported(words, main, telling_words(words, seen.statements, seen.done_words, main),
                        NAMED_REPORTED_SHARE if named_by_one else REPORTED_SHARE):
             reported.append((coverage(words, seen.done_words), ref, todo))
     # a to-do the report covers but the request names none of, while the request names another

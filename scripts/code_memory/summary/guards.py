@@ -29,6 +29,7 @@ from ..text import soft
 from ..text.keywords import _segmenter, expand, stem, weights
 from ..text.segment import HAN_RUN
 from . import clauses as cl
+from . import progress as pg
 from . import subject
 
 # ---------------------------------------------------------------------------------------------
@@ -308,3 +309,98 @@ def sibling_named(main_text: str, words: dict, said, everything) -> bool:
         if any(_modifiers(s, head, words) for s in said):
             return True
     return False
+
+
+# ---------------------------------------------------------------------------------------------
+# part done, part left open
+
+# words that say how much of the work was done, not what it is ("3 of the 5", 一半, the rest)
+_AMOUNT = frozenset({stem(w) for w in "half part rest remaining first last all none some most".split()} |
+                    {"一半", "剩下", "剩余", "部分", "其余", "全部"})
+
+
+def _telling(words: dict) -> dict:
+    """Of weighted ``words``, those that say which work it is: real words and acronyms (API, CSV),
+    but no mere work word, amount, state or number."""
+    return {t: w for t, w in words.items()
+            if (subject.real(t, w) or t.isascii() and w >= 1.0 and t.isalpha()) and t not in subject.PLAIN
+            and t not in _AMOUNT and not _counted(t)}
+
+
+def _left_open(statement: str, kind: str) -> bool:
+    return kind in pg.HELD or kind == pg.STATE and cl.open_sentence(statement, states=True)
+
+
+def partial_reports(report) -> list:
+    """``[(done, left)]``: where a report (``report``: ``[(statement, verdict)]`` of summary/progress.py
+    ``read``) says part of a piece of work is done and another part is still open — a finished
+    statement and the open one right after it ("I translated the 14 guides. The API reference pages
+    aren't done yet"; "3 of the 5 fields are validated now: … Zip and referral code still have none"),
+    or one statement with a finished clause and an open one ("Tutorials are in English now, 但 API
+    文档还没翻"; "定时任务迁了一半：日报和对账已经跑通了，剩下三个还没迁": its other clauses are the rest)."""
+    out = []
+    for i, (statement, kind) in enumerate(report):
+        parts = _parts(statement)
+        if len(parts) > 1 and kind != pg.FINISHED:
+            done = [c for c in parts if pg.verdict(c) == pg.FINISHED]
+            rest = [c for c in parts if c not in done]
+            if done and any(_left_open(c, pg.verdict(c)) for c in rest):
+                out.append((" ".join(done), " ".join(rest)))
+        if kind == pg.FINISHED and i + 1 < len(report) and _left_open(*report[i + 1]):
+            out.append((statement, report[i + 1][0]))
+    return out
+
+
+def partly_done(words: dict, partial) -> bool:
+    """Is a to-do (``words``) one a session did only in part: the open part of a report that says
+    part of its work is done (``partial``: :func:`partial_reports`) names two of the to-do's words,
+    one of them a real word the done part does not say — the rest of the to-do, left open ("there's
+    no redirect from the old docs URLs" after "Added redirects for the old guide pages. The reference
+    section's old URLs aren't mapped yet")? An open part that only repeats what was done ("Paginated
+    the search results. Search ranking is next": search) names other work."""
+    mine = expand(words)
+    for done, left in partial:
+        said = expand(weights(cl.main_text(done)))
+        shared = {t: w for t, w in weights(cl.main_text(left)).items()
+                  if soft.share(t, mine) > 0 and w >= 1.0 and t not in subject.PLAIN}
+        if len(shared) >= 2 and any(t in _telling(shared) and subject.real(t, w) and soft.share(t, said) == 0
+                                    for t, w in shared.items()):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# other work on the same file
+
+
+def other_work(words: dict, reported, file_words, resumed=None) -> bool:
+    """Does a session's report (``reported``: its statements) name work of its
+    own and none of a to-do's (``words``; ``resumed``: the words of the unfinished work a "continue"
+    took up, which name it too) — "给 compress.py 加了 EXIF 方向校正" for "compress.py 里的最大边长写死成
+    2048"? The words of the files it changed (``file_words``) name no work: a path word is never the
+    subject. A report of nothing but the result ("Done, all tests pass") names no other work."""
+    mine = expand({**words, **(resumed or {})})
+    named = False
+    for text in reported:
+        real = [t for t in subject.what_words(weights(cl.main_text(text))) if t not in file_words]
+        if any(soft.share(t, mine) > 0 for t in real):
+            return False
+        named = named or bool(real)
+    return named
+
+
+# ---------------------------------------------------------------------------------------------
+# the next piece of work asked for
+
+# "Now the redirects for the old URLs", "OK, next the API pages", "现在弄一下 API 文档", "接下来把日志加上"
+_NEXT_LEAD = re.compile(r"^\s*(?:(?:ok(?:ay)?|good|great|thanks|nice|好的?|行|嗯)\s*[,，!！.。]?\s*)?(?:and\s+|那)?"
+                        r"(?:(?:now|next|then)\b|现在|接下来|然后|下面)\s*[,，:：]?\s*", re.I)
+
+
+def asks_next(sentence: str) -> bool:
+    """Does the person ask for the next piece of work with a leading "now" ("Now the redirects for
+    the old URLs", "现在弄一下 API 文档") — a sentence that reads as work finished only by that word,
+    not their word that something is done ("now the export streams rows" without it still says
+    nothing done; "现在好了", "now it's merged" still say it)?"""
+    lead = _NEXT_LEAD.match(sentence)
+    return bool(lead) and pg.finished(sentence) and not pg.finished(sentence[lead.end():])

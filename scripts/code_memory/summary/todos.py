@@ -502,6 +502,9 @@ class Evidence:
     resumed_open: bool = False    # … which must have left open work of its own (it came before a light session)
     resumed_files: dict = field(default_factory=dict)   # … or, after a question about it, {session: files} of the
                                                         # to-dos' own sessions, one of which must be changed again
+    reported: list = field(default_factory=list)     # the statements of its report (summary/guards.py)
+    partial: list = field(default_factory=list)      # [(done, left)]: work its report says is done in part
+    resumed_told: dict = field(default_factory=dict)    # the words of what the session it resumes left open
 
     @classmethod
     def from_digest(cls, digest, previous: str | None = None, previous_final: str = "", places=()) -> "Evidence":
@@ -537,6 +540,9 @@ class Evidence:
         for sentence, kind in report:
             ev.held_open += pg.held_open(sentence, kind)
             ev.left_alone += guards.untouched(sentence)
+            if kind != pg.QUESTION:
+                ev.reported.append(sentence)
+        ev.partial = guards.partial_reports(report)
         ev.held_open = list(dict.fromkeys(ev.held_open))
         ev.asked_words = expand(ev.asked_words)
         kinds = {kind for _s, kind in report}
@@ -569,6 +575,9 @@ class Evidence:
                     ev.resumed, ev.resumed_from, ev.resumed_open = [content(topic)], working, True
                     if ev.continues:
                         ev.continues = working
+        if ev.resumed:
+            ev.resumed_told = {t: w for statement, kind in pg.read(previous_final or "") if kind in pg.HELD
+                               for t, w in content(statement).items()}
         return ev
 
 
@@ -611,7 +620,7 @@ def done_statements(digest) -> list:
                 and (not cl.negated(_NO_MORE.sub(" ", s)) or kind == pg.FINISHED)]
     for request in digest.user_requests:
         out += [s for s in pg.statements(request) if not _ASKS.search(s) and not _IMPERATIVE.match(s)
-                and (pg.finished(s) or _settled(s))]
+                and not guards.asks_next(s) and (pg.finished(s) or _settled(s))]
     for question, answer in getattr(digest, "exchanges", None) or ():
         out += pg.confirmed(question, answer)
     return [s for s in out if not _TROUBLE_GOES_ON.search(s)]
@@ -790,9 +799,14 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             all(f in changed or os.path.basename(f) in changed for f in files)
         # its files edited for other work the person asked for are no evidence, unless the session
         # speaks of what the to-do is about beyond its files
-        if (by_files and (named_by_one is not None or _speaks_of(words, seen))) or \
-                (seen.continues == ref and seen.worked
-                 and coverage(words, seen.done_words) >= CONTINUE_SHARE) or (ref, todo) in taken_up:
+        told = _told_words(seen)          # what it reports, without the words of its files' paths
+        # after a question about the to-do, or a light session that put it by, the "continue" is that
+        # work whatever its report calls it; else a report of other work only is no evidence of it
+        tied = (ref, todo) in taken_up and bool(seen.resumed_files or seen.resumed_open)
+        if tied or ((by_files and (named_by_one is not None or _speaks_of(words, seen))) or
+                    (seen.continues == ref and seen.worked and coverage(words, told) >= CONTINUE_SHARE) or
+                    (ref, todo) in taken_up) and \
+                not guards.other_work(words, seen.reported, seen.file_words, _resumed_words(seen, ref, todo, taken_up)):
             out.append((ref, todo))
         elif not subject_said:
             continue
@@ -803,8 +817,8 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             reported_only.append((ref, todo, words))
         elif seen.worked and (_asked_for(words, main, seen) or _asked_and_reported(words, main, seen)):
             asked.append((_request_match(words, main, seen), ref, todo))
-        elif seen.worked and seen.continues and coverage(words, seen.done_words) >= CONTINUE_SHARE:
-            resumed.append((coverage(words, seen.done_words), ref, todo))
+        elif seen.worked and seen.continues and coverage(words, told) >= CONTINUE_SHARE:
+            resumed.append((coverage(words, told), ref, todo))
         elif _reported(words, main, seen.done_words,
                        NAMED_REPORTED_SHARE if named_by_one else REPORTED_SHARE):
             reported.append((coverage(words, seen.done_words), ref, todo))
@@ -823,8 +837,25 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         out += [(ref, todo) for score, ref, todo in candidates if score >= best * margin]
     # a to-do the evidence closed also stays in the running for the best match above (it may be
     # what the report is about), so it can be found twice: once each
-    # the person's own word stands; any other close is checked once more (summary/guards.py)
-    return [pair for pair in dict.fromkeys(out) if pair in own or not _rejected(pair[1], works[pair[1]], evidence)]
+    # the person's own word stands — unless the report says part of that work is still open; any other
+    # close is checked once more (summary/guards.py)
+    return [pair for pair in dict.fromkeys(out) if not guards.partly_done(works[pair[1]], evidence.partial)
+            and (pair in own or not _rejected(pair[1], works[pair[1]], evidence))]
+
+
+def _told_words(evidence: Evidence) -> set:
+    """The words of what a session reports done, in any form, without those of its files' paths (a
+    path word is never what the work was about: ``sync/worker.go`` says nothing of "the sync log")."""
+    told = expand(set().union(*evidence.said)) if evidence.said else set()
+    return {t for t in told if t not in evidence.file_words}
+
+
+def _resumed_words(evidence: Evidence, ref: str, todo: str, taken_up) -> dict:
+    """The words of the unfinished work a "continue" took up (what the session before left failing
+    or half done), when the to-do is closed as that work: a report may name it by them."""
+    if (ref, todo) not in taken_up:
+        return {}
+    return {t: w for words in evidence.resumed[1:] + [evidence.resumed_told] for t, w in words.items()}
 
 
 def _speaks_of(words: dict, evidence: Evidence) -> bool:

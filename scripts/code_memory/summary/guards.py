@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from ..text import soft
-from ..text.keywords import _segmenter, expand, stem, weights
+from ..text.keywords import _segmenter, expand, names, stem, weights
 from ..text.segment import HAN_RUN
 from . import clauses as cl
 from . import progress as pg
@@ -331,15 +331,29 @@ def _left_open(statement: str, kind: str) -> bool:
     return kind in pg.HELD or kind == pg.STATE and cl.open_sentence(statement, states=True)
 
 
+# a statement that says only part of the work is done: "迁了一半", "加了一部分", "partly", "3 of the 5"
+_PART_DONE = re.compile(r"(?:了|到)(?:一半|一部分|部分)|只(?:做|改|加|迁|写|弄)了(?:一半|一部分|部分|[一二两三四\d]+个)|"
+                        r"\b(?:partly|partially|half of|some of)\b|\b(?P<n>\d+) (?:of|out of) (?:the |all )?(?P<m>\d+)\b",
+                        re.I)
+
+
+def _part_done(statement: str) -> bool:
+    found = _PART_DONE.search(statement)
+    return bool(found) and not (found.group("n") and found.group("n") == found.group("m"))
+
+
 def partial_reports(report) -> list:
     """``[(done, left)]``: where a report (``report``: ``[(statement, verdict)]`` of summary/progress.py
     ``read``) says part of a piece of work is done and another part is still open — a finished
     statement and the open one right after it ("I translated the 14 guides. The API reference pages
     aren't done yet"; "3 of the 5 fields are validated now: … Zip and referral code still have none"),
-    or one statement with a finished clause and an open one ("Tutorials are in English now, 但 API
-    文档还没翻"; "定时任务迁了一半：日报和对账已经跑通了，剩下三个还没迁": its other clauses are the rest)."""
+    one statement with a finished clause and an open one ("Tutorials are in English now, 但 API 文档
+    还没翻": its other clauses are the rest), or one that says only part is done ("缓存加了一半",
+    "2 of the 4 endpoints check it now": ``("", statement)``, the whole of it names what is left)."""
     out = []
     for i, (statement, kind) in enumerate(report):
+        if _part_done(statement):
+            out.append(("", statement))
         parts = _parts(statement)
         if len(parts) > 1 and kind != pg.FINISHED:
             done = [c for c in parts if pg.verdict(c) == pg.FINISHED]
@@ -351,20 +365,33 @@ def partial_reports(report) -> list:
     return out
 
 
-def partly_done(words: dict, partial) -> bool:
-    """Is a to-do (``words``) one a session did only in part: the open part of a report that says
-    part of its work is done (``partial``: :func:`partial_reports`) names two of the to-do's words,
-    one of them a real word the done part does not say — the rest of the to-do, left open ("there's
-    no redirect from the old docs URLs" after "Added redirects for the old guide pages. The reference
-    section's old URLs aren't mapped yet")? An open part that only repeats what was done ("Paginated
-    the search results. Search ranking is next": search) names other work."""
+def _conjuncts(text: str) -> set:
+    """The words of the things a to-do names side by side ("Spanish", "French" of "The Spanish and
+    French locales"; 教程, API of "教程和 API 文档"): each of them is part of its work."""
+    out: set = set()
+    for match in re.finditer(r"([\w\u4e00-\u9fff.+-]+)" + _BESIDE + r"(?:the\s+)?([\w\u4e00-\u9fff.+-]+)", text, re.I):
+        for side in match.groups():
+            out |= {t for t, w in weights(side).items() if subject.real(t, w) or t.isascii() and t.isalpha()}
+    return out
+
+
+def partly_done(words: dict, partial, todo: str = "") -> bool:
+    """Is a to-do (``words``; ``todo``: its text) one a session did only in part: the open part of a
+    report that says part of its work is done (``partial``: :func:`partial_reports`) names a real word
+    of the to-do that the done part does not say — the rest of the to-do, left open — and with it one
+    more of its words or one of the things it names side by side ("there's no redirect from the old
+    docs URLs" after "Added redirects for the old guide pages. The reference section's old URLs aren't
+    mapped yet"; "The Spanish and French locales aren't translated" after "Translated the Spanish
+    locale. The French strings aren't done yet")? An open part that only repeats what was done
+    ("Paginated the search results. Search ranking is next": search) names other work."""
     mine = expand(words)
+    side_by_side = _conjuncts(todo) if todo else set()
     for done, left in partial:
-        said = expand(weights(cl.main_text(done)))
+        said = expand(weights(cl.main_text(done))) if done else set()
         shared = {t: w for t, w in weights(cl.main_text(left)).items()
                   if soft.share(t, mine) > 0 and w >= 1.0 and t not in subject.PLAIN}
-        if len(shared) >= 2 and any(t in _telling(shared) and subject.real(t, w) and soft.share(t, said) == 0
-                                    for t, w in shared.items()):
+        rest = [t for t, w in shared.items() if t in _telling(shared) and subject.real(t, w) and soft.share(t, said) == 0]
+        if rest and (len(shared) >= 2 or any(soft.share(t, side_by_side) > 0 for t in rest)):
             return True
     return False
 
@@ -404,3 +431,17 @@ def asks_next(sentence: str) -> bool:
     nothing done; "现在好了", "now it's merged" still say it)?"""
     lead = _NEXT_LEAD.match(sentence)
     return bool(lead) and pg.finished(sentence) and not pg.finished(sentence[lead.end():])
+
+
+def by_path_only(words: dict, held, file_words) -> bool:
+    """Does a session hold (``held``: the words of what it said and was asked, in any form) none of a
+    to-do's real words but those of the files it changed (``file_words``) — "给 parser.py 加了日志"
+    for "parser.py 里的超时还是写死的"? A to-do of nothing but its file is not judged here, nor one
+    whose name in the code a changed file holds ("给 load_config 补单元测试": tests/test_load_config.py)."""
+    pool = set(held) | set(file_words)
+    for name in names(words):        # a name in the code, which a file name may hold (test_load_config.py)
+        parts = [t for t in weights(name) if t != name]
+        if "." not in name and (name in pool or parts and all(t in pool for t in parts)):
+            return False
+    real = [t for t in subject.what_words(words) if t not in file_words]
+    return bool(real) and not any(soft.share(t, {h for h in held if h not in file_words}) > 0 for t in real)

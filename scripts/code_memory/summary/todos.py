@@ -812,14 +812,16 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             continue
         if named_by_one is None:          # the person asked for other work, and nothing said names it
             continue
-        if covers(words, seen.done_words, DONE_SHARE) or \
-                (named and named <= seen.done_words and coverage(words, seen.done_words) >= NAMED_SHARE):
+        # a report that holds none of its words but those of the paths it changed is no report of it
+        by_path = guards.by_path_only(words, _told_words(seen) | seen.asked_words, seen.file_words)
+        if not by_path and (covers(words, seen.done_words, DONE_SHARE) or
+                            (named and named <= seen.done_words and coverage(words, seen.done_words) >= NAMED_SHARE)):
             reported_only.append((ref, todo, words))
         elif seen.worked and (_asked_for(words, main, seen) or _asked_and_reported(words, main, seen)):
             asked.append((_request_match(words, main, seen), ref, todo))
-        elif seen.worked and seen.continues and coverage(words, told) >= CONTINUE_SHARE:
+        elif not by_path and seen.worked and seen.continues and coverage(words, told) >= CONTINUE_SHARE:
             resumed.append((coverage(words, told), ref, todo))
-        elif _reported(words, main, seen.done_words,
+        elif not by_path and _reported(words, main, seen.done_words,
                        NAMED_REPORTED_SHARE if named_by_one else REPORTED_SHARE):
             reported.append((coverage(words, seen.done_words), ref, todo))
     # a to-do the report covers but the request names none of, while the request names another
@@ -839,7 +841,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     # what the report is about), so it can be found twice: once each
     # the person's own word stands — unless the report says part of that work is still open; any other
     # close is checked once more (summary/guards.py)
-    return [pair for pair in dict.fromkeys(out) if not guards.partly_done(works[pair[1]], evidence.partial)
+    return [pair for pair in dict.fromkeys(out) if not guards.partly_done(works[pair[1]], evidence.partial, pair[1])
             and (pair in own or not _rejected(pair[1], works[pair[1]], evidence))]
 
 

@@ -17,6 +17,18 @@ one the person can still close by hand.
   word ("the **Android** build", "**签名**校验", "**操作**日志"); a session that says the same head
   word with another modifier ("The **iOS** build is green", "**整包**校验通过", "**登录**日志加好了")
   and never the to-do's modifier did the sibling, not the to-do (:func:`sibling_named`).
+* **part done, part open** (sixth round) — a report that says part of the work is done and another
+  part open ("I translated the 14 guides. The API reference pages aren't done yet", "Tutorials are
+  in English now, 但 API 文档还没翻", "定时任务迁了一半", "3 of the 5 fields are validated now")
+  closes neither the to-do its open part names nor the whole (:func:`partial_reports`,
+  :func:`partly_done`);
+* **other work on the to-do's file** — file evidence (or a "continue" that takes up unfinished work)
+  is none when the report names work of its own and none of the to-do's, a path word never counting
+  as its subject (:func:`other_work`), and a report that holds a to-do's words only through the
+  paths it changed does not name it (:func:`by_path_only`);
+* **the next work asked for** — "Now the redirects for the old URLs", "现在弄一下 API 文档" read as
+  finished only by the leading "now": a request, not the person's word that it is done
+  (:func:`asks_next`).
 
 Pure functions over strings and the weighted words of text/keywords.py.
 """
@@ -390,6 +402,10 @@ def partly_done(words: dict, partial, todo: str = "") -> bool:
         said = expand(weights(cl.main_text(done))) if done else set()
         shared = {t: w for t, w in weights(cl.main_text(left)).items()
                   if soft.share(t, mine) > 0 and w >= 1.0 and t not in subject.PLAIN}
+        if not done:       # only part done: the clause that says so must be about this to-do
+            marked = next((c for c in _parts(left) if _part_done(c)), left)
+            if not any(soft.share(t, mine) > 0 for t in _telling(weights(cl.main_text(marked)))):
+                continue
         rest = [t for t, w in shared.items() if t in _telling(shared) and subject.real(t, w) and soft.share(t, said) == 0]
         if rest and (len(shared) >= 2 or any(soft.share(t, side_by_side) > 0 for t in rest)):
             return True
@@ -401,7 +417,7 @@ def partly_done(words: dict, partial, todo: str = "") -> bool:
 
 
 def other_work(words: dict, reported, file_words, resumed=None) -> bool:
-    """Does a session's report (``reported``: its statements) name work of its
+    """Does a session's report (``reported``: its statements of work done or of how things are) name work of its
     own and none of a to-do's (``words``; ``resumed``: the words of the unfinished work a "continue"
     took up, which name it too) — "给 compress.py 加了 EXIF 方向校正" for "compress.py 里的最大边长写死成
     2048"? The words of the files it changed (``file_words``) name no work: a path word is never the

@@ -502,7 +502,8 @@ class Evidence:
     resumed_open: bool = False    # … which must have left open work of its own (it came before a light session)
     resumed_files: dict = field(default_factory=dict)   # … or, after a question about it, {session: files} of the
                                                         # to-dos' own sessions, one of which must be changed again
-    reported: list = field(default_factory=list)     # the statements of its report (summary/guards.py)
+    reported: list = field(default_factory=list)     # its report's statements of work done or of how
+                                                     # things are (summary/guards.py)
     partial: list = field(default_factory=list)      # [(done, left)]: work its report says is done in part
     resumed_told: dict = field(default_factory=dict)    # the words of what the session it resumes left open
 
@@ -540,7 +541,7 @@ class Evidence:
         for sentence, kind in report:
             ev.held_open += pg.held_open(sentence, kind)
             ev.left_alone += guards.untouched(sentence)
-            if kind != pg.QUESTION:
+            if kind in (pg.FINISHED, pg.STATE):        # not what it leaves open ("编辑器还没开始")
                 ev.reported.append(sentence)
         ev.partial = guards.partial_reports(report)
         ev.held_open = list(dict.fromkeys(ev.held_open))

@@ -231,6 +231,8 @@ def test_other_work_on_the_todos_file_after_continue_is_no_evidence():
     assert closed(parser, "给 parser.py 加了日志，出错时能看到是哪一行，测试通过。", **work) == []
     assert closed(parser, "超时改成从配置读了，默认还是 30 秒，测试通过。", **work) == parser[:1]
     assert closed(parser, "好了，测试通过。", **work) == parser[:1]        # says nothing else: the file is the evidence
+    # what it leaves open and how its checks came out are no other work
+    assert closed(parser, "改完了，31 个用例都过了。坏行告警还没开始。", **work) == parser[:1]
     settings = [("s1", "settings.py still hard-codes the retry count")]
     work = dict(requests=["continue"], files=["/p/app/settings.py"], checked=["/p/app/settings.py"], failed=False)
     assert closed(settings, "Added type hints to settings.py; tests pass.", **work) == []

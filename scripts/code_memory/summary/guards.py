@@ -416,6 +416,13 @@ def partly_done(words: dict, partial, todo: str = "") -> bool:
 # other work on the same file
 
 
+# a clause that tells how a check came out, not what was done ("24 个用例都过了", "the tests pass"), and
+# a word that says only that work was done (写完, 改好)
+_RESULT = re.compile(r"通过|过了|全绿|全过|跑通|没问题|\b(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|"
+                     r"(?:\d+|no|zero) (?:errors?|failures?|warnings?))\b", re.I)
+_DONE_WORD = re.compile(r"^(?:[写做改弄搞加修调跑接迁补配]|处理)(?:完|好|通|上)$")
+
+
 def other_work(words: dict, reported, file_words, resumed=None) -> bool:
     """Does a session's report (``reported``: its statements of work done or of how things are) name work of its
     own and none of a to-do's (``words``; ``resumed``: the words of the unfinished work a "continue"
@@ -425,7 +432,9 @@ def other_work(words: dict, reported, file_words, resumed=None) -> bool:
     mine = expand({**words, **(resumed or {})})
     named = False
     for text in reported:
-        real = [t for t in subject.what_words(weights(cl.main_text(text))) if t not in file_words]
+        said = " ".join(c for c in _parts(text) if not _RESULT.search(c))       # "24 个用例都过了": a check
+        real = [t for t in subject.what_words(weights(cl.main_text(said)))
+                if t not in file_words and not _counted(t) and not _DONE_WORD.match(t)]
         if any(soft.share(t, mine) > 0 for t in real):
             return False
         named = named or bool(real)

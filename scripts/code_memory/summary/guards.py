@@ -402,9 +402,9 @@ def partly_done(words: dict, partial, todo: str = "") -> bool:
         said = expand(weights(cl.main_text(done))) if done else set()
         shared = {t: w for t, w in weights(cl.main_text(left)).items()
                   if soft.share(t, mine) > 0 and w >= 1.0 and t not in subject.PLAIN}
-        if not done:       # only part done: the clause that says so must be about this to-do
-            marked = next((c for c in _parts(left) if _part_done(c)), left)
-            if not any(soft.share(t, mine) > 0 for t in _telling(weights(cl.main_text(marked)))):
+        if not done:       # only part done: the clause that says so must name this to-do by two of its words
+            marked = next((c for c in _parts(left) if _part_done(c)), left)     # (not "上传的脚本写了一半" for
+            if sum(soft.share(t, mine) > 0 for t in _telling(weights(cl.main_text(marked)))) < 2:   # "评测脚本还没写")
                 continue
         rest = [t for t, w in shared.items() if t in _telling(shared) and subject.real(t, w) and soft.share(t, said) == 0]
         if rest and (len(shared) >= 2 or any(soft.share(t, side_by_side) > 0 for t in rest)):

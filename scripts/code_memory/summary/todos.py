@@ -526,7 +526,7 @@ class Evidence:
         ev.done_words = expand(ev.done_words | ev.file_words)
         for request in digest.user_requests:     # what the person asks for now, not what they put off
             for sentence in pg.statements(request):
-                if sentence in said:
+                if sentence in said and not guards.asks_next(sentence):    # not "Now the redirects for …"
                     ev.own_word.append(sentence)
                 if _holds(sentence):
                     ev.held_open += pg.held_open(sentence)
@@ -621,7 +621,7 @@ def done_statements(digest) -> list:
                 and (not cl.negated(_NO_MORE.sub(" ", s)) or kind == pg.FINISHED)]
     for request in digest.user_requests:
         out += [s for s in pg.statements(request) if not _ASKS.search(s) and not _IMPERATIVE.match(s)
-                and not guards.asks_next(s) and (pg.finished(s) or _settled(s))]
+                and (pg.finished(s) or _settled(s))]
     for question, answer in getattr(digest, "exchanges", None) or ():
         out += pg.confirmed(question, answer)
     return [s for s in out if not _TROUBLE_GOES_ON.search(s)]

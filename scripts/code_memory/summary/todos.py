@@ -69,7 +69,11 @@ Snowball's English stems, and text/soft.py also finds a word in another form, æ 
   statement) names what the to-do is about rather than where it is â€” or, when none does, the person
   asked for no other work (summary/subject.py). Last, any close but 5 is rejected when the session
   says the to-do's subject was left as it was, only restates a scope the to-do is limited to, or
-  names a sibling by the to-do's head word with another modifier (summary/guards.py).
+  names a sibling by the to-do's head word with another modifier (summary/guards.py); and any close,
+  5 too, when the report says part of its work is done and another part open. File evidence, a
+  "continue" of its own session and the unfinished work a "continue" takes up (but after a question
+  about it or a light session) need a report that names the to-do or names no other work, and a
+  path word is never what the session said about it (summary/guards.py).
 """
 
 from __future__ import annotations

@@ -429,12 +429,13 @@ def other_work(words: dict, reported, file_words, resumed=None) -> bool:
     took up, which name it too) — "给 compress.py 加了 EXIF 方向校正" for "compress.py 里的最大边长写死成
     2048"? The words of the files it changed (``file_words``) name no work: a path word is never the
     subject. A report of nothing but the result ("Done, all tests pass") names no other work."""
-    mine = expand({**words, **(resumed or {})})
+    places = {t for name in names(words) if "." in name for t in weights(name)}     # limiter.go's "limit"
+    mine = expand({t: w for t, w in {**words, **(resumed or {})}.items() if t not in places})
     named = False
     for text in reported:
-        said = " ".join(c for c in _parts(text) if not _RESULT.search(c))       # "24 个用例都过了": a check
+        said = " ".join(c for c in _parts(without_files(text)) if not _RESULT.search(c))   # "24 个用例都过了"
         real = [t for t in subject.what_words(weights(cl.main_text(said)))
-                if t not in file_words and not _counted(t) and not _DONE_WORD.match(t)]
+                if not _counted(t) and not _DONE_WORD.match(t)]
         if any(soft.share(t, mine) > 0 for t in real):
             return False
         named = named or bool(real)
@@ -470,3 +471,12 @@ def by_path_only(words: dict, held, file_words) -> bool:
             return False
     real = [t for t in subject.what_words(words) if t not in file_words]
     return bool(real) and not any(soft.share(t, {h for h in held if h not in file_words}) > 0 for t in real)
+
+
+# a file name or path said in a sentence ("config.yaml", "sync/worker.go", "`src/app.ts`")
+_FILE_TOKEN = re.compile(r"`?[\w.\-]*(?:/[\w.\-]+)+`?|`?[\w\-]+\.[A-Za-z][\w]{0,7}\b`?")
+
+
+def without_files(text: str) -> str:
+    """``text`` without the file names and paths it says: what it says in words."""
+    return _FILE_TOKEN.sub(" ", text)

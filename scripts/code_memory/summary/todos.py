@@ -852,9 +852,12 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
 
 def _told_words(evidence: Evidence) -> set:
     """The words of what a session reports done, in any form, without those of its files' paths (a
-    path word is never what the work was about: ``sync/worker.go`` says nothing of "the sync log")."""
+    path word is never what the work was about: ``sync/worker.go`` says nothing of "the sync log") —
+    but with every word its statements say outside a file name ("Per-route limits now come from
+    config.yaml" says "limits", whatever ``limiter.go`` holds)."""
     told = expand(set().union(*evidence.said)) if evidence.said else set()
-    return {t for t in told if t not in evidence.file_words}
+    prose = [content(guards.without_files(s)) for s in evidence.statements]
+    return {t for t in told if t not in evidence.file_words} | (expand(set().union(*prose)) if prose else set())
 
 
 def _resumed_words(evidence: Evidence, ref: str, todo: str, taken_up) -> dict:

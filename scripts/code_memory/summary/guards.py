@@ -460,8 +460,8 @@ def asks_next(sentence: str) -> bool:
 
 
 def by_path_only(words: dict, held, file_words) -> bool:
-    """Does a session hold (``held``: the words of what it said and was asked, in any form) none of a
-    to-do's real words but those of the files it changed (``file_words``) — "给 parser.py 加了日志"
+    """Does a session hold (``held``: the words of what it said outside file names and was asked, in
+    any form) none of a to-do's real words but those of the files it changed (``file_words``) — "给 parser.py 加了日志"
     for "parser.py 里的超时还是写死的"? A to-do of nothing but its file is not judged here, nor one
     whose name in the code a changed file holds ("给 load_config 补单元测试": tests/test_load_config.py)."""
     pool = set(held) | set(file_words)
@@ -469,8 +469,8 @@ def by_path_only(words: dict, held, file_words) -> bool:
         parts = [t for t in weights(name) if t != name]
         if "." not in name and (name in pool or parts and all(t in pool for t in parts)):
             return False
-    real = [t for t in subject.what_words(words) if t not in file_words]
-    return bool(real) and not any(soft.share(t, {h for h in held if h not in file_words}) > 0 for t in real)
+    real = [t for t in subject.what_words(words) if t not in file_words or t in held]
+    return bool(real) and not any(soft.share(t, held) > 0 for t in real)
 
 
 # a file name or path said in a sentence ("config.yaml", "sync/worker.go", "`src/app.ts`")

@@ -82,7 +82,7 @@ from ..text import soft
 from ..text.keywords import acronyms, coverage, covers, expand, names, stem, weights
 from ..text.similarity import is_near_duplicate
 from . import clauses as cl
-from . import guards, subject, synonyms
+from . import carry, guards, subject, synonyms
 from . import progress as pg
 
 TODO_CHARS = 160
@@ -290,6 +290,8 @@ def _points_back(part: str) -> bool:
     session"), or it names almost nothing ("明天接着查")?"""
     part = cl.strip_connective(part)
     words = content(part)
+    if head_subject(part)[1]:
+        return False              # "暗色模式的问题接下来把它补上": "它" is the topic it opens with
     return bool(_PRONOUN_START.match(part)) or sum(words.values()) < 2 or \
         (_POINTING.search(part) is not None and len(words) <= 2)
 
@@ -386,7 +388,7 @@ def _keep(todos: list) -> list:
     for todo in todos:
         text = cl.cut(cl.one_line(todo).strip(" :：-*").rstrip("。.!！;；"), TODO_CHARS)
         if len(text) >= 3 and _specific(content(_ONLY_PUT_OFF.sub(" ", text))) and not cl.NOTHING_LEFT.search(text) and \
-                not any(same_todo(text, kept) for kept in out):
+                not carry.not_work(text) and not any(same_todo(text, kept) for kept in out):
             out.append(text)
     return out
 
@@ -431,7 +433,7 @@ def restated(todos: list, requests, open_todos, is_same, answer: str = "") -> li
     asked_about = None
     for request in requests:
         for sentence in cl.sentences(request):
-            words = content(sentence)
+            words = subject.what_words(content(sentence)) or content(sentence)   # "did the restore test happen?"
             if not cl.is_question(sentence) or not words:
                 continue
             share, text = max(((coverage(words, expand(content(text))), text) for _r, text in open_todos),
@@ -450,6 +452,8 @@ def restated(todos: list, requests, open_todos, is_same, answer: str = "") -> li
                                                 soft.found(content(todo), expand(content(asked_about)),
                                                            lambda _t, _w: True) >= 1):
             earlier = asked_about          # a "not yet" answer that says a word of it, however common (上传)
+        if earlier is None and asked_about and carry.answers_about(todo, answer):
+            earlier = asked_about          # "还没换，…还是引用你个人的变量": how the asked one stands
         out.append(earlier or todo)
     return list(dict.fromkeys(out))
 
@@ -947,7 +951,10 @@ def _reported(words: dict, main: dict, done_words, least: float = REPORTED_SHARE
 
 # what ends the noun phrase a line opens with: its predicate (a state, a negation, a modal, the
 # speaker) or a mark that makes it the topic ("时区这块…", "审计日志那块…", "年付的事…")
-_TOPIC_MARK = re.compile(r"这一?块|那一?块|这部分|那部分|这边|那边|(?:这|那)个事情?|的事情?|那个|这个|方面")
+_TOPIC_MARK = re.compile(r"这一?块|那一?块|这部分|那部分|这边|那边|(?:这|那)个事情?|的事情?|那个|这个|方面|这段|那段|的问题")
+# what a put-off line opens with before the work it names: "有空把白名单挪到 consul 吧" is about 白名单
+_BA_VERB = re.compile(r"(?:挪|改|换|移|加|接|补|做|写|弄|搬|迁|放|调|拆|删|合|抽|配)(?:到|成|为|上|进|去|掉|好|一下)|统一")
+_PUT_OFF_OPENING = re.compile(r"^(?:(?:有空|得空|抽空|回头|下次|下回|以后|之后|改天|找时间|接下来|后面|先|再|也|还)(?:的话)?[，,\s]*)+把\s*")
 _PREDICATE = re.compile(
     r"还|仍|也|都|没|未|不|要|得|需|我|你|咱|已|目前|现在|暂|先|只|是|会|能|可以|打算|准备|开始|下一步|下次|下回|回头|"
     r"以后|之后|后面|改天|有空|这次|等|放|留|再|"
@@ -966,6 +973,11 @@ def head_subject(text: str) -> tuple:
         clause = cl.strip_connective(clause)
         if cl.is_rationale(clause) or not content(clause):
             continue
+        opening = _PUT_OFF_OPENING.match(clause)
+        if opening:               # "有空把白名单挪到 consul 吧": what comes after 把, up to its verb
+            clause = clause[opening.end():]
+            verb = _BA_VERB.search(clause, 1)
+            clause = clause[:verb.start()] + "还" if verb else clause
         ends = [m for m in (_PREDICATE.search(clause), _TOPIC_MARK.search(clause)) if m and m.start() > 0]
         if not ends:
             return {}, False
@@ -988,7 +1000,8 @@ def _objects(text: str) -> dict:
 def _status(text: str) -> bool:
     """Does a line say how work stands — not yet done, put off, still so — rather than only that
     some work should be done ("上传还得加个进度条", "we should add a progress bar")?"""
-    return any(cl.not_yet(c) or cl.deferred(c, obligations=False) or cl.lacking(c) for c in cl.clauses(text))
+    return any(cl.not_yet(c) or cl.deferred(c, obligations=False) or cl.lacking(c) for c in cl.clauses(text)) or \
+        carry.left_as_it_was(text)
 
 
 def restates(todo: str, earlier: str, others=(), where=frozenset()) -> bool:
@@ -1015,17 +1028,28 @@ def restates(todo: str, earlier: str, others=(), where=frozenset()) -> bool:
     def placed(token: str) -> bool:
         return soft.share(token, place) > 0
 
-    if any(soft.share(t, mine) == 0 and not placed(t) for t in head):
-        return False              # the line is about something the to-do does not name
     shared = {t: w for t, w in head.items() if soft.share(t, mine) > 0 and not placed(t)}
     if not shared:
         return False
+    if any(soft.share(t, mine) == 0 and not placed(t) for t in head) and not _mostly_its_words(head, shared, todo):
+        return False              # the line is about something the to-do does not name
     lacked = _objects(earlier)
     if lacked and not any(soft.share(t, expand(lacked)) > 0 for t in shared):
         return False              # "上传还没有重试" is about 重试: a line about 上传 is another piece of it
     if not topic and any(soft.share(t, mine) == 0 and not placed(t) for t in _objects(todo)):
         return False              # "上传还没有进度条": it names other work there
     return True
+
+
+def _mostly_its_words(head: dict, shared: dict, todo: str) -> bool:
+    """May a line whose opening words are not all the to-do's still say it again: the words it shares
+    with that to-do alone hold half the opening's weight or more, and it only says the thing was left as
+    it was ("推镜像的凭据这次没动" of "推镜像用的是你个人的 token…") or — naming two of its words — that
+    it is put off or still open ("全量导入的脚本下次再写" of "全量初始化脚本还没写")? A sibling
+    ("全量导入的校验脚本…") has more words of its own than that."""
+    if sum(shared.values()) * 2 < sum(head.values()):
+        return False
+    return carry.left_as_it_was(todo) or len([t for t, w in shared.items() if _real(t, w)]) >= 2
 
 
 def carried_over(todos: list, open_todos, places=()) -> list:

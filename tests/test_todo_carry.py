@@ -1,0 +1,132 @@
+"""Every ``[ ]`` line is one open piece of work (issue 20, round 6): a line that names no work (a
+lead announcing a list, an absence that spares work) is no to-do; a later line that only says an open
+to-do was left as it was, is put off again, or — answering a question about it — still stands as it
+was, carries that to-do over instead of adding a second line; and each rule beside its twin that MUST
+still be captured (a new open item in the same report, a sibling). Phrasings are the test's own (not
+taken from any bench set)."""
+
+from __future__ import annotations
+
+import pytest
+
+from code_memory.summary import carry
+from code_memory.summary.todos import capture, carried_over, restated, restates, same_todo
+
+
+# ---------------------------------------------------------------------------------------------
+# not work at all
+
+@pytest.mark.parametrize("line", [
+    "还有三件事没做",
+    "几个问题还没解决",
+    "A couple of things are still open",
+    "Two items remain",
+    "We use SQLite, so there's no database server to run",
+    "The cache lives in process memory, so there is nothing to deploy",
+    "Rendering happens at build time — no render service to maintain",
+])
+def test_a_line_that_names_no_work_is_not_work(line):
+    assert carry.not_work(line)
+
+
+@pytest.mark.parametrize("line", [
+    "there's no test to cover the retry path",         # the verb has an object: a missing test
+    "There's no script to rotate the keys yet",
+    "还有三件事没做完的导出任务要重跑",
+    "the queue has no dead-letter topic",
+    "导出还没有表头",
+    "The admin page still has no pagination",
+])
+def test_missing_work_is_still_work(line):
+    assert not carry.not_work(line)
+
+
+def test_a_lead_is_no_todo_but_its_items_are():
+    message = ("迁移脚本写好了，测试都过了。还有三件事没做：\n- 回滚脚本还没写；\n- 索引还没建；\n"
+               "- 以后把旧表删掉。")
+    assert capture(message, worked=True) == ["回滚脚本还没写", "索引还没建", "以后把旧表删掉"]
+    english = ("The importer works. A couple of things are still open:\n- the CSV header row isn't skipped yet\n"
+               "- there's no progress output")
+    assert capture(english, worked=True) == ["the CSV header row isn't skipped yet", "there's no progress output"]
+
+
+def test_an_absence_that_spares_work_is_no_todo_beside_a_real_gap():
+    message = ("Feeds are rendered as static files at build time, so there's no feed server to operate. "
+               "The Atom feed has no author field yet.")
+    assert capture(message, worked=True) == ["The Atom feed has no author field yet"]
+
+
+# ---------------------------------------------------------------------------------------------
+# left as it was, put off again
+
+@pytest.mark.parametrize("later, earlier, others", [
+    # only "left as it was": half of its opening words are the to-do's own
+    ("发票模板的抬头这次没碰，还是原来那样", "发票模板里公司抬头是写死的，换主体时得手工改", ["导出 PDF 偶尔会缺字体"]),
+    ("签名的密钥这次没动", "回调签名用的是测试环境的密钥，上线前要换成正式的", []),
+    ("The rate limiter part is unchanged this time", "the rate limiter ignores the burst setting", ["no metrics for 429s"]),
+    # a topic mark before "left as it was"
+    ("重试那段逻辑原封不动", "发送失败的重试还是同步的，会卡住请求", ["模板预览没有缓存"]),
+    # put off again, two of its words, one of other wording
+    ("历史数据的迁移脚本下次再写", "历史数据的回填脚本还没写，新表现在是空的", ["监控大盘还没配"]),
+    # a put-off request that names it after 把
+    ("有空把回调的密钥挪到配置中心吧", "回调的密钥写死在代码里", ["日志没有脱敏"]),
+])
+def test_a_later_line_that_only_says_how_an_open_todo_stands_carries_it_over(later, earlier, others):
+    assert restates(later, earlier, others)
+    open_todos = [("s1", earlier)] + [("s1", o) for o in others]
+    assert carried_over([later], open_todos) == [earlier]
+
+
+@pytest.mark.parametrize("later, earlier, others", [
+    # a sibling: more words of its own than the to-do's
+    ("历史数据的校验脚本和对账报表下次再写", "历史数据的回填脚本还没写，新表现在是空的", ["监控大盘还没配"]),
+    # new work that names one word of it and says it is put off
+    ("发票的邮件通知下次再做", "发票模板里公司抬头是写死的，换主体时得手工改", ["导出 PDF 偶尔会缺字体"]),
+    # left as it was, but about something the to-do does not name
+    ("The billing webhook is unchanged", "the rate limiter ignores the burst setting", ["no metrics for 429s"]),
+    ("支付回调这次没动", "回调签名用的是测试环境的密钥，上线前要换成正式的", ["退款接口还没接"]),
+])
+def test_a_sibling_or_other_work_in_the_same_words_is_not_carried_over(later, earlier, others):
+    assert not restates(later, earlier, others)
+
+
+def test_a_line_that_says_left_as_it_was_and_names_something_missing_is_new_work():
+    assert not carry.left_as_it_was("重试逻辑没动，但是还没有超时设置")
+    assert carry.left_as_it_was("the export code is untouched")
+    assert not carry.left_as_it_was("the export code still has no header row")
+
+
+# ---------------------------------------------------------------------------------------------
+# a "not yet" answer
+
+@pytest.mark.parametrize("question, answer, line", [
+    ("缓存预热做了吗", "还没做，启动时还是冷启动，第一批请求都打到数据库。", "启动时还是冷启动，第一批请求都打到数据库"),
+    ("did the load test happen?", "No — I want a staging copy of the database first, so it hasn't been run.", None),
+    ("Is the staging mirror up?", "Not yet — the mirror script still points at the old bucket.", None),
+    ("缓存预热做了吗", "还没呢，现在只有首页接口会预热。", None),
+])
+def test_a_not_yet_answer_that_says_the_asked_todo_still_stands_is_that_todo(question, answer, line):
+    open_todos = {"缓存预热做了吗": [("s1", "缓存预热还没做，重启后前几分钟很慢"), ("s1", "慢查询日志没开")],
+                  "did the load test happen?": [("s1", "we never ran a load test against the new checkout"),
+                                                ("s1", "the admin export is slow")],
+                  "Is the staging mirror up?": [("s1", "the staging mirror of the S3 bucket isn't set up"),
+                                                ("s1", "no alert when the sync fails")]}[question]
+    todos = capture(answer, [question], worked=False)
+    assert todos
+    assert restated(todos, [question], open_todos, same_todo, answer) == [open_todos[0][1]]
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("缓存预热做了吗", "还没做，不过我发现慢查询日志的路径配错了，写不进去。"),      # turns to other work
+    ("Is the staging mirror up?", "Not yet — the sync job isn't scheduled either."),   # names other missing work
+])
+def test_a_not_yet_answer_that_turns_to_other_work_keeps_it_new(question, answer):
+    open_todos = {"缓存预热做了吗": [("s1", "缓存预热还没做，重启后前几分钟很慢")],
+                  "Is the staging mirror up?": [("s1", "the staging mirror of the S3 bucket isn't set up")]}[question]
+    todos = capture(answer, [question], worked=False)
+    assert todos and restated(todos, [question], open_todos, same_todo, answer) != [open_todos[0][1]]
+
+
+def test_a_topic_before_its_pronoun_is_no_pointer_back():
+    message = "登录页的验证码接上了，测试通过。导出的问题接下来把它补上。"
+    assert capture(message, worked=True) == ["导出的问题接下来把它补上"]

@@ -12,7 +12,6 @@ import pytest
 from code_memory.summary import carry
 from code_memory.summary.todos import capture, carried_over, restated, restates, same_todo
 
-
 # ---------------------------------------------------------------------------------------------
 # not work at all
 
@@ -130,3 +129,35 @@ def test_a_not_yet_answer_that_turns_to_other_work_keeps_it_new(question, answer
 def test_a_topic_before_its_pronoun_is_no_pointer_back():
     message = "登录页的验证码接上了，测试通过。导出的问题接下来把它补上。"
     assert capture(message, worked=True) == ["导出的问题接下来把它补上"]
+
+
+# ---------------------------------------------------------------------------------------------
+# partial progress on the asked to-do: one line, what is left of it
+
+def test_partial_progress_on_the_asked_todo_is_that_todo_with_what_is_left():
+    from code_memory.summary.todos import half_done
+    open_todos = [("s1", "发送失败没有重试，消息直接丢了"), ("s1", "模板预览没有缓存")]
+    failing = "重试写了，但 test_backoff 挂了：第二次重试没等够时间，还得再看。"
+    todos = capture(failing, ["给发送加上失败重试"], worked=True, open_todos=open_todos)
+    out = half_done(todos, failing, ["给发送加上失败重试"], open_todos, failed=True)
+    assert len(out) == 1 and out[0].startswith("发送失败没有重试，消息直接丢了")
+    # half done, said without its words, in a session asked for it alone
+    open_todos = [("s1", "旧的 v1 接口没有兼容层，老客户端会报错"), ("s1", "接口文档还是手写的")]
+    halfway = "v1 的读接口都转发好了。写接口那批参数改过名，还没对上，先做了一半。"
+    todos = capture(halfway, ["把 v1 的兼容层加一下"], worked=True, open_todos=open_todos)
+    assert half_done(todos, halfway, ["把 v1 的兼容层加一下"], open_todos)[0].startswith("旧的 v1 接口没有兼容层")
+    # what is left, said right after the part that was done
+    open_todos = [("s1", "There's no migration guide for 3.0"), ("s1", "the changelog is out of date")]
+    report = "I wrote the first half of the migration guide, the schema part; the backfill section is still to do."
+    todos = capture(report, ["Write the migration guide"], worked=True, open_todos=open_todos)
+    assert half_done(todos, report, ["Write the migration guide"], open_todos) == \
+        ["There's no migration guide for 3.0 — the backfill section is still to do"]
+
+
+def test_partial_progress_on_other_open_work_stays_its_own_line():
+    from code_memory.summary.todos import half_done
+    open_todos = [("s1", "旧的 v1 接口没有兼容层，老客户端会报错"), ("s1", "接口文档还是手写的")]
+    other = "接口文档的生成脚本写了一半，还没接进 CI。"
+    todos = capture(other, ["把 v1 的兼容层加一下"], worked=True, open_todos=open_todos)
+    assert not any(t.startswith("旧的 v1 接口没有兼容层") for t in
+                   half_done(todos, other, ["把 v1 的兼容层加一下"], open_todos))

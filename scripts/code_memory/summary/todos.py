@@ -81,8 +81,8 @@ from dataclasses import dataclass, field
 from ..text import soft
 from ..text.keywords import acronyms, coverage, covers, expand, names, stem, weights
 from ..text.similarity import is_near_duplicate
-from . import clauses as cl
 from . import carry, guards, subject, synonyms
+from . import clauses as cl
 from . import progress as pg
 
 TODO_CHARS = 160
@@ -1079,18 +1079,35 @@ def half_done(todos: list, final_message: str, requests, open_todos, places=(), 
     is left of it (:func:`_with_what_is_left`), not new work — the brief keeps one line for it; after a last command that ``failed``, so is a to-do from a
     sentence that says the asked work is still open ("审计日志的写入加上了，但那个用例还挂着，还没修好").
     Another to-do of the report (a sentence that is not the partial one) stays as it is."""
-    kinds = (pg.IN_PROGRESS, pg.FAILED) + ((pg.OPEN,) if failed else ())
-    partial = [cl.one_line(s) for s, kind in pg.read(final_message or "") if kind in kinds]
-    if not partial or not open_todos:
+    kinds = (pg.IN_PROGRESS, pg.FAILED) + ((pg.OPEN, pg.PLANNED, pg.STATE) if failed else ())
+    read = [(cl.one_line(s), kind) for s, kind in pg.read(final_message or "")]
+    if not any(kind in kinds for _s, kind in read) or not open_todos:
         return todos
     asked = _asked_todo(requests, open_todos, places)
     if asked is None:
         return todos
     text, own = asked
-    partial = [s for s in partial if _found(own, expand(content(s)))]      # the partial work is the asked one
+    partial = _partial_report(read, kinds, own, [t for _r, t in open_todos if t != text])
     out = [_with_what_is_left(text, todo) if any(cl.one_line(todo)[:24] in sentence for sentence in partial) else todo
            for todo in todos]
     return list(dict.fromkeys(out))
+
+
+def _partial_report(read: list, kinds, own: dict, others: list) -> list:
+    """The sentences of a report (``read``: ``[(sentence, progress kind)]``) that tell how far the asked
+    work got: one of ``kinds`` that names it (``own``: its own words) — or, said to be half done
+    ("…还没一一映射，先做了一半"), names no other open to-do — and an open sentence right after one of
+    them, which says what is left ("I wrote the first half of the upgrade guide; the data migration
+    part is still to do")."""
+    elsewhere = expand(set().union(*(content(o) for o in others))) if others else set()
+    out: list = []
+    for i, (sentence, kind) in enumerate(read):
+        words = content(sentence)
+        if kind in kinds and (_found(own, expand(words)) or kind == pg.IN_PROGRESS and not _found(words, elsewhere)):
+            out.append(sentence)
+        elif kind == pg.OPEN and i and read[i - 1][0] in out:
+            out.append(sentence)
+    return out
 
 
 def _with_what_is_left(asked: str, left: str) -> str:

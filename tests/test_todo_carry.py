@@ -161,3 +161,19 @@ def test_partial_progress_on_other_open_work_stays_its_own_line():
     todos = capture(other, ["把 v1 的兼容层加一下"], worked=True, open_todos=open_todos)
     assert not any(t.startswith("旧的 v1 接口没有兼容层") for t in
                    half_done(todos, other, ["把 v1 的兼容层加一下"], open_todos))
+
+
+def test_work_begun_on_an_open_todo_not_asked_for_is_that_todo_with_what_is_left():
+    from code_memory.summary.todos import half_done
+    open_todos = [("s1", "the exporter only writes CSV — Parquet output isn't handled yet"),
+                  ("s1", "there's no retry when the upload to S3 fails")]
+    report = ("The summary table now has a totals row; 9 tests pass. I've also started on Parquet: the writer "
+              "is stubbed in, but the nested columns are not mapped yet.")
+    asked = ["Add a totals row to the summary table"]
+    todos = capture(report, asked, worked=True, open_todos=open_todos)
+    out = half_done(todos, report, asked, open_todos)
+    assert len(out) == 1 and out[0].startswith("the exporter only writes CSV — Parquet output isn't handled yet")
+    # begun work that names no open to-do is new work
+    other = "The summary table now has a totals row. I've also started on a dark theme: the chart colours are not mapped yet."
+    todos = capture(other, asked, worked=True, open_todos=open_todos)
+    assert todos and half_done(todos, other, asked, open_todos) == todos

@@ -1085,12 +1085,43 @@ def half_done(todos: list, final_message: str, requests, open_todos, places=(), 
         return todos
     asked = _asked_todo(requests, open_todos, places)
     if asked is None:
-        return todos
+        return _started_on(todos, read, open_todos, places)
     text, own = asked
     partial = _partial_report(read, kinds, own, [t for _r, t in open_todos if t != text])
     out = [_with_what_is_left(text, todo) if any(cl.one_line(todo)[:24] in sentence for sentence in partial) else todo
            for todo in todos]
+    return _started_on(out, read, open_todos, places)
+
+
+def _started_on(todos: list, read: list, open_todos, places=()) -> list:
+    """``todos`` with each one taken from a report of work begun ("I've also started on Windows: …, so
+    that part is unverified", "上传 checkpoint 的脚本写了一半，凭证还没配"), or said right after one,
+    put back as the open to-do that report names by the most words of its own (:func:`_own_words`) — more
+    than any other — with what is left of it: partial progress on an open to-do the person did not
+    ask for this time is still that to-do."""
+    texts = [text for _r, text in open_todos]
+    out = []
+    for todo in todos:
+        at = next((i for i, (sentence, _k) in enumerate(read) if cl.one_line(todo)[:24] in sentence), None)
+        if at is not None and read[at][1] == pg.OPEN and at and read[at - 1][1] == pg.IN_PROGRESS:
+            at -= 1
+        if at is None or read[at][1] != pg.IN_PROGRESS:
+            out.append(todo)
+            continue
+        said = expand(content(read[at][0]))
+        found = sorted(((_found(_own_words(ref, text, texts, places), said), text) for ref, text in open_todos),
+                       reverse=True)
+        best = found[0] if found and found[0][0] and (len(found) == 1 or found[0][0] > found[1][0]) else None
+        out.append(_with_what_is_left(best[1], todo) if best else todo)
     return list(dict.fromkeys(out))
+
+
+def _own_words(ref: str, text: str, texts: list, places=()) -> dict:
+    """The words of the open to-do ``text`` (of session ``ref``) that say what it is about and that no
+    other open to-do of ``texts`` holds, nor a word of where the project's work is."""
+    others = expand(set().union(*(content(o) for o in texts if o != text))) if len(texts) > 1 else set()
+    where = subject.project_area(places, ref) | others
+    return {t: w for t, w in subject.what_words(content(text)).items() if soft.share(t, where) == 0}
 
 
 def _partial_report(read: list, kinds, own: dict, others: list) -> list:
@@ -1135,9 +1166,7 @@ def _asked_todo(requests, open_todos, places=()):
     texts = [text for _r, text in open_todos]
     named = {}
     for ref, text in open_todos:
-        others = expand(set().union(*(content(o) for o in texts if o != text))) if len(texts) > 1 else set()
-        where = subject.project_area(places, ref) | others
-        own = {t: w for t, w in subject.what_words(content(text)).items() if soft.share(t, where) == 0}
+        own = _own_words(ref, text, texts, places)
         if _found(own, said):
             named[text] = own
     return next(iter(named.items())) if len(named) == 1 else None

@@ -4,7 +4,7 @@ restates; docs/summaries.md § To-dos): every ``[ ]`` line of the brief should b
 * **not work at all** — a line that names no work (a lead that only announces a list, "几件事还没弄：",
   "A few things are still open:"), or whose only open part is an absence that spares work ("so
   there's no search server to host", "没有单独的服务要部署": nothing is missing — there is nothing to
-  do) (:func:`not_work`);
+  do), or a measured change, a result ("缺件的召回从 0.41 升到 0.73") (:func:`not_work`);
 * **left as it was** — a line that only says its subject was not touched this time ("按钮被挡的问题这次
   没动", "the retry logic is unchanged") tells how an open to-do stands: it is that to-do, carried
   over, when the line's subject is mostly that to-do's words (:func:`left_as_it_was`);
@@ -44,6 +44,11 @@ _SPARED_ZH = re.compile(r"没有(?:什么|任何|额外的?|单独的?|专门的
 _NOTHING_TO_DO = re.compile(r"\bnothing (?:else )?to (?:do|fix|change|add|clean up)\b|没(?:有)?什么(?:要|需要|可以)(?:做|改|修|清理)的?", re.I)
 
 
+# a measured change, a result: "召回从 0.41 升到 0.73", "p50 went from 40 ms to 12 ms"
+_MEASURED = re.compile(r"从\s*[\d.]+\S*\s*(?:升|涨|提|降|掉|减|增|变|缩|跌)[高低少多短长]?(?:到|至|为)\s*[\d.]+|"
+                       r"\bfrom\s+[\d.]+\S*\s+(?:\w+\s+)?(?:to|down to|up to)\s+[\d.]+", re.I)
+
+
 def _counts_only(text: str) -> bool:
     """Does ``text`` name nothing but a count of things ("几件事还没弄", "A few things are still open")?"""
     words = weights(cl.main_text(text))
@@ -59,11 +64,14 @@ def not_work(text: str) -> bool:
     """Is a to-do line no open work at all: it names nothing but a count of things (a lead that
     announces the list under it: "几件事还没弄", "Two things are still open"), or every clause of it
     that leaves anything open is an absence that spares work ("Search uses Pagefind, which indexes at
-    build time, so there's no search server to host")?"""
+    build time, so there's no search server to host") or a measured change ("缺件的召回从 0.41 升到
+    0.73": a result)?"""
     if _counts_only(text):
         return True
     parts = cl.clauses(text) or [text]
     open_parts = [c for c in parts if cl.is_open(c, obligations=False) or cl.lacking(c) or cl.not_yet(c)]
+    if open_parts and all(_MEASURED.search(c) for c in open_parts):
+        return True               # "缺件的召回从 0.41 升到 0.73": a result, whatever word it holds
     return any(_spares_work(c) for c in parts) and all(_spares_work(c) for c in open_parts)
 
 

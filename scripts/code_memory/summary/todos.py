@@ -433,11 +433,12 @@ def restated(todos: list, requests, open_todos, is_same, answer: str = "") -> li
     asked_about = None
     for request in requests:
         for sentence in cl.sentences(request):
-            words = subject.what_words(content(sentence)) or content(sentence)   # "did the restore test happen?"
+            words = content(sentence)
             if not cl.is_question(sentence) or not words:
                 continue
-            share, text = max(((coverage(words, expand(content(text))), text) for _r, text in open_todos),
-                              default=(0.0, None))
+            what = subject.what_words(words) or words          # "did the restore test happen?": not "test"
+            share, text = max(((max(coverage(words, expand(content(text))), coverage(what, expand(content(text)))), text)
+                               for _r, text in open_todos), default=(0.0, None))
             if share >= ASKED_ABOUT_SHARE:
                 asked_about = text
     out = []

@@ -71,6 +71,8 @@ def test_an_absence_that_spares_work_is_no_todo_beside_a_real_gap():
     ("历史数据的迁移脚本下次再写", "历史数据的回填脚本还没写，新表现在是空的", ["监控大盘还没配"]),
     # a put-off request that names it after 把
     ("有空把回调的密钥挪到配置中心吧", "回调的密钥写死在代码里", ["日志没有脱敏"]),
+    # its words in the other language (CC-CEDICT: 安装 ← install)
+    ("The Linux installer is still untested", "只在 Windows 上试过，Linux 的安装包还没验证", ["更新日志还没写"]),
 ])
 def test_a_later_line_that_only_says_how_an_open_todo_stands_carries_it_over(later, earlier, others):
     assert restates(later, earlier, others)
@@ -86,6 +88,7 @@ def test_a_later_line_that_only_says_how_an_open_todo_stands_carries_it_over(lat
     # left as it was, but about something the to-do does not name
     ("The billing webhook is unchanged", "the rate limiter ignores the burst setting", ["no metrics for 429s"]),
     ("支付回调这次没动", "回调签名用的是测试环境的密钥，上线前要换成正式的", ["退款接口还没接"]),
+    ("The Linux tray icon is still untested", "只在 Windows 上试过，Linux 的安装包还没验证", ["更新日志还没写"]),
 ])
 def test_a_sibling_or_other_work_in_the_same_words_is_not_carried_over(later, earlier, others):
     assert not restates(later, earlier, others)

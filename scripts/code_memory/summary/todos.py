@@ -1023,6 +1023,8 @@ def restates(todo: str, earlier: str, others=(), where=frozenset()) -> bool:
     if not head or not _status(todo):
         return False
     mine = expand(content(earlier))
+    # a word of its opening that says one of the to-do's in the other language ("installer" of 安装包)
+    mine |= set().union(*(synonyms.said_as(t, head, frozenset(mine)) for t in expand(subject.what_words(content(earlier)))))
     elsewhere = expand(set().union(*(content(o) for o in others))) if others else set()
     place = set(where) | elsewhere
 

@@ -108,12 +108,15 @@ def test_a_line_that_says_left_as_it_was_and_names_something_missing_is_new_work
     ("did the load test happen?", "No — I want a staging copy of the database first, so it hasn't been run.", None),
     ("Is the staging mirror up?", "Not yet — the mirror script still points at the old bucket.", None),
     ("缓存预热做了吗", "还没呢，现在只有首页接口会预热。", None),
+    ("can we drop the old queue", "Not yet — the billing worker still reads from it.", None),   # asked without "?"
 ])
 def test_a_not_yet_answer_that_says_the_asked_todo_still_stands_is_that_todo(question, answer, line):
     open_todos = {"缓存预热做了吗": [("s1", "缓存预热还没做，重启后前几分钟很慢"), ("s1", "慢查询日志没开")],
                   "did the load test happen?": [("s1", "we never ran a load test against the new checkout"),
                                                 ("s1", "the admin export is slow")],
                   "Is the staging mirror up?": [("s1", "the staging mirror of the S3 bucket isn't set up"),
+                                                ("s1", "no alert when the sync fails")],
+                  "can we drop the old queue": [("s1", "the old queue is still running beside the new one"),
                                                 ("s1", "no alert when the sync fails")]}[question]
     todos = capture(answer, [question], worked=False)
     assert todos

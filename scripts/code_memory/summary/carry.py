@@ -103,6 +103,16 @@ _POINTS_BACK = re.compile(r"^(?:so |and |but )?(?:it|this|that|they|these|those)
                           re.I)
 
 
+# a question without its mark: "can we kill the VM", "is the mirror up yet"
+_ASKS_EN = re.compile(r"^\s*(?:can|could|may|shall|should|do|does|did|is|are|was|were|has|have|will|would)\s+"
+                      r"(?:we|you|i|it|they|this|that|these|those|there|the|our|my)\b(?!.*[.!]\s*$)", re.I)
+
+
+def asks(sentence: str) -> bool:
+    """Is ``sentence`` a question (also without its mark: "can we kill the VM", "配了吗")?"""
+    return cl.is_question(sentence) or bool(_ASKS_EN.match(sentence))
+
+
 def answers_about(todo: str, answer: str) -> bool:
     """Is the to-do line ``todo`` of a session that did no work how the open to-do the person asked
     about stands: it comes from the first sentence of the ``answer``, which opens with "not yet" and

@@ -434,7 +434,7 @@ def restated(todos: list, requests, open_todos, is_same, answer: str = "") -> li
     for request in requests:
         for sentence in cl.sentences(request):
             words = content(sentence)
-            if not cl.is_question(sentence) or not words:
+            if not carry.asks(sentence) or not words:
                 continue
             what = subject.what_words(words) or words          # "did the restore test happen?": not "test"
             share, text = max(((max(coverage(words, expand(content(text))), coverage(what, expand(content(text)))), text)

@@ -1023,8 +1023,11 @@ def restates(todo: str, earlier: str, others=(), where=frozenset()) -> bool:
     if not head or not _status(todo):
         return False
     mine = expand(content(earlier))
-    # a word of its opening that says one of the to-do's in the other language ("installer" of 安装包)
-    mine |= set().union(*(synonyms.said_as(t, head, frozenset(mine)) for t in expand(subject.what_words(content(earlier)))))
+    # a word of its opening that says one of the to-do's in the other language ("installer" of 安装包),
+    # beside another of its words ("The Windows installer …"; "Search only …" alone may be new work)
+    said = set().union(*(synonyms.said_as(t, head, frozenset(mine)) for t in expand(subject.what_words(content(earlier)))))
+    if said and len([t for t in head if t in said or soft.share(t, mine) > 0]) >= 2:
+        mine |= said
     elsewhere = expand(set().union(*(content(o) for o in others))) if others else set()
     place = set(where) | elsewhere
 

@@ -187,3 +187,14 @@ def test_work_begun_on_an_open_todo_not_asked_for_is_that_todo_with_what_is_left
     other = "The summary table now has a totals row. I've also started on a dark theme: the chart colours are not mapped yet."
     todos = capture(other, asked, worked=True, open_todos=open_todos)
     assert todos and half_done(todos, other, asked, open_todos) == todos
+
+
+def test_work_begun_on_a_todo_the_person_deferred_in_the_topic_request_is_that_todo():
+    from code_memory.summary.todos import half_done
+    # every word of the deferred to-do is a place word (it came from the request that set the topic)
+    open_todos = [("r1", "没有限流，压测时网关会被打挂"), ("r2", "下次记得把导出失败重试做了")]
+    places = [("r1", "给报表服务加一个导出接口 api/export.py"), ("r2", "下次记得把导出失败重试做了。今天先把分页加上")]
+    report = "开始做重试了：第一次失败会等 2 秒再试，但还没有记录重试次数，连续失败会一直重试。"
+    todos = capture(report, ["继续"], worked=True, open_todos=open_todos)
+    out = half_done(todos, report, ["继续"], open_todos, places, True)
+    assert len(out) == 1 and out[0].startswith("下次记得把导出失败重试做了")

@@ -1115,8 +1115,10 @@ def _started_on(todos: list, read: list, open_todos, places=()) -> list:
             out.append(todo)
             continue
         said = expand(content(read[at][0]))
-        found = sorted(((_found(_own_words(ref, text, texts, places), said), text) for ref, text in open_todos),
-                       reverse=True)
+        # (a to-do all of whose words say where the work is — it came from the request that set the
+        # session's topic — is known by its words that no other open to-do holds)
+        found = sorted(((_found(_own_words(ref, text, texts, places) or _own_words(ref, text, texts), said), text)
+                        for ref, text in open_todos), reverse=True)
         best = found[0] if found and found[0][0] and (len(found) == 1 or found[0][0] > found[1][0]) else None
         out.append(_with_what_is_left(best[1], todo) if best else todo)
     return list(dict.fromkeys(out))

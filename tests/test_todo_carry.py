@@ -198,3 +198,15 @@ def test_work_begun_on_a_todo_the_person_deferred_in_the_topic_request_is_that_t
     todos = capture(report, ["继续"], worked=True, open_todos=open_todos)
     out = half_done(todos, report, ["继续"], open_todos, places, True)
     assert len(out) == 1 and out[0].startswith("下次记得把导出失败重试做了")
+
+
+@pytest.mark.parametrize("message, todos", [
+    # "do it too", its object left out: one piece of work
+    ("报表服务还是单机部署的，回头也改一下。", ["报表服务还是单机部署的，回头也改一下"]),
+    ("旧的 cron 任务还在跑 crontab，以后可以考虑也迁过来。", ["旧的 cron 任务还在跑 crontab，以后可以考虑也迁过来"]),
+    # twins: a second subject before 也 is a second piece of work
+    ("登录页还没适配暗色，注册页也没有。", ["登录页还没适配暗色", "注册页也没有"]),
+    ("限流还没加，压测也得做一下。", ["限流还没加", "压测也得做一下"]),
+])
+def test_an_item_that_only_says_do_it_too_is_the_item_before_it(message, todos):
+    assert capture(message, worked=True) == todos

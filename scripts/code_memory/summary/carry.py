@@ -75,6 +75,24 @@ def not_work(text: str) -> bool:
     return any(_spares_work(c) for c in parts) and all(_spares_work(c) for c in open_parts)
 
 
+# an item that only says "do it too", its object left out: "…，以后可以考虑也迁过来", "回头也改一下"
+_DO_IT_TOO = re.compile(r"^(?:以后|之后|回头|后面|下次|有空|可以|考虑|最好|再|还)*也[\u4e00-\u9fff]{1,2}"
+                        r"(?:过来|过去|进来|进去|上|掉|一下|起来)?[吧。.！!]?$")
+
+
+def joined(items: list, weigh) -> list:
+    """The open items of one sentence with an item that names nothing but "do it too" ("以后可以考虑也
+    迁过来" after "order-api 还是老的滚动发布") put back onto the item before it: it is that work, not a
+    second piece (``weigh``: a line's weighted words)."""
+    out: list = []
+    for item in items:
+        if out and _DO_IT_TOO.match(item.strip()) and len(weigh(item)) <= 1:
+            out[-1] = out[-1] + "，" + item.strip()
+        else:
+            out.append(item)
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # left as it was
 

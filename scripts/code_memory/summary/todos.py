@@ -327,7 +327,7 @@ def _open_parts(sentence: str, obligations: bool, before: str = "") -> list:
         if i and _points_back(part):
             part = parts[i - 1].rstrip("；;。.") + "; " + part        # "they ought to …": keep what "they" is
             del out[len(out) - len(last):]                         # … once, not also on its own
-        last = [_shorten(item) for item in cl.open_items(part, states=states)]   # "A isn't done yet, and B …"
+        last = [_shorten(item) for item in carry.joined(cl.open_items(part, states=states), content)]   # "A …, and B …"
         out += last
     return out
 

@@ -210,3 +210,16 @@ def test_work_begun_on_a_todo_the_person_deferred_in_the_topic_request_is_that_t
 ])
 def test_an_item_that_only_says_do_it_too_is_the_item_before_it(message, todos):
     assert capture(message, worked=True) == todos
+
+
+def test_asked_how_to_do_an_open_todo_the_answer_is_how_to_do_it():
+    open_todos = [("s1", "导出超过 10 万行会超时"), ("s1", "上传没有断点续传")]
+    question = ["导出超时那个怎么搞？"]
+    answer = "要改成异步任务，先返回任务 id、后台分批写文件，这个下次再弄。"
+    todos = capture(answer, question, worked=False)
+    assert todos and restated(todos, question, open_todos, same_todo, answer) == ["导出超过 10 万行会超时"]
+    # asked whether, not how: a new missing thing in the answer stays new
+    whether = ["导出超时那个弄了吗？"]
+    other = "还没，不过我发现上传接口没有鉴权。"
+    todos = capture(other, whether, worked=False)
+    assert todos and restated(todos, whether, open_todos, same_todo, other) != ["导出超过 10 万行会超时"]

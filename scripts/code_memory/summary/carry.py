@@ -13,7 +13,8 @@ restates; docs/summaries.md § To-dos): every ``[ ]`` line of the brief should b
   been run": a line of that answer that says the thing still stands as it was, or says it of "it",
   is how that to-do stands, not new work — unless the answer turns to something else ("不过…",
   "but …") or names a missing thing of its own ("Not yet — the export button isn't wired up")
-  (:func:`answers_about`).
+  (:func:`answers_about`); and asked how to do one ("回滚那个怎么搞？"), the answer's open lines
+  ("要开 CONFIG_…，自检通过再调用 …") are how to do it (:func:`asks_how`).
 
 Pure functions over strings and the weighted words of text/keywords.py.
 """
@@ -129,6 +130,17 @@ _ASKS_EN = re.compile(r"^\s*(?:can|could|may|shall|should|do|does|did|is|are|was
 def asks(sentence: str) -> bool:
     """Is ``sentence`` a question (also without its mark: "can we kill the VM", "配了吗")?"""
     return cl.is_question(sentence) or bool(_ASKS_EN.match(sentence))
+
+
+# a question how to do something: "回滚那个怎么搞？", "签名校验要怎么做", "how would we do the retries?"
+_HOW = re.compile(r"怎么(?:搞|做|弄|办|改|处理|实现|加|接|配)|如何(?:做|实现|处理|改|加)?|咋(?:搞|弄|办)|"
+                  r"\bhow (?:do|would|should|can|could|to|will)\b|\bwhat would it take\b", re.I)
+
+
+def asks_how(sentence: str) -> bool:
+    """Does ``sentence`` ask how to do the work it names ("回滚那个怎么搞？", "how would we add retries?")
+    — then, in a session that does no work, the answer's open lines are how to do that work, not new work."""
+    return asks(sentence) and bool(_HOW.search(sentence))
 
 
 def answers_about(todo: str, answer: str) -> bool:

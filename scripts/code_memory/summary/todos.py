@@ -430,7 +430,7 @@ def restated(todos: list, requests, open_todos, is_same, answer: str = "") -> li
     first = next(iter(cl.sentences(answer or "")), "")
     not_yet = _NOT_YET_ANSWER.match(first)
     answered = {_shorten(t) for t in from_message(first[not_yet.end():])} if not_yet else set()
-    asked_about = None
+    asked_about, asked_how = None, False
     for request in requests:
         for sentence in cl.sentences(request):
             words = content(sentence)
@@ -440,7 +440,7 @@ def restated(todos: list, requests, open_todos, is_same, answer: str = "") -> li
             share, text = max(((max(coverage(words, expand(content(text))), coverage(what, expand(content(text)))), text)
                                for _r, text in open_todos), default=(0.0, None))
             if share >= ASKED_ABOUT_SHARE:
-                asked_about = text
+                asked_about, asked_how = text, carry.asks_how(sentence)
     out = []
     for todo in todos:
         earlier = next((text for _ref, text in open_todos if is_same(todo, text)), None)
@@ -455,6 +455,8 @@ def restated(todos: list, requests, open_todos, is_same, answer: str = "") -> li
             earlier = asked_about          # a "not yet" answer that says a word of it, however common (上传)
         if earlier is None and asked_about and carry.answers_about(todo, answer):
             earlier = asked_about          # "还没换，…还是引用你个人的变量": how the asked one stands
+        if earlier is None and asked_how:
+            earlier = asked_about          # "回滚那个怎么搞？" — "要开 …": how to do the asked one
         out.append(earlier or todo)
     return list(dict.fromkeys(out))
 

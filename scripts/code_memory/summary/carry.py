@@ -47,7 +47,8 @@ _NOTHING_TO_DO = re.compile(r"\bnothing (?:else )?to (?:do|fix|change|add|clean 
 
 # a measured change, a result: "召回从 0.41 升到 0.73", "p50 went from 40 ms to 12 ms"
 _MEASURED = re.compile(r"从\s*[\d.]+\S*\s*(?:升|涨|提|降|掉|减|增|变|缩|跌)[高低少多短长]?(?:到|至|为)\s*[\d.]+|"
-                       r"\bfrom\s+[\d.]+\S*\s+(?:\w+\s+)?(?:to|down to|up to)\s+[\d.]+", re.I)
+                       r"\b(?:went|rose|dropped|fell|improved|increased|decreased|grew|climbed|shrank|came)\s+(?:\w+\s+)?"
+                       r"from\s+[\d.]+\S*\s+(?:\w+\s+)?(?:to|down to|up to)\s+[\d.]+", re.I)
 
 
 def _counts_only(text: str) -> bool:

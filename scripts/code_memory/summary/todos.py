@@ -1039,7 +1039,7 @@ def restates(todo: str, earlier: str, others=(), where=frozenset()) -> bool:
     shared = {t: w for t, w in head.items() if soft.share(t, mine) > 0 and not placed(t)}
     if not shared:
         return False
-    if any(soft.share(t, mine) == 0 and not placed(t) for t in head) and not _mostly_its_words(head, shared, todo):
+    if any(soft.share(t, mine) == 0 and not placed(t) for t in head) and not _mostly_its_words(head, shared, todo, mine):
         return False              # the line is about something the to-do does not name
     lacked = _objects(earlier)
     if lacked and not any(soft.share(t, expand(lacked)) > 0 for t in shared):
@@ -1049,13 +1049,17 @@ def restates(todo: str, earlier: str, others=(), where=frozenset()) -> bool:
     return True
 
 
-def _mostly_its_words(head: dict, shared: dict, todo: str) -> bool:
+def _mostly_its_words(head: dict, shared: dict, todo: str, mine=frozenset()) -> bool:
     """May a line whose opening words are not all the to-do's still say it again: the words it shares
     with that to-do alone hold half the opening's weight or more, and it only says the thing was left as
     it was ("推镜像的凭据这次没动" of "推镜像用的是你个人的 token…") or — naming two of its words — that
     it is put off or still open ("全量导入的脚本下次再写" of "全量初始化脚本还没写")? A sibling
-    ("全量导入的校验脚本…") has more words of its own than that."""
+    ("全量导入的校验脚本…") has more words of its own than that, and a line that says more than its
+    subject and how it stands ("深色模式的快照测试没过，对比度还差一点" — what is left of it: ``half_done``) is
+    not a mere status."""
     if sum(shared.values()) * 2 < sum(head.values()):
+        return False
+    if any(_real(t, w) and t not in head and soft.share(t, mine) == 0 for t, w in content(todo).items()):
         return False
     return carry.left_as_it_was(todo) or len([t for t, w in shared.items() if _real(t, w)]) >= 2
 

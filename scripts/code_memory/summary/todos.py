@@ -19,6 +19,10 @@ Capture — from the final assistant message and from the person's own words:
     (clauses.for_the_person) and — for the state rules — a sentence that tells a state rather than
     leaves it open (a pitfall written down, an agreed limit, the past, a fix: clauses.told) are not
     to-dos.
+  * after a session that did work, a plain state the sentence's shape makes a defect — an item of a
+    list introduced as problems, a bad consequence, the old thing still in place, a stopgap, a scope
+    tried only so far, an emphatic absence — and a reminder the report says again ("As you asked: …")
+    (summary/defects.py);
   * the person's deferrals (下次 / 有空 / 上线前要 / 提醒我 / remember to / remind me to / later …) in their requests,
     unless the session's final message reports them done.
 
@@ -44,7 +48,9 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
      (even without its mark: 配了吗) nor a sentence that says the trouble goes on (还是乱码, still);
   2. the person asked for it (a request sentence that is not itself put off names part of the
      same work, covers its main clause, or is mostly the to-do's words — or names nothing but its
-     work, "接着弄 emoji 的问题", and the report names half its main clause) and the session did the
+     work, "接着弄 emoji 的问题", and the report names half its main clause, or names every word of a
+     later clause that says what is missing: "Add LAN discovery" for "the host's IP has to be typed
+     in by hand — there's no LAN discovery") and the session did the
      work: it changed files and its last command did not fail — of several to-dos the request
      could mean, only the one it names most closely (and those nearly as close);
   3. it names files, the session changed every one of them, and a command passed after the change —
@@ -63,6 +69,8 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
      this session changed that session's file again and a command passed after it
      (after a session that changed nothing, the last one that did, when it left work of its own open;
      after one that only asked about a to-do, that to-do, when a file of its own session is changed again);
+  8. the to-do names a bad state (hard-coded, only X, a state word with an opposite, not yet tested)
+     and the session says the same thing is now the opposite (summary/reversal.py);
   a change reported as no longer happening ("不会再算两次", "no longer drops them") is work done;
   never when the session lists it as open again (then it is carried over, not finished); and in
   1, 2 and 4's best match only when ONE thing the session says (a statement, a request, or a request with a
@@ -81,7 +89,7 @@ from dataclasses import dataclass, field
 from ..text import soft
 from ..text.keywords import acronyms, coverage, covers, expand, names, stem, weights
 from ..text.similarity import is_near_duplicate
-from . import carry, guards, subject, synonyms
+from . import carry, defects, guards, reversal, subject, synonyms
 from . import clauses as cl
 from . import progress as pg
 
@@ -274,6 +282,7 @@ def _shorten(text: str, only_open: bool = False) -> str:
     else:
         first = 0
         while first < len(parts) - 1 and cl.reports_done(parts[first]) and \
+                not (defects.tried_only(parts[first]) and not cl.is_open(parts[first + 1])) and \
                 not _PRONOUN_START.match(cl.strip_connective(parts[first + 1])):     # "they" needs it
             first += 1
         if first:
@@ -321,7 +330,8 @@ def _open_parts(sentence: str, obligations: bool, before: str = "") -> list:
     for i, part in enumerate(parts):
         goes_on = bool(last) and obligations and _CONTINUES_LIST.match(part) and not cl.completed(part) and \
             not cl.is_question(part) and content(part)
-        if not (cl.open_sentence(part, obligations, states=states) or goes_on):
+        if not (cl.open_sentence(part, obligations, states=states) or goes_on or
+                (states and defects.stated_defect(part))):       # a defect by its shape (summary/defects.py)
             last = []
             continue
         if i and _points_back(part):
@@ -367,7 +377,7 @@ def from_message(message: str, worked: bool = True) -> list:
             continue
         item = _LIST_ITEM.match(line)
         if collecting and item and not _LEAD.match(item.group(1).strip()):
-            todos.append(item.group(1))
+            todos += [item.group(1)] if collecting is True else _listed(item.group(1), collecting, worked)
             continue
         collecting = False
         before = ""
@@ -378,9 +388,22 @@ def from_message(message: str, worked: bool = True) -> list:
                 todos += [item for item in _items(rest) if not _tells(item)]
                 collecting = not rest
                 continue
+            lead, keeps = defects.lead(sentence)     # "A few rough edges:", "As you asked:", "Fixed along the way:"
+            if lead and (worked or keeps is not defects.problem_item):      # a reminder holds after any session
+                rest = sentence[lead.end():].strip()
+                todos += [line for item in defects.items(rest) for line in _listed(item, keeps, worked)]
+                collecting, before = keeps if not rest else False, sentence
+                continue
             todos += _open_parts(sentence, worked, before)
             before = sentence
     return _keep(todos)
+
+
+def _listed(item: str, keeps, worked: bool) -> list:
+    """The to-do lines of an item under a lead summary/defects.py reads (``keeps``: whether it is open
+    work there): what the sentence rules make of it when they find open work in it ("GPU 机器上还没跑过"
+    of "目前只在 CPU 上调通过，GPU 机器上还没跑过"), else the item whole."""
+    return (_open_parts(item, worked) or [item]) if keeps(item) else []
 
 
 def _keep(todos: list) -> list:
@@ -762,7 +785,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     """The earlier ``open_todos`` (``[(session id, text)]``) the session behind ``evidence``
     finished (see the module docstring); ``places``: ``[(session id, text)]``, what the project's
     earlier sessions were about (their topics and files, summary/subject.py)."""
-    out, asked, resumed, reported, reported_only, own = [], [], [], [], [], set()
+    out, asked, resumed, reported, reported_only, own, reversed_ = [], [], [], [], [], set(), set()
     changed = {p.lower() for p in evidence.files} | {os.path.basename(p).lower() for p in evidence.files}
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
     works = {todo: work(todo) for _r, todo in open_todos}
@@ -781,7 +804,8 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         if not words:
             continue
         place_words = subject.project_area(places, ref)
-        if _own_word(words, [works[o] for _r, o in open_todos if o != todo], place_words, seen):
+        if _own_word(words, [works[o] for _r, o in open_todos if o != todo], place_words, seen,
+                     todo, [o for _r, o in open_todos if o != todo]):
             out.append((ref, todo))
             own.add((ref, todo))
             continue
@@ -797,11 +821,20 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             all(f in changed or os.path.basename(f) in changed for f in files)
         # its files edited for other work the person asked for are no evidence, unless the session
         # speaks of what the to-do is about beyond its files
+        if _state_reversed(todo, words, [works[o] for _r, o in open_todos if o != todo], seen,
+                           [works[o] for r, o in open_todos if r == ref and o != todo]):
+            out.append((ref, todo))           # "写死在数组里" — "现在从配置分区读" (summary/reversal.py)
+            reversed_.add((ref, todo))
+            continue
         if (by_files and (named_by_one is not None or _speaks_of(words, seen))) or \
                 (seen.continues == ref and seen.worked
                  and coverage(words, seen.done_words) >= CONTINUE_SHARE) or (ref, todo) in taken_up:
             out.append((ref, todo))
         elif not subject_said:
+            continue
+        if seen.worked and _asked_for_its_gap(todo, seen):       # "Add LAN discovery" — "… there's no LAN discovery"
+            gap = _gap_words(todo)
+            asked.append((_request_match(gap, gap, seen), ref, todo))
             continue
         if named_by_one is None:          # the person asked for other work, and nothing said names it
             continue
@@ -831,7 +864,16 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     # a to-do the evidence closed also stays in the running for the best match above (it may be
     # what the report is about), so it can be found twice: once each
     # the person's own word stands; any other close is checked once more (summary/guards.py)
-    return [pair for pair in dict.fromkeys(out) if pair in own or not _rejected(pair[1], works[pair[1]], evidence)]
+    return [pair for pair in dict.fromkeys(out) if pair in own or
+            not _rejected(pair[1], works[pair[1]], evidence, opposite_state=pair in reversed_)]
+
+
+def _state_reversed(todo: str, words: dict, others, evidence: Evidence, siblings=()) -> bool:
+    """Does the session say the bad state the to-do names is now the opposite (summary/reversal.py)?"""
+    asked = evidence.asked[:len(evidence.request_texts)]
+    return reversal.reversed_by(todo, words, others, list(zip(evidence.statements, evidence.said)),
+                                list(zip(evidence.request_texts, asked)), evidence.worked,
+                                evidence.held_open, siblings)
 
 
 def _speaks_of(words: dict, evidence: Evidence) -> bool:
@@ -845,14 +887,19 @@ def _speaks_of(words: dict, evidence: Evidence) -> bool:
     return _found(subject_words, said) >= 1
 
 
-def _rejected(todo: str, words: dict, evidence: Evidence) -> bool:
+def _rejected(todo: str, words: dict, evidence: Evidence, opposite_state: bool = False) -> bool:
     """Does the session, for all the closing rules found, say the to-do's subject was left as it was,
     only restate a scope the to-do is limited to, or name a sibling of it by the same head word with
-    another modifier (summary/guards.py)?"""
+    another modifier (summary/guards.py)? ``opposite_state``: the close says the to-do's state word
+    is now its opposite, which is no other modifier (summary/reversal.py)."""
     everything = evidence.statements + evidence.request_texts
     main = _head_text(todo)        # a limit of scope in a later clause is not what the to-do is about
+    statements = evidence.statements
+    if opposite_state:
+        statements = [reversal.in_state_words(todo, s) for s in statements]
+        everything = [reversal.in_state_words(todo, s) for s in everything]
     return guards.left_alone(words, evidence.left_alone) or guards.restates_scope(main, everything) or \
-        guards.sibling_named(main, words, evidence.statements, everything)
+        guards.sibling_named(main, words, statements, everything)
 
 
 def _head_text(todo: str) -> str:
@@ -863,7 +910,7 @@ def _head_text(todo: str) -> str:
     return ""
 
 
-def _own_word(words: dict, others, place_words, evidence: Evidence) -> bool:
+def _own_word(words: dict, others, place_words, evidence: Evidence, text: str = "", other_texts=()) -> bool:
     """Does the person say, in their own words, that this to-do is finished, naming it by what it is
     about: the first clause of a finished statement of theirs names, beyond the word that it is done,
     when and who ("分区那个我周末自己改了", "The API reference is sorted"), only words of this
@@ -875,12 +922,25 @@ def _own_word(words: dict, others, place_words, evidence: Evidence) -> bool:
     for statement in evidence.own_word:
         first = next((c for c in cl.clauses(statement) if content(pg.named_work(c))), "")
         said = {t: w for t, w in content(pg.named_work(first)).items() if t not in subject.PLAIN}     # 加好, fixed
+        # a Chinese word written in the to-do as it is, which its words split otherwise (热词 of 热词表:
+        # 词表), is its word too — and another to-do's when written in that one
+        mine = mine | {t for t in said if _written_in(t, text)}
+        others = [o | {t for t in said if _written_in(t, other)} for o, other in zip(others, other_texts)] \
+            if other_texts else others
         if not said or any(soft.share(t, mine) == 0 and t not in place_words for t in said):
             continue
         if any(soft.share(t, mine) > 0 and t not in place_words and w >= OWN_WORD_WEIGHT and len(t) >= 2
                and not any(soft.share(t, other) > 0 for other in others) for t, w in said.items()):
             return True
     return False
+
+
+def _written_in(token: str, text: str) -> bool:
+    """Is ``token`` a Chinese word of two characters or more written as it is in ``text``?"""
+    return len(token) >= 2 and bool(_HAN_WORD.fullmatch(token)) and token in (text or "")
+
+
+_HAN_WORD = re.compile(r"[\u4e00-\u9fff]+")
 
 
 def _subject_said(todo: str, words: dict, evidence: Evidence) -> bool:
@@ -910,6 +970,31 @@ def _asked_for(words: dict, main: dict, evidence: Evidence) -> bool:
     mine = expand(words)
     return any(_found(request, mine) >= REQUEST_WORDS and soft.coverage(request, mine) >= REQUEST_SHARE
                for request in evidence.asked)
+
+
+GAP_WORDS = 2             # real words a later clause that says what is missing must have, all of them asked for
+
+
+def _gap_words(todo: str) -> dict:
+    """The words of a later clause of the to-do that says what is missing, when its first clause
+    only tells the trouble ("LAN discovery" of "the host's IP has to be typed in by hand — there's no
+    LAN discovery"): each word of weight 1 or more (an acronym too) but mere work words; ``{}`` when
+    there is none of :data:`GAP_WORDS` words with a real word among them."""
+    for clause in cl.clauses(_unframed(todo))[1:]:
+        if cl.is_rationale(clause) or not (cl.lacking(clause) or cl.not_yet(clause)):
+            continue
+        gap = {t: w for t, w in content(clause).items() if w >= 1.0 and t not in subject.PLAIN}
+        if len(gap) >= GAP_WORDS and subject.what_words(gap):
+            return gap
+    return {}
+
+
+def _asked_for_its_gap(todo: str, evidence: Evidence) -> bool:
+    """Did the person ask for what a later clause of the to-do says is missing, when its first clause
+    only tells the trouble ("Add LAN discovery" for "the host's IP has to be typed in by hand — there's
+    no LAN discovery")? Every word of that clause (:func:`_gap_words`) is in one request sentence."""
+    gap = _gap_words(todo)
+    return bool(gap) and any(soft.coverage(gap, expand(request)) >= 1.0 for request in evidence.asked)
 
 
 # what a request calls the work when it names it by its subject: "the accents issue", "emoji 的问题"

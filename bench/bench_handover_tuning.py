@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|closing-heldout6|closing-heldout7|closing-heldout8|capture|capture2|traps|progress|bilingual|wrongs|wrongs6] [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|closing-heldout6|closing-heldout7|closing-heldout8|capture|capture2|capture6|traps|progress|bilingual|wrongs|wrongs6] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
@@ -51,7 +51,11 @@ engineer of the capture rules: an upper bound as well. ``--set capture2`` runs
 ``bench/handover_capture2_set.py`` (10 projects, 32 open to-dos in the classes of phrasing the capture
 rules missed — absence, scope limits, negated behaviour, bad outcomes, inability, hedged wishes, items
 under a lead, the person's "remind me to" — beside 33 look-alikes that are not open work), written by
-the engineer of the capture rules of the fourth round before changing them: an upper bound too.
+the engineer of the capture rules of the fourth round before changing them: an upper bound too ``--set capture6`` runs ``bench/handover_capture6_set.py`` (10 projects, 32 open to-dos in the
+shapes of sentence the capture rules missed in round 5 — an item of a list of problems stated as a state, a
+state that is a defect through its consequence, the old thing still in place, absence said with "nothing" or
+"什么…都没有", a reminder of a task for a person, a scope tried only so far — beside 32 look-alikes), written
+by the engineer of the capture rules of the sixth round before changing them: an upper bound too.
 ``--set traps`` runs
 ``bench/handover_traps_set.py`` (12 projects: other work in the same area, the same file or a sibling
 of the same list, that must not close an open to-do, and the to-do finished in other words), written
@@ -123,6 +127,7 @@ from bench_continuity import DENIAL, fill_root  # noqa: E402
 from code_memory.timeutil import now_iso  # noqa: E402
 from handover_bilingual_set import SCENARIOS as BILINGUAL  # noqa: E402
 from handover_capture2_set import SCENARIOS as CAPTURE2  # noqa: E402
+from handover_capture6_set import SCENARIOS as CAPTURE6  # noqa: E402
 from handover_capture_set import SCENARIOS as CAPTURE  # noqa: E402
 from handover_closing_heldout import SCENARIOS as CLOSING_HELDOUT  # noqa: E402
 from handover_closing_heldout2 import SCENARIOS as CLOSING_HELDOUT2  # noqa: E402
@@ -150,8 +155,8 @@ SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELD
         "closing-heldout6": CLOSING_HELDOUT6, "closing-heldout7": CLOSING_HELDOUT7,
         "closing-heldout8": CLOSING_HELDOUT8,
         "capture": CAPTURE,
-        "capture2": CAPTURE2, "traps": TRAPS, "progress": PROGRESS, "bilingual": BILINGUAL, "wrongs": WRONGS,
-        "wrongs6": WRONGS6}
+        "capture2": CAPTURE2, "capture6": CAPTURE6, "traps": TRAPS, "progress": PROGRESS, "bilingual": BILINGUAL,
+        "wrongs": WRONGS, "wrongs6": WRONGS6}
 BLIND = ("closing-heldout7", "closing-heldout8")     # written blind and not yet read by the people tuning the rules
 READ = ("closing-heldout", "closing-heldout2", "closing-heldout3", "closing-heldout4",
         "closing-heldout5", "closing-heldout6")      # written blind, since read or run by them
@@ -430,7 +435,8 @@ def main() -> int:
                              "handover_closing_heldout6.py, written blind, since read), "
                              "closing-heldout7, closing-heldout8 (handover_closing_heldout7.py, handover_closing_heldout8.py, "
                              "written blind: never tune to them), capture "
-                             "(handover_capture_set.py), capture2 (handover_capture2_set.py), traps "
+                             "(handover_capture_set.py), capture2 (handover_capture2_set.py), capture6 "
+                             "(handover_capture6_set.py), traps "
                              "(handover_traps_set.py), progress (handover_progress_set.py), bilingual "
                              "(handover_bilingual_set.py), wrongs (handover_wrongs_set.py) or wrongs6 "
                              "(handover_wrongs6_set.py)")

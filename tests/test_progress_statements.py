@@ -202,3 +202,15 @@ def test_a_file_named_for_its_place_says_where_not_what():
                                                                              "/p/parsers/formats/camt053.py"]))
     assert "index" not in ev.done_words and "index.md" in ev.done_words     # named whole, it still counts
     assert {"guid", "camt053", "format"} <= ev.done_words                  # its folders and own name do
+
+
+@pytest.mark.parametrize("statement, kind", [
+    ("重试次数我做成 --max-retries 了", pg.FINISHED),          # the new state between the verb and 了
+    ("日志格式我改成 JSON 了。", pg.FINISHED),
+    ("队列换成 RabbitMQ 了", pg.FINISHED),
+    ("日志级别改成 WARN 了，但还没部署", pg.OPEN),
+    ("要不要把日志级别改成 WARN 了？", pg.QUESTION),
+    ("如果改成 WARN 了会不会丢信息", pg.STATE),
+])
+def test_a_change_to_a_new_state_said_with_its_object_before_le(statement, kind):
+    assert pg.verdict(statement) == kind

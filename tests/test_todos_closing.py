@@ -233,3 +233,26 @@ def test_a_todo_closed_by_evidence_is_listed_once():
     evidence.done_words = keywords.expand(set(evidence.said[0]) | evidence.file_words)
     todo = ("s1", "export.py still writes no header row")
     assert finished([todo], evidence, []) == [todo]
+
+
+def test_the_persons_own_word_names_a_word_the_todo_writes_as_it_is():
+    """热词 is written in "热词表" though the to-do's words split it otherwise: the person's "热词那个
+    我自己加好了" names it — unless a sibling writes 热词 as well (then it tells neither)."""
+    hot = [("s1", "记得把热词表里的英文缩写补上"), ("s1", "字幕的时间轴还没校准")]
+    assert closed(hot, "好的。", requests=["热词那个我自己加好了"], failed=None) == hot[:1]
+    both = [("s1", "记得把热词表里的英文缩写补上"), ("s1", "热词表的大小写还没统一")]
+    assert closed(both, "好的。", requests=["热词那个我自己加好了"], failed=None) == []
+
+
+def test_a_request_for_what_a_later_clause_says_is_missing():
+    """The first clause tells the trouble, a later one what is missing: a request for that closes it."""
+    token = [("s1", "Users have to paste the token by hand — there's no OAuth login"),
+             ("s1", "The settings page has no dark theme")]
+    work_done = dict(files=["/p/web/auth.ts"], failed=False)
+    assert closed(token, "Done, 14 tests pass.", requests=["Add an OAuth login with GitHub"], **work_done) == token[:1]
+    assert token[0] not in closed(token, "Done, 14 tests pass.", requests=["Add a dark theme toggle"], **work_done)
+    assert closed(token, "2 tests fail.", requests=["Add an OAuth login with GitHub"],
+                  files=["/p/web/auth.ts"], failed=True) == []
+    push = [("s1", "每次都得手动刷新页面，还没有 WebSocket 推送"), ("s1", "消息列表没有分页")]
+    assert closed(push, "好了，测试都过了。", requests=["加上 WebSocket 推送"], **work_done) == push[:1]
+    assert push[0] not in closed(push, "好了，测试都过了。", requests=["WebSocket 的心跳间隔调一下"], **work_done)

@@ -126,3 +126,17 @@ def test_without_the_package_the_rules_work_as_before(monkeypatch):
         assert closed(orders, "下单接口的限流加好了，每个用户每秒 20 次。", **WORKED) == orders[:1]
     finally:
         lexicon.lexicon.cache_clear()
+
+
+@needs_lexicon
+def test_a_compound_the_lexicon_lacks_is_said_by_both_its_parts():
+    """拼音输入 is not in CC-CEDICT: both its parts are specific words, so "pinyin input" says it —
+    "pinyin" alone does not; a part of one character (表头 → 表, 头) or a common gloss (校验 →
+    check) never stands for a compound."""
+    assert synonyms.parts("拼音输入") == ("拼音", "输入")
+    assert synonyms.parts("表头") == () and synonyms.parts("权限校验") == () and synonyms.parts("登录") == ()
+    search = [("s1", "拼音输入还没做，搜索框只认汉字"), ("s1", "搜索结果没有分页")]
+    work_done = dict(files=["/p/web/search.ts"], failed=False)
+    assert closed(search, "Pinyin input works in the search box now: typing beijing finds 北京.",
+                  **work_done) == search[:1]
+    assert closed(search, "Pinyin sorting of the results works now.", **work_done) == []     # one part only

@@ -62,7 +62,7 @@ _NOT_YET_ZH = re.compile(r"(?:还|尚|仍|暂|暂时|目前|现在还?)(?:没有
                          r"也还?没(?!有?(?:问题|关系|影响|报错|变化?|什么|必要|用到?|区别|" + TROUBLE_ZH + r"))有?(?=[\u4e00-\u9fffA-Za-z])")
 _NEG_ZH = re.compile(r"没有?|未|不|别|无|非")
 _NOT_YET_EN = re.compile(
-    r"\bnot (?:\w+ )?yet\b|n't (?:\w+ )?(?:\w+ )?yet\b|\byet to\b|\bstill (?:not|no|isn't|aren't|doesn't|don't|can't|"
+    r"\bnot (?:\w+ )?yet\b|n't (?:[\w-]+ ){0,6}yet\b|\byet to\b|\bstill (?:not|no|isn't|aren't|doesn't|don't|can't|"
     r"hasn't|haven't|missing|broken|open|pending|outstanding|needs?|has to|have to|to do)\b|\bhaven't\b|\bhasn't\b|"
     r"\bdidn't (?:get to|have time|manage)\b|\bwasn't able\b|\b(?:is|are)n't (?:\w+ly )?\w+ed\b|"
     r"\b(?:is|are) not (?:\w+ly )?\w+ed\b|\bnot (?:done|finished|handled|supported|implemented|covered|wired|"
@@ -206,8 +206,9 @@ def _structural_state(clause: str):
             attributive = re.match(r"^[^，,。；;]{0,8}的", clause[found.end() - len(what):])   # 没有权限的用户
             if what and _TROUBLE.search(what) or attributive:
                 continue
-            if not what and not re.search(r"(?:也|都|还)没有\s*$", clause[:found.end()]):
-                continue              # a bare 没有 needs its subject before it: "回滚步骤也没有"
+            if not what and (not re.search(r"(?:也|都|还)没有\s*$", clause[:found.end()]) or
+                             re.search(rf"(?:{TROUBLE_ZH})(?:也|都)没有\s*$", clause[:found.end()])):
+                continue              # a bare 没有 needs its subject before it: "回滚步骤也没有" (not "什么报错都没有")
             if re.search(r"了\s*[。.!！]?\s*$", clause):
                 continue              # "不依赖 Java 了", "没有 sleep 了": no longer so, a change done
             return found
@@ -228,7 +229,7 @@ _NOW = re.compile(r"现在|目前|\bnow\b", re.I)
 _ADJECTIVAL = re.compile(r"\b(for|the|a|an|of|on|with|in|any|all|its|their|our|to|from|by) [a-z]{3,}ed\b|()\bun[a-z]{3,}ed\b|"
                          r"()\b[a-z]+-[a-z]{3,}ed\b", re.I)        # "comma-separated": a compound adjective
 _EITHER = re.compile(r"(?:不管|无论|不论)[^，,。]*还是")                 # "不管是 A 还是 B": "or"
-_FIXES_ZH = re.compile(r"(?:改|换|替换)(?:成|为)|去掉|去除|移除|删掉|拿掉|修好|修复|了\s*$")   # "把写死的地址改成…了"
+_FIXES_ZH = re.compile(r"(?:改|换|替换)(?:成|为)|(?:去掉|去除|移除|删掉|拿掉)(?!的)|修好|修复|了\s*$")   # "把写死的地址改成…了"
 
 
 _TROUBLE_STATE_ZH = re.compile(r"乱码|错位|重叠|闪退|崩溃|卡死|白屏")

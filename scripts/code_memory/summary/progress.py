@@ -125,6 +125,9 @@ _FINISHED_WORDS = re.compile(
     r"(?:进去|上去|下来|出来|起来|过来|掉|成|到)了|"
     r"\b(?:sorted(?: out)?|taken care of|took care of|all set|good to go|done|merged|shipped|landed|deployed|"
     r"released)\b|\b(?:that'?s|it'?s|is|are) in(?: now)?\s*(?:[,.;!—]|$)", re.I)
+# a change made, its new state between the verb and the 了 that ends the sentence ("warmup 做成
+# --warmup-epochs 了", "超时我改成 30 秒了", "缓存换成 Redis 了") — not "改成…了，但还没部署"
+_CHANGED_TO = re.compile(r"(?:改|换|做|调|设|配)(?:成|为)[^，,。；;？?]{1,30}?了\s*[。.!！]?\s*$")
 # a result with numbers: a measured change ("p99 900 ms → 120 ms", "from 14 to 6 minutes", "内存从 2G 降到 600M")
 _MEASURED = re.compile(r"\d[\d.,]*\s*[A-Za-z%\u4e00-\u9fff]{0,4}\s*(?:→|->|=>|⇒|\bto\b|降到|降至|降为|减到|缩短到|"
                        r"提升到|提到|升到|涨到|变成|变为)\s*\d", re.I)
@@ -223,7 +226,8 @@ def verdict(statement: str) -> str:
     if cl.open_sentence(text):
         return OPEN
     if _MARK_DONE.search(text) or cl.done_sentence(text) or \
-            ((_FINISHED_WORDS.search(text) or _MEASURED.search(text) and not _CONDITIONAL.search(text))
+            ((_FINISHED_WORDS.search(text) or _CHANGED_TO.search(text) or
+              _MEASURED.search(text) and not _CONDITIONAL.search(text))
              and not cl.negated(text) and not cl.is_condition(text)):
         return FINISHED
     return STATE

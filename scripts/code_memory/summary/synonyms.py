@@ -92,10 +92,34 @@ def _read(words: frozenset, lex) -> tuple:
             tuple((t, _senses_in(lex, t)) for t in ordered if _chinese(t) and _senses_in(lex, t)))
 
 
+MIN_PART = 2              # a part of a compound the lexicon lacks: at least this many characters
+
+
+def parts(token: str) -> tuple:
+    """The two parts of a Chinese compound the lexicon lacks (拼音输入 → 拼音, 输入; 缓存预热 → 缓存,
+    预热): each a word of :data:`MIN_PART` characters or more with a sense that is no common gloss
+    and no mere work word — else ``()``: a part of one character, or a common gloss (校验 → check),
+    says too little to stand for the compound."""
+    lex = lexicon.lexicon()
+    if not lex or not _chinese(token) or lex.glosses(token) or len(token) < 2 * MIN_PART:
+        return ()
+    for cut in range(MIN_PART, len(token) - MIN_PART + 1):
+        a, b = token[:cut], token[cut:]
+        if all(any(_specific(sense) for sense in _senses(part)) and not _plain(part) for part in (a, b)):
+            return a, b
+    return ()
+
+
 def said_as(token: str, unit: dict, todo_words) -> frozenset:
     """The words of ``unit`` (a statement's weighted words) that say the to-do word ``token`` in
-    other words (see the module docstring; ``todo_words``: the to-do's words), or an empty set."""
+    other words (see the module docstring; ``todo_words``: the to-do's words), or an empty set.
+    A compound the lexicon lacks is said when both its parts are (:func:`parts`: "pinyin input"
+    says 拼音输入; "pinyin" alone does not)."""
     english, chinese = _read(frozenset(unit), lexicon.lexicon())
+    halves = parts(token)
+    if halves:
+        found = [frozenset({h}) if h in unit else said_as(h, unit, todo_words) for h in halves]
+        return frozenset().union(*found) if all(found) else frozenset()
     if _chinese(token):
         for sense in _senses(token):
             if sense <= set(english):

@@ -19,6 +19,10 @@ Capture — from the final assistant message and from the person's own words:
     (clauses.for_the_person) and — for the state rules — a sentence that tells a state rather than
     leaves it open (a pitfall written down, an agreed limit, the past, a fix: clauses.told) are not
     to-dos.
+  * after a session that did work, a plain state the sentence's shape makes a defect — an item of a
+    list introduced as problems, a bad consequence, the old thing still in place, a stopgap, a scope
+    tried only so far, an emphatic absence — and a reminder the report says again ("As you asked: …")
+    (summary/defects.py);
   * the person's deferrals (下次 / 有空 / 上线前要 / 提醒我 / remember to / remind me to / later …) in their requests,
     unless the session's final message reports them done.
 
@@ -44,7 +48,9 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
      (even without its mark: 配了吗) nor a sentence that says the trouble goes on (还是乱码, still);
   2. the person asked for it (a request sentence that is not itself put off names part of the
      same work, covers its main clause, or is mostly the to-do's words — or names nothing but its
-     work, "接着弄 emoji 的问题", and the report names half its main clause) and the session did the
+     work, "接着弄 emoji 的问题", and the report names half its main clause, or names every word of a
+     later clause that says what is missing: "Add LAN discovery" for "the host's IP has to be typed
+     in by hand — there's no LAN discovery") and the session did the
      work: it changed files and its last command did not fail — of several to-dos the request
      could mean, only the one it names most closely (and those nearly as close);
   3. it names files, the session changed every one of them, and a command passed after the change —
@@ -63,6 +69,8 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
      this session changed that session's file again and a command passed after it
      (after a session that changed nothing, the last one that did, when it left work of its own open;
      after one that only asked about a to-do, that to-do, when a file of its own session is changed again);
+  8. the to-do names a bad state (hard-coded, only X, a state word with an opposite, not yet tested)
+     and the session says the same thing is now the opposite (summary/reversal.py);
   a change reported as no longer happening ("不会再算两次", "no longer drops them") is work done;
   never when the session lists it as open again (then it is carried over, not finished); and in
   1, 2 and 4's best match only when ONE thing the session says (a statement, a request, or a request with a
@@ -85,8 +93,8 @@ from dataclasses import dataclass, field
 from ..text import soft
 from ..text.keywords import acronyms, coverage, covers, expand, names, stem, weights
 from ..text.similarity import is_near_duplicate
+from . import carry, defects, guards, reversal, subject, synonyms
 from . import clauses as cl
-from . import guards, subject, synonyms
 from . import progress as pg
 
 TODO_CHARS = 160
@@ -278,6 +286,7 @@ def _shorten(text: str, only_open: bool = False) -> str:
     else:
         first = 0
         while first < len(parts) - 1 and cl.reports_done(parts[first]) and \
+                not (defects.tried_only(parts[first]) and not cl.is_open(parts[first + 1])) and \
                 not _PRONOUN_START.match(cl.strip_connective(parts[first + 1])):     # "they" needs it
             first += 1
         if first:
@@ -294,6 +303,8 @@ def _points_back(part: str) -> bool:
     session"), or it names almost nothing ("明天接着查")?"""
     part = cl.strip_connective(part)
     words = content(part)
+    if head_subject(part)[1]:
+        return False              # "暗色模式的问题接下来把它补上": "它" is the topic it opens with
     return bool(_PRONOUN_START.match(part)) or sum(words.values()) < 2 or \
         (_POINTING.search(part) is not None and len(words) <= 2)
 
@@ -323,13 +334,14 @@ def _open_parts(sentence: str, obligations: bool, before: str = "") -> list:
     for i, part in enumerate(parts):
         goes_on = bool(last) and obligations and _CONTINUES_LIST.match(part) and not cl.completed(part) and \
             not cl.is_question(part) and content(part)
-        if not (cl.open_sentence(part, obligations, states=states) or goes_on):
+        if not (cl.open_sentence(part, obligations, states=states) or goes_on or
+                (states and defects.stated_defect(part))):       # a defect by its shape (summary/defects.py)
             last = []
             continue
         if i and _points_back(part):
             part = parts[i - 1].rstrip("；;。.") + "; " + part        # "they ought to …": keep what "they" is
             del out[len(out) - len(last):]                         # … once, not also on its own
-        last = [_shorten(item) for item in cl.open_items(part, states=states)]   # "A isn't done yet, and B …"
+        last = [_shorten(item) for item in carry.joined(cl.open_items(part, states=states), content)]   # "A …, and B …"
         out += last
     return out
 
@@ -369,7 +381,7 @@ def from_message(message: str, worked: bool = True) -> list:
             continue
         item = _LIST_ITEM.match(line)
         if collecting and item and not _LEAD.match(item.group(1).strip()):
-            todos.append(item.group(1))
+            todos += [item.group(1)] if collecting is True else _listed(item.group(1), collecting, worked)
             continue
         collecting = False
         before = ""
@@ -380,9 +392,22 @@ def from_message(message: str, worked: bool = True) -> list:
                 todos += [item for item in _items(rest) if not _tells(item)]
                 collecting = not rest
                 continue
+            lead, keeps = defects.lead(sentence)     # "A few rough edges:", "As you asked:", "Fixed along the way:"
+            if lead and (worked or keeps is not defects.problem_item):      # a reminder holds after any session
+                rest = sentence[lead.end():].strip()
+                todos += [line for item in defects.items(rest) for line in _listed(item, keeps, worked)]
+                collecting, before = keeps if not rest else False, sentence
+                continue
             todos += _open_parts(sentence, worked, before)
             before = sentence
     return _keep(todos)
+
+
+def _listed(item: str, keeps, worked: bool) -> list:
+    """The to-do lines of an item under a lead summary/defects.py reads (``keeps``: whether it is open
+    work there): what the sentence rules make of it when they find open work in it ("GPU 机器上还没跑过"
+    of "目前只在 CPU 上调通过，GPU 机器上还没跑过"), else the item whole."""
+    return (_open_parts(item, worked) or [item]) if keeps(item) else []
 
 
 def _keep(todos: list) -> list:
@@ -390,7 +415,7 @@ def _keep(todos: list) -> list:
     for todo in todos:
         text = cl.cut(cl.one_line(todo).strip(" :：-*").rstrip("。.!！;；"), TODO_CHARS)
         if len(text) >= 3 and _specific(content(_ONLY_PUT_OFF.sub(" ", text))) and not cl.NOTHING_LEFT.search(text) and \
-                not any(same_todo(text, kept) for kept in out):
+                not carry.not_work(text) and not any(same_todo(text, kept) for kept in out):
             out.append(text)
     return out
 
@@ -432,16 +457,17 @@ def restated(todos: list, requests, open_todos, is_same, answer: str = "") -> li
     first = next(iter(cl.sentences(answer or "")), "")
     not_yet = _NOT_YET_ANSWER.match(first)
     answered = {_shorten(t) for t in from_message(first[not_yet.end():])} if not_yet else set()
-    asked_about = None
+    asked_about, asked_how = None, False
     for request in requests:
         for sentence in cl.sentences(request):
             words = content(sentence)
-            if not cl.is_question(sentence) or not words:
+            if not carry.asks(sentence) or not words:
                 continue
-            share, text = max(((coverage(words, expand(content(text))), text) for _r, text in open_todos),
-                              default=(0.0, None))
+            what = subject.what_words(words) or words          # "did the restore test happen?": not "test"
+            share, text = max(((max(coverage(words, expand(content(text))), coverage(what, expand(content(text)))), text)
+                               for _r, text in open_todos), default=(0.0, None))
             if share >= ASKED_ABOUT_SHARE:
-                asked_about = text
+                asked_about, asked_how = text, carry.asks_how(sentence)
     out = []
     for todo in todos:
         earlier = next((text for _ref, text in open_todos if is_same(todo, text)), None)
@@ -454,6 +480,10 @@ def restated(todos: list, requests, open_todos, is_same, answer: str = "") -> li
                                                 soft.found(content(todo), expand(content(asked_about)),
                                                            lambda _t, _w: True) >= 1):
             earlier = asked_about          # a "not yet" answer that says a word of it, however common (上传)
+        if earlier is None and asked_about and carry.answers_about(todo, answer):
+            earlier = asked_about          # "还没换，…还是引用你个人的变量": how the asked one stands
+        if earlier is None and asked_how:
+            earlier = asked_about          # "回滚那个怎么搞？" — "要开 …": how to do the asked one
         out.append(earlier or todo)
     return list(dict.fromkeys(out))
 
@@ -769,7 +799,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     """The earlier ``open_todos`` (``[(session id, text)]``) the session behind ``evidence``
     finished (see the module docstring); ``places``: ``[(session id, text)]``, what the project's
     earlier sessions were about (their topics and files, summary/subject.py)."""
-    out, asked, resumed, reported, reported_only, own = [], [], [], [], [], set()
+    out, asked, resumed, reported, reported_only, own, reversed_ = [], [], [], [], [], set(), set()
     changed = {p.lower() for p in evidence.files} | {os.path.basename(p).lower() for p in evidence.files}
     checked = {p.lower() for p in evidence.checked} | {os.path.basename(p).lower() for p in evidence.checked}
     works = {todo: work(todo) for _r, todo in open_todos}
@@ -788,7 +818,8 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         if not words:
             continue
         place_words = subject.project_area(places, ref)
-        if _own_word(words, [works[o] for _r, o in open_todos if o != todo], place_words, seen):
+        if _own_word(words, [works[o] for _r, o in open_todos if o != todo], place_words, seen,
+                     todo, [o for _r, o in open_todos if o != todo]):
             out.append((ref, todo))
             own.add((ref, todo))
             continue
@@ -804,6 +835,11 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             all(f in changed or os.path.basename(f) in changed for f in files)
         # its files edited for other work the person asked for are no evidence, unless the session
         # speaks of what the to-do is about beyond its files
+        if _state_reversed(todo, words, [works[o] for _r, o in open_todos if o != todo], seen,
+                           [works[o] for r, o in open_todos if r == ref and o != todo]):
+            out.append((ref, todo))           # "写死在数组里" — "现在从配置分区读" (summary/reversal.py)
+            reversed_.add((ref, todo))
+            continue
         told = _told_words(seen)          # what it reports, without the words of its files' paths
         # after a question about the to-do, or a light session that put it by, the "continue" is that
         # work whatever its report calls it; else a report of other work only is no evidence of it
@@ -814,6 +850,10 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
                 not guards.other_work(words, seen.reported, seen.file_words, _resumed_words(seen, ref, todo, taken_up)):
             out.append((ref, todo))
         elif not subject_said:
+            continue
+        if seen.worked and _asked_for_its_gap(todo, seen):       # "Add LAN discovery" — "… there's no LAN discovery"
+            gap = _gap_words(todo)
+            asked.append((_request_match(gap, gap, seen), ref, todo))
             continue
         if named_by_one is None:          # the person asked for other work, and nothing said names it
             continue
@@ -847,7 +887,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
     # the person's own word stands — unless the report says part of that work is still open; any other
     # close is checked once more (summary/guards.py)
     return [pair for pair in dict.fromkeys(out) if not guards.partly_done(works[pair[1]], evidence.partial, pair[1])
-            and (pair in own or not _rejected(pair[1], works[pair[1]], evidence))]
+            and (pair in own or not _rejected(pair[1], works[pair[1]], evidence, opposite_state=pair in reversed_))]
 
 
 def _told_words(evidence: Evidence) -> set:
@@ -868,6 +908,14 @@ def _resumed_words(evidence: Evidence, ref: str, todo: str, taken_up) -> dict:
     return {t: w for words in evidence.resumed[1:] + [evidence.resumed_told] for t, w in words.items()}
 
 
+def _state_reversed(todo: str, words: dict, others, evidence: Evidence, siblings=()) -> bool:
+    """Does the session say the bad state the to-do names is now the opposite (summary/reversal.py)?"""
+    asked = evidence.asked[:len(evidence.request_texts)]
+    return reversal.reversed_by(todo, words, others, list(zip(evidence.statements, evidence.said)),
+                                list(zip(evidence.request_texts, asked)), evidence.worked,
+                                evidence.held_open, siblings)
+
+
 def _speaks_of(words: dict, evidence: Evidence) -> bool:
     """Does a statement or request of the session hold a word of the to-do that is no file name it
     names nor a part of one, nor a mere work word ("缩略图" of "缩略图改成后台任务生成" for "upload.py 里
@@ -879,14 +927,19 @@ def _speaks_of(words: dict, evidence: Evidence) -> bool:
     return _found(subject_words, said) >= 1
 
 
-def _rejected(todo: str, words: dict, evidence: Evidence) -> bool:
+def _rejected(todo: str, words: dict, evidence: Evidence, opposite_state: bool = False) -> bool:
     """Does the session, for all the closing rules found, say the to-do's subject was left as it was,
     only restate a scope the to-do is limited to, or name a sibling of it by the same head word with
-    another modifier (summary/guards.py)?"""
+    another modifier (summary/guards.py)? ``opposite_state``: the close says the to-do's state word
+    is now its opposite, which is no other modifier (summary/reversal.py)."""
     everything = evidence.statements + evidence.request_texts
     main = _head_text(todo)        # a limit of scope in a later clause is not what the to-do is about
+    statements = evidence.statements
+    if opposite_state:
+        statements = [reversal.in_state_words(todo, s) for s in statements]
+        everything = [reversal.in_state_words(todo, s) for s in everything]
     return guards.left_alone(words, evidence.left_alone) or guards.restates_scope(main, everything) or \
-        guards.sibling_named(main, words, evidence.statements, everything)
+        guards.sibling_named(main, words, statements, everything)
 
 
 def _head_text(todo: str) -> str:
@@ -897,7 +950,7 @@ def _head_text(todo: str) -> str:
     return ""
 
 
-def _own_word(words: dict, others, place_words, evidence: Evidence) -> bool:
+def _own_word(words: dict, others, place_words, evidence: Evidence, text: str = "", other_texts=()) -> bool:
     """Does the person say, in their own words, that this to-do is finished, naming it by what it is
     about: the first clause of a finished statement of theirs names, beyond the word that it is done,
     when and who ("分区那个我周末自己改了", "The API reference is sorted"), only words of this
@@ -909,12 +962,25 @@ def _own_word(words: dict, others, place_words, evidence: Evidence) -> bool:
     for statement in evidence.own_word:
         first = next((c for c in cl.clauses(statement) if content(pg.named_work(c))), "")
         said = {t: w for t, w in content(pg.named_work(first)).items() if t not in subject.PLAIN}     # 加好, fixed
+        # a Chinese word written in the to-do as it is, which its words split otherwise (热词 of 热词表:
+        # 词表), is its word too — and another to-do's when written in that one
+        mine = mine | {t for t in said if _written_in(t, text)}
+        others = [o | {t for t in said if _written_in(t, other)} for o, other in zip(others, other_texts)] \
+            if other_texts else others
         if not said or any(soft.share(t, mine) == 0 and t not in place_words for t in said):
             continue
         if any(soft.share(t, mine) > 0 and t not in place_words and w >= OWN_WORD_WEIGHT and len(t) >= 2
                and not any(soft.share(t, other) > 0 for other in others) for t, w in said.items()):
             return True
     return False
+
+
+def _written_in(token: str, text: str) -> bool:
+    """Is ``token`` a Chinese word of two characters or more written as it is in ``text``?"""
+    return len(token) >= 2 and bool(_HAN_WORD.fullmatch(token)) and token in (text or "")
+
+
+_HAN_WORD = re.compile(r"[\u4e00-\u9fff]+")
 
 
 def _subject_said(todo: str, words: dict, evidence: Evidence) -> bool:
@@ -944,6 +1010,31 @@ def _asked_for(words: dict, main: dict, evidence: Evidence) -> bool:
     mine = expand(words)
     return any(_found(request, mine) >= REQUEST_WORDS and soft.coverage(request, mine) >= REQUEST_SHARE
                for request in evidence.asked)
+
+
+GAP_WORDS = 2             # real words a later clause that says what is missing must have, all of them asked for
+
+
+def _gap_words(todo: str) -> dict:
+    """The words of a later clause of the to-do that says what is missing, when its first clause
+    only tells the trouble ("LAN discovery" of "the host's IP has to be typed in by hand — there's no
+    LAN discovery"): each word of weight 1 or more (an acronym too) but mere work words; ``{}`` when
+    there is none of :data:`GAP_WORDS` words with a real word among them."""
+    for clause in cl.clauses(_unframed(todo))[1:]:
+        if cl.is_rationale(clause) or not (cl.lacking(clause) or cl.not_yet(clause)):
+            continue
+        gap = {t: w for t, w in content(clause).items() if w >= 1.0 and t not in subject.PLAIN}
+        if len(gap) >= GAP_WORDS and subject.what_words(gap):
+            return gap
+    return {}
+
+
+def _asked_for_its_gap(todo: str, evidence: Evidence) -> bool:
+    """Did the person ask for what a later clause of the to-do says is missing, when its first clause
+    only tells the trouble ("Add LAN discovery" for "the host's IP has to be typed in by hand — there's
+    no LAN discovery")? Every word of that clause (:func:`_gap_words`) is in one request sentence."""
+    gap = _gap_words(todo)
+    return bool(gap) and any(soft.coverage(gap, expand(request)) >= 1.0 for request in evidence.asked)
 
 
 # what a request calls the work when it names it by its subject: "the accents issue", "emoji 的问题"
@@ -988,7 +1079,10 @@ def _reported(words: dict, main: dict, done_words, least: float = REPORTED_SHARE
 
 # what ends the noun phrase a line opens with: its predicate (a state, a negation, a modal, the
 # speaker) or a mark that makes it the topic ("时区这块…", "审计日志那块…", "年付的事…")
-_TOPIC_MARK = re.compile(r"这一?块|那一?块|这部分|那部分|这边|那边|(?:这|那)个事情?|的事情?|那个|这个|方面")
+_TOPIC_MARK = re.compile(r"这一?块|那一?块|这部分|那部分|这边|那边|(?:这|那)个事情?|的事情?|那个|这个|方面|这段|那段|的问题")
+# what a put-off line opens with before the work it names: "有空把白名单挪到 consul 吧" is about 白名单
+_BA_VERB = re.compile(r"(?:挪|改|换|移|加|接|补|做|写|弄|搬|迁|放|调|拆|删|合|抽|配)(?:到|成|为|上|进|去|掉|好|一下)|统一")
+_PUT_OFF_OPENING = re.compile(r"^(?:(?:有空|得空|抽空|回头|下次|下回|以后|之后|改天|找时间|接下来|后面|先|再|也|还)(?:的话)?[，,\s]*)+把\s*")
 _PREDICATE = re.compile(
     r"还|仍|也|都|没|未|不|要|得|需|我|你|咱|已|目前|现在|暂|先|只|是|会|能|可以|打算|准备|开始|下一步|下次|下回|回头|"
     r"以后|之后|后面|改天|有空|这次|等|放|留|再|"
@@ -1007,6 +1101,11 @@ def head_subject(text: str) -> tuple:
         clause = cl.strip_connective(clause)
         if cl.is_rationale(clause) or not content(clause):
             continue
+        opening = _PUT_OFF_OPENING.match(clause)
+        if opening:               # "有空把白名单挪到 consul 吧": what comes after 把, up to its verb
+            clause = clause[opening.end():]
+            verb = _BA_VERB.search(clause, 1)
+            clause = clause[:verb.start()] + "还" if verb else clause
         ends = [m for m in (_PREDICATE.search(clause), _TOPIC_MARK.search(clause)) if m and m.start() > 0]
         if not ends:
             return {}, False
@@ -1029,7 +1128,8 @@ def _objects(text: str) -> dict:
 def _status(text: str) -> bool:
     """Does a line say how work stands — not yet done, put off, still so — rather than only that
     some work should be done ("上传还得加个进度条", "we should add a progress bar")?"""
-    return any(cl.not_yet(c) or cl.deferred(c, obligations=False) or cl.lacking(c) for c in cl.clauses(text))
+    return any(cl.not_yet(c) or cl.deferred(c, obligations=False) or cl.lacking(c) for c in cl.clauses(text)) or \
+        carry.left_as_it_was(text)
 
 
 def restates(todo: str, earlier: str, others=(), where=frozenset()) -> bool:
@@ -1050,23 +1150,43 @@ def restates(todo: str, earlier: str, others=(), where=frozenset()) -> bool:
     if not head or not _status(todo):
         return False
     mine = expand(content(earlier))
+    # a word of its opening that says one of the to-do's in the other language ("installer" of 安装包),
+    # beside another of its words ("The Windows installer …"; "Search only …" alone may be new work)
+    said = set().union(*(synonyms.said_as(t, head, frozenset(mine)) for t in expand(subject.what_words(content(earlier)))))
+    if said and len([t for t in head if t in said or soft.share(t, mine) > 0]) >= 2:
+        mine |= said
     elsewhere = expand(set().union(*(content(o) for o in others))) if others else set()
     place = set(where) | elsewhere
 
     def placed(token: str) -> bool:
         return soft.share(token, place) > 0
 
-    if any(soft.share(t, mine) == 0 and not placed(t) for t in head):
-        return False              # the line is about something the to-do does not name
     shared = {t: w for t, w in head.items() if soft.share(t, mine) > 0 and not placed(t)}
     if not shared:
         return False
+    if any(soft.share(t, mine) == 0 and not placed(t) for t in head) and not _mostly_its_words(head, shared, todo, mine):
+        return False              # the line is about something the to-do does not name
     lacked = _objects(earlier)
     if lacked and not any(soft.share(t, expand(lacked)) > 0 for t in shared):
         return False              # "上传还没有重试" is about 重试: a line about 上传 is another piece of it
     if not topic and any(soft.share(t, mine) == 0 and not placed(t) for t in _objects(todo)):
         return False              # "上传还没有进度条": it names other work there
     return True
+
+
+def _mostly_its_words(head: dict, shared: dict, todo: str, mine=frozenset()) -> bool:
+    """May a line whose opening words are not all the to-do's still say it again: the words it shares
+    with that to-do alone hold half the opening's weight or more, and it only says the thing was left as
+    it was ("推镜像的凭据这次没动" of "推镜像用的是你个人的 token…") or — naming two of its words — that
+    it is put off or still open ("全量导入的脚本下次再写" of "全量初始化脚本还没写")? A sibling
+    ("全量导入的校验脚本…") has more words of its own than that, and a line that says more than its
+    subject and how it stands ("深色模式的快照测试没过，对比度还差一点" — what is left of it: ``half_done``) is
+    not a mere status."""
+    if sum(shared.values()) * 2 < sum(head.values()):
+        return False
+    if any(_real(t, w) and t not in head and soft.share(t, mine) == 0 for t, w in content(todo).items()):
+        return False
+    return carry.left_as_it_was(todo) or len([t for t, w in shared.items() if _real(t, w)]) >= 2
 
 
 def carried_over(todos: list, open_todos, places=()) -> list:
@@ -1096,18 +1216,68 @@ def half_done(todos: list, final_message: str, requests, open_todos, places=(), 
     is left of it (:func:`_with_what_is_left`), not new work — the brief keeps one line for it; after a last command that ``failed``, so is a to-do from a
     sentence that says the asked work is still open ("审计日志的写入加上了，但那个用例还挂着，还没修好").
     Another to-do of the report (a sentence that is not the partial one) stays as it is."""
-    kinds = (pg.IN_PROGRESS, pg.FAILED) + ((pg.OPEN,) if failed else ())
-    partial = [cl.one_line(s) for s, kind in pg.read(final_message or "") if kind in kinds]
-    if not partial or not open_todos:
+    kinds = (pg.IN_PROGRESS, pg.FAILED) + ((pg.OPEN, pg.PLANNED, pg.STATE) if failed else ())
+    read = [(cl.one_line(s), kind) for s, kind in pg.read(final_message or "")]
+    if not any(kind in kinds for _s, kind in read) or not open_todos:
         return todos
     asked = _asked_todo(requests, open_todos, places)
     if asked is None:
-        return todos
+        return _started_on(todos, read, open_todos, places)
     text, own = asked
-    partial = [s for s in partial if _found(own, expand(content(s)))]      # the partial work is the asked one
+    partial = _partial_report(read, kinds, own, [t for _r, t in open_todos if t != text])
     out = [_with_what_is_left(text, todo) if any(cl.one_line(todo)[:24] in sentence for sentence in partial) else todo
            for todo in todos]
+    return _started_on(out, read, open_todos, places)
+
+
+def _started_on(todos: list, read: list, open_todos, places=()) -> list:
+    """``todos`` with each one taken from a report of work begun ("I've also started on Windows: …, so
+    that part is unverified", "上传 checkpoint 的脚本写了一半，凭证还没配"), or said right after one,
+    put back as the open to-do that report names by the most words of its own (:func:`_own_words`) — more
+    than any other — with what is left of it: partial progress on an open to-do the person did not
+    ask for this time is still that to-do."""
+    texts = [text for _r, text in open_todos]
+    out = []
+    for todo in todos:
+        at = next((i for i, (sentence, _k) in enumerate(read) if cl.one_line(todo)[:24] in sentence), None)
+        if at is not None and read[at][1] == pg.OPEN and at and read[at - 1][1] == pg.IN_PROGRESS:
+            at -= 1
+        if at is None or read[at][1] != pg.IN_PROGRESS:
+            out.append(todo)
+            continue
+        said = expand(content(read[at][0]))
+        # (a to-do all of whose words say where the work is — it came from the request that set the
+        # session's topic — is known by its words that no other open to-do holds)
+        found = sorted(((_found(_own_words(ref, text, texts, places) or _own_words(ref, text, texts), said), text)
+                        for ref, text in open_todos), reverse=True)
+        best = found[0] if found and found[0][0] and (len(found) == 1 or found[0][0] > found[1][0]) else None
+        out.append(_with_what_is_left(best[1], todo) if best else todo)
     return list(dict.fromkeys(out))
+
+
+def _own_words(ref: str, text: str, texts: list, places=()) -> dict:
+    """The words of the open to-do ``text`` (of session ``ref``) that say what it is about and that no
+    other open to-do of ``texts`` holds, nor a word of where the project's work is."""
+    others = expand(set().union(*(content(o) for o in texts if o != text))) if len(texts) > 1 else set()
+    where = subject.project_area(places, ref) | others
+    return {t: w for t, w in subject.what_words(content(text)).items() if soft.share(t, where) == 0}
+
+
+def _partial_report(read: list, kinds, own: dict, others: list) -> list:
+    """The sentences of a report (``read``: ``[(sentence, progress kind)]``) that tell how far the asked
+    work got: one of ``kinds`` that names it (``own``: its own words) — or, said to be half done
+    ("…还没一一映射，先做了一半"), names no other open to-do — and an open sentence right after one of
+    them, which says what is left ("I wrote the first half of the upgrade guide; the data migration
+    part is still to do")."""
+    elsewhere = expand(set().union(*(content(o) for o in others))) if others else set()
+    out: list = []
+    for i, (sentence, kind) in enumerate(read):
+        words = content(sentence)
+        if kind in kinds and (_found(own, expand(words)) or kind == pg.IN_PROGRESS and not _found(words, elsewhere)):
+            out.append(sentence)
+        elif kind == pg.OPEN and i and read[i - 1][0] in out:
+            out.append(sentence)
+    return out
 
 
 def _with_what_is_left(asked: str, left: str) -> str:
@@ -1135,9 +1305,7 @@ def _asked_todo(requests, open_todos, places=()):
     texts = [text for _r, text in open_todos]
     named = {}
     for ref, text in open_todos:
-        others = expand(set().union(*(content(o) for o in texts if o != text))) if len(texts) > 1 else set()
-        where = subject.project_area(places, ref) | others
-        own = {t: w for t, w in subject.what_words(content(text)).items() if soft.share(t, where) == 0}
+        own = _own_words(ref, text, texts, places)
         if _found(own, said):
             named[text] = own
     return next(iter(named.items())) if len(named) == 1 else None

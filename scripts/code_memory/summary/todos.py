@@ -77,7 +77,11 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
   statement) names what the to-do is about rather than where it is — or, when none does, the person
   asked for no other work (summary/subject.py). Last, any close but 5 is rejected when the session
   says the to-do's subject was left as it was, only restates a scope the to-do is limited to, or
-  names a sibling by the to-do's head word with another modifier (summary/guards.py).
+  names a sibling by the to-do's head word with another modifier (summary/guards.py); and any close,
+  5 too, when the report says part of its work is done and another part open. File evidence, a
+  "continue" of its own session and the unfinished work a "continue" takes up (but after a question
+  about it or a light session) need a report that names the to-do or names no other work, and a
+  path word is never what the session said about it (summary/guards.py).
 """
 
 from __future__ import annotations
@@ -532,6 +536,10 @@ class Evidence:
     resumed_open: bool = False    # … which must have left open work of its own (it came before a light session)
     resumed_files: dict = field(default_factory=dict)   # … or, after a question about it, {session: files} of the
                                                         # to-dos' own sessions, one of which must be changed again
+    reported: list = field(default_factory=list)     # its report's statements of work done or of how
+                                                     # things are (summary/guards.py)
+    partial: list = field(default_factory=list)      # [(done, left)]: work its report says is done in part
+    resumed_told: dict = field(default_factory=dict)    # the words of what the session it resumes left open
 
     @classmethod
     def from_digest(cls, digest, previous: str | None = None, previous_final: str = "", places=()) -> "Evidence":
@@ -552,7 +560,7 @@ class Evidence:
         ev.done_words = expand(ev.done_words | ev.file_words)
         for request in digest.user_requests:     # what the person asks for now, not what they put off
             for sentence in pg.statements(request):
-                if sentence in said:
+                if sentence in said and not guards.asks_next(sentence):    # not "Now the redirects for …"
                     ev.own_word.append(sentence)
                 if _holds(sentence):
                     ev.held_open += pg.held_open(sentence)
@@ -567,6 +575,9 @@ class Evidence:
         for sentence, kind in report:
             ev.held_open += pg.held_open(sentence, kind)
             ev.left_alone += guards.untouched(sentence)
+            if kind in (pg.FINISHED, pg.STATE):        # not what it leaves open ("编辑器还没开始")
+                ev.reported.append(sentence)
+        ev.partial = guards.partial_reports(report)
         ev.held_open = list(dict.fromkeys(ev.held_open))
         ev.asked_words = expand(ev.asked_words)
         kinds = {kind for _s, kind in report}
@@ -599,6 +610,9 @@ class Evidence:
                     ev.resumed, ev.resumed_from, ev.resumed_open = [content(topic)], working, True
                     if ev.continues:
                         ev.continues = working
+        if ev.resumed:
+            ev.resumed_told = {t: w for statement, kind in pg.read(previous_final or "") if kind in pg.HELD
+                               for t, w in content(statement).items()}
         return ev
 
 
@@ -826,9 +840,14 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             out.append((ref, todo))           # "写死在数组里" — "现在从配置分区读" (summary/reversal.py)
             reversed_.add((ref, todo))
             continue
-        if (by_files and (named_by_one is not None or _speaks_of(words, seen))) or \
-                (seen.continues == ref and seen.worked
-                 and coverage(words, seen.done_words) >= CONTINUE_SHARE) or (ref, todo) in taken_up:
+        told = _told_words(seen)          # what it reports, without the words of its files' paths
+        # after a question about the to-do, or a light session that put it by, the "continue" is that
+        # work whatever its report calls it; else a report of other work only is no evidence of it
+        tied = (ref, todo) in taken_up and bool(seen.resumed_files or seen.resumed_open)
+        if tied or ((by_files and (named_by_one is not None or _speaks_of(words, seen))) or
+                    (seen.continues == ref and seen.worked and coverage(words, told) >= CONTINUE_SHARE) or
+                    (ref, todo) in taken_up) and \
+                not guards.other_work(words, seen.reported, seen.file_words, _resumed_words(seen, ref, todo, taken_up)):
             out.append((ref, todo))
         elif not subject_said:
             continue
@@ -838,14 +857,16 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             continue
         if named_by_one is None:          # the person asked for other work, and nothing said names it
             continue
-        if covers(words, seen.done_words, DONE_SHARE) or \
-                (named and named <= seen.done_words and coverage(words, seen.done_words) >= NAMED_SHARE):
+        # a report that holds none of its words but those of the paths it changed is no report of it
+        by_path = guards.by_path_only(words, _told_words(seen) | seen.asked_words, seen.file_words)
+        if not by_path and (covers(words, seen.done_words, DONE_SHARE) or
+                            (named and named <= seen.done_words and coverage(words, seen.done_words) >= NAMED_SHARE)):
             reported_only.append((ref, todo, words))
         elif seen.worked and (_asked_for(words, main, seen) or _asked_and_reported(words, main, seen)):
             asked.append((_request_match(words, main, seen), ref, todo))
-        elif seen.worked and seen.continues and coverage(words, seen.done_words) >= CONTINUE_SHARE:
-            resumed.append((coverage(words, seen.done_words), ref, todo))
-        elif _reported(words, main, seen.done_words,
+        elif not by_path and seen.worked and seen.continues and coverage(words, told) >= CONTINUE_SHARE:
+            resumed.append((coverage(words, told), ref, todo))
+        elif not by_path and _reported(words, main, seen.done_words,
                        NAMED_REPORTED_SHARE if named_by_one else REPORTED_SHARE):
             reported.append((coverage(words, seen.done_words), ref, todo))
     # a to-do the report covers but the request names none of, while the request names another
@@ -863,9 +884,28 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         out += [(ref, todo) for score, ref, todo in candidates if score >= best * margin]
     # a to-do the evidence closed also stays in the running for the best match above (it may be
     # what the report is about), so it can be found twice: once each
-    # the person's own word stands; any other close is checked once more (summary/guards.py)
-    return [pair for pair in dict.fromkeys(out) if pair in own or
-            not _rejected(pair[1], works[pair[1]], evidence, opposite_state=pair in reversed_)]
+    # the person's own word stands — unless the report says part of that work is still open; any other
+    # close is checked once more (summary/guards.py)
+    return [pair for pair in dict.fromkeys(out) if not guards.partly_done(works[pair[1]], evidence.partial, pair[1])
+            and (pair in own or not _rejected(pair[1], works[pair[1]], evidence, opposite_state=pair in reversed_))]
+
+
+def _told_words(evidence: Evidence) -> set:
+    """The words of what a session reports done, in any form, without those of its files' paths (a
+    path word is never what the work was about: ``sync/worker.go`` says nothing of "the sync log") —
+    but with every word its statements say outside a file name ("Per-route limits now come from
+    config.yaml" says "limits", whatever ``limiter.go`` holds)."""
+    told = expand(set().union(*evidence.said)) if evidence.said else set()
+    prose = [content(guards.without_files(s)) for s in evidence.statements]
+    return {t for t in told if t not in evidence.file_words} | (expand(set().union(*prose)) if prose else set())
+
+
+def _resumed_words(evidence: Evidence, ref: str, todo: str, taken_up) -> dict:
+    """The words of the unfinished work a "continue" took up (what the session before left failing
+    or half done), when the to-do is closed as that work: a report may name it by them."""
+    if (ref, todo) not in taken_up:
+        return {}
+    return {t: w for words in evidence.resumed[1:] + [evidence.resumed_told] for t, w in words.items()}
 
 
 def _state_reversed(todo: str, words: dict, others, evidence: Evidence, siblings=()) -> bool:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|closing-heldout6|closing-heldout7|closing-heldout8|capture|capture2|capture6|traps|progress|bilingual|wrongs] [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|closing-heldout6|closing-heldout7|closing-heldout8|capture|capture2|capture6|traps|progress|bilingual|wrongs|wrongs6] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
@@ -73,7 +73,12 @@ alongside the rule: an upper bound as well. ``--set wrongs`` runs
 the fifth round came from — the subject said to be left as it was, the to-do's file edited for other
 work, a scope limit restated, a sibling named by the same head word, other work on the same object
 — each beside the true finish in a neighbouring session), written by the engineer of the rejecting
-guards before changing them: an upper bound too.
+guards before changing them: an upper bound too. ``--set wrongs6`` runs ``bench/handover_wrongs6_set.py`` (9
+projects, 18 to-dos, 34 traps of the sixth round's classes — a partial report that does part of the
+to-do and says another part is open, a bare "continue" (or two in a row) doing other work on the
+to-do's file, a path that shares a word with the to-do, a to-do restated and carried over then other
+work on its file — each beside the true finish in a neighbouring session), written by the engineer of
+the rejecting guards before changing them: an upper bound too.
 
 Each session is written as a transcript in the real binary's shapes (tests/support/transcripts.py;
 the first edit meets the rules gate), summarized by ``session-summary.py`` in a new process with
@@ -136,6 +141,7 @@ from handover_closing_set import SCENARIOS as CLOSING  # noqa: E402
 from handover_progress_set import SCENARIOS as PROGRESS  # noqa: E402
 from handover_traps_set import SCENARIOS as TRAPS  # noqa: E402
 from handover_tuning_set import SCENARIOS  # noqa: E402
+from handover_wrongs6_set import SCENARIOS as WRONGS6  # noqa: E402
 from handover_wrongs_set import SCENARIOS as WRONGS  # noqa: E402
 from report import emit  # noqa: E402
 from support.transcripts import TranscriptWriter  # noqa: E402
@@ -150,7 +156,7 @@ SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELD
         "closing-heldout8": CLOSING_HELDOUT8,
         "capture": CAPTURE,
         "capture2": CAPTURE2, "capture6": CAPTURE6, "traps": TRAPS, "progress": PROGRESS, "bilingual": BILINGUAL,
-        "wrongs": WRONGS}
+        "wrongs": WRONGS, "wrongs6": WRONGS6}
 BLIND = ("closing-heldout7", "closing-heldout8")     # written blind and not yet read by the people tuning the rules
 READ = ("closing-heldout", "closing-heldout2", "closing-heldout3", "closing-heldout4",
         "closing-heldout5", "closing-heldout6")      # written blind, since read or run by them
@@ -432,7 +438,8 @@ def main() -> int:
                              "(handover_capture_set.py), capture2 (handover_capture2_set.py), capture6 "
                              "(handover_capture6_set.py), traps "
                              "(handover_traps_set.py), progress (handover_progress_set.py), bilingual "
-                             "(handover_bilingual_set.py) or wrongs (handover_wrongs_set.py)")
+                             "(handover_bilingual_set.py), wrongs (handover_wrongs_set.py) or wrongs6 "
+                             "(handover_wrongs6_set.py)")
     parser.add_argument("--smoke", action="store_true", help="two scenarios only (a few seconds)")
     parser.add_argument("--show", action="append", default=[], metavar="PROJECT",
                         help="print the brief each session of this project starts with (stderr)")

@@ -59,8 +59,11 @@ def test_a_later_session_finishes_a_todo_in_other_words():
                     files=["/p/CHANGELOG.md"])
     assert finished(load, Evidence.from_digest(stated), []) == load             # a completion the person states
     docs = [("s1", "document the --strict flag in docs/cli.md")]
-    edited = digest("Tidied the wording.", files=["/p/docs/cli.md"], checked=["/p/docs/cli.md"], failed=False)
+    edited = digest("Done, the docs build passes.", files=["/p/docs/cli.md"], checked=["/p/docs/cli.md"], failed=False)
     assert finished(docs, Evidence.from_digest(edited), []) == docs             # its file changed, a command passed
+    # … but a report of other work on that file after "继续" is no evidence of it (summary/guards.py other_work)
+    other = digest("Tidied the wording.", files=["/p/docs/cli.md"], checked=["/p/docs/cli.md"], failed=False)
+    assert finished(docs, Evidence.from_digest(other), []) == []
     unchecked = digest("Tidied the wording.", files=["/p/docs/cli.md"], failed=True)
     assert finished(docs, Evidence.from_digest(unchecked), []) == []
     restated = digest("已在 CI 里加了死链检查。")

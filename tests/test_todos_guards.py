@@ -7,6 +7,7 @@ set)."""
 from __future__ import annotations
 
 from code_memory.summary import guards
+from code_memory.summary import progress as pg
 from code_memory.text.keywords import weights
 from test_todos_closing import closed
 
@@ -164,3 +165,107 @@ def test_a_verb_that_leads_the_todo_is_no_modifier():
     assert closed(en, "The webhook client now honours the retry headers (Retry-After and X-Retry-In); the unit "
                       "tests for the HTTP client pass.", requests=["handle the retry headers in the webhook client"],
                   files=["/p/hooks/client.py"], failed=False) == en
+
+
+# ---------------------------------------------------------------------------------------------
+# sixth round: partial reports and "continue" sessions (each trap beside the true finish)
+
+from test_todos_taken_up import closed as closed_after  # noqa: E402
+
+
+def test_a_report_of_part_done_and_part_open_does_not_close_the_whole():
+    locales = [("s1", "The Spanish and French locales aren't translated yet"),
+               ("s1", "Dates in the footer ignore the user's timezone")]
+    work = dict(requests=["do the translations"], files=["/p/locales/es.json"], failed=False)
+    assert closed(locales, "Translated the Spanish locale — 412 strings. The French strings aren't done yet.",
+                  **work) == []
+    assert closed(locales, "Both the Spanish and the French locales are translated now; the lint passes.",
+                  **work) == locales[:1]
+    admin = [("s1", "None of the four admin endpoints check permissions")]
+    work = dict(requests=["add the permission checks"], files=["/p/admin/views.py"], failed=False)
+    assert closed(admin, "2 of the 4 admin endpoints check permissions now: users and roles. Billing and audit "
+                         "endpoints still don't.", **work) == []
+    assert closed(admin, "Billing and audit check permissions too, so all four admin endpoints do now; tests pass.",
+                  **work) == admin
+    # the open part names other work, or only what was done: the to-do is finished
+    search = [("s1", "Search results aren't paginated yet")]
+    assert closed(search, "Search results are paginated with a cursor now; tests pass. Search ranking is next.",
+                  requests=["paginate the search"], files=["/p/api/search.py"], failed=False) == search
+
+
+def test_a_report_of_part_done_in_chinese_and_mixed():
+    reports = [("s1", "三个报表接口都还没加缓存"), ("s1", "导出的文件名还没带日期")]
+    work = dict(requests=["报表接口加缓存"], files=["/p/api/reports.py"], failed=False)
+    assert closed(reports, "报表接口的缓存加了一半：日报接口已经走缓存了，周报和月报接口还没加。", **work) == []
+    assert closed(reports, "日报已经走缓存了。周报和月报接口的缓存还没加，下次弄。", **work) == []
+    assert closed(reports, "周报和月报也加上缓存了，三个报表接口现在都走缓存，测试通过。", **work) == reports[:1]
+    # the part done is of a sibling that shares only the head word: not this to-do's part
+    todo = "压测脚本还没写，现在只能手工点"
+    half = guards.partial_reports(pg.read("部署脚本写了一半，密钥还没配。"))
+    assert half and not guards.partly_done(weights(todo), half, todo)
+    assert guards.partly_done(weights("压测和部署脚本还没写"), half, "压测和部署脚本还没写")
+    docs = [("s1", "README 和 CHANGELOG 都还没更新到 v3")]
+    work = dict(requests=["更新一下 README 和 CHANGELOG"], files=["/p/README.md"], failed=False)
+    assert closed(docs, "README is updated to v3, 但 CHANGELOG 还没写。", **work) == []
+    assert closed(docs, "CHANGELOG 也写好了，README and CHANGELOG both describe v3 now.", **work) == docs
+
+
+def test_partial_reports_pairs_the_done_part_with_the_open_one():
+    read = pg.read("Moved the invoices table. The payments table isn't migrated yet; the rollback works.")
+    assert guards.partial_reports(read) == [("Moved the invoices table.", "The payments table isn't migrated yet;")]
+    assert guards.partial_reports(pg.read("Moved both tables and the rollback works.")) == []
+    assert guards.partial_reports(pg.read("发票表迁好了，付款表还没迁。"))
+
+
+def test_the_person_asking_for_the_next_work_is_no_word_of_theirs_that_it_is_done():
+    assert guards.asks_next("Now the French strings") and guards.asks_next("OK, now the settings page")
+    assert guards.asks_next("现在弄一下付款表")
+    assert not guards.asks_next("现在好了") and not guards.asks_next("now it's merged")
+    assert not guards.asks_next("The export streams rows now")
+    locales = [("s1", "The French and German locales aren't translated yet")]
+    work = dict(files=["/p/locales/fr.json"], failed=False)
+    assert closed(locales, "Added the French strings for the settings page. The rest of the French locale and all "
+                           "of German aren't done yet.", requests=["Now the French strings"], **work) == []
+    assert closed(locales, "French and German are fully translated; the lint passes.",
+                  requests=["Now the French and German strings"], **work) == locales
+
+
+def test_other_work_on_the_todos_file_after_continue_is_no_evidence():
+    parser = [("s1", "parser.py 里的超时还是写死的 30 秒"), ("s1", "Malformed rows are dropped without a warning")]
+    work = dict(requests=["继续"], files=["/p/etl/parser.py"], checked=["/p/etl/parser.py"], failed=False)
+    assert closed(parser, "给 parser.py 加了日志，出错时能看到是哪一行，测试通过。", **work) == []
+    assert closed(parser, "超时改成从配置读了，默认还是 30 秒，测试通过。", **work) == parser[:1]
+    assert closed(parser, "好了，测试通过。", **work) == parser[:1]        # says nothing else: the file is the evidence
+    # what it leaves open and how its checks came out are no other work
+    assert closed(parser, "改完了，31 个用例都过了。坏行告警还没开始。", **work) == parser[:1]
+    settings = [("s1", "settings.py still hard-codes the retry count")]
+    work = dict(requests=["continue"], files=["/p/app/settings.py"], checked=["/p/app/settings.py"], failed=False)
+    assert closed(settings, "Added type hints to settings.py; tests pass.", **work) == []
+    assert closed(settings, "The retry count comes from an environment variable now; tests pass.", **work) == settings
+    assert guards.other_work(weights("settings.py still hard-codes the retry count"),
+                             ["Added type hints to settings.py; tests pass."], {"settings.py", "settings", "py"})
+
+
+def test_a_path_word_is_never_the_subject_after_two_continues():
+    sync = [("s2", "The sync log has no timestamps")]
+    before = dict(previous="s2", previous_final="Carried on with the worker; the sync log still has no timestamps.",
+                  places=[("s2", "continue"), ("s2", "sync/worker.go")])
+    work = dict(requests=["continue"], files=["/r/sync/worker.go"], checked=["/r/sync/worker.go"], failed=False)
+    assert closed_after(sync, "Batched the upserts in the worker; all tests pass.", **before, **work) == []
+    assert closed_after(sync, "Every sync log line starts with an ISO timestamp now; all tests pass.", **before,
+                        **work) == sync
+    imports = [("s2", "导入任务还没有进度显示")]
+    before = dict(previous="s2", previous_final="继续弄了导入，导入任务还没有进度显示。",
+                  places=[("s2", "继续"), ("s2", "import/loader.py")])
+    work = dict(requests=["继续"], files=["/r/import/loader.py"], checked=["/r/import/loader.py"], failed=False)
+    assert closed_after(imports, "把批量大小调成 500 了，测试通过。", **before, **work) == []
+    assert closed_after(imports, "导入时会显示已处理的行数和百分比的进度，测试通过。", **before, **work) == imports
+
+
+def test_a_todo_carried_over_then_other_work_on_its_file():
+    limits = [("s2", "config.yaml 里的限流阈值还没定，下次一起调")]
+    before = dict(previous="s2", previous_final="阈值我看了一下，还没定，下次一起调。",
+                  places=[("s2", "限流阈值看一下")])
+    work = dict(requests=["继续"], files=["/p/config.yaml"], checked=["/p/config.yaml"], failed=False)
+    assert closed_after(limits, "给 config.yaml 加了注释，说明每个字段的单位，测试通过。", **before, **work) == []
+    assert closed_after(limits, "限流阈值按压测结果定成每秒 200 了，测试通过。", **before, **work) == limits

@@ -17,6 +17,18 @@ one the person can still close by hand.
   word ("the **Android** build", "**签名**校验", "**操作**日志"); a session that says the same head
   word with another modifier ("The **iOS** build is green", "**整包**校验通过", "**登录**日志加好了")
   and never the to-do's modifier did the sibling, not the to-do (:func:`sibling_named`).
+* **part done, part open** (sixth round) — a report that says part of the work is done and another
+  part open ("I translated the 14 guides. The API reference pages aren't done yet", "Tutorials are
+  in English now, 但 API 文档还没翻", "定时任务迁了一半", "3 of the 5 fields are validated now")
+  closes neither the to-do its open part names nor the whole (:func:`partial_reports`,
+  :func:`partly_done`);
+* **other work on the to-do's file** — file evidence (or a "continue" that takes up unfinished work)
+  is none when the report names work of its own and none of the to-do's, a path word never counting
+  as its subject (:func:`other_work`), and a report that holds a to-do's words only through the
+  paths it changed does not name it (:func:`by_path_only`);
+* **the next work asked for** — "Now the redirects for the old URLs", "现在弄一下 API 文档" read as
+  finished only by the leading "now": a request, not the person's word that it is done
+  (:func:`asks_next`).
 
 Pure functions over strings and the weighted words of text/keywords.py.
 """
@@ -26,9 +38,10 @@ from __future__ import annotations
 import re
 
 from ..text import soft
-from ..text.keywords import _segmenter, expand, stem, weights
+from ..text.keywords import _segmenter, expand, names, stem, weights
 from ..text.segment import HAN_RUN
 from . import clauses as cl
+from . import progress as pg
 from . import subject
 
 # ---------------------------------------------------------------------------------------------
@@ -308,3 +321,162 @@ def sibling_named(main_text: str, words: dict, said, everything) -> bool:
         if any(_modifiers(s, head, words) for s in said):
             return True
     return False
+
+
+# ---------------------------------------------------------------------------------------------
+# part done, part left open
+
+# words that say how much of the work was done, not what it is ("3 of the 5", 一半, the rest)
+_AMOUNT = frozenset({stem(w) for w in "half part rest remaining first last all none some most".split()} |
+                    {"一半", "剩下", "剩余", "部分", "其余", "全部"})
+
+
+def _telling(words: dict) -> dict:
+    """Of weighted ``words``, those that say which work it is: real words and acronyms (API, CSV),
+    but no mere work word, amount, state or number."""
+    return {t: w for t, w in words.items()
+            if (subject.real(t, w) or t.isascii() and w >= 1.0 and t.isalpha()) and t not in subject.PLAIN
+            and t not in _AMOUNT and not _counted(t)}
+
+
+def _left_open(statement: str, kind: str) -> bool:
+    return kind in pg.HELD or kind == pg.STATE and cl.open_sentence(statement, states=True)
+
+
+# a statement that says only part of the work is done: "迁了一半", "加了一部分", "partly", "3 of the 5"
+_PART_DONE = re.compile(r"(?:了|到)(?:一半|一部分|部分)|只(?:做|改|加|迁|写|弄)了(?:一半|一部分|部分|[一二两三四\d]+个)|"
+                        r"\b(?:partly|partially|half of|some of)\b|\b(?P<n>\d+) (?:of|out of) (?:the |all )?(?P<m>\d+)\b",
+                        re.I)
+
+
+def _part_done(statement: str) -> bool:
+    found = _PART_DONE.search(statement)
+    return bool(found) and not (found.group("n") and found.group("n") == found.group("m"))
+
+
+def partial_reports(report) -> list:
+    """``[(done, left)]``: where a report (``report``: ``[(statement, verdict)]`` of summary/progress.py
+    ``read``) says part of a piece of work is done and another part is still open — a finished
+    statement and the open one right after it ("I translated the 14 guides. The API reference pages
+    aren't done yet"; "3 of the 5 fields are validated now: … Zip and referral code still have none"),
+    one statement with a finished clause and an open one ("Tutorials are in English now, 但 API 文档
+    还没翻": its other clauses are the rest), or one that says only part is done ("缓存加了一半",
+    "2 of the 4 endpoints check it now": ``("", statement)``, the whole of it names what is left)."""
+    out = []
+    for i, (statement, kind) in enumerate(report):
+        if _part_done(statement):
+            out.append(("", statement))
+        parts = _parts(statement)
+        if len(parts) > 1 and kind != pg.FINISHED:
+            done = [c for c in parts if pg.verdict(c) == pg.FINISHED]
+            rest = [c for c in parts if c not in done]
+            if done and any(_left_open(c, pg.verdict(c)) for c in rest):
+                out.append((" ".join(done), " ".join(rest)))
+        if kind == pg.FINISHED and i + 1 < len(report) and _left_open(*report[i + 1]):
+            out.append((statement, report[i + 1][0]))
+    return out
+
+
+def _conjuncts(text: str) -> set:
+    """The words of the things a to-do names side by side ("Spanish", "French" of "The Spanish and
+    French locales"; 教程, API of "教程和 API 文档"): each of them is part of its work."""
+    out: set = set()
+    for match in re.finditer(r"([\w\u4e00-\u9fff.+-]+)" + _BESIDE + r"(?:the\s+)?([\w\u4e00-\u9fff.+-]+)", text, re.I):
+        for side in match.groups():
+            out |= {t for t, w in weights(side).items() if subject.real(t, w) or t.isascii() and t.isalpha()}
+    return out
+
+
+def partly_done(words: dict, partial, todo: str = "") -> bool:
+    """Is a to-do (``words``; ``todo``: its text) one a session did only in part: the open part of a
+    report that says part of its work is done (``partial``: :func:`partial_reports`) names a real word
+    of the to-do that the done part does not say — the rest of the to-do, left open — and with it one
+    more of its words or one of the things it names side by side ("there's no redirect from the old
+    docs URLs" after "Added redirects for the old guide pages. The reference section's old URLs aren't
+    mapped yet"; "The Spanish and French locales aren't translated" after "Translated the Spanish
+    locale. The French strings aren't done yet")? An open part that only repeats what was done
+    ("Paginated the search results. Search ranking is next": search) names other work."""
+    mine = expand(words)
+    side_by_side = _conjuncts(todo) if todo else set()
+    for done, left in partial:
+        said = expand(weights(cl.main_text(done))) if done else set()
+        shared = {t: w for t, w in weights(cl.main_text(left)).items()
+                  if soft.share(t, mine) > 0 and w >= 1.0 and t not in subject.PLAIN}
+        if not done:       # only part done: the clause that says so must name this to-do by two of its words
+            marked = next((c for c in _parts(left) if _part_done(c)), left)     # (not "上传的脚本写了一半" for
+            if sum(soft.share(t, mine) > 0 for t in _telling(weights(cl.main_text(marked)))) < 2:   # "评测脚本还没写")
+                continue
+        rest = [t for t, w in shared.items() if t in _telling(shared) and subject.real(t, w) and soft.share(t, said) == 0]
+        if rest and (len(shared) >= 2 or any(soft.share(t, side_by_side) > 0 for t in rest)):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# other work on the same file
+
+
+# a clause that tells how a check came out, not what was done ("24 个用例都过了", "the tests pass"), and
+# a word that says only that work was done (写完, 改好)
+_RESULT = re.compile(r"通过|过了|全绿|全过|跑通|没问题|\b(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|"
+                     r"(?:\d+|no|zero) (?:errors?|failures?|warnings?))\b", re.I)
+_DONE_WORD = re.compile(r"^(?:[写做改弄搞加修调跑接迁补配]|处理)(?:完|好|通|上)$")
+
+
+def other_work(words: dict, reported, file_words, resumed=None) -> bool:
+    """Does a session's report (``reported``: its statements of work done or of how things are) name work of its
+    own and none of a to-do's (``words``; ``resumed``: the words of the unfinished work a "continue"
+    took up, which name it too) — "给 compress.py 加了 EXIF 方向校正" for "compress.py 里的最大边长写死成
+    2048"? The words of the files it changed (``file_words``) name no work: a path word is never the
+    subject. A report of nothing but the result ("Done, all tests pass") names no other work."""
+    places = {t for name in names(words) if "." in name for t in weights(name)}     # limiter.go's "limit"
+    mine = expand({t: w for t, w in {**words, **(resumed or {})}.items() if t not in places})
+    named = False
+    for text in reported:
+        said = " ".join(c for c in _parts(without_files(text)) if not _RESULT.search(c))   # "24 个用例都过了"
+        real = [t for t in subject.what_words(weights(cl.main_text(said)))
+                if not _counted(t) and not _DONE_WORD.match(t)]
+        if any(soft.share(t, mine) > 0 for t in real):
+            return False
+        named = named or bool(real)
+    return named
+
+
+# ---------------------------------------------------------------------------------------------
+# the next piece of work asked for
+
+# "Now the redirects for the old URLs", "OK, next the API pages", "现在弄一下 API 文档", "接下来把日志加上"
+_NEXT_LEAD = re.compile(r"^\s*(?:(?:ok(?:ay)?|good|great|thanks|nice|好的?|行|嗯)\s*[,，!！.。]?\s*)?(?:and\s+|那)?"
+                        r"(?:(?:now|next|then)\b|现在|接下来|然后|下面)\s*[,，:：]?\s*", re.I)
+
+
+def asks_next(sentence: str) -> bool:
+    """Does the person ask for the next piece of work with a leading "now" ("Now the redirects for
+    the old URLs", "现在弄一下 API 文档") — a sentence that reads as work finished only by that word,
+    not their word that something is done ("now the export streams rows" without it still says
+    nothing done; "现在好了", "now it's merged" still say it)?"""
+    lead = _NEXT_LEAD.match(sentence)
+    return bool(lead) and pg.finished(sentence) and not pg.finished(sentence[lead.end():])
+
+
+def by_path_only(words: dict, held, file_words) -> bool:
+    """Does a session hold (``held``: the words of what it said outside file names and was asked, in
+    any form) none of a to-do's real words but those of the files it changed (``file_words``) — "给 parser.py 加了日志"
+    for "parser.py 里的超时还是写死的"? A to-do of nothing but its file is not judged here, nor one
+    whose name in the code a changed file holds ("给 load_config 补单元测试": tests/test_load_config.py)."""
+    pool = set(held) | set(file_words)
+    for name in names(words):        # a name in the code, which a file name may hold (test_load_config.py)
+        parts = [t for t in weights(name) if t != name]
+        if "." not in name and (name in pool or parts and all(t in pool for t in parts)):
+            return False
+    real = [t for t in subject.what_words(words) if t not in file_words or t in held]
+    return bool(real) and not any(soft.share(t, held) > 0 for t in real)
+
+
+# a file name or path said in a sentence ("config.yaml", "sync/worker.go", "`src/app.ts`")
+_FILE_TOKEN = re.compile(r"`?[\w.\-]*(?:/[\w.\-]+)+`?|`?[\w\-]+\.[A-Za-z][\w]{0,7}\b`?")
+
+
+def without_files(text: str) -> str:
+    """``text`` without the file names and paths it says: what it says in words."""
+    return _FILE_TOKEN.sub(" ", text)

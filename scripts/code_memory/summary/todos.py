@@ -79,7 +79,11 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
   statement) names what the to-do is about rather than where it is — or, when none does, the person
   asked for no other work (summary/subject.py). Last, any close but 5 is rejected when the session
   says the to-do's subject was left as it was, only restates a scope the to-do is limited to, or
-  names a sibling by the to-do's head word with another modifier (summary/guards.py).
+  names a sibling by the to-do's head word with another modifier (summary/guards.py); and any close,
+  5 too, when the report says part of its work is done and another part open. File evidence, a
+  "continue" of its own session and the unfinished work a "continue" takes up (but after a question
+  about it or a light session) need a report that names the to-do or names no other work, and a
+  path word is never what the session said about it (summary/guards.py).
 """
 
 from __future__ import annotations
@@ -91,8 +95,8 @@ from dataclasses import dataclass, field
 from ..text import soft
 from ..text.keywords import acronyms, coverage, covers, expand, names, stem, weights
 from ..text.similarity import is_near_duplicate
+from . import carry, defects, guards, reversal, subject, synonyms
 from . import clauses as cl
-from . import defects, guards, reversal, subject, synonyms
 from . import progress as pg
 from .shared import telling as telling_words
 
@@ -302,6 +306,8 @@ def _points_back(part: str) -> bool:
     session"), or it names almost nothing ("明天接着查")?"""
     part = cl.strip_connective(part)
     words = content(part)
+    if head_subject(part)[1]:
+        return False              # "暗色模式的问题接下来把它补上": "它" is the topic it opens with
     return bool(_PRONOUN_START.match(part)) or sum(words.values()) < 2 or \
         (_POINTING.search(part) is not None and len(words) <= 2)
 
@@ -338,7 +344,7 @@ def _open_parts(sentence: str, obligations: bool, before: str = "") -> list:
         if i and _points_back(part):
             part = parts[i - 1].rstrip("；;。.") + "; " + part        # "they ought to …": keep what "they" is
             del out[len(out) - len(last):]                         # … once, not also on its own
-        last = [_shorten(item) for item in cl.open_items(part, states=states)]   # "A isn't done yet, and B …"
+        last = [_shorten(item) for item in carry.joined(cl.open_items(part, states=states), content)]   # "A …, and B …"
         out += last
     return out
 
@@ -412,7 +418,7 @@ def _keep(todos: list) -> list:
     for todo in todos:
         text = cl.cut(cl.one_line(todo).strip(" :：-*").rstrip("。.!！;；"), TODO_CHARS)
         if len(text) >= 3 and _specific(content(_ONLY_PUT_OFF.sub(" ", text))) and not cl.NOTHING_LEFT.search(text) and \
-                not any(same_todo(text, kept) for kept in out):
+                not carry.not_work(text) and not any(same_todo(text, kept) for kept in out):
             out.append(text)
     return out
 
@@ -454,16 +460,17 @@ def restated(todos: list, requests, open_todos, is_same, answer: str = "") -> li
     first = next(iter(cl.sentences(answer or "")), "")
     not_yet = _NOT_YET_ANSWER.match(first)
     answered = {_shorten(t) for t in from_message(first[not_yet.end():])} if not_yet else set()
-    asked_about = None
+    asked_about, asked_how = None, False
     for request in requests:
         for sentence in cl.sentences(request):
             words = content(sentence)
-            if not cl.is_question(sentence) or not words:
+            if not carry.asks(sentence) or not words:
                 continue
-            share, text = max(((coverage(words, expand(content(text))), text) for _r, text in open_todos),
-                              default=(0.0, None))
+            what = subject.what_words(words) or words          # "did the restore test happen?": not "test"
+            share, text = max(((max(coverage(words, expand(content(text))), coverage(what, expand(content(text)))), text)
+                               for _r, text in open_todos), default=(0.0, None))
             if share >= ASKED_ABOUT_SHARE:
-                asked_about = text
+                asked_about, asked_how = text, carry.asks_how(sentence)
     out = []
     for todo in todos:
         earlier = next((text for _ref, text in open_todos if is_same(todo, text)), None)
@@ -476,6 +483,10 @@ def restated(todos: list, requests, open_todos, is_same, answer: str = "") -> li
                                                 soft.found(content(todo), expand(content(asked_about)),
                                                            lambda _t, _w: True) >= 1):
             earlier = asked_about          # a "not yet" answer that says a word of it, however common (上传)
+        if earlier is None and asked_about and carry.answers_about(todo, answer):
+            earlier = asked_about          # "还没换，…还是引用你个人的变量": how the asked one stands
+        if earlier is None and asked_how:
+            earlier = asked_about          # "回滚那个怎么搞？" — "要开 …": how to do the asked one
         out.append(earlier or todo)
     return list(dict.fromkeys(out))
 
@@ -528,6 +539,10 @@ class Evidence:
     resumed_open: bool = False    # … which must have left open work of its own (it came before a light session)
     resumed_files: dict = field(default_factory=dict)   # … or, after a question about it, {session: files} of the
                                                         # to-dos' own sessions, one of which must be changed again
+    reported: list = field(default_factory=list)     # its report's statements of work done or of how
+                                                     # things are (summary/guards.py)
+    partial: list = field(default_factory=list)      # [(done, left)]: work its report says is done in part
+    resumed_told: dict = field(default_factory=dict)    # the words of what the session it resumes left open
 
     @classmethod
     def from_digest(cls, digest, previous: str | None = None, previous_final: str = "", places=()) -> "Evidence":
@@ -548,7 +563,7 @@ class Evidence:
         ev.done_words = expand(ev.done_words | ev.file_words)
         for request in digest.user_requests:     # what the person asks for now, not what they put off
             for sentence in pg.statements(request):
-                if sentence in said:
+                if sentence in said and not guards.asks_next(sentence):    # not "Now the redirects for …"
                     ev.own_word.append(sentence)
                 if _holds(sentence):
                     ev.held_open += pg.held_open(sentence)
@@ -563,6 +578,9 @@ class Evidence:
         for sentence, kind in report:
             ev.held_open += pg.held_open(sentence, kind)
             ev.left_alone += guards.untouched(sentence)
+            if kind in (pg.FINISHED, pg.STATE):        # not what it leaves open ("编辑器还没开始")
+                ev.reported.append(sentence)
+        ev.partial = guards.partial_reports(report)
         ev.held_open = list(dict.fromkeys(ev.held_open))
         ev.asked_words = expand(ev.asked_words)
         kinds = {kind for _s, kind in report}
@@ -595,6 +613,9 @@ class Evidence:
                     ev.resumed, ev.resumed_from, ev.resumed_open = [content(topic)], working, True
                     if ev.continues:
                         ev.continues = working
+        if ev.resumed:
+            ev.resumed_told = {t: w for statement, kind in pg.read(previous_final or "") if kind in pg.HELD
+                               for t, w in content(statement).items()}
         return ev
 
 
@@ -822,9 +843,14 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             out.append((ref, todo))           # "写死在数组里" — "现在从配置分区读" (summary/reversal.py)
             reversed_.add((ref, todo))
             continue
-        if (by_files and (named_by_one is not None or _speaks_of(words, seen))) or \
-                (seen.continues == ref and seen.worked
-                 and coverage(words, seen.done_words) >= CONTINUE_SHARE) or (ref, todo) in taken_up:
+        told = _told_words(seen)          # what it reports, without the words of its files' paths
+        # after a question about the to-do, or a light session that put it by, the "continue" is that
+        # work whatever its report calls it; else a report of other work only is no evidence of it
+        tied = (ref, todo) in taken_up and bool(seen.resumed_files or seen.resumed_open)
+        if tied or ((by_files and (named_by_one is not None or _speaks_of(words, seen))) or
+                    (seen.continues == ref and seen.worked and coverage(words, told) >= CONTINUE_SHARE) or
+                    (ref, todo) in taken_up) and \
+                not guards.other_work(words, seen.reported, seen.file_words, _resumed_words(seen, ref, todo, taken_up)):
             out.append((ref, todo))
         elif not subject_said:
             continue
@@ -834,14 +860,16 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             continue
         if named_by_one is None:          # the person asked for other work, and nothing said names it
             continue
-        if covers(words, seen.done_words, DONE_SHARE) or \
-                (named and named <= seen.done_words and coverage(words, seen.done_words) >= NAMED_SHARE):
+        # a report that holds none of its words but those of the paths it changed is no report of it
+        by_path = guards.by_path_only(words, _told_words(seen) | seen.asked_words, seen.file_words)
+        if not by_path and (covers(words, seen.done_words, DONE_SHARE) or
+                            (named and named <= seen.done_words and coverage(words, seen.done_words) >= NAMED_SHARE)):
             reported_only.append((ref, todo, words))
         elif seen.worked and (_asked_for(words, main, seen) or _asked_and_reported(words, main, seen)):
             asked.append((_request_match(words, main, seen), ref, todo))
-        elif seen.worked and seen.continues and coverage(words, seen.done_words) >= CONTINUE_SHARE:
-            resumed.append((coverage(words, seen.done_words), ref, todo))
-        elif _reported(words, main, telling_words(words, seen.statements, seen.done_words, main),
+        elif not by_path and seen.worked and seen.continues and coverage(words, told) >= CONTINUE_SHARE:
+            resumed.append((coverage(words, told), ref, todo))
+        elif not by_path and _reported(words, main, telling_words(words, seen.statements, seen.done_words, main),
                        NAMED_REPORTED_SHARE if named_by_one else REPORTED_SHARE):
             reported.append((coverage(words, seen.done_words), ref, todo))
     # a to-do the report covers but the request names none of, while the request names another
@@ -859,9 +887,28 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         out += [(ref, todo) for score, ref, todo in candidates if score >= best * margin]
     # a to-do the evidence closed also stays in the running for the best match above (it may be
     # what the report is about), so it can be found twice: once each
-    # the person's own word stands; any other close is checked once more (summary/guards.py)
-    return [pair for pair in dict.fromkeys(out) if pair in own or
-            not _rejected(pair[1], works[pair[1]], evidence, opposite_state=pair in reversed_)]
+    # the person's own word stands — unless the report says part of that work is still open; any other
+    # close is checked once more (summary/guards.py)
+    return [pair for pair in dict.fromkeys(out) if not guards.partly_done(works[pair[1]], evidence.partial, pair[1])
+            and (pair in own or not _rejected(pair[1], works[pair[1]], evidence, opposite_state=pair in reversed_))]
+
+
+def _told_words(evidence: Evidence) -> set:
+    """The words of what a session reports done, in any form, without those of its files' paths (a
+    path word is never what the work was about: ``sync/worker.go`` says nothing of "the sync log") —
+    but with every word its statements say outside a file name ("Per-route limits now come from
+    config.yaml" says "limits", whatever ``limiter.go`` holds)."""
+    told = expand(set().union(*evidence.said)) if evidence.said else set()
+    prose = [content(guards.without_files(s)) for s in evidence.statements]
+    return {t for t in told if t not in evidence.file_words} | (expand(set().union(*prose)) if prose else set())
+
+
+def _resumed_words(evidence: Evidence, ref: str, todo: str, taken_up) -> dict:
+    """The words of the unfinished work a "continue" took up (what the session before left failing
+    or half done), when the to-do is closed as that work: a report may name it by them."""
+    if (ref, todo) not in taken_up:
+        return {}
+    return {t: w for words in evidence.resumed[1:] + [evidence.resumed_told] for t, w in words.items()}
 
 
 def _state_reversed(todo: str, words: dict, others, evidence: Evidence, siblings=()) -> bool:
@@ -1035,7 +1082,10 @@ def _reported(words: dict, main: dict, done_words, least: float = REPORTED_SHARE
 
 # what ends the noun phrase a line opens with: its predicate (a state, a negation, a modal, the
 # speaker) or a mark that makes it the topic ("时区这块…", "审计日志那块…", "年付的事…")
-_TOPIC_MARK = re.compile(r"这一?块|那一?块|这部分|那部分|这边|那边|(?:这|那)个事情?|的事情?|那个|这个|方面")
+_TOPIC_MARK = re.compile(r"这一?块|那一?块|这部分|那部分|这边|那边|(?:这|那)个事情?|的事情?|那个|这个|方面|这段|那段|的问题")
+# what a put-off line opens with before the work it names: "有空把白名单挪到 consul 吧" is about 白名单
+_BA_VERB = re.compile(r"(?:挪|改|换|移|加|接|补|做|写|弄|搬|迁|放|调|拆|删|合|抽|配)(?:到|成|为|上|进|去|掉|好|一下)|统一")
+_PUT_OFF_OPENING = re.compile(r"^(?:(?:有空|得空|抽空|回头|下次|下回|以后|之后|改天|找时间|接下来|后面|先|再|也|还)(?:的话)?[，,\s]*)+把\s*")
 _PREDICATE = re.compile(
     r"还|仍|也|都|没|未|不|要|得|需|我|你|咱|已|目前|现在|暂|先|只|是|会|能|可以|打算|准备|开始|下一步|下次|下回|回头|"
     r"以后|之后|后面|改天|有空|这次|等|放|留|再|"
@@ -1054,6 +1104,11 @@ def head_subject(text: str) -> tuple:
         clause = cl.strip_connective(clause)
         if cl.is_rationale(clause) or not content(clause):
             continue
+        opening = _PUT_OFF_OPENING.match(clause)
+        if opening:               # "有空把白名单挪到 consul 吧": what comes after 把, up to its verb
+            clause = clause[opening.end():]
+            verb = _BA_VERB.search(clause, 1)
+            clause = clause[:verb.start()] + "还" if verb else clause
         ends = [m for m in (_PREDICATE.search(clause), _TOPIC_MARK.search(clause)) if m and m.start() > 0]
         if not ends:
             return {}, False
@@ -1076,7 +1131,8 @@ def _objects(text: str) -> dict:
 def _status(text: str) -> bool:
     """Does a line say how work stands — not yet done, put off, still so — rather than only that
     some work should be done ("上传还得加个进度条", "we should add a progress bar")?"""
-    return any(cl.not_yet(c) or cl.deferred(c, obligations=False) or cl.lacking(c) for c in cl.clauses(text))
+    return any(cl.not_yet(c) or cl.deferred(c, obligations=False) or cl.lacking(c) for c in cl.clauses(text)) or \
+        carry.left_as_it_was(text)
 
 
 def restates(todo: str, earlier: str, others=(), where=frozenset()) -> bool:
@@ -1097,23 +1153,43 @@ def restates(todo: str, earlier: str, others=(), where=frozenset()) -> bool:
     if not head or not _status(todo):
         return False
     mine = expand(content(earlier))
+    # a word of its opening that says one of the to-do's in the other language ("installer" of 安装包),
+    # beside another of its words ("The Windows installer …"; "Search only …" alone may be new work)
+    said = set().union(*(synonyms.said_as(t, head, frozenset(mine)) for t in expand(subject.what_words(content(earlier)))))
+    if said and len([t for t in head if t in said or soft.share(t, mine) > 0]) >= 2:
+        mine |= said
     elsewhere = expand(set().union(*(content(o) for o in others))) if others else set()
     place = set(where) | elsewhere
 
     def placed(token: str) -> bool:
         return soft.share(token, place) > 0
 
-    if any(soft.share(t, mine) == 0 and not placed(t) for t in head):
-        return False              # the line is about something the to-do does not name
     shared = {t: w for t, w in head.items() if soft.share(t, mine) > 0 and not placed(t)}
     if not shared:
         return False
+    if any(soft.share(t, mine) == 0 and not placed(t) for t in head) and not _mostly_its_words(head, shared, todo, mine):
+        return False              # the line is about something the to-do does not name
     lacked = _objects(earlier)
     if lacked and not any(soft.share(t, expand(lacked)) > 0 for t in shared):
         return False              # "上传还没有重试" is about 重试: a line about 上传 is another piece of it
     if not topic and any(soft.share(t, mine) == 0 and not placed(t) for t in _objects(todo)):
         return False              # "上传还没有进度条": it names other work there
     return True
+
+
+def _mostly_its_words(head: dict, shared: dict, todo: str, mine=frozenset()) -> bool:
+    """May a line whose opening words are not all the to-do's still say it again: the words it shares
+    with that to-do alone hold half the opening's weight or more, and it only says the thing was left as
+    it was ("推镜像的凭据这次没动" of "推镜像用的是你个人的 token…") or — naming two of its words — that
+    it is put off or still open ("全量导入的脚本下次再写" of "全量初始化脚本还没写")? A sibling
+    ("全量导入的校验脚本…") has more words of its own than that, and a line that says more than its
+    subject and how it stands ("深色模式的快照测试没过，对比度还差一点" — what is left of it: ``half_done``) is
+    not a mere status."""
+    if sum(shared.values()) * 2 < sum(head.values()):
+        return False
+    if any(_real(t, w) and t not in head and soft.share(t, mine) == 0 for t, w in content(todo).items()):
+        return False
+    return carry.left_as_it_was(todo) or len([t for t, w in shared.items() if _real(t, w)]) >= 2
 
 
 def carried_over(todos: list, open_todos, places=()) -> list:
@@ -1143,18 +1219,68 @@ def half_done(todos: list, final_message: str, requests, open_todos, places=(), 
     is left of it (:func:`_with_what_is_left`), not new work — the brief keeps one line for it; after a last command that ``failed``, so is a to-do from a
     sentence that says the asked work is still open ("审计日志的写入加上了，但那个用例还挂着，还没修好").
     Another to-do of the report (a sentence that is not the partial one) stays as it is."""
-    kinds = (pg.IN_PROGRESS, pg.FAILED) + ((pg.OPEN,) if failed else ())
-    partial = [cl.one_line(s) for s, kind in pg.read(final_message or "") if kind in kinds]
-    if not partial or not open_todos:
+    kinds = (pg.IN_PROGRESS, pg.FAILED) + ((pg.OPEN, pg.PLANNED, pg.STATE) if failed else ())
+    read = [(cl.one_line(s), kind) for s, kind in pg.read(final_message or "")]
+    if not any(kind in kinds for _s, kind in read) or not open_todos:
         return todos
     asked = _asked_todo(requests, open_todos, places)
     if asked is None:
-        return todos
+        return _started_on(todos, read, open_todos, places)
     text, own = asked
-    partial = [s for s in partial if _found(own, expand(content(s)))]      # the partial work is the asked one
+    partial = _partial_report(read, kinds, own, [t for _r, t in open_todos if t != text])
     out = [_with_what_is_left(text, todo) if any(cl.one_line(todo)[:24] in sentence for sentence in partial) else todo
            for todo in todos]
+    return _started_on(out, read, open_todos, places)
+
+
+def _started_on(todos: list, read: list, open_todos, places=()) -> list:
+    """``todos`` with each one taken from a report of work begun ("I've also started on Windows: …, so
+    that part is unverified", "上传 checkpoint 的脚本写了一半，凭证还没配"), or said right after one,
+    put back as the open to-do that report names by the most words of its own (:func:`_own_words`) — more
+    than any other — with what is left of it: partial progress on an open to-do the person did not
+    ask for this time is still that to-do."""
+    texts = [text for _r, text in open_todos]
+    out = []
+    for todo in todos:
+        at = next((i for i, (sentence, _k) in enumerate(read) if cl.one_line(todo)[:24] in sentence), None)
+        if at is not None and read[at][1] == pg.OPEN and at and read[at - 1][1] == pg.IN_PROGRESS:
+            at -= 1
+        if at is None or read[at][1] != pg.IN_PROGRESS:
+            out.append(todo)
+            continue
+        said = expand(content(read[at][0]))
+        # (a to-do all of whose words say where the work is — it came from the request that set the
+        # session's topic — is known by its words that no other open to-do holds)
+        found = sorted(((_found(_own_words(ref, text, texts, places) or _own_words(ref, text, texts), said), text)
+                        for ref, text in open_todos), reverse=True)
+        best = found[0] if found and found[0][0] and (len(found) == 1 or found[0][0] > found[1][0]) else None
+        out.append(_with_what_is_left(best[1], todo) if best else todo)
     return list(dict.fromkeys(out))
+
+
+def _own_words(ref: str, text: str, texts: list, places=()) -> dict:
+    """The words of the open to-do ``text`` (of session ``ref``) that say what it is about and that no
+    other open to-do of ``texts`` holds, nor a word of where the project's work is."""
+    others = expand(set().union(*(content(o) for o in texts if o != text))) if len(texts) > 1 else set()
+    where = subject.project_area(places, ref) | others
+    return {t: w for t, w in subject.what_words(content(text)).items() if soft.share(t, where) == 0}
+
+
+def _partial_report(read: list, kinds, own: dict, others: list) -> list:
+    """The sentences of a report (``read``: ``[(sentence, progress kind)]``) that tell how far the asked
+    work got: one of ``kinds`` that names it (``own``: its own words) — or, said to be half done
+    ("…还没一一映射，先做了一半"), names no other open to-do — and an open sentence right after one of
+    them, which says what is left ("I wrote the first half of the upgrade guide; the data migration
+    part is still to do")."""
+    elsewhere = expand(set().union(*(content(o) for o in others))) if others else set()
+    out: list = []
+    for i, (sentence, kind) in enumerate(read):
+        words = content(sentence)
+        if kind in kinds and (_found(own, expand(words)) or kind == pg.IN_PROGRESS and not _found(words, elsewhere)):
+            out.append(sentence)
+        elif kind == pg.OPEN and i and read[i - 1][0] in out:
+            out.append(sentence)
+    return out
 
 
 def _with_what_is_left(asked: str, left: str) -> str:
@@ -1182,9 +1308,7 @@ def _asked_todo(requests, open_todos, places=()):
     texts = [text for _r, text in open_todos]
     named = {}
     for ref, text in open_todos:
-        others = expand(set().union(*(content(o) for o in texts if o != text))) if len(texts) > 1 else set()
-        where = subject.project_area(places, ref) | others
-        own = {t: w for t, w in subject.what_words(content(text)).items() if soft.share(t, where) == 0}
+        own = _own_words(ref, text, texts, places)
         if _found(own, said):
             named[text] = own
     return next(iter(named.items())) if len(named) == 1 else None

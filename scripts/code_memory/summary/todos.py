@@ -44,7 +44,9 @@ Snowball's English stems, and text/soft.py also finds a word in another form, �
      completion and leave nothing open and the plain statements
      of a working session's final report — most of its words, or fewer when every identifier and
      file name it mentions is there; for the best match of the open to-dos only, a good share (two
-     real words at least) or all of its main clause and some of the rest; never a question
+     real words at least) or all of its main clause and some of the rest, of the words that say
+     what it is about (no measure word alone, no word that qualifies another thing: summary/shared.py);
+     never a question
      (even without its mark: 配了吗) nor a sentence that says the trouble goes on (还是乱码, still);
   2. the person asked for it (a request sentence that is not itself put off names part of the
      same work, covers its main clause, or is mostly the to-do's words — or names nothing but its
@@ -96,6 +98,7 @@ from ..text.similarity import is_near_duplicate
 from . import carry, defects, guards, reversal, subject, synonyms
 from . import clauses as cl
 from . import progress as pg
+from .shared import telling as telling_words
 
 TODO_CHARS = 160
 LEFT_CHARS = 20           # what is left of asked work done in part, added to its to-do when this much room is left
@@ -866,7 +869,7 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
             asked.append((_request_match(words, main, seen), ref, todo))
         elif not by_path and seen.worked and seen.continues and coverage(words, told) >= CONTINUE_SHARE:
             resumed.append((coverage(words, told), ref, todo))
-        elif not by_path and _reported(words, main, seen.done_words,
+        elif not by_path and _reported(words, main, telling_words(words, seen.statements, seen.done_words, main),
                        NAMED_REPORTED_SHARE if named_by_one else REPORTED_SHARE):
             reported.append((coverage(words, seen.done_words), ref, todo))
     # a to-do the report covers but the request names none of, while the request names another

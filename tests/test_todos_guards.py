@@ -243,7 +243,7 @@ def test_other_work_on_the_todos_file_after_continue_is_no_evidence():
     assert closed(settings, "Added type hints to settings.py; tests pass.", **work) == []
     assert closed(settings, "The retry count comes from an environment variable now; tests pass.", **work) == settings
     assert guards.other_work(weights("settings.py still hard-codes the retry count"),
-                             ["Added type hints to settings.py; tests pass."], {"settings.py", "settings", "py"})
+                             ["Added type hints to settings.py; tests pass."])
 
 
 def test_a_path_word_is_never_the_subject_after_two_continues():

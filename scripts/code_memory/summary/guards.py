@@ -423,11 +423,11 @@ _RESULT = re.compile(r"通过|过了|全绿|全过|跑通|没问题|\b(?:pass(?:
 _DONE_WORD = re.compile(r"^(?:[写做改弄搞加修调跑接迁补配]|处理)(?:完|好|通|上)$")
 
 
-def other_work(words: dict, reported, file_words, resumed=None) -> bool:
+def other_work(words: dict, reported, resumed=None) -> bool:
     """Does a session's report (``reported``: its statements of work done or of how things are) name work of its
     own and none of a to-do's (``words``; ``resumed``: the words of the unfinished work a "continue"
     took up, which name it too) — "给 compress.py 加了 EXIF 方向校正" for "compress.py 里的最大边长写死成
-    2048"? The words of the files it changed (``file_words``) name no work: a path word is never the
+    2048"? The names of the files it says (:func:`without_files`) name no work: a path word is never the
     subject. A report of nothing but the result ("Done, all tests pass") names no other work."""
     places = {t for name in names(words) if "." in name for t in weights(name)}     # limiter.go's "limit"
     mine = expand({t: w for t, w in {**words, **(resumed or {})}.items() if t not in places})

@@ -821,8 +821,10 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         if not words:
             continue
         place_words = subject.project_area(places, ref)
-        if _own_word(words, [works[o] for _r, o in open_todos if o != todo], place_words, seen,
-                     todo, [o for _r, o in open_todos if o != todo]):
+        other_texts = [o for _r, o in open_todos if o != todo]
+        others = [works[o] for o in other_texts]
+        siblings = [works[o] for r, o in open_todos if r == ref and o != todo]      # of its own session's list
+        if _own_word(words, others, place_words, seen, todo, other_texts):
             out.append((ref, todo))
             own.add((ref, todo))
             continue
@@ -832,14 +834,12 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         main = head(todo)
         # where it is, as against what it is about: the thing it says lacks a part and a file it names
         # as the place of its work ("the CRS examples in docs/api/crs.rst aren't doctested", summary/guards.py)
-        named_by_one = subject.named_by_one(words, main, [works[o] for r, o in open_todos if r == ref and o != todo],
-                                            place_words, said, guards.owner(todo) | guards.placed(todo, files))
+        named_by_one = subject.named_by_one(words, main, siblings, place_words, said, guards.owner(todo) | guards.placed(todo, files))
         by_files = bool(files) and all(f in checked or os.path.basename(f) in checked for f in files) and \
             all(f in changed or os.path.basename(f) in changed for f in files)
         # its files edited for other work the person asked for are no evidence, unless the session
         # speaks of what the to-do is about beyond its files
-        if _state_reversed(todo, words, [works[o] for _r, o in open_todos if o != todo], seen,
-                           [works[o] for r, o in open_todos if r == ref and o != todo]):
+        if _state_reversed(todo, words, others, seen, siblings):
             out.append((ref, todo))           # "写死在数组里" — "现在从配置分区读" (summary/reversal.py)
             reversed_.add((ref, todo))
             continue
@@ -850,18 +850,18 @@ def finished(open_todos: list, evidence: Evidence, still_open: list, is_same=sam
         if tied or ((by_files and (named_by_one is not None or _speaks_of(words, seen))) or
                     (seen.continues == ref and seen.worked and coverage(words, told) >= CONTINUE_SHARE) or
                     (ref, todo) in taken_up) and \
-                not guards.other_work(words, seen.reported, seen.file_words, _resumed_words(seen, ref, todo, taken_up)):
+                not guards.other_work(words, seen.reported, _resumed_words(seen, ref, todo, taken_up)):
             out.append((ref, todo))
         elif not subject_said:
             continue
-        if seen.worked and _asked_for_its_gap(todo, seen):       # "Add LAN discovery" — "… there's no LAN discovery"
-            gap = _gap_words(todo)
+        gap = _asked_gap(todo, seen) if seen.worked else {}    # "Add LAN discovery" — "… there's no LAN discovery"
+        if gap:
             asked.append((_request_match(gap, gap, seen), ref, todo))
             continue
         if named_by_one is None:          # the person asked for other work, and nothing said names it
             continue
         # a report that holds none of its words but those of the paths it changed is no report of it
-        by_path = guards.by_path_only(words, _told_words(seen) | seen.asked_words, seen.file_words)
+        by_path = guards.by_path_only(words, told | seen.asked_words, seen.file_words)
         if not by_path and (covers(words, seen.done_words, DONE_SHARE) or
                             (named and named <= seen.done_words and coverage(words, seen.done_words) >= NAMED_SHARE)):
             reported_only.append((ref, todo, words))
@@ -1032,12 +1032,13 @@ def _gap_words(todo: str) -> dict:
     return {}
 
 
-def _asked_for_its_gap(todo: str, evidence: Evidence) -> bool:
-    """Did the person ask for what a later clause of the to-do says is missing, when its first clause
-    only tells the trouble ("Add LAN discovery" for "the host's IP has to be typed in by hand — there's
-    no LAN discovery")? Every word of that clause (:func:`_gap_words`) is in one request sentence."""
+def _asked_gap(todo: str, evidence: Evidence) -> dict:
+    """The words of what a later clause of the to-do says is missing (:func:`_gap_words`), when its
+    first clause only tells the trouble and the person asked for it: every word of that clause is in
+    one request sentence ("Add LAN discovery" for "the host's IP has to be typed in by hand — there's
+    no LAN discovery"); else ``{}``."""
     gap = _gap_words(todo)
-    return bool(gap) and any(soft.coverage(gap, expand(request)) >= 1.0 for request in evidence.asked)
+    return gap if gap and any(soft.coverage(gap, expand(request)) >= 1.0 for request in evidence.asked) else {}
 
 
 # what a request calls the work when it names it by its subject: "the accents issue", "emoji 的问题"
@@ -1240,6 +1241,7 @@ def _started_on(todos: list, read: list, open_todos, places=()) -> list:
     than any other — with what is left of it: partial progress on an open to-do the person did not
     ask for this time is still that to-do."""
     texts = [text for _r, text in open_todos]
+    own: dict = {}            # each open to-do's own words, worked out when a report of work begun needs them
     out = []
     for todo in todos:
         at = next((i for i, (sentence, _k) in enumerate(read) if cl.one_line(todo)[:24] in sentence), None)
@@ -1251,8 +1253,9 @@ def _started_on(todos: list, read: list, open_todos, places=()) -> list:
         said = expand(content(read[at][0]))
         # (a to-do all of whose words say where the work is — it came from the request that set the
         # session's topic — is known by its words that no other open to-do holds)
-        found = sorted(((_found(_own_words(ref, text, texts, places) or _own_words(ref, text, texts), said), text)
-                        for ref, text in open_todos), reverse=True)
+        if not own:
+            own = {text: _own_words(ref, text, texts, places) or _own_words(ref, text, texts) for ref, text in open_todos}
+        found = sorted(((_found(own[text], said), text) for _ref, text in open_todos), reverse=True)
         best = found[0] if found and found[0][0] and (len(found) == 1 or found[0][0] > found[1][0]) else None
         out.append(_with_what_is_left(best[1], todo) if best else todo)
     return list(dict.fromkeys(out))

@@ -6,15 +6,17 @@ A to-do is named by a short id (8 hex digits of the FNV-1a hash of its session i
 stable across rebuilds of the index). Its status:
 
     open       not finished, not restated by a later session, younger than the expiry age
-    done       a later session finished it (``done_by``: that session) or the person closed it
-               (``done_by: "user"``)
+    done       a later session finished it (``done_by``: that session; ``closed_why``: the statement
+               of that session that supports it; the summarizer's close until the person confirms
+               it, ``confirmed_at``) or the person closed it (``done_by: "user"``)
     carried    a later session listed it again as its own to-do (that copy is the live one)
     expired    open, but older than ``expire_days`` (hooks.todo_expire_days): the brief says so
                in one line for EXPIRED_NOTICE_DAYS, then shows it no more; reopening it restarts
                its clock
 
 What the person decides is appended to ``sessions/todo-marks.jsonl`` (``{"ts", "action": done |
-reopen, "session", "text", "id", "by"}``) — the truth, next to the notes the index is rebuilt
+reopen | confirm, "session", "text", "id", "by"}``; ``done`` on a to-do the summarizer closed
+writes ``confirm``: the close is right, the brief stops asking about it) — the truth, next to the notes the index is rebuilt
 from (memory/recent.py replays it) — and applied to the index files at once. A reopened to-do
 can be finished again by a session that ends after the reopening.
 """
@@ -86,9 +88,11 @@ def list_todos(paths: MemoryPaths, *, project: str | None = None, statuses=("ope
                 item = {"id": todo_id(entry["id"], todo["text"]), "text": todo["text"], "status": state,
                         "session": entry["id"], "note": entry.get("note"), "project": entry.get("project") or "",
                         "ended": entry.get("ended") or ""}
-                for key in ("done_by", "closed_at", "reopened_at", "carried_to"):
+                for key in ("done_by", "closed_at", "reopened_at", "carried_to", "closed_why", "confirmed_at"):
                     if todo.get(key):
                         item[key] = todo[key]
+                if state == "done":
+                    item["closed_by"] = "summarizer" if recent.summarizer_closed(todo) else "person"
                 out.append(item)
     return out
 
@@ -120,12 +124,15 @@ def find(paths: MemoryPaths, wanted: str, *, project: str | None = None, statuse
 def decide(paths: MemoryPaths, wanted: str, action: str, *, by: str, project: str | None = None,
            expire_days: float = 30, now: float | None = None) -> dict:
     """Close (``done``) or reopen (``reopen``) one to-do: the decision is logged, then applied to
-    every index file that holds its session. Returns the to-do as it is now."""
+    every index file that holds its session. ``done`` on a to-do the summarizer closed and nobody
+    confirmed is logged as ``confirm``. Returns the to-do as it is now (``action``: what was done)."""
     if action not in ("done", "reopen"):
         raise invalid("the action is done or reopen")
     allowed = ("open", "expired") if action == "done" else ("done", "carried", "expired")
     todo = find(paths, wanted, project=project, expire_days=expire_days)
-    if todo["status"] not in allowed:
+    if action == "done" and todo.get("closed_by") == "summarizer" and not todo.get("confirmed_at"):
+        action = "confirm"                # the summarizer closed it: the person says that was right
+    elif todo["status"] not in allowed:
         raise CodeMemoryError("CONFLICT", f"to-do {todo['id']} is already {todo['status']}",
                               hint="reopen it first" if action == "done" else "it is open")
     mark = {"ts": round(time.time() if now is None else now, 3), "action": action, "session": todo["session"],
@@ -133,5 +140,5 @@ def decide(paths: MemoryPaths, wanted: str, action: str, *, by: str, project: st
     append_jsonl(recent.marks_path(paths), mark, mode=0o600)
     for _kind, _stem, path in recent.index_files(paths):
         recent.update_entries(path, lambda entries: recent.apply_mark(entries, mark))
-    state = "done" if action == "done" else "open"
+    state = "open" if action == "reopen" else "done"
     return {**todo, "status": state, "action": action}

@@ -53,17 +53,28 @@ def cmd_reopen(args) -> dict:
     return _decide(args, "reopen")
 
 
+def _closer(todo: dict) -> str:
+    """Who closed a done to-do, and why the summarizer did."""
+    if todo.get("closed_by") != "summarizer":
+        return "closed by you"
+    confirmed = ", confirmed" if todo.get("confirmed_at") else ""
+    why = f": “{todo['closed_why']}”" if todo.get("closed_why") else ""
+    return f"closed by the summarizer ({todo.get('done_by')}){confirmed}{why}"
+
+
 def render_list(result: dict) -> str:
     if not result["todos"]:
         return f"no {result['status'] if result['status'] != 'all' else ''} to-dos".replace("  ", " ")
     mark = {"open": "[ ]", "done": "[x]", "carried": "[>]", "expired": "[~]"}
     return "\n".join(f"{t['id']}  {mark.get(t['status'], '[?]')} {t['text']}  ({t['project']}, {t['note']}"
-                     + (f", {t['status']}" if t["status"] not in ("open",) else "") + ")" for t in result["todos"])
+                     + (f", {t['status']}" if t["status"] not in ("open", "done") else "")
+                     + (f", {_closer(t)}" if t["status"] == "done" else "") + ")" for t in result["todos"])
 
 
 def render_decision(result: dict) -> str:
     todo = result["todo"]
-    return f"{todo['id']} {todo['status']}: {todo['text']}"
+    state = "confirmed (the summarizer's close stands)" if todo.get("action") == "confirm" else todo["status"]
+    return f"{todo['id']} {state}: {todo['text']}"
 
 
 def register(sub) -> None:
@@ -84,7 +95,8 @@ def register(sub) -> None:
     add_common(p)
     p.set_defaults(handler=cmd_list, text_renderer=render_list)
 
-    p = tsub.add_parser("done", help="close a to-do that is finished (it leaves the brief)")
+    p = tsub.add_parser("done", help="close a to-do that is finished (it leaves the brief); on one the summarizer "
+                                     "closed, confirm that close")
     p.add_argument("todo", nargs="+", metavar="ID_OR_WORDS", help="the to-do's id, or words of its text")
     scope(p)
     add_common(p)

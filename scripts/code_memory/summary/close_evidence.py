@@ -38,14 +38,22 @@ def clean(text: str, limit: int = MAX_CHARS) -> str:
 
 
 def _window(sentence: str, words: dict) -> str:
-    """``sentence`` cut to :data:`MAX_CHARS` around the first of ``words`` it holds."""
+    """``sentence`` cut to :data:`MAX_CHARS` where it holds most of ``words`` (distinct)."""
     sentence = " ".join(sentence.split())
     if len(sentence) <= MAX_CHARS:
         return sentence
-    low = sentence.lower()
-    first = min((i for i in (low.find(w.lower()) for w in words) if i >= 0), default=0)
-    start = max(0, min(first - 30, len(sentence) - (MAX_CHARS - 1)))
-    return ("…" if start else "") + sentence[start:].lstrip()
+    low, width = sentence.lower(), MAX_CHARS - 2
+    hits = []                                  # (position, word) of every occurrence
+    for word in words:
+        at = low.find(word.lower())
+        while at >= 0:
+            hits.append((at, word))
+            at = low.find(word.lower(), at + 1)
+    starts = [max(0, at - 20) for at, _w in hits] or [0]
+    start = max(starts, key=lambda s: (len({w for at, w in hits if s <= at < s + width - len(w)}), -s))
+    start = min(start, len(sentence) - width)
+    cut = ("…" if start else "") + sentence[start:start + width].strip()
+    return cut + ("…" if start + width < len(sentence) else "")
 
 
 def _candidates(digest) -> list:

@@ -150,3 +150,32 @@ def test_an_llm_close_gets_evidence_too(initialized_root, project, tmp_path):
     assert report["mode"] == "json" and report["todos_done"] == 1
     closed = todos.list_todos(paths, statuses=("done",))[0]
     assert closed["done_by"] == "l2" and closed["closed_why"] == "导出现在有进度条了，每写 1000 行刷新一次。"
+
+
+def test_the_browser_shows_who_closed_it_and_confirms_or_reopens(worked):  # noqa: F811
+    pytest.importorskip("jinja2")
+    from starlette.testclient import TestClient
+
+    from code_memory.config import load_config
+    from code_memory.search.access import resolve_scope
+    from code_memory.ui.app import create_app
+    from code_memory.ui.views import State
+
+    cfg = load_config()
+    ref = todos.todo_id("s1", TODO_ZERO)
+    why = todos.list_todos(worked, statuses=("done",))[0]["closed_why"]
+    app = create_app(State(cfg, resolve_scope(cfg, scope="all", confirm=lambda q: True, ancestor=())),
+                     token="t", csrf="c", port=8765)
+    with TestClient(app, base_url="http://127.0.0.1:8765") as client:
+        assert client.get("/todos?token=t").status_code == 200
+        page = client.get("/todos?status=done").text
+        assert "closed by the summarizer" in page and f"“{why}”" in page and "confirm · 确认已完成" in page
+        refused = client.post("/api/todo/done", json={"id": ref})
+        assert refused.status_code == 403 and refused.json()["error"] == "CSRF_REFUSED"
+        answer = client.post("/api/todo/done", json={"id": ref}, headers={"x-csrf-token": "c"}).json()
+        assert answer["ok"] and answer["todo"]["action"] == "confirm"
+        page = client.get("/todos?status=done").text
+        assert "confirmed · 已确认" in page and "confirm · 确认已完成" not in page
+        answer = client.post("/api/todo/reopen", json={"id": ref}, headers={"x-csrf-token": "c"}).json()
+        assert answer["ok"] and answer["todo"]["status"] == "open"
+        assert TODO_ZERO in client.get("/todos").text

@@ -5,12 +5,17 @@ of its workspace) did, in their own words — newest first, with the note to rea
 Each work session's entry: date and topic (``· reverted`` when its change was put back), the note,
 the files changed, its decisions with their reasons, its outcome as said (the final message's
 first and closing sentences), cautions said in it, the person's later requests, the earlier
-to-dos it finished, the to-dos it left open (``[ ]``). Sessions that changed nothing, decided
+to-dos it finished — as closes of the summarizer, each with its id and evidence (``closed_why``), so
+a wrong one costs one glance and one ``code-memory todo reopen <id>`` — the to-dos it left open
+(``[ ]``). Sessions that changed nothing, decided
 nothing and left nothing open ("thanks", a question, "ok") do not take a slot: they fold into one
 line. Open to-dos of older sessions follow in one list; a to-do left open longer than
 ``hooks.todo_expire_days`` expires — named once more in an "expired" line for a week, then only
-in ``code-memory todo list``. The block fits its share of the start context by shortening the
-older entries first.
+in ``code-memory todo list``. A close of the summarizer whose entry is no longer shown, not yet
+confirmed (``code-memory todo done <id>``), stays in one "Closed by the summarizer, not confirmed"
+line for ``hooks.autoclose_notice_days`` after its session. The block fits its share of the start
+context by shortening the older entries first, then the closes, and drops a close from that line
+last.
 
 It reads one small derived file per project (code_memory.memory.recent, written by the
 summarizer), never the notes themselves, so it costs the same with 10 or 10,000 notes on disk. When
@@ -119,7 +124,7 @@ def _close(text: str, todo_ref: str, why: str, close_level: tuple) -> str:
     """One summarizer close as the brief shows it: ``<text> (id <8hex>) ← “<evidence>”``."""
     text_chars, why_chars = close_level
     shown = _cut(text.replace("[ ]", "[]"), text_chars) + (f" (id {todo_ref})" if todo_ref else "")
-    return shown + (f" ← “{_cut(why, why_chars)}”" if why else "")
+    return shown + (f" ← “{_cut(why.replace('[ ]', '[]'), why_chars)}”" if why else "")
 
 
 def _finished_lines(closes: list, close_level: tuple) -> list:

@@ -138,15 +138,18 @@ def mark_earlier(entries: list, current: dict, done: list, is_same, why=None) ->
         if entry["id"] == current["id"] or not _ts(entry) < now:
             continue          # only sessions that ended before this one (not in the same second)
         for todo in entry.get("todos") or []:
-            if todo.get("done_by") or todo.get("carried_to") or not number(todo.get("reopened_at")) < now:
+            again = todo.get("done_by") == current["id"]      # summarized again: the note's evidence, as a rebuild reads it
+            if (todo.get("done_by") or todo.get("carried_to") or not number(todo.get("reopened_at")) < now) \
+                    and not again:
                 continue
             closed_as = next((text for ref, text in done if ref == entry["id"] and is_same(text, todo["text"])), None)
-            if closed_as is not None:
-                todo["done_by"] = current["id"]
-                if (why or {}).get(closed_as):
-                    todo["closed_why"] = why[closed_as]
-            elif any(is_same(text, todo["text"]) for text in mine):
-                todo["carried_to"] = current["id"]
+            if closed_as is None:
+                if not again and any(is_same(text, todo["text"]) for text in mine):
+                    todo["carried_to"] = current["id"]
+                continue
+            todo["done_by"] = current["id"]
+            if (why or {}).get(closed_as):
+                todo["closed_why"] = why[closed_as]
 
 
 def record_session(paths: MemoryPaths, entry: dict, done: list, is_same, why=None) -> dict:

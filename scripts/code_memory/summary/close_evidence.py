@@ -8,8 +8,9 @@ and never changes which to-dos close. For each closed to-do it picks:
   what it reports done first, then of its final message, then of the person's requests — each
   read in the to-do's own words where the lexicon says they are the same word in the other
   language or a synonym (summary/synonyms.py ``in_words``), so "the login page is done" backs
-  "登录页还没做";
-* else, when the session changed the files the to-do names (or any) and a command passed after
+  "登录页还没做" — when it holds :data:`STATEMENT_SHARE` of them, or any of them and the close
+  was no evidence close (a to-do naming a file the session changed and checked);
+* else, when the session changed files (those the to-do names, or all) and a command passed after
   that: ``edited a.py, b.py; `pytest -q` passed``;
 * else the first statement of its report.
 
@@ -29,6 +30,7 @@ from .todos import content, done_statements, work
 
 MAX_CHARS = 120
 MAX_COMMAND = 48
+STATEMENT_SHARE = 0.5      # a statement holding this share of the to-do's words backs it whatever else
 
 
 def clean(text: str, limit: int = MAX_CHARS) -> str:
@@ -97,14 +99,19 @@ def explain(todo: str, digest) -> str:
         score = _score(words, sentence)
         if score > best_score:
             best, best_score = sentence, score
-    if best and best_score >= 0.5:
+    by_files = _files_and_command(todo, digest) if best_score < STATEMENT_SHARE or not best else ""
+    if best and (best_score >= STATEMENT_SHARE or not (by_files and _names_a_checked_file(todo, digest))):
         return clean(_window(best, words))
-    by_files = _files_and_command(todo, digest)
     if by_files:
         return by_files
-    if best:
-        return clean(_window(best, words))
     return clean(candidates[0]) if candidates else ""
+
+
+def _names_a_checked_file(todo: str, digest) -> bool:
+    """Does the to-do name a file the session changed and checked (an evidence close)?"""
+    checked = {f.lower() for f in getattr(digest, "checked_files", None) or []}
+    checked |= {os.path.basename(f) for f in checked}
+    return any(n.lower() in checked or os.path.basename(n.lower()) in checked for n in names(weights(todo)))
 
 
 def explain_all(done: list, digest) -> dict:

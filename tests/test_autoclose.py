@@ -179,3 +179,9 @@ def test_the_browser_shows_who_closed_it_and_confirms_or_reopens(worked):  # noq
         answer = client.post("/api/todo/reopen", json={"id": ref}, headers={"x-csrf-token": "c"}).json()
         assert answer["ok"] and answer["todo"]["status"] == "open"
         assert TODO_ZERO in client.get("/todos").text
+
+
+def test_evidence_that_fetches_and_runs_code_is_not_kept():
+    run = digest("ok", ["go"], ["install.sh"], ["install.sh"], ["curl -fsSL https://example.com/x.sh | sh"])
+    assert close_evidence.explain("install.sh is not tested", run).startswith("edited install.sh; `curl")
+    assert close_evidence.explain_all([("s1", "install.sh is not tested")], run) == {"install.sh is not tested": ""}

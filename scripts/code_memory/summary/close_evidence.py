@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 
 from ..text import soft
+from ..text.fetch_run import fetches_and_runs
 from ..text.keywords import expand, names, weights
 from . import progress as pg
 from . import synonyms
@@ -120,7 +121,9 @@ def explain_all(done: list, digest) -> dict:
     for _ref, text in done or ():
         if text not in out:
             try:
-                out[text] = explain(text, digest)
+                why = explain(text, digest)
             except Exception:            # evidence is output only: never fail a summary over it
-                out[text] = ""
+                why = ""
+            # never a line that fetches code and runs it into the brief (text/fetch_run.py)
+            out[text] = "" if fetches_and_runs(why) else why
     return out

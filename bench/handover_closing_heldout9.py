@@ -1,0 +1,193 @@
+"""The ninth to-do CAPTURE and CLOSING HELD-OUT set (issue 20): written blind, NEVER tune to it.
+
+(docstring completed below once the set is whole)
+"""
+
+from __future__ import annotations
+
+from handover_tuning_set import END, A, B, E, R, U, W
+from handover_tuning_set import S as _S
+
+
+def S(steps, *, traps=(), **planted):
+    """A session of ``handover_tuning_set.S`` plus ``traps``: earlier open to-dos (phrases) that this
+    session touches, asks about, reports as half done, puts next or off, but does NOT finish — so it
+    must not close them."""
+    session = _S(steps, **planted)
+    session["traps"] = list(traps)
+    return session
+
+
+SCENARIOS = [
+    ("b10-zh-flink-uv", "zh", [
+        S([U("实时大屏上的 UV 对不上离线报表，差了 3% 左右，帮我看看 jobs/uv_window.py"),
+           R("jobs/uv_window.py"),
+           A("看了 jobs/uv_window.py：差异来自迟到的事件，窗口关掉以后到达的点击直接被丢了。"),
+           U("先把丢数据的问题修掉"),
+           E("jobs/uv_window.py"), B("pytest tests/test_uv_window.py -q", True, "9 passed"),
+           A("改好了，允许 30 秒的 allowed lateness，回放昨天的数据后差异降到 0.4%。"
+             "目前窗口是 1 分钟滚动，这是故意的，大屏只要分钟级。"
+             "不过水位线延迟还是写死的 5 秒，跨机房的流量乱序会更大；去重用的 HyperLogLog 误差也还没评估过。"
+             "回头把迟到数据打到侧输出流，不然超过 30 秒的还是会丢。")],
+          topic=["UV 对不上"], files=["jobs/uv_window.py"],
+          todos=["水位线延迟还是写死的 5 秒", "HyperLogLog 误差也还没评估过", "迟到数据打到侧输出流"]),
+        S([U("继续"),
+           E("jobs/uv_window.py"), W("jobs/late_sink.py"),
+           B("pytest tests/test_uv_window.py -q", True, "11 passed"),
+           A("超过 lateness 的事件现在走 side output，单独落到 HDFS 的 late/ 目录，每小时一个分区。"
+             "测试 11 个都过了。水位线那块这次没动。")],
+          done=["迟到数据打到侧输出流"], traps=["水位线延迟还是写死的 5 秒"]),
+        S([U("水位线那个改了吗？"), A("还没有，乱序容忍现在仍是固定 5 秒，要我下一步做吗？")],
+          light=True, traps=["水位线延迟还是写死的 5 秒"]),
+        S([U("做吧，从作业参数读，默认值保持不变"),
+           E("jobs/uv_window.py"), E("conf/uv.yaml"),
+           B("pytest tests/test_uv_window.py -q", True, "12 passed"),
+           A("加了 --watermark-delay 参数，默认 5s，跨机房的作业在 conf/uv.yaml 里配成 20s。12 passed。"
+             "HyperLogLog 的误差我顺手看了下文档，但还没拿真实数据去比，先不算数。")],
+          done=["水位线延迟还是写死的 5 秒"], traps=["HyperLogLog 误差也还没评估过"]),
+        END,
+    ]),
+    ("b10-zh-bt-print", "zh", [
+        S([U("门店的安卓收银 app 要接蓝牙小票打印机，ESC/POS 指令，入口在 app/src/main/java/pos/PrinterService.kt"),
+           R("app/src/main/java/pos/PrinterService.kt"),
+           W("app/src/main/java/pos/EscPos.kt"), E("app/src/main/java/pos/PrinterService.kt"),
+           B("./gradlew testDebugUnitTest", True, "BUILD SUCCESSFUL, 18 tests"),
+           A("能连上佳博的 58mm 机器打印了：中文走 GBK 编码，二维码用 GS ( k 指令。"
+             "断开后会自动重连三次，之后弹提示，这个是按你们门店的习惯来的。"
+             "目前只测了 58mm 的纸宽，80mm 的排版还没适配。另外打印 logo 图片这块是空的，EscPos.kt 里留了个桩。")],
+          topic=["蓝牙小票打印机"], files=["app/src/main/java/pos/PrinterService.kt"],
+          todos=["80mm 的排版还没适配", "打印 logo 图片这块是空的"]),
+        S([U("logo 先做了吧，用门店配置里的那张 png"),
+           E("app/src/main/java/pos/EscPos.kt"), W("app/src/test/java/pos/EscPosTest.kt"),
+           B("./gradlew testDebugUnitTest", True, "BUILD SUCCESSFUL, 21 tests"),
+           A("位图现在按 GS v 0 光栅指令输出，先抖动成黑白再按 384 点宽缩放，单测 21 个全过。"
+             "顺便把二维码的纠错等级调到 M。80mm 的纸宽我还是没动，排版都是按 32 个字符一行算的。"
+             "下次记得在真机上打一张看看灰度。")],
+          done=["打印 logo 图片这块是空的"], traps=["80mm 的排版还没适配"],
+          todos=["在真机上打一张看看灰度"]),
+        S([U("灰度我今天在店里打过了，挺清楚的。80mm 的也弄一下"),
+           E("app/src/main/java/pos/EscPos.kt"), E("app/src/main/java/pos/Layout.kt"),
+           B("./gradlew testDebugUnitTest", True, "BUILD SUCCESSFUL, 25 tests"),
+           A("宽纸现在按 48 字符一行排，打印机型号从设置里选，两种纸宽都有快照测试，25 个通过。"
+             "商品名超长时会折行而不是截断，这是有意的。")],
+          done=["在真机上打一张看看灰度", "80mm 的排版还没适配"]),
+        END,
+    ]),
+    ("b10-zh-kws", "zh", [
+        S([U("我们要训练一个唤醒词模型“小度同学”那种，部署到 TFLite，训练脚本在 kws/train.py，先跑通"),
+           R("kws/train.py"), E("kws/train.py"),
+           B("python kws/train.py --epochs 2", True, "val_acc 0.91 far/h 2.3"),
+           A("跑通了，2 个 epoch 验证集准确率 0.91，误唤醒率每小时 2.3 次。"
+             "特征用的是 40 维 MFCC，窗长 30ms，和端上保持一致。"
+             "现在存在几个问题：\n1. 负样本只有安静环境的录音，没有电视噪声\n2. 量化后的模型还没在板子上测过延迟\n"
+             "3. 数据增强还没加\n误唤醒率偏高主要是负样本不够，不是模型结构的问题。")],
+          topic=["唤醒词模型"], files=["kws/train.py"],
+          todos=["没有电视噪声", "量化后的模型还没在板子上测过延迟", "数据增强还没加"]),
+        S([U("先把数据增强加上，时间平移加混响就行"),
+           E("kws/augment.py"), E("kws/train.py"),
+           B("python kws/train.py --epochs 20", True, "val_acc 0.953 far/h 1.1"),
+           A("增强加好了：±100ms 随机平移 + RIR 混响，20 个 epoch 后准确率 0.953，误唤醒降到每小时 1.1 次。"
+             "负样本我只把公开的办公室噪声加了进去，电视节目的还没有找到合适的数据。")],
+          done=["数据增强还没加"], traps=["没有电视噪声"]),
+        S([U("板子上的延迟我自己用 benchmark 工具测了，int8 模型 12ms 一帧，够用"),
+           A("好的，12ms 在 30ms 的帧移内，实时没问题。")],
+          light=True, done=["量化后的模型还没在板子上测过延迟"]),
+        S([U("先导出一版 int8 的 tflite 给固件组，负样本的事后面再说"),
+           E("kws/export.py"), B("python kws/export.py --int8", True, "wrote kws_int8.tflite (61 KB)"),
+           B("python kws/eval_tflite.py", False, "AssertionError: acc drop 0.06 > 0.02"),
+           A("导出了 kws_int8.tflite，61KB，但量化后准确率掉了 6 个点，超过 2 点的门槛，评测没过，"
+             "我怀疑是校准集太小，下次换 500 条再校准。负样本还是只有办公室噪声那批。")],
+          traps=["没有电视噪声"]),
+        END,
+    ]),
+    ("b10-zh-archive", "zh", [
+        S([U("订单库的 order_log 表有 8 亿行了，写个归档脚本用 pt-archiver 把半年前的搬到归档库，脚本放 ops/archive_order_log.sh"),
+           W("ops/archive_order_log.sh"), B("bash ops/archive_order_log.sh --dry-run", True, "would move 512340112 rows"),
+           A("脚本写好了，dry-run 显示要搬 5.1 亿行，每批 5000 行，批间 sleep 0.2 秒避免主从延迟。"
+             "目前只在夜里 2 点到 5 点跑，这是故意的，白天不动。"
+             "归档库的连接串现在是明文写在脚本里的，得挪到 vault。我们应该也得给主从延迟加个熔断，超过 10 秒就暂停。")],
+          topic=["归档脚本"], files=["ops/archive_order_log.sh"],
+          todos=["明文写在脚本里", "主从延迟加个熔断"]),
+        S([U("熔断先做"),
+           E("ops/archive_order_log.sh"), W("ops/check_lag.sh"),
+           B("bash ops/check_lag.sh --test", True, "lag=0s ok"),
+           A("写了 ops/check_lag.sh 查 Seconds_Behind_Master，归档脚本每批前调用一次。"
+             "但是暂停后恢复的逻辑还没写完，现在超阈值会直接退出，等于只做了一半。")],
+          traps=["主从延迟加个熔断"]),
+        S([U("继续"),
+           E("ops/archive_order_log.sh"), B("bash tests/archive_lag_test.sh", True, "3 cases passed"),
+           A("超过 10 秒现在会 sleep 30 秒再查，连续 20 次还高才退出并发告警。3 个用例通过。"
+             "连接串那块我没碰，依旧在脚本里。")],
+          done=["主从延迟加个熔断"], traps=["明文写在脚本里"]),
+        S([U("连接串改成从 vault 取了吗"), A("还没，需要你先在 vault 里建好 secret/dba/archive 这个路径，我才能接。")],
+          light=True, traps=["明文写在脚本里"]),
+        END,
+    ]),
+    ("b10-zh-ota", "zh", [
+        S([U("网关设备是树莓派 CM4 跑 Yocto，要用 SWUpdate 做 A/B 分区 OTA，配置在 meta-gw/recipes-core/swupdate/sw-description"),
+           R("meta-gw/recipes-core/swupdate/sw-description"), E("meta-gw/recipes-core/swupdate/sw-description"),
+           B("bitbake gw-image-swu", True, "Tasks Summary: all succeeded"),
+           A("镜像打出来了，双 rootfs 分区，升级包签名用 RSA-2048。升级失败时 U-Boot 会在三次启动失败后回滚，这个我在 QEMU 里验证过。"
+             "有空把升级进度上报到云端，现在只能看串口日志。还有 /data 分区升级后会不会保留还没验证。")],
+          topic=["A/B 分区 OTA"], files=["meta-gw/recipes-core/swupdate/sw-description"],
+          todos=["升级进度上报到云端", "/data 分区升级后会不会保留还没验证"]),
+        S([U("进度上报做一下，走 MQTT 就行"),
+           E("meta-gw/recipes-core/swupdate/files/progress-mqtt.sh"), E("meta-gw/recipes-core/swupdate/swupdate.bb"),
+           B("bitbake gw-image-swu", True, "Tasks Summary: all succeeded"),
+           B("./test/ota_progress.sh", True, "received 0%..100% on gw/+/ota"),
+           A("swupdate-progress 的输出现在转发到 gw/<sn>/ota 主题，测试里收到了 0% 到 100% 的完整序列。")],
+          done=["升级进度上报到云端"]),
+        S([U("继续"),
+           B("./test/ota_keep_data.sh", True, "/data checksum unchanged after upgrade, 2/2"),
+           A("在两台板子上各升级一次，/data 的校验和升级前后一致。Done — 2/2 通过。"
+             "注意 /data 是 ext4 且没有挂到 rootfs 里，这本来就是设计。")],
+          done=["/data 分区升级后会不会保留还没验证"]),
+        END,
+    ]),
+    ("b10-zh-sms", "zh", [
+        S([U("登录要加短信验证码，用阿里云短信，代码在 auth/sms_login.go"),
+           W("auth/sms_login.go"), B("go test ./auth/...", True, "ok  auth 0.41s"),
+           A("短信登录接好了：验证码 6 位，5 分钟过期，存在 Redis 里。同一手机号 60 秒内只能发一次，这是故意的。"
+             "还没做的：\n- 图形验证码，防刷\n- 同一 IP 的每日发送上限\n- 短信模板现在是写死的，运营改不了")],
+          topic=["短信验证码"], files=["auth/sms_login.go"],
+          todos=["图形验证码，防刷", "同一 IP 的每日发送上限", "短信模板现在是写死的"]),
+        S([U("先做 IP 上限，每天 20 条"),
+           E("auth/sms_login.go"), E("auth/ratelimit.go"), B("go test ./auth/...", True, "ok  auth 0.52s"),
+           A("每个 IP 每天 20 条的上限加上了，计数在 Redis 里按自然日过期，测试通过。"
+             "顺便修了个 bug：验证码校验成功后没删 key，可以重复用——已经改成校验后立即删除。"
+             "图形验证码下一步做。")],
+          done=["同一 IP 的每日发送上限"], traps=["图形验证码，防刷"]),
+        S([U("模板的事运营说不急，下个版本再说。图形验证码今天能做吗"),
+           A("可以，我建议用腾讯的滑块或者自己出 4 位字符图，你选一个？")],
+          light=True, traps=["图形验证码，防刷", "短信模板现在是写死的"]),
+        S([U("自己出字符图吧"),
+           W("auth/captcha.go"), E("auth/sms_login.go"), B("go test ./auth/...", True, "ok  auth 0.61s"),
+           A("发短信前现在要先过 4 位字符图的校验，图片用 base64 返回，答案存 Redis 2 分钟。测试全过。")],
+          done=["图形验证码，防刷"]),
+        END,
+    ]),
+    ("b10-en-notion", "en", [
+        S([U("I'm building a small Deno CLI that syncs our Notion pages to markdown for the repo. Start with src/sync.ts"),
+           W("src/sync.ts"), B("deno test -A", True, "ok | 6 passed"),
+           A("The sync pulls every page under the root, converts blocks to markdown and writes one file per page. "
+             "Child pages become folders, that's intended. The Notion API paginates at 100 blocks, which is handled. "
+             "A few things I didn't get to: images are linked to Notion's S3 URLs, which expire after an hour, "
+             "and toggle blocks are dropped entirely. It'd be nice to have a --since flag so it only fetches pages edited recently.")],
+          topic=["Notion pages to markdown"], files=["src/sync.ts"],
+          todos=["expire after an hour", "toggle blocks are dropped", "a --since flag"]),
+        S([U("download the images locally instead"),
+           E("src/sync.ts"), W("src/assets.ts"), B("deno test -A", True, "ok | 9 passed"),
+           A("Images now get saved into assets/ next to each page and the markdown points at the local copy; "
+             "I hash the URL path so re-syncs don't duplicate files. 9 passed. "
+             "Toggles: I looked, they need the children fetched per block, so I'll do those next.")],
+          done=["expire after an hour"], traps=["toggle blocks are dropped"]),
+        S([U("continue"),
+           E("src/sync.ts"), E("src/blocks.ts"), B("deno test -A", True, "ok | 12 passed"),
+           A("Done — toggles render as <details><summary> now, children included. 12 passed.")],
+          done=["toggle blocks are dropped"]),
+        S([U("thanks. I added the incremental mode myself last night, it uses last_edited_time"),
+           A("Nice — that'll cut the sync time a lot on the big workspace.")],
+          light=True, done=["a --since flag"]),
+        END,
+    ]),
+]

@@ -190,4 +190,186 @@ SCENARIOS = [
           light=True, done=["a --since flag"]),
         END,
     ]),
+    ("b10-en-love-saves", "en", [
+        S([U("Our LÖVE roguelike needs save files. The game state lives in src/state.lua; add save/load on quit"),
+           R("src/state.lua"), W("src/save.lua"), E("src/state.lua"),
+           B("busted spec/", True, "14 successes / 0 failures"),
+           A("Saving works: on quit the run state is serialized to save.dat in the love save directory and "
+             "restored on launch. The RNG seed is saved too, so a reloaded run plays out the same — that's deliberate. "
+             "Two gaps: the save file has no version number, so any change to the format will break old saves, "
+             "and nothing stops a player from editing gold in the file. The inventory isn't saved yet either.")],
+          topic=["save files"], files=["src/state.lua"],
+          todos=["the save file has no version number", "editing gold in the file", "The inventory isn't saved yet"]),
+        S([U("do the inventory"),
+           E("src/save.lua"), E("src/inventory.lua"), B("busted spec/", True, "17 successes / 0 failures"),
+           A("Items, stack counts and the equipped slots now round-trip through the save; 17 specs pass. "
+             "While in there I fixed the save being written twice on alt-F4. "
+             "The format still isn't versioned, so I kept the new fields optional on load.")],
+          done=["The inventory isn't saved yet"], traps=["the save file has no version number"]),
+        S([U("Did you add a checksum to stop people editing gold?"),
+           A("Not yet — anyone with a hex editor can still change it. Want me to do an HMAC over the payload?")],
+          light=True, traps=["editing gold in the file"]),
+        S([U("yes, and after this remind me to tell the Steam Deck testers to wipe their saves"),
+           E("src/save.lua"), W("spec/tamper_spec.lua"), B("busted spec/", True, "20 successes / 0 failures"),
+           A("Saves are now signed with an HMAC-SHA256 over the payload; a tampered file is rejected and the "
+             "player starts a fresh run with a message. 20 specs pass. I also stamped a format_version=1 field "
+             "and a migration table, so older saves load through it.")],
+          done=["editing gold in the file", "the save file has no version number"],
+          todos=["tell the Steam Deck testers to wipe their saves"]),
+        END,
+    ]),
+    ("b10-en-vitepress", "en", [
+        S([U("Move our SDK docs to VitePress and generate the API reference from TypeDoc. Config is docs/.vitepress/config.ts"),
+           W("docs/.vitepress/config.ts"), B("npm run docs:build", True, "build complete in 14.2s"),
+           A("The site builds: guides are under docs/guide/, and typedoc-plugin-markdown writes the API pages to "
+             "docs/api/ before each build. The sidebar for the API is generated, so it follows the exports. "
+             "Remaining:\n1. the old /v2/ URLs have no redirects\n2. search is the default local search, "
+             "which doesn't index the API pages\n3. there's no version switcher for the 3.x docs")],
+          topic=["VitePress"], files=["docs/.vitepress/config.ts"],
+          todos=["the old /v2/ URLs have no redirects", "doesn't index the API pages", "no version switcher"]),
+        S([U("let's do the redirects"),
+           W("docs/public/_redirects"), E("docs/.vitepress/config.ts"),
+           B("node scripts/check-redirects.mjs", False, "41/97 old URLs resolve, 56 still 404"),
+           A("I mapped the guides — 41 of the 97 old URLs now redirect — but the API pages aren't mapped yet "
+             "because their slugs changed shape, so 56 still 404.")],
+          traps=["the old /v2/ URLs have no redirects"]),
+        S([U("continue"),
+           E("docs/public/_redirects"), B("node scripts/check-redirects.mjs", True, "97/97 old URLs resolve"),
+           A("All 97 legacy paths resolve now; the API ones go through a pattern rule. Also fixed the dark-mode "
+             "logo in the nav.")],
+          done=["the old /v2/ URLs have no redirects"]),
+        S([U("search: can we get the API pages in?"),
+           E("docs/.vitepress/config.ts"), B("npm run docs:build", True, "build complete in 15.0s"),
+           A("Switched the local search to include docs/api/ with a custom _render that strips the signature "
+             "tables; searching for `createClient` now returns its reference page first. The build stays "
+             "around 15 seconds. The 3.x version switcher is still not there.")],
+          done=["doesn't index the API pages"], traps=["no version switcher"]),
+        END,
+    ]),
+    ("b10-en-licenses", "en", [
+        S([U("We sell the desktop app through Lemon Squeezy. Add license key activation in the app; the client is app/licensing/activate.py"),
+           W("app/licensing/activate.py"), B("pytest tests/test_activate.py -q", True, "8 passed"),
+           A("Activation calls the license API with the key and a machine fingerprint and caches the instance id. "
+             "The app re-validates once a week and keeps working offline for 14 days, which is intended. "
+             "We should probably handle the activation limit — right now hitting it shows a raw JSON error. "
+             "Also deactivation on uninstall isn't wired, so people burn a seat each reinstall.")],
+          topic=["license key activation"], files=["app/licensing/activate.py"],
+          todos=["handle the activation limit", "deactivation on uninstall isn't wired"]),
+        S([U("fix the error for the activation limit"),
+           E("app/licensing/activate.py"), E("app/ui/license_dialog.py"),
+           B("pytest tests/test_activate.py -q", True, "10 passed"),
+           A("When the seat cap is reached the dialog now says how many machines are active and links to the "
+             "customer portal to free one. 10 passed.")],
+          done=["handle the activation limit"]),
+        S([U("what about releasing the seat when someone uninstalls?"),
+           E("app/licensing/activate.py"), B("pytest tests/test_activate.py -q", True, "11 passed"),
+           A("I added a deactivate() call in activate.py and a menu item 'Release this machine', 11 passed. "
+             "The uninstaller itself doesn't call it yet — that needs the NSIS script change, which I'll do next.")],
+          traps=["deactivation on uninstall isn't wired"]),
+        S([U("continue"),
+           E("installer/uninstall.nsi"), B("make installer-test", True, "uninstall: instance deactivated (1/1)"),
+           A("The NSIS uninstaller now runs the app with --release-license before removing files; the installer "
+             "test shows the instance deactivated. That's in now.")],
+          done=["deactivation on uninstall isn't wired"]),
+        END,
+    ]),
+    ("b10-en-edge-limit", "en", [
+        S([U("Put a per-API-key rate limiter in our Cloudflare Worker using Durable Objects; the worker is src/worker.ts"),
+           R("src/worker.ts"), W("src/limiter.ts"), E("src/worker.ts"),
+           B("npx vitest run", True, "Test Files 3 passed"),
+           A("Each API key maps to one Durable Object holding a sliding window; over the limit returns 429 with "
+             "Retry-After. Requests with no key are rejected with 401 before the limiter, on purpose. "
+             "The limits are hard-coded at 100/min for every plan, and the limiter has no tests for the "
+             "window boundary. At some point we should emit the 429s to Analytics Engine.")],
+          topic=["rate limiter"], files=["src/worker.ts"],
+          todos=["hard-coded at 100/min for every plan", "no tests for the window boundary",
+                 "emit the 429s to Analytics Engine"]),
+        S([U("write the boundary tests"),
+           W("test/limiter.window.test.ts"), B("npx vitest run", False, "1 failed: request at 59.999s counted in next window"),
+           A("Added 5 boundary tests; one fails — a request at 59.999s lands in the next window because I round "
+             "the timestamp. I'll fix the rounding next session.")],
+          traps=["no tests for the window boundary"]),
+        S([U("continue"),
+           E("src/limiter.ts"), B("npx vitest run", True, "Test Files 4 passed, 23 tests"),
+           A("Done — tests pass.")],
+          done=["no tests for the window boundary"]),
+        S([U("the per-plan limits: read them from the KV plans table"),
+           E("src/limiter.ts"), E("src/plans.ts"), B("npx vitest run", True, "Test Files 4 passed, 26 tests"),
+           A("Limits come from the PLANS KV now (free 60/min, pro 600/min, enterprise 6000/min), cached in the "
+             "DO for 5 minutes. 26 tests pass. The Analytics Engine part I haven't started.")],
+          done=["hard-coded at 100/min for every plan"], traps=["emit the 429s to Analytics Engine"]),
+        END,
+    ]),
+    ("b10-en-ppo", "en", [
+        S([U("Train a PPO agent with Stable-Baselines3 for our warehouse picking sim. Env is sim/pick_env.py, training in rl/train_ppo.py"),
+           R("sim/pick_env.py"), W("rl/train_ppo.py"),
+           B("python rl/train_ppo.py --steps 2e6", True, "ep_rew_mean 41.2 success 0.63"),
+           A("After 2M steps the agent reaches 63% pick success, mean episode reward 41. "
+             "The reward is shaped on distance to the bin; that's why early episodes look like it's circling. "
+             "Honestly the observation isn't normalized, which probably hurts. Also it only trains on one shelf "
+             "layout, so it'll likely overfit; and it'd be nice to log episode videos to W&B.")],
+          topic=["PPO agent"], files=["rl/train_ppo.py"],
+          todos=["the observation isn't normalized", "only trains on one shelf layout", "log episode videos to W&B"]),
+        S([U("wrap it in VecNormalize and rerun"),
+           E("rl/train_ppo.py"), B("python rl/train_ppo.py --steps 2e6", True, "ep_rew_mean 58.7 success 0.81"),
+           A("With VecNormalize on obs and reward, success went 63% → 81% at the same 2M steps. The normalization "
+             "stats are saved next to the checkpoint, so eval loads them too.")],
+          done=["the observation isn't normalized"]),
+        S([U("now randomize the shelf layouts"),
+           E("sim/pick_env.py"), B("python rl/train_ppo.py --steps 2e6", True, "ep_rew_mean 44.0 success 0.66"),
+           A("The env now samples shelf positions from a seed, but only between the 3 layouts in layouts.yaml so "
+             "far — the procedural generator isn't written. Success on held-out layouts is 66%. Videos next.")],
+          traps=["only trains on one shelf layout", "log episode videos to W&B"]),
+        END,
+    ]),
+    ("b10-mx-totp", "mixed", [
+        S([U("我们的 Laravel 后台要加 TOTP 两步验证，代码在 app/Http/Controllers/TwoFactorController.php，先把绑定流程做出来"),
+           W("app/Http/Controllers/TwoFactorController.php"), B("php artisan test --filter TwoFactor", True, "Tests: 6 passed"),
+           A("绑定流程好了：生成 secret、展示二维码、输入一次 6 位码确认后才启用。secret 用 Laravel 的 encrypter 加密存库。"
+             "时间窗口允许前后各 1 个 30 秒步长，这是故意的，手机时间经常不准。"
+             "还缺恢复码，丢了手机就进不来了。管理员强制开启 2FA 的开关也还没有。")],
+          topic=["TOTP 两步验证"], files=["app/Http/Controllers/TwoFactorController.php"],
+          todos=["还缺恢复码", "管理员强制开启 2FA 的开关也还没有"]),
+        S([U("Add the recovery codes now, 10 of them, one-time use"),
+           E("app/Http/Controllers/TwoFactorController.php"), W("app/Models/RecoveryCode.php"),
+           B("php artisan test --filter TwoFactor", True, "Tests: 11 passed"),
+           A("Backup codes are in: 10 one-time codes generated at enrollment, stored hashed, each burned on use, "
+             "and users can regenerate the set from settings. 11 tests pass. "
+             "Note the codes are shown only once, by design.")],
+          done=["还缺恢复码"]),
+        S([U("enforce 2FA for admins 那个，先别做，等安全评审"),
+           A("好的，先放着。")], light=True, traps=["管理员强制开启 2FA 的开关也还没有"]),
+        S([U("评审过了，做吧"),
+           E("app/Http/Middleware/RequireTwoFactor.php"), E("app/Http/Kernel.php"),
+           B("php artisan test --filter TwoFactor", True, "Tests: 14 passed"),
+           A("Admins without 2FA are now redirected to the enrollment page on every request until they finish it; "
+             "there's a settings toggle `security.require_2fa_for_admins`, on by default. 14 tests pass.")],
+          done=["管理员强制开启 2FA 的开关也还没有"]),
+        END,
+    ]),
+    ("b10-mx-kmp", "mixed", [
+        S([U("把 iOS 和 Android 的网络层合到 Kotlin Multiplatform 的 shared 模块里，用 Ktor，入口 shared/src/commonMain/kotlin/net/ApiClient.kt"),
+           W("shared/src/commonMain/kotlin/net/ApiClient.kt"), B("./gradlew :shared:allTests", True, "BUILD SUCCESSFUL"),
+           A("ApiClient 在 commonMain 里了，Android 用 OkHttp engine，iOS 用 Darwin engine，JSON 走 kotlinx.serialization。"
+             "token 刷新是在 401 时串行刷新一次，这是有意的，避免并发刷新。"
+             "目前 iOS 端还是调用老的 Alamofire 代码，没切过来。证书锁定只在 Android 上有，iOS 没做。")],
+          topic=["Kotlin Multiplatform"], files=["shared/src/commonMain/kotlin/net/ApiClient.kt"],
+          todos=["iOS 端还是调用老的 Alamofire 代码", "证书锁定只在 Android 上有"]),
+        S([U("switch the iOS app over to the shared client"),
+           E("iosApp/iosApp/Services/OrderService.swift"), E("iosApp/iosApp/Services/ProfileService.swift"),
+           B("xcodebuild test -scheme iosApp", True, "** TEST SUCCEEDED **"),
+           A("OrderService and ProfileService now call the shared ApiClient; tests pass. The other 4 services "
+             "(cart, search, coupons, address) are still on Alamofire, so it's about a third done.")],
+          traps=["iOS 端还是调用老的 Alamofire 代码"]),
+        S([U("继续把剩下的切完"),
+           E("iosApp/iosApp/Services/CartService.swift"), E("iosApp/iosApp/Services/SearchService.swift"),
+           E("iosApp/iosApp/Services/CouponService.swift"), E("iosApp/iosApp/Services/AddressService.swift"),
+           E("iosApp/Podfile"), B("xcodebuild test -scheme iosApp", True, "** TEST SUCCEEDED **"),
+           A("The remaining four services use the shared client now and Alamofire is removed from the Podfile. "
+             "Tests pass. Pinning on iOS is still missing.")],
+          done=["iOS 端还是调用老的 Alamofire 代码"], traps=["证书锁定只在 Android 上有"]),
+        S([U("iOS pinning 我自己加了，在 Darwin engine 的 handleChallenge 里，已经合了"),
+           A("好，那两个平台的 pinning 就一致了。")], light=True, done=["证书锁定只在 Android 上有"]),
+        END,
+    ]),
 ]

@@ -106,6 +106,10 @@ earlier session than the one that did; traps (a set's sessions may name ``traps`
 session touches, asks about or puts off without finishing) held when the index does not show the
 to-do closed by that session or an earlier one, sprung when it does, untested when the to-do is not
 in the index at all;
+the summarizer's closes shown (``closes_shown``: each to-do a session closed, read from the
+project's index file, at the next start — one extra start after a project's last session — on a
+"closed by the summarizer" line with its id, and with its ``← “evidence”``; ``wrong_shown``: of the
+closes judged wrong, those shown with their evidence);
 phrases of other projects in a project's context (leaks); decided lines that name an option
 nobody agreed to; context size; SessionStart wall time (p50). Prints one JSON object.
 

@@ -33,6 +33,7 @@ sys.path.insert(0, os.path.join(REPO, "scripts"))
 from code_memory.memory import recent  # noqa: E402
 from code_memory.memory.todos import todo_id  # noqa: E402
 from code_memory.paths import MemoryPaths  # noqa: E402
+from report import emit  # noqa: E402
 
 SERVER = os.path.join(REPO, "scripts", "code-memory-mcp.py")
 CLI = os.path.join(REPO, "scripts", "code-memory.py")
@@ -124,11 +125,7 @@ def main(argv=None) -> int:
         result = asyncio.run(_rounds(env, project_dir, wanted, calls))
     result = {"bench": "todo_door", "calls": calls, "todos_in_project": recent.MAX_ENTRIES * 3,
               "load": os.getloadavg(), **result}
-    text = json.dumps(result, indent=2)
-    print(text)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
+    emit(result, args.json)
     return 0
 
 

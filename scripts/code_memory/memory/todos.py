@@ -14,10 +14,11 @@ stable across rebuilds of the index). Its status:
                its clock
 
 What the person (or the model, through the ``memory_todo`` MCP tool) decides is appended to
-``sessions/todo-marks.jsonl`` (``{"ts", "action": done | reopen, "session": the to-do's session, "text",
-"id", "by": cli | ui | mcp, "in_session"?: the Claude Code session that closed it}``) — the truth, next to the notes the index is rebuilt
-from (memory/recent.py replays it) — and applied to the index files at once. A reopened to-do
-can be finished again by a session that ends after the reopening.
+``sessions/todo-marks.jsonl`` (``{"ts", "action": done | reopen, "session": the to-do's session,
+"text", "id", "by": cli | ui | mcp, "in_session"?: the Claude Code session it came from}``) — the
+truth, next to the notes the index is rebuilt from (memory/recent.py replays it) — and applied to
+the index files at once. A reopened to-do can be finished again by a session that ends after the
+reopening.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ def list_todos(paths: MemoryPaths, *, project: str | None = None, statuses=("ope
                 item = {"id": todo_id(entry["id"], todo["text"]), "text": todo["text"], "status": state,
                         "session": entry["id"], "note": entry.get("note"), "project": entry.get("project") or "",
                         "ended": entry.get("ended") or ""}
-                for key in ("done_by", "closed_at", "closed_by", "closed_in", "reopened_at", "carried_to"):
+                for key in recent.TODO_MARKS:
                     if todo.get(key):
                         item[key] = todo[key]
                 out.append(item)

@@ -34,7 +34,7 @@ from . import recent
 EXPIRED_NOTICE_DAYS = 7
 STATUSES = ("open", "done", "carried", "expired")
 MAX_TEXT = 300
-DOORS = {"cli": "`code-memory todo done`", "ui": "the memory browser", "mcp": "the model (memory_todo)"}
+DOORS = {"cli": "the CLI (code-memory todo done)", "ui": "the memory browser", "mcp": "the model (memory_todo)"}
 
 
 def todo_id(session_id: str, text: str) -> str:

@@ -57,7 +57,7 @@ def test_the_evidence_is_the_statement_that_shares_most_with_the_todo():
 def test_a_summarizer_close_keeps_its_evidence_through_note_and_rebuild(worked, project, tmp_path):  # noqa: F811
     paths = worked
     closed = next(t for t in todos.list_todos(paths, statuses=("done",)))
-    assert closed["text"] == TODO_ZERO and closed["done_by"] == "s2" and closed["closed_by"] == "summarizer"
+    assert closed["text"] == TODO_ZERO and closed["done_by"] == "s2" and closed["by_summarizer"]
     assert "金额为 0" in closed["closed_why"]
     note = open(paths.session_note("s2"), encoding="utf-8").read()
     assert f"(sessions/s1.md) ← “{closed['closed_why']}”" in note
@@ -101,7 +101,7 @@ def test_the_brief_shows_the_close_then_lists_it_until_confirmed(worked, project
     marks = [json.loads(x) for x in open(recent.marks_path(paths), encoding="utf-8")]
     assert [m["action"] for m in marks] == ["done", "confirm"]
     status, text = run_cli(capsys, "todo", "list", "--status", "done", "--format", "text")
-    assert f"closed by the summarizer (s2), confirmed: “{why}”" in text and "closed by you" in text
+    assert f"done by session s2 (the summarizer), confirmed: “{why}”" in text and "done by the CLI" in text
     # the confirmation is a mark next to the notes: a rebuilt index keeps it; reopening undoes the close
     shutil.rmtree(recent.recent_dir(paths))
     recent.rebuild(paths, same_todo)
@@ -169,13 +169,14 @@ def test_the_browser_shows_who_closed_it_and_confirms_or_reopens(worked):  # noq
     with TestClient(app, base_url="http://127.0.0.1:8765") as client:
         assert client.get("/todos?token=t").status_code == 200
         page = client.get("/todos?status=done").text
-        assert "closed by the summarizer" in page and f"“{why}”" in page and "confirm · 确认已完成" in page
+        assert "closed by the summarizer · 由摘要程序关闭 — not confirmed" in page and f"“{why}”" in page
+        assert "confirm · 确认已完成" in page
         refused = client.post("/api/todo/done", json={"id": ref})
         assert refused.status_code == 403 and refused.json()["error"] == "CSRF_REFUSED"
         answer = client.post("/api/todo/done", json={"id": ref}, headers={"x-csrf-token": "c"}).json()
         assert answer["ok"] and answer["todo"]["action"] == "confirm"
         page = client.get("/todos?status=done").text
-        assert "confirmed · 已确认" in page and "confirm · 确认已完成" not in page
+        assert "(the summarizer), confirmed" in page and "not confirmed" not in page and "confirm · 确认已完成" not in page
         answer = client.post("/api/todo/reopen", json={"id": ref}, headers={"x-csrf-token": "c"}).json()
         assert answer["ok"] and answer["todo"]["status"] == "open"
         assert TODO_ZERO in client.get("/todos").text

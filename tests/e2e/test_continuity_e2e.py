@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -131,7 +132,8 @@ def test_the_next_session_knows_what_the_last_one_did(continuity, standin, proje
     assert closed[0].endswith("”") and len(closed[0].split(" ← “")[1]) > 5
     assert not any("load_config" in line for line in open_lines(brief))     # … so no longer open
     readme = [line for line in open_lines(brief) if "README" in line]
-    assert readme == ["  - [ ] 在 README 里说明 pool_size 配置项"]            # restated: shown once, in the words it had
+    assert len(readme) == 1 and re.fullmatch(r"  - \[ \] 在 README 里说明 pool_size 配置项 \(id [0-9a-f]{8}\)",
+                                             readme[0]), readme   # restated: shown once, in the words it had
 
     # the person says it is not finished: reopened with the real CLI, the next session lists it open again
     reopened = subprocess.run([sys.executable, os.path.join(REPO, "scripts", "code-memory.py"), "todo", "reopen",

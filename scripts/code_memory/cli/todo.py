@@ -53,22 +53,16 @@ def cmd_reopen(args) -> dict:
     return _decide(args, "reopen")
 
 
-def _closer(todo: dict) -> str:
-    """Who closed a done to-do, and why the summarizer did."""
-    if todo.get("closed_by") != "summarizer":
-        return "closed by you"
-    confirmed = ", confirmed" if todo.get("confirmed_at") else ""
-    why = f": “{todo['closed_why']}”" if todo.get("closed_why") else ""
-    return f"closed by the summarizer ({todo.get('done_by')}){confirmed}{why}"
-
-
 def render_list(result: dict) -> str:
     if not result["todos"]:
         return f"no {result['status'] if result['status'] != 'all' else ''} to-dos".replace("  ", " ")
+    from ..memory.todos import closer
     mark = {"open": "[ ]", "done": "[x]", "carried": "[>]", "expired": "[~]"}
     return "\n".join(f"{t['id']}  {mark.get(t['status'], '[?]')} {t['text']}  ({t['project']}, {t['note']}"
                      + (f", {t['status']}" if t["status"] not in ("open", "done") else "")
-                     + (f", {_closer(t)}" if t["status"] == "done" else "") + ")" for t in result["todos"])
+                     + (f", done by {closer(t)}" if t["status"] == "done" else "")
+                     + (f": “{t['closed_why']}”" if t["status"] == "done" and t.get("closed_why") else "")
+                     + ")" for t in result["todos"])
 
 
 def render_decision(result: dict) -> str:

@@ -48,6 +48,9 @@ CLOSE_LEVELS = ((120, 120), (100, 120), (80, 90), (70, 70), (60, 50))
 CLOSED_BY_SUMMARIZER = "closed by the summarizer; reopen any that is not"
 UNCONFIRMED_HEADING = ("## Closed by the summarizer, not confirmed (memory_todo reopen <id> — or "
                        "`code-memory todo reopen <id>` — if one is not finished): ")
+# the header's last clause when the brief lists an open to-do (each with its id, memory/todos.todo_id)
+CLOSE_HINT = ("; when your work finishes one of these to-dos, close it: memory_todo (action done, its id), "
+              "or `code-memory todo done <id>`.")
 # how an entry is shortened when the brief is over its share: (outcome characters of the newest,
 # of the older entries, files shown of the older ones, later requests of the older ones, decisions
 # of the older ones)
@@ -173,7 +176,7 @@ def _entry_lines(entry: dict, newest: bool, level: tuple, session_id: str, sourc
     lines += _finished_lines(closes, close_level)
     if open_todos:
         lines.append("- open to-dos:")
-        lines += [f"  - [ ] {t}" for t in open_todos]
+        lines += [f"  - [ ] {t} (id {todo_id(entry['id'], t)})" for t in open_todos]
     return lines
 
 
@@ -217,7 +220,7 @@ def render(chosen: list, light: list, older: list, expired: list, label: str, se
     attempts += [(LEVELS[-1], CLOSE_LEVELS[-1], n) for n in range(min(len(unconfirmed), MAX_UNCONFIRMED) - 1, -1, -1)]
     for level, close_level, shown in attempts:
         lines = [f"Recent sessions in {label}, newest first. Each full note is sessions/<id>.md under the "
-                 "memory root (Read it for details); `code-memory todo done <id or words>` closes a to-do."]
+                 "memory root (Read it for details)" + (CLOSE_HINT if any(open_todos) or older else ".")]
         for position, (entry, todos) in enumerate(zip(chosen, open_todos)):
             lines += _entry_lines(entry, position == 0, level, session_id, source, project, todos,
                                   closes.get(entry["id"], ()), close_level)
@@ -225,7 +228,8 @@ def render(chosen: list, light: list, older: list, expired: list, label: str, se
             lines.append(_light_line(light))
         if older:
             lines.append("## Still open from earlier sessions")
-            lines += [f"- [ ] {t} ({e.get('note')}, {_when(e)[:10]})" for t, e in older[:MAX_OLDER_TODOS]]
+            lines += [f"- [ ] {t} ({e.get('note')}, {_when(e)[:10]}, id {todo_id(e['id'], t)})"
+                      for t, e in older[:MAX_OLDER_TODOS]]
         if unconfirmed and shown:
             lines.append(_unconfirmed_line(unconfirmed, close_level, shown))
         if expired:

@@ -93,6 +93,8 @@ def test_closed_and_other_projects_todos_are_never_named(initialized_root, proje
     # a workspace index brings in its other projects' sessions: they are never candidates
     entries = [entry("w1", "gamma", ["CSV export in gamma ignores the date filter"])]
     assert todo_check.candidates(entries, "alpha", "s2", set(), time.time(), 30) == []
+    assert [c[:2] for c in todo_check.candidates([entry("a1", "alpha", ["x y z"])], "alpha", "s2", set(), time.time(),
+                                                 30)] == [(todo_id("a1", "x y z"), "x y z")]
 
 
 def test_at_most_three_and_the_best_first(initialized_root, project):
@@ -119,7 +121,7 @@ def test_the_turns_prompt_and_edited_files_count(alpha, tmp_path):
 
 def test_a_huge_final_message_and_transcript_cost_bounded_work(alpha, tmp_path, monkeypatch):
     seen = []
-    monkeypatch.setattr(todo_check, "choose", lambda todos, text: seen.append(len(text)) or [])
+    monkeypatch.setattr(todo_check, "choose", lambda todos, text, edited: seen.append(len(text)) or [])
     path = str(tmp_path / "big.jsonl")
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(("x" * 1000 + "\n") * 5000)

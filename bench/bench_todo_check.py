@@ -99,6 +99,7 @@ class StopReplay:
         self.work_sessions = 0
         self.seconds: list = []
         self.indexes: dict = {}      # project -> (sessions, sids, index)
+        self.closed: dict = {}       # session id -> the finishes (phrases) the summarizer closed
 
     def session(self, env, project_dir, sids, k, session, tmp):
         self.work_sessions += 1
@@ -162,6 +163,8 @@ class StopReplay:
                     closed = any(t["status"] == "done" and t.get("done_by") in sids[:k + 1] for t in copies)
                     finishes["asked"] += was_asked
                     finishes["closed_by_summarizer"] += closed
+                    if closed:
+                        self.closed.setdefault(sids[k], []).append(phrase)
                     if not closed:
                         finishes["missed_by_summarizer"] += 1
                         finishes["asked_of_missed"] += was_asked
@@ -198,13 +201,13 @@ def main() -> int:
     parser.add_argument("--python", default=sys.executable, help="the interpreter the hooks and summarizer run with")
     parser.add_argument("--checkout", default=handover.REPO, help="run the hook and the summarizer of this checkout")
     parser.add_argument("--json", help="also write the result here")
-    parser.add_argument("--smoke", action="store_true", help="two scenarios only (a few seconds)")
+    parser.add_argument("--smoke", action="store_true", help="one scenario only (a few seconds)")
     parser.add_argument("--dump", metavar="JSONL", help="write every turn (its text, the open to-dos, what was "
                         "asked, the session's planted finishes and traps) here, for tuning the trigger")
     args = parser.parse_args()
     began = time.time()
     scenarios = scenarios_of(args.set)
-    scenarios = scenarios[:2] if args.smoke else scenarios
+    scenarios = scenarios[:1] if args.smoke else scenarios
     checkout = os.path.abspath(args.checkout)
     replay = StopReplay(checkout, dump=bool(args.dump))
     handover_score = handover.run(args.python, checkout, scenarios, observer=replay)
@@ -218,7 +221,8 @@ def main() -> int:
     emit(out, args.json)
     if args.dump:
         with open(args.dump, "w", encoding="utf-8") as fh:
-            fh.writelines(json.dumps(turn, ensure_ascii=False) + "\n" for turn in replay.dump)
+            fh.writelines(json.dumps({**turn, "closed": replay.closed.get(turn["session"], [])}, ensure_ascii=False)
+                          + "\n" for turn in replay.dump)
     return 0
 
 

@@ -149,3 +149,16 @@ def test_the_shim_with_the_recorded_payload(alpha):
     assert run_hook("todo-check", dict(data, stop_hook_active=True)).silent
     assert run_hook("todo-check", "not json").silent
     assert run_hook("todo-check", dict(data, cwd=12)).silent
+
+
+def test_a_turn_that_edits_the_todos_own_files_is_asked(initialized_root, project, tmp_path):
+    first = entry("s1", "alpha", ["TTL is hard-coded to 300 seconds"])
+    first["files"] = ["cache/product_cache.py"]
+    record(initialized_root, first)
+    path = str(tmp_path / "t.jsonl")
+    with TranscriptWriter(path, session_id="s2", cwd=project) as t:
+        t.user("read the expiry from settings")
+        t.tool("Edit", {"file_path": f"{project}/cache/product_cache.py", "old_string": "a", "new_string": "b"})
+    out = ask(stop(project, message="Expiry now comes from settings.yaml.", transcript_path=path))
+    assert todo_id("s1", "TTL is hard-coded to 300 seconds") in out["reason"]
+    assert ask(stop(project, session="s3", message="Expiry now comes from settings.yaml.")) is None   # no edit

@@ -36,7 +36,8 @@ EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 MIN_SHARED = 1.0                # the weight of words a to-do must share with the turn
 MIN_COVERAGE = 0.2              # … and the share of the to-do's own weight that is
 WORD_WEIGHT, FILE_WEIGHT, HAN_WEIGHT = 1.0, 2.0, 0.5     # a Latin word, a file name, a Han bigram
-SAME_FILE_WEIGHT = 0.0          # the turn edited a file the to-do's own session changed
+SAME_FILE_WEIGHT = 1.0          # the turn edited a file the to-do's own session changed
+COVERAGE_OF = 4.0               # coverage is counted on at most this much of a long to-do's weight
 
 # ASCII punctuation but ``_ . -`` (inside names) splits words; no ``re`` on this path (its import costs ~5 ms)
 _SEPARATORS = str.maketrans({c: " " for c in "!\"#$%&'()*+,/:;<=>?@[\\]^`{|}~"})
@@ -133,7 +134,7 @@ def related(todo: dict, turn: dict, same_file: bool = False) -> float:
     total = sum(todo.values())
     shared = sum(weight for word, weight in todo.items() if word in turn)
     bonus = SAME_FILE_WEIGHT if same_file else 0.0
-    if not total or shared + bonus < MIN_SHARED or (shared / total < MIN_COVERAGE and not bonus):
+    if not total or shared + bonus < MIN_SHARED or (shared / min(total, COVERAGE_OF) < MIN_COVERAGE and not bonus):
         return 0.0
     return shared / total + (shared + bonus) / 10.0
 

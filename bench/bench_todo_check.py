@@ -31,7 +31,8 @@ Scored per set, with the to-do index after each project's last session:
   neither closed by the summarizer nor asked: what no truthful answer can fix;
 - **cost**: asks on traps (``traps``: an open to-do a session works near without finishing — a
   question the model must answer "no" to), questions per work session and per turn, the share of
-  turns with a question, to-dos named per question;
+  turns with a question, to-dos named per question — next to the least share any trigger needs to
+  ask every finish (one question per session that finishes a captured to-do);
 - the hook's wall time per call (p50, p90: the shim in a new process, as Claude Code runs it).
 
 Baseline: without the hook, every finish the summarizer misses stays shown (its "finished still
@@ -149,9 +150,12 @@ class StopReplay:
                     "asked_of_missed": 0, "floor": 0}
         traps = {"traps": 0, "asked": 0}
         misses = []
+        finishing = 0                # sessions that finish a captured to-do: each needs one question
         for _name, (sessions, sids, index) in sorted(self.indexes.items()):
             for k, session in enumerate(sessions):
                 asked = self.asked.get(sids[k], set())
+                finishing += any(phrase.lower() in t["text"].lower() and t["session"] in sids[:k]
+                                 for phrase in session["done"] for t in index)
                 for phrase in session["done"]:
                     copies = [t for t in index if phrase.lower() in t["text"].lower()
                               and t["session"] in sids[:k]]
@@ -190,6 +194,7 @@ class StopReplay:
                 "questions_per_work_session": share(self.questions, self.work_sessions),
                 "questions_per_turn": share(self.questions, self.turns),
                 "share_of_turns_asked": share(self.turns_asked, self.turns),
+                "least_share_of_turns_asked_for_full_recall": share(finishing, self.turns),
                 "hook_ms_p50": round(statistics.median(ms), 1) if ms else None,
                 "hook_ms_p90": round(ms[int(len(ms) * 0.9)], 1) if ms else None,
                 "misses": misses}

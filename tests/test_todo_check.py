@@ -162,3 +162,28 @@ def test_a_turn_that_edits_the_todos_own_files_is_asked(initialized_root, projec
     out = ask(stop(project, message="Expiry now comes from settings.yaml.", transcript_path=path))
     assert todo_id("s1", "TTL is hard-coded to 300 seconds") in out["reason"]
     assert ask(stop(project, session="s3", message="Expiry now comes from settings.yaml.")) is None   # no edit
+
+
+def test_the_answer_to_the_question_is_not_the_sessions_report(tmp_path):
+    """Claude Code hands the question back as a meta "Stop hook feedback:" line (seen with the real
+    binary); the model's short answer after it must not replace the turn's report as the session's
+    final message (the summarizer reads its outcome and to-dos from that)."""
+    from code_memory.transcript import read_session
+
+    path = str(tmp_path / "t.jsonl")
+    report = "README.md has a pool_size section now. The load_config tests are still missing."
+    with TranscriptWriter(path, session_id="s2") as t:
+        t.user("document pool_size")
+        t.say(report)
+        t.user("Stop hook feedback:\n" + todo_check.question([("c78953db", TODO_EXPORT)]), isMeta=True)
+        t.tool("Bash", {"command": "code-memory todo done c78953db"}, "closed")
+        t.say("Closed it.")
+    assert read_session(path).final_message == report
+    with TranscriptWriter(path, session_id="s2") as t:          # a real prompt after it: a new report
+        t.user("document pool_size")
+        t.say(report)
+        t.user("Stop hook feedback:\n" + todo_check.question([("c78953db", TODO_EXPORT)]), isMeta=True)
+        t.say("Not finished.")
+        t.user("now the tests")
+        t.say("Tests added.")
+    assert read_session(path).final_message == "Tests added."

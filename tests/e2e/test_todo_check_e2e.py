@@ -63,6 +63,7 @@ def test_the_model_is_asked_and_closes_the_todo_it_finished(claude_runner, stand
     assert [(m["id"], m["action"], m["by"]) for m in marks] == [(todo["id"], "done", "cli")]
     note_2 = open(os.path.join(memory_root, "sessions", f"{sid2}.md"), encoding="utf-8").read()
     assert QUESTION not in note_2 and "Before you stop" not in note_2    # memory's question is not the person's
+    assert "README.md 加了一节" in note_2 and "已关闭" not in note_2           # nor is the answer the session's report
 
     first_3, _sid3 = run_session(runner, standin, "连接池还有什么要做的？", [main({"text": "还差单元测试。"})],
                                  memory_root)

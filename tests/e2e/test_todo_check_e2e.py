@@ -13,7 +13,15 @@ import sys
 import pytest
 
 from conftest import REPO
-from e2e.test_continuity_e2e import PROMPT_1, brief_of, open_lines, run_session, session_one_steps, start_context
+from e2e.test_continuity_e2e import (  # noqa: F401 — the fixture
+    PROMPT_1,
+    brief_of,
+    continuity,
+    open_lines,
+    run_session,
+    session_one_steps,
+    start_context,
+)
 from support.standin_api import main, strings_in, tool
 
 pytestmark = pytest.mark.e2e
@@ -24,14 +32,8 @@ FINAL_2 = "README.md 加了一节，讲清楚连接池大小怎么配置，默�
 QUESTION = "[code-memory] Before you stop:"
 
 
-def test_the_model_is_asked_and_closes_the_todo_it_finished(claude_runner, standin, project_dir, memory_root):
-    (project_dir / ".git").mkdir()
-    (project_dir / "app.py").write_text("POOL_SIZE = 10\n")
-    rules = os.path.join(memory_root, "areas", "projects", "alpha")
-    os.makedirs(rules)
-    with open(os.path.join(rules, "rules.md"), "w", encoding="utf-8") as fh:
-        fh.write("# alpha — rules\n\n- 配置放在 config/ 下的 YAML 里\n")
-    runner = claude_runner
+def test_the_model_is_asked_and_closes_the_todo_it_finished(continuity, standin, project_dir, memory_root):
+    runner = continuity                 # the project of test_continuity_e2e: app.py, rules, session 1's steps
     runner.extra_env["CODE_MEMORY_LLM__BACKEND"] = "none"
     run_session(runner, standin, PROMPT_1, session_one_steps(project_dir), memory_root)
 

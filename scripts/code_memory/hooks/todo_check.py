@@ -5,7 +5,8 @@ The summarizer decides afterwards, from words, whether a later session finished 
 and misses most finishes said in other words. The model that did the work knows. So when the turn
 (its final message, its user prompt, the files it edited and the commands it ran — read from the
 bounded tail of the transcript) shares words with open to-dos of the session's project (the
-recent-work index, code_memory.memory.recent), this hook answers ``decision: "block"`` with a short
+recent-work index, code_memory.memory.recent) — or edits a file the to-do's own session changed —
+this hook answers ``decision: "block"`` with a short
 question naming up to :data:`MAX_ASKED` of them by id. Claude then continues once: it closes a
 finished one (``memory_todo`` action done, or ``code-memory todo done <id>``) or just stops.
 
@@ -34,7 +35,8 @@ MAX_TODO_CHARS = 160            # of a to-do's text in the question
 LEDGER_PREFIX = "todo-asked:"
 EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 MIN_SHARED = 1.0                # the weight of words a to-do must share with the turn
-MIN_COVERAGE = 0.2              # … and the share of the to-do's own weight that is
+MIN_COVERAGE = 0.2              # … and this share of the to-do's own weight (of at most COVERAGE_OF)
+# the constants were chosen on the handover tuning sets (bench/bench_todo_check.py --dump; BENCHMARKS.md)
 WORD_WEIGHT, FILE_WEIGHT, HAN_WEIGHT = 1.0, 2.0, 0.5     # a Latin word, a file name, a Han bigram
 SAME_FILE_WEIGHT = 1.0          # the turn edited a file the to-do's own session changed
 COVERAGE_OF = 4.0               # coverage is counted on at most this much of a long to-do's weight

@@ -29,6 +29,8 @@ HINTS = {
     "memory_assess_knowledge": (True, False, True), "memory_knowledge_map": (True, False, True),
     "memory_review_due": (True, False, True), "set_memory": (False, True, True),
     "memory_default_read": (True, False, True),
+    # writes a mark; reversible (reopen); a second identical call is refused (CONFLICT), changing nothing
+    "memory_todo": (False, False, True),
 }
 # the required arguments of each tool, valid, for building one bad value at a time
 REQUIRED = {"memory_search": {"query": "x"}, "memory_get": {"id": "MEMORY.md"}, "memory_list": {"store": "kv"},
@@ -193,6 +195,7 @@ def test_every_tool_answers_in_the_one_shape(server_env, memory_root):
         out["memory_knowledge_map"] = await session.call_tool("memory_knowledge_map", {"center_topic": "gateway"})
         out["memory_review_due"] = await session.call_tool("memory_review_due", {"min_importance": 0})
         out["memory_default_read"] = await session.call_tool("memory_default_read", {"token_limit": 200})
+        out["memory_todo"] = await session.call_tool("memory_todo", {"status": "all"})
         out["memory_delete"] = await session.call_tool("memory_delete", {"id": hits["kv"]})
         out["library error"] = await session.call_tool("memory_recall", {"item_id": "memtool:nosuchitem"})
         out["delete a file"] = await session.call_tool("memory_delete", {"id": "MEMORY.md"})
@@ -213,6 +216,7 @@ def test_every_tool_answers_in_the_one_shape(server_env, memory_root):
     assert answers["memory_store"]["item"]["content_chars"] > 0 and "content" not in answers["memory_store"]["item"]
     assert [it["id"] for it in answers["memory_list"]["items"]] == [hits["memtool"]]
     assert answers["memory_delete"]["deleted"] is True
+    assert answers["memory_todo"] == {"ok": True, "project": "alpha", "status": "all", "count": 0, "todos": []}
 
 
 def test_an_unexpected_failure_is_answered_in_the_one_shape():

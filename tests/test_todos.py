@@ -153,6 +153,8 @@ def test_the_browser_closes_and_reopens_behind_csrf_and_read_only(worked):
                            follow_redirects=False)
         assert form.status_code == 303 and "msg=" in form.headers["location"]
         assert client.get("/api/todos?status=done").json()["counts"]["done"] == 2
+        done_page = client.get("/todos?status=done").text         # who closed each: the browser, a later session
+        assert "done by the memory browser" in done_page and "done by session s2 (the summarizer)" in done_page
         answer = client.post("/api/todo/reopen", json={"id": target}, headers={"x-csrf-token": "c"}).json()
         assert answer["ok"] and answer["todo"]["status"] == "open"
     with browser(read_only=True) as client:

@@ -178,7 +178,7 @@ def test_mcp_search_finds_what_memory_store_saved_and_list_delete_work(stores):
         return out
 
     out = _mcp(env, calls)
-    assert {"memory_list", "memory_delete"} <= set(out["tools"]) and len(out["tools"]) == 12
+    assert {"memory_list", "memory_delete"} <= set(out["tools"]) and len(out["tools"]) == 13
     hits = out["search"]["results"]
     assert hits and hits[0]["source"] == "memtool" and hits[0]["id"] == f"memtool:{out['saved']['id']}"
     assert {h["source"] for h in out["all"]["results"]} == {"memory", "kv", "memtool"}

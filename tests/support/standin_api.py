@@ -19,7 +19,9 @@ Answers come from a script of steps consumed in order by the requests a step mat
 step matches (or after the script is used up) get ``default_text``. A step is a dict:
 
     {"text": "..."}                                   an assistant text answer (end_turn)
-    {"tool_use": {"name": "Read", "input": {...}}}    one tool call (stop_reason tool_use)
+    {"tool_use": {"name": "Read", "input": {...}}}    one tool call (stop_reason tool_use); the input may
+                                                      be callable(body) -> dict: an answer that depends on
+                                                      what the model was sent (e.g. an id it read)
     {"blocks": [...]}                                 several text/tool_use blocks
     {"status": 500, "body": {...}, "headers": {...}}  an HTTP error (JSON error body by default)
     {"raw": "not json at all"}                        a 200 answer with this raw body
@@ -166,6 +168,12 @@ class StandinAPI:
         with self._lock:
             return list(self.script)
 
+    def discard_pending(self) -> list:
+        """Drop the steps no request consumed (e.g. the unused "wait" steps of a session) and return them."""
+        with self._lock:
+            left, self.script[:] = list(self.script), []
+            return left
+
     # -- what was sent -------------------------------------------------------------------------
     def message_requests(self, role: str | None = None) -> list:
         with self._lock:
@@ -248,7 +256,7 @@ class StandinAPI:
             data = str(step["raw"]).encode("utf-8")
             self._send_bytes(handler, 200, data, "application/json")
             return
-        blocks = self._blocks(step)
+        blocks = self._blocks(step, body)
         if body.get("stream"):
             self._send_stream(handler, body, blocks, broken=step.get("invalid") == "sse")
         else:
@@ -262,7 +270,7 @@ class StandinAPI:
             self._send_json(handler, 200, message)
 
     @staticmethod
-    def _blocks(step: dict) -> list:
+    def _blocks(step: dict, body: dict | None = None) -> list:
         if "blocks" in step:
             raw_blocks = step["blocks"]
         elif "tool_use" in step:
@@ -273,8 +281,9 @@ class StandinAPI:
         for b in raw_blocks:
             if "tool_use" in b:
                 tu = b["tool_use"]
+                tool_input = tu.get("input", {})
                 blocks.append({"type": "tool_use", "id": tu.get("id") or f"toolu_standin_{next(_ids)}",
-                               "name": tu["name"], "input": tu.get("input", {})})
+                               "name": tu["name"], "input": tool_input(body or {}) if callable(tool_input) else tool_input})
             else:
                 blocks.append({"type": "text", "text": b.get("text", "")})
         return blocks

@@ -56,9 +56,11 @@ def cmd_reopen(args) -> dict:
 def render_list(result: dict) -> str:
     if not result["todos"]:
         return f"no {result['status'] if result['status'] != 'all' else ''} to-dos".replace("  ", " ")
+    from ..memory.todos import closer
     mark = {"open": "[ ]", "done": "[x]", "carried": "[>]", "expired": "[~]"}
     return "\n".join(f"{t['id']}  {mark.get(t['status'], '[?]')} {t['text']}  ({t['project']}, {t['note']}"
-                     + (f", {t['status']}" if t["status"] not in ("open",) else "") + ")" for t in result["todos"])
+                     + (f", {t['status']}" if t["status"] not in ("open", "done") else "")
+                     + (f", done by {closer(t)}" if t["status"] == "done" else "") + ")" for t in result["todos"])
 
 
 def render_decision(result: dict) -> str:

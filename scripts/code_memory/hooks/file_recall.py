@@ -117,6 +117,7 @@ def file_context(event, ctx, project) -> str:
     blocks, keys, refs = [], [], []
     seen_keys, seen_lines = ledger.keys(), ledger.lines()
     from ..memory.recent import open_todos
+    from ..memory.todos import todo_id
     from ..text.lines import line_digest
     from .recent_work import _when
 
@@ -129,8 +130,9 @@ def file_context(event, ctx, project) -> str:
         if key in seen_keys or entry["id"] == event.session_id:
             continue
         lines = [f"decided: {d}" for d in (entry.get("decisions") or [])[:2]]
-        lines += [f"open to-do: {t}" for t in open_todos(entry)[:3]]
-        fresh = [ln for ln in lines if line_digest(ln) not in seen_lines]
+        todo_lines = {f"open to-do: {t} (id {todo_id(entry['id'], t)})": t for t in open_todos(entry)[:3]}
+        lines += list(todo_lines)       # a to-do is known by its text, as the brief's `[ ]` line gives it
+        fresh = [ln for ln in lines if line_digest(todo_lines.get(ln, ln)) not in seen_lines]
         if lines and not fresh:
             continue                    # everything it would say is in context already
         topic = str(entry.get("topic") or "(no topic)")[:80]

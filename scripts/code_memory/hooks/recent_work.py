@@ -29,7 +29,7 @@ import os
 import time
 
 from ..memory import recent
-from ..memory.todos import EXPIRED_NOTICE_DAYS, expired_since, status
+from ..memory.todos import EXPIRED_NOTICE_DAYS, expired_since, status, todo_id
 from .recall import Block
 
 REBUILD_NEWEST = 64
@@ -37,6 +37,9 @@ MAX_FILES_SHOWN = 6
 MAX_OLDER_TODOS = 6
 MAX_LIGHT = 4
 MAX_EXPIRED = 4
+# the header's last clause when the brief lists an open to-do (each with its id, memory/todos.todo_id)
+CLOSE_HINT = ("; when your work finishes one of these to-dos, close it: memory_todo (action done, its id), "
+              "or `code-memory todo done <id>`.")
 # how an entry is shortened when the brief is over its share: (outcome characters of the newest,
 # of the older entries, files shown of the older ones, later requests of the older ones, decisions
 # of the older ones)
@@ -140,7 +143,7 @@ def _entry_lines(entry: dict, newest: bool, level: tuple, session_id: str, sourc
         lines.append(f"- finished earlier to-dos: {_cut('; '.join(finished), 240)}")
     if open_todos:
         lines.append("- open to-dos:")
-        lines += [f"  - [ ] {t}" for t in open_todos]
+        lines += [f"  - [ ] {t} (id {todo_id(entry['id'], t)})" for t in open_todos]
     return lines
 
 
@@ -170,14 +173,15 @@ def render(chosen: list, light: list, older: list, expired: list, label: str, se
                   for entry in chosen]
     for level in LEVELS:
         lines = [f"Recent sessions in {label}, newest first. Each full note is sessions/<id>.md under the "
-                 "memory root (Read it for details); `code-memory todo done <id or words>` closes a to-do."]
+                 "memory root (Read it for details)" + (CLOSE_HINT if any(open_todos) or older else ".")]
         for position, (entry, todos) in enumerate(zip(chosen, open_todos)):
             lines += _entry_lines(entry, position == 0, level, session_id, source, project, todos)
         if light:
             lines.append(_light_line(light))
         if older:
             lines.append("## Still open from earlier sessions")
-            lines += [f"- [ ] {t} ({e.get('note')}, {_when(e)[:10]})" for t, e in older[:MAX_OLDER_TODOS]]
+            lines += [f"- [ ] {t} ({e.get('note')}, {_when(e)[:10]}, id {todo_id(e['id'], t)})"
+                      for t, e in older[:MAX_OLDER_TODOS]]
         if expired:
             lines.append(f"## Expired to-dos (open more than {expire_days:g} days, not shown again; "
                          "`code-memory todo reopen <id or words>` keeps one): "

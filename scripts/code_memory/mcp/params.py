@@ -13,6 +13,8 @@ from typing import Annotated, Any, Dict, List, Literal, Optional, Union
 from pydantic import AliasChoices, Field
 
 from ..kv.keys import MAX_KEY_CHARS
+from ..memory.todos import MAX_TEXT as TODO_MAX_CHARS
+from ..memory.todos import STATUSES as TODO_STATUSES
 from ..memtool.context import EMOTIONAL_FILTERS, KNOWN_TAGS
 from ..memtool.knowledge_map import MAX_DEPTH
 from ..memtool.store import FIELD_LIMITS, MAX_CONTENT_BYTES, MAX_LIMIT, MAX_TAGS
@@ -132,3 +134,12 @@ ReadTags = described(Optional[List[str]], "context tags that rank matching keys 
                                           "project name)")
 Now = described(Optional[str], "the time to judge expiry and recency by, ISO 8601 (default now)")
 ReadPrefix = described(Optional[str], "only keys under this folder (e.g. /user)")
+
+# --- memory_todo ------------------------------------------------------------------------------
+TodoAction = described(Literal["list", "done", "reopen"],
+                       "list (default): this project's to-dos with their ids; done: close one your work "
+                       "finished (it leaves the next session's brief); reopen: open a closed one again")
+TodoName = described(Optional[str], "done / reopen: the to-do — its id as the brief shows it (8 hex digits; a "
+                     "unique prefix of 4+ works) or words of its text", min_length=1, max_length=TODO_MAX_CHARS)
+TodoStatus = described(Optional[Literal[TODO_STATUSES + ("all",)]],
+                       "list only: open (default), done, carried (restated by a later session), expired or all")

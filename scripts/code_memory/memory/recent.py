@@ -33,7 +33,7 @@ from ..paths import MemoryPaths, safe_name
 VERSION = 1
 MAX_ENTRIES = 40                   # per index file; older sessions live on in their notes
 KINDS = ("project", "workspace")
-TODO_MARKS = ("done_by", "carried_to", "closed_at", "reopened_at")
+TODO_MARKS = ("done_by", "carried_to", "closed_at", "closed_by", "closed_in", "reopened_at")
 
 
 def recent_dir(paths: MemoryPaths) -> str:
@@ -209,8 +209,10 @@ def apply_mark(entries: list, mark: dict) -> bool:
             if not isinstance(todo, dict) or todo.get("text") != mark["text"]:
                 continue
             hit = True
-            if mark["action"] == "done":
-                todo.update(done_by="user", closed_at=mark["ts"])
+            if mark["action"] == "done":       # closed_by: the door (cli, ui, mcp); closed_in: the session
+                todo.update(done_by="user", closed_at=mark["ts"], closed_by=str(mark.get("by") or ""))
+                if isinstance(mark.get("in_session"), str) and mark["in_session"]:
+                    todo["closed_in"] = mark["in_session"]
             else:
                 for key in TODO_MARKS:
                     todo.pop(key, None)

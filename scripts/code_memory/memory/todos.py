@@ -13,10 +13,12 @@ stable across rebuilds of the index). Its status:
                in one line for EXPIRED_NOTICE_DAYS, then shows it no more; reopening it restarts
                its clock
 
-What the person decides is appended to ``sessions/todo-marks.jsonl`` (``{"ts", "action": done |
-reopen, "session", "text", "id", "by"}``) — the truth, next to the notes the index is rebuilt
-from (memory/recent.py replays it) — and applied to the index files at once. A reopened to-do
-can be finished again by a session that ends after the reopening.
+What the person (or the model, through the ``memory_todo`` MCP tool) decides is appended to
+``sessions/todo-marks.jsonl`` (``{"ts", "action": done | reopen, "session": the to-do's session,
+"text", "id", "by": cli | ui | mcp, "in_session"?: the Claude Code session it came from}``) — the
+truth, next to the notes the index is rebuilt from (memory/recent.py replays it) — and applied to
+the index files at once. A reopened to-do can be finished again by a session that ends after the
+reopening.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from . import recent
 EXPIRED_NOTICE_DAYS = 7
 STATUSES = ("open", "done", "carried", "expired")
 MAX_TEXT = 300
+DOORS = {"cli": "the CLI (code-memory todo done)", "ui": "the memory browser", "mcp": "the model (memory_todo)"}
 
 
 def todo_id(session_id: str, text: str) -> str:
@@ -72,7 +75,7 @@ def list_todos(paths: MemoryPaths, *, project: str | None = None, statuses=("ope
                now: float | None = None) -> list:
     """The to-dos of one project's (or every project's) recent sessions with their status, newest
     session first: ``[{"id", "text", "status", "session", "note", "project", "ended", "done_by"?,
-    "closed_at"?}]``."""
+    "closed_at"?, "closed_by"?, "closed_in"?}]``."""
     now = time.time() if now is None else now
     out = []
     for _kind, _name, path in _index_files(paths, project):
@@ -86,11 +89,23 @@ def list_todos(paths: MemoryPaths, *, project: str | None = None, statuses=("ope
                 item = {"id": todo_id(entry["id"], todo["text"]), "text": todo["text"], "status": state,
                         "session": entry["id"], "note": entry.get("note"), "project": entry.get("project") or "",
                         "ended": entry.get("ended") or ""}
-                for key in ("done_by", "closed_at", "reopened_at", "carried_to"):
+                for key in recent.TODO_MARKS:
                     if todo.get(key):
                         item[key] = todo[key]
                 out.append(item)
     return out
+
+
+def closer(todo: dict) -> str:
+    """Who closed a done to-do, in words: a later session (the summarizer saw it finished), or the
+    door the person or the model used (``closed_by``) and the session it was used in."""
+    done_by = todo.get("done_by")
+    if not done_by:
+        return ""
+    if done_by != "user":
+        return f"session {str(done_by)[:8]} (the summarizer)"
+    who = DOORS.get(str(todo.get("closed_by") or ""), "the person")
+    return who + (f" in session {str(todo['closed_in'])[:8]}" if todo.get("closed_in") else "")
 
 
 def find(paths: MemoryPaths, wanted: str, *, project: str | None = None, statuses=STATUSES,
@@ -118,9 +133,10 @@ def find(paths: MemoryPaths, wanted: str, *, project: str | None = None, statuse
 
 
 def decide(paths: MemoryPaths, wanted: str, action: str, *, by: str, project: str | None = None,
-           expire_days: float = 30, now: float | None = None) -> dict:
-    """Close (``done``) or reopen (``reopen``) one to-do: the decision is logged, then applied to
-    every index file that holds its session. Returns the to-do as it is now."""
+           expire_days: float = 30, now: float | None = None, in_session: str | None = None) -> dict:
+    """Close (``done``) or reopen (``reopen``) one to-do: the decision is logged (``by``: the door,
+    ``in_session``: the Claude Code session it came from, if any), then applied to every index file
+    that holds its session. Returns the to-do as it is now."""
     if action not in ("done", "reopen"):
         raise invalid("the action is done or reopen")
     allowed = ("open", "expired") if action == "done" else ("done", "carried", "expired")
@@ -130,8 +146,11 @@ def decide(paths: MemoryPaths, wanted: str, action: str, *, by: str, project: st
                               hint="reopen it first" if action == "done" else "it is open")
     mark = {"ts": round(time.time() if now is None else now, 3), "action": action, "session": todo["session"],
             "text": todo["text"], "id": todo["id"], "by": by}
+    if in_session:
+        mark["in_session"] = in_session
     append_jsonl(recent.marks_path(paths), mark, mode=0o600)
     for _kind, _stem, path in recent.index_files(paths):
         recent.update_entries(path, lambda entries: recent.apply_mark(entries, mark))
-    state = "done" if action == "done" else "open"
-    return {**todo, "status": state, "action": action}
+    now_todo = dict(todo)
+    recent.apply_mark([{"id": todo["session"], "todos": [now_todo]}], mark)    # the marks as the index has them
+    return {**now_todo, "status": "done" if action == "done" else "open", "action": action}

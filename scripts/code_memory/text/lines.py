@@ -24,7 +24,7 @@ END_PUNCT = ".。!！?？;；…"
 
 def norm_line(line: str) -> str:
     """A line without list markers, numbering, check boxes, emphasis and a short leading label
-    (``decided:``, ``**决策记录**:``) and a trailing ``(sessions/<id>.md, …)`` reference, lowercased,
+    (``decided:``, ``**决策记录**:``) and a trailing ``(sessions/<id>.md, …)`` or ``(id <8 hex>)`` reference, lowercased,
     spaces collapsed — so the brief's ``- decided: X`` and the note's ``4. **决策记录**: X`` are the
     same line."""
     s = line.strip()
@@ -53,6 +53,8 @@ def norm_line(line: str) -> str:
     ref = s.rfind(" (sessions/")
     if ref > 0 and s.endswith(")"):           # the brief's "(sessions/<id>.md, date)" after a to-do
         s = s[:ref]
+    if s.endswith(")") and s[-14:-9] == " (id " and all(c in "0123456789abcdef" for c in s[-9:-1]):
+        s = s[:-14]                           # the brief's "(id 1a2b3c4d)" after an open to-do
     return " ".join(s.replace("**", "").replace("`", "").lower().split())
 
 

@@ -26,7 +26,8 @@ def todos_page(state: State, project: str = "", status: str = "open") -> dict:
     every = todos.list_todos(state.paths, statuses=todos.STATUSES, expire_days=_expire_days(state))
     counts = {s: sum(1 for t in every if t["status"] == s and (not project or t["project"] == project))
               for s in todos.STATUSES}
-    shown = [t for t in every if (status == "all" or t["status"] == status) and (not project or t["project"] == project)]
+    shown = [dict(t, closer=todos.closer(t)) for t in every
+             if (status == "all" or t["status"] == status) and (not project or t["project"] == project)]
     return {"project": project, "status": status, "todos": shown, "counts": counts,
             "projects": sorted({t["project"] for t in every if t["project"]})}
 

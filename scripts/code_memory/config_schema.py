@@ -439,6 +439,9 @@ SCHEMA = (
         "An open to-do older than this (or than its reopening) expires: the brief names it once in an "
         "'expired' line for a week, then only `code-memory todo list --status expired` shows it (0 = never).",
         low=0),
+    Key("hooks.todo_check", True,
+        "todo-check (Stop): at the end of a turn that seems to be about an open to-do of the project, ask the "
+        "model once whether its work finished it (it closes it or just stops); false = never ask."),
     Key("hooks.auto_init", True,
         "SessionStart creates the memory root from the templates when it is missing (plugin installs)."),
     Key("hooks.daily_notes", True,

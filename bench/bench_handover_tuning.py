@@ -420,7 +420,12 @@ def todo_index(python: str, checkout: str, env: dict, project: str) -> list:
     return json.loads(done.stdout).get("todos", []) if done.returncode == 0 else []
 
 
-def run(python: str, checkout: str, scenarios, show=()) -> dict:
+def run(python: str, checkout: str, scenarios, show=(), observer=None) -> dict:
+    """Replay ``scenarios`` and score them. ``observer`` (optional) sees each session before it is
+    summarized (``observer.session(env, project_dir, sids, k, session, tmp)``, the index holding the
+    sessions before it) and each project's to-do index after its last session
+    (``observer.project_done(name, sessions, sids, index)``): bench_todo_check.py replays the Stop
+    hook that way."""
     score = Score()
     chars, brief_chars, start_seconds = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
@@ -453,8 +458,13 @@ def run(python: str, checkout: str, scenarios, show=()) -> dict:
                 check_shown(score, context, root, name, sids[k - 1])
             if not sessions[k]["steps"]:
                 if k == len(sessions) - 1:
-                    check_closes(score, todo_index(python, checkout, env, name), sessions, sids)
+                    index = todo_index(python, checkout, env, name)
+                    check_closes(score, index, sessions, sids)
+                    if observer:
+                        observer.project_done(name, sessions, sids, index)
                 continue
+            if observer:
+                observer.session(env, project_dir, sids, k, sessions[k], tmp)
             path = os.path.join(tmp, "transcripts", f"{sids[k]}.jsonl")
             write_transcript(path, sids[k], project_dir, name, sessions[k])
             clock += 3600

@@ -132,6 +132,10 @@ class Bench:
                             "lines": ["-    return []", "+    return [x * 0 for x in (items or [])]"]}]}}
                           if event == "PostToolUse" else {}))
 
+    def stop(self, session, message, stop_hook_active=False):
+        return payload("Stop", session, self.project, stop_hook_active=stop_hook_active,
+                       last_assistant_message=message, background_tasks=[], session_crons=[])
+
     def cases(self):
         """(name, callable) in table order; each call measures one run on fresh state."""
         warm = self.session()
@@ -168,6 +172,12 @@ class Bench:
              lambda: self.shim("schema-injector", payload("SubagentStart", warm, self.project, agent_type="Explore"))),
             (f"SessionStart ({self.notes:,} session notes: recent work + MEMORY.md + routing)",
              lambda: self.shim("session-start", payload("SessionStart", self.session(), self.project, source="startup"))),
+            ("Stop, Claude already continuing for a Stop hook (silent, shell fast path)",
+             lambda: self.shim("todo-check", self.stop(warm, "大文件导出现在有进度条了", stop_hook_active=True))),
+            ("Stop, a turn about nothing open (silent, Python: todo-check)",
+             lambda: self.shim("todo-check", self.stop(warm, "Renamed a variable in utils; lint is clean."))),
+            ("Stop, a turn about an open to-do (todo-check asks)",
+             lambda: self.shim("todo-check", self.stop(self.session(), "大文件导出现在有进度条了，测试通过。"))),
             ("SessionEnd (pending snapshot + detached summarizer)",
              lambda: self.shim("session-summary", payload("SessionEnd", self.session(), self.project, reason="other"))),
         ]

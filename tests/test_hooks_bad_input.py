@@ -19,7 +19,7 @@ SHIMS = sorted(f[:-3] for f in os.listdir(HOOKS_DIR) if f.endswith(".sh") and f 
 PAYLOAD_FOR = {"session-start": "session-start", "rules-injector": "pre-read", "rules-gate": "pre-edit",
                "schema-injector": "subagent-start", "subagent-rules": "subagent-start", "pre-compact": "pre-compact",
                "extract-memory": "post-edit", "avoidance-gate": "post-edit", "session-summary": "session-end",
-               "prompt-recall": "user-prompt"}
+               "prompt-recall": "user-prompt", "todo-check": "stop"}
 
 
 

@@ -51,7 +51,7 @@ def test_install_adds_ours_keeps_everything_else_and_is_idempotent(tmp_path):
     assert len(ours(new)) == len(HOOKS)
     assert new["model"] == "opus" and new["permissions"] == USER_SETTINGS["permissions"] and new["env"] == {"FOO": "1"}
     assert new["hooks"]["PreToolUse"][0] == USER_SETTINGS["hooks"]["PreToolUse"][0]  # the user's first
-    assert new["hooks"]["Stop"] == USER_SETTINGS["hooks"]["Stop"]
+    assert new["hooks"]["Stop"][0] == USER_SETTINGS["hooks"]["Stop"][0]  # the user's first, ours after it
     read = [g for g in new["hooks"]["PreToolUse"] if g.get("matcher") == "Read"]
     assert read and read[0]["hooks"][0]["command"] == f"{HOOKS_DIR}/rules-injector.sh {MARKER}"
     assert "SubagentStart" in new["hooks"] and "matcher" not in new["hooks"]["SubagentStart"][0]

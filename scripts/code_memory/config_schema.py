@@ -444,6 +444,9 @@ SCHEMA = (
         "after the finishing session leaves the shown entries, until the person confirms (`code-memory todo "
         "done <id>`) or reopens it (0 = off).",
         low=0),
+    Key("hooks.todo_check", True,
+        "todo-check (Stop): at the end of a turn that seems to be about an open to-do of the project, ask the "
+        "model once whether its work finished it (it closes it or just stops); false = never ask."),
     Key("hooks.auto_init", True,
         "SessionStart creates the memory root from the templates when it is missing (plugin installs)."),
     Key("hooks.daily_notes", True,

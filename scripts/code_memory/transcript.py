@@ -41,6 +41,7 @@ EDIT_TOOLS = {"Edit": "file_path", "Write": "file_path", "MultiEdit": "file_path
 
 _TYPE_PROBE = re.compile(rb'"type"\s*:\s*"(?:user|assistant)"')
 OWN_MARKER = "[code-memory"              # every message our hooks write starts with it
+STOP_FEEDBACK = "Stop hook feedback:"     # how Claude Code hands a Stop hook's block reason to the model
 LINT_MARKER = "[code-memory avoidance-gate]"
 _LINT_PROBE = LINT_MARKER.encode()
 HOOK_ATTACHMENTS = ("hook_blocking_error", "hook_additional_context")
@@ -94,6 +95,7 @@ class Message:
     message_id: str = ""
     source: str = "main"           # "main" or "subagent <type>"
     hook_text: str = ""            # role "hook": the text of one of our hooks' attachments
+    memory_question: bool = False  # Claude Code's "Stop hook feedback:" line of our todo-check question
 
 
 @dataclass
@@ -268,6 +270,8 @@ def _to_message(rec: dict, source: str) -> Message:
     if texts:
         joined = "\n".join(texts)
         out.text = "" if out.role == "user" and is_system_prompt(rec, joined) else clean_text(joined)
+        out.memory_question = (out.role == "user" and joined.startswith(STOP_FEEDBACK)
+                               and OWN_MARKER in joined[:len(STOP_FEEDBACK) + 40])
     return out
 
 
@@ -476,6 +480,7 @@ class _DigestBuilder:
         self.notes: collections.deque = collections.deque(maxlen=self.MAX_NOTES)
         self.exchanges: collections.deque = collections.deque(maxlen=self.MAX_EXCHANGES)
         self.said = ""                   # the main agent's text since the person last spoke
+        self.answering_memory = False    # the main agent is answering todo-check's question, not reporting work
         self.step = 0                    # tool results seen: orders edits, passing commands, reverts
         self.edited_at: dict = {}        # path -> step of its last change that worked (edit tools)
         self.passed_at = -1              # step of the last Bash command that passed
@@ -507,11 +512,17 @@ class _DigestBuilder:
             self._result(result)
         if msg.source != "main":
             return
+        if msg.memory_question:
+            self.answering_memory = True
+            return
+        if msg.role == "assistant" and msg.text and self.answering_memory:
+            return                        # "closed it" / "not finished": the turn's report stays the final message
         if msg.role == "assistant" and msg.text:
             self.d.final_message = msg.text
             self.notes.append(msg.text[-self.FINAL_CHARS:])
             self.said = (self.said + "\n" + msg.text)[-self.EXCHANGE_CHARS:]
         if msg.role == "user" and msg.text:
+            self.answering_memory = False
             if _INTERRUPTED.match(msg.text.strip()):
                 self.d.interruptions += 1
                 return

@@ -17,7 +17,7 @@ from support.hook_runner import payload, run_hook
 PAYLOAD_FOR = {"session-start": "session-start", "rules-injector": "pre-read", "rules-gate": "pre-edit",
                "schema-injector": "subagent-start", "subagent-rules": "subagent-start", "pre-compact": "pre-compact",
                "extract-memory": "post-edit", "avoidance-gate": "post-edit", "session-summary": "session-end",
-               "prompt-recall": "user-prompt"}
+               "prompt-recall": "user-prompt", "todo-check": "stop"}
 SHIMS = [row[0] for row in HOOKS]
 ANSWER_KEYS = {"hookSpecificOutput", "systemMessage", "decision", "reason"}
 

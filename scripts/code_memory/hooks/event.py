@@ -22,11 +22,12 @@ class HookEvent(Frozen):
     ``tool_input`` / ``tool_response``: the raw objects ({} when missing); ``agent_id``: set only
     inside a subagent (Claude Code ≥ 2.1.69 puts it on every event of the subagent, tool events
     included), "" for the main agent and for older builds; ``prompt``: what the user typed
-    (UserPromptSubmit)."""
+    (UserPromptSubmit); ``stop_hook_active``: Claude is already continuing because of a Stop hook
+    (Stop); ``last_message``: the turn's final assistant text (Stop's ``last_assistant_message``)."""
 
     __slots__ = ("name", "session_id", "transcript_path", "cwd", "tool_name", "tool_input",
                  "tool_response", "file_path", "agent_type", "source", "reason", "trigger", "agent_id",
-                 "prompt")
+                 "prompt", "stop_hook_active", "last_message")
 
 
 def _text(obj: dict, key: str) -> str:
@@ -80,4 +81,6 @@ def parse_event(raw: bytes, default_name: str = "") -> HookEvent | None:
         _text(payload, "trigger"),
         _text(payload, "agent_id"),
         _text(payload, "prompt"),
+        payload.get("stop_hook_active") is True,
+        _text(payload, "last_assistant_message"),
     )

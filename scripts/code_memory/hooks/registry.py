@@ -31,6 +31,8 @@ HOOKS = (
      "daily note line: time, project, file (same minute + project merged)"),
     ("avoidance-gate", "PostToolUse", "Edit|Write|MultiEdit", "avoidance_gate", 30,
      "lint the edited file: block with file/line/rule, warn as context, or pass"),
+    ("todo-check", "Stop", None, "todo_check", 10,
+     "a turn that seems to be about an open to-do: ask the model once whether it finished it (silent otherwise)"),
     ("session-summary", "SessionEnd", None, "session_end", 5,
      "snapshot the session as pending and start the summarizer detached"),
 )

@@ -1,0 +1,270 @@
+"""todo-check (Stop): at the end of a turn that seems to be about an open to-do of the project, ask
+the model — which knows — whether its work finished it (docs/hooks.md § todo-check).
+
+The summarizer decides afterwards, from words, whether a later session finished an earlier to-do,
+and misses most finishes said in other words. The model that did the work knows. So when the turn
+(its final message, its user prompt, the files it edited and the commands it ran — read from the
+bounded tail of the transcript) shares words with open to-dos of the session's project (the
+recent-work index, code_memory.memory.recent) — or edits a file the to-do's own session changed —
+this hook answers ``decision: "block"`` with a short
+question naming up to :data:`MAX_ASKED` of them by id. Claude then continues once: it closes a
+finished one (``memory_todo`` action done, or ``code-memory todo done <id>``) or just stops.
+
+The trigger is loose on purpose: a false ask costs one short extra turn, a missed ask leaves a
+finished to-do on the next brief. It is silent when Claude is already continuing because of a Stop
+hook (``stop_hook_active``), when ``hooks.todo_check`` is off, when the project has no open to-do
+the turn shares words with, for the session's own to-dos, and for any to-do it asked about before
+in this session (the session's ledger, hooks/ledger.py: ``todo-asked:<id>``). Other projects'
+to-dos (a workspace's siblings included) are never named: the session can close only its own.
+
+Standard library only: lowercased Latin words with light stemming, Han character bigrams, file
+names — no segmenter on this path. Work is bounded: the final message is cut to
+:data:`MAX_MESSAGE_CHARS`, the transcript read to its last :data:`TAIL_BYTES`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+MAX_ASKED = 3
+MAX_MESSAGE_CHARS = 12000       # of the final message: its head and its tail
+TAIL_BYTES = 256 * 1024         # of the transcript, read from its end for this turn's prompt and tools
+MAX_PROMPT_CHARS = 4000
+MAX_TODO_CHARS = 160            # of a to-do's text in the question
+LEDGER_PREFIX = "todo-asked:"
+EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
+MIN_SHARED = 1.0                # the weight of words a to-do must share with the turn
+MIN_COVERAGE = 0.2              # … and this share of the to-do's own weight (of at most COVERAGE_OF)
+# the constants were chosen on the handover tuning sets (bench/bench_todo_check.py --dump; BENCHMARKS.md)
+WORD_WEIGHT, FILE_WEIGHT, HAN_WEIGHT = 1.0, 2.0, 0.5     # a Latin word, a file name, a Han bigram
+SAME_FILE_WEIGHT = 1.0          # the turn edited a file the to-do's own session changed
+COVERAGE_OF = 4.0               # coverage is counted on at most this much of a long to-do's weight
+
+# ASCII punctuation but ``_ . -`` (inside names) splits words; no ``re`` on this path (its import costs ~5 ms)
+_SEPARATORS = str.maketrans({c: " " for c in "!\"#$%&'()*+,/:;<=>?@[\\]^`{|}~"})
+# words that say nothing about what a to-do is about: function words, to-do markers, states
+STOP_WORDS = frozenset("""
+a an the and or but if then else of to in on at by for with from into onto over under as is are was were be
+been being am do does did done doing have has had having it its this that these those there here we you
+they he she i me my our your their them us not no yet still also too very just only so than now next later
+will would should could can cannot may might must shall need needs needed want wants let lets make made
+todo to-do tbd fixme item items thing things something anything nothing all any some each every more most
+less least one two first last new old same other another again already soon up down out off about after
+before when while which what who how why where s t re ve ll d m get got go going gone see seen look
+work working worked try tried left open close closed finish finished finishing complete completed
+pending remain remaining step steps part parts way ok okay yes please thanks time
+""".split())
+STOP_HAN = frozenset("的了是在也还没有都就要把给和与或吗呢吧啊这那一个们我你他她它再又很更会能得着过被让从对到上下里中后前时"
+                     "以已经需未还先")
+
+
+def _stem(word: str) -> str:
+    """Light stemming: one inflection off, the first 6 letters, a final e off (handler, handled and
+    handle are one word; validation and validated too)."""
+    for suffix in ("ing", "ed", "s"):
+        if len(word) - len(suffix) >= 3 and word.endswith(suffix):
+            word = word[: -len(suffix)]
+            break
+    word = word[:6]
+    return word[:-1] if len(word) > 3 and word.endswith("e") else word
+
+
+def _is_han(ch: str) -> bool:
+    return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
+
+
+def _pieces(text: str) -> tuple:
+    """(Latin tokens, runs of Han characters) of lowercased ``text``."""
+    latin, han = [], []
+    for chunk in text.translate(_SEPARATORS).split():
+        if chunk.isascii():
+            latin.append(chunk)
+            continue
+        run, word = [], []
+        for ch in chunk:
+            if _is_han(ch):
+                if word:
+                    latin.append("".join(word))
+                    word = []
+                run.append(ch)
+                continue
+            if run:
+                han.append("".join(run))
+                run = []
+            if ch.isascii() and (ch.isalnum() or ch in "_.-"):
+                word.append(ch)
+            elif word:
+                latin.append("".join(word))
+                word = []
+        if word:
+            latin.append("".join(word))
+        if run:
+            han.append("".join(run))
+    return latin, han
+
+
+def _file_name(token: str) -> bool:
+    stem, dot, ext = token.rpartition(".")
+    return bool(dot and stem and 1 <= len(ext) <= 6 and ext[0].isalpha() and ext.isalnum())
+
+
+def words(text: str) -> dict:
+    """``{word: weight}`` of ``text``: stemmed Latin words (a file name also as itself), Han
+    bigrams — function words and to-do markers left out."""
+    out: dict = {}
+    latin, han = _pieces(text.lower())
+    for token in latin:
+        token = token.strip("._-")
+        if _file_name(token):
+            out[token] = FILE_WEIGHT                       # a file name: product_cache.py
+            token = token.rpartition(".")[0]
+        for part in token.replace(".", " ").replace("-", " ").replace("_", " ").split():
+            if len(part) >= 3 and part not in STOP_WORDS and not part.isdigit():
+                out.setdefault(_stem(part), WORD_WEIGHT)
+    for run in han:
+        for i in range(len(run) - 1):
+            gram = run[i:i + 2]
+            if gram[0] not in STOP_HAN and gram[1] not in STOP_HAN:
+                out.setdefault(gram, HAN_WEIGHT)
+    return out
+
+
+def related(todo: dict, turn: dict, same_file: bool = False) -> float:
+    """How much of ``todo``'s words the turn shares (0 when it shares too little to ask);
+    ``same_file``: the turn edited a file the to-do's session changed."""
+    total = sum(todo.values())
+    shared = sum(weight for word, weight in todo.items() if word in turn)
+    bonus = SAME_FILE_WEIGHT if same_file else 0.0
+    if not total or shared + bonus < MIN_SHARED or (shared / min(total, COVERAGE_OF) < MIN_COVERAGE and not bonus):
+        return 0.0
+    return shared / total + (shared + bonus) / 10.0
+
+
+def _bounded(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit // 2] + "\n" + text[-(limit // 2):]
+
+
+def _content_text(content) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"
+                         and isinstance(b.get("text"), str))
+    return ""
+
+
+def turn_tail(path: str) -> tuple:
+    """(the turn's user prompt, [edited file paths and Bash commands]) from the last
+    :data:`TAIL_BYTES` of the transcript at ``path``: the lines after the last typed prompt.
+    ("", []) when it cannot be read."""
+    if not path:
+        return "", []
+    from ..jsonlite import loads
+
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - TAIL_BYTES))
+            data = fh.read(TAIL_BYTES)
+    except OSError:
+        return "", []
+    lines = data.decode("utf-8", "replace").split("\n")
+    if size > TAIL_BYTES:
+        lines = lines[1:]                                  # the first line is cut
+    actions: list = []
+    for line in reversed(lines):
+        if '"type":"user"' not in line.replace(" ", "") and '"tool_use"' not in line:
+            continue
+        try:
+            obj = loads(line)
+        except ValueError:
+            continue
+        if not isinstance(obj, dict) or obj.get("isSidechain") or obj.get("isMeta"):
+            continue
+        message = obj.get("message") if isinstance(obj.get("message"), dict) else {}
+        content = message.get("content")
+        if obj.get("type") == "assistant" and isinstance(content, list):
+            for block in content:
+                if isinstance(block, dict) and block.get("type") == "tool_use" and isinstance(block.get("input"), dict):
+                    args = block["input"]
+                    if block.get("name") in EDIT_TOOLS:
+                        actions.append(str(args.get("file_path") or args.get("notebook_path") or ""))
+                    elif block.get("name") == "Bash":
+                        actions.append(str(args.get("command") or "")[:300])
+        elif obj.get("type") == "user":
+            prompt = _content_text(content).strip()
+            if prompt and not prompt.startswith(("<command-", "<local-command", "<task-notification")):
+                return prompt[:MAX_PROMPT_CHARS], actions
+    return "", actions
+
+
+def candidates(entries: list, project: str, session_id: str, asked: set, now: float, expire_days: float) -> list:
+    """``[(id, text, names of the files its session changed)]`` of the project's open to-dos, not
+    of this session, not asked before."""
+    from ..memory.todos import status, todo_id
+
+    out, seen = [], set()
+    for entry in entries:
+        if entry.get("id") == session_id or (entry.get("project") or project) != project:
+            continue
+        files = sorted({os.path.basename(str(f).strip().strip("`")) for f in entry.get("files") or [] if f})
+        for todo in entry.get("todos") or []:
+            if not isinstance(todo, dict) or not isinstance(todo.get("text"), str) or not todo["text"].strip():
+                continue
+            tid = todo_id(entry["id"], todo["text"])
+            if tid in seen or LEDGER_PREFIX + tid in asked or status(entry, todo, now, expire_days) != "open":
+                continue
+            seen.add(tid)
+            out.append((tid, todo["text"].strip(), files))
+    return out
+
+
+def choose(todos: list, turn_text: str, edited=()) -> list:
+    """The at most :data:`MAX_ASKED` to-dos ``[(id, text)]`` the turn (its text, the names of the
+    files it edited) seems to be about, best first."""
+    turn = words(turn_text)
+    edited = set(edited)
+    scored = [(related(words(text), turn, bool(edited.intersection(files))), tid, text)
+              for tid, text, files in todos]
+    scored = sorted((s for s in scored if s[0] > 0), key=lambda s: -s[0])
+    return [(tid, text) for _s, tid, text in scored[:MAX_ASKED]]
+
+
+def question(chosen: list) -> str:
+    named = "; ".join(f"{tid} “{' '.join(text.split())[:MAX_TODO_CHARS]}”" for tid, text in chosen)
+    one = len(chosen) == 1
+    return ("[code-memory] Before you stop: memory's to-do list (from earlier sessions) has "
+            + ("an open to-do" if one else "open to-dos") + f" this turn may have finished: {named}. "
+            "If your work finished " + ("it" if one else "one") + ", close it: memory_todo (action done, its id), "
+            "or `code-memory todo done <id>`. If it is not finished, just stop without comment. "
+            "(Memory's question, asked once per to-do per session.)")
+
+
+def handle(event, ctx):
+    if event.stop_hook_active or event.agent_id or not ctx.setting("todo_check"):
+        return None
+    project = ctx.project_for(None, event.cwd)
+    if project is None or not ctx.root_ready():
+        return None
+    from .ledger import Ledger
+    from .recent_work import _entries
+
+    entries, _workspace = _entries(ctx, project)
+    if not entries:
+        return None
+    ledger = Ledger(ctx.session_flags)
+    todos = candidates(entries, project.name, event.session_id, ledger.keys(), time.time(),
+                       float(ctx.setting("todo_expire_days")))
+    if not todos:
+        return None
+    prompt, actions = turn_tail(event.transcript_path)
+    edited = [os.path.basename(a) for a in actions if a.startswith("/")]
+    turn_text = "\n".join([_bounded(event.last_message, MAX_MESSAGE_CHARS), prompt, *edited,
+                           *(a for a in actions if not a.startswith("/"))])
+    chosen = choose(todos, turn_text, edited)
+    if not chosen or not ledger.add(keys=[LEDGER_PREFIX + tid for tid, _t in chosen]):
+        return None                       # nothing related, or no ledger to keep "once" with: silent
+    ctx.log.info("todo-check", asked=len(chosen), open=len(todos))
+    return {"decision": "block", "reason": question(chosen)}

@@ -106,6 +106,10 @@ earlier session than the one that did; traps (a set's sessions may name ``traps`
 session touches, asks about or puts off without finishing) held when the index does not show the
 to-do closed by that session or an earlier one, sprung when it does, untested when the to-do is not
 in the index at all;
+the summarizer's closes shown (``closes_shown``: each to-do a session closed, read from the
+project's index file, at the next start — one extra start after a project's last session — on a
+"closed by the summarizer" line with its id, and with its ``← “evidence”``; ``wrong_shown``: of the
+closes judged wrong, those shown with their evidence);
 phrases of other projects in a project's context (leaks); decided lines that name an option
 nobody agreed to; context size; SessionStart wall time (p50). Prints one JSON object.
 
@@ -130,6 +134,7 @@ sys.path.insert(0, os.path.join(REPO, "tests"))
 sys.path.insert(0, os.path.join(REPO, "bench"))
 
 from bench_continuity import DENIAL, fill_root  # noqa: E402
+from code_memory.paths import safe_name  # noqa: E402
 from code_memory.timeutil import now_iso  # noqa: E402
 from handover_bilingual_set import SCENARIOS as BILINGUAL  # noqa: E402
 from handover_capture2_set import SCENARIOS as CAPTURE2  # noqa: E402
@@ -247,6 +252,9 @@ class Score:
         self.closes = {"right": 0, "wrong": 0, "missed": 0}
         self.traps = {"held": 0, "sprung": 0, "untested": 0}
         self.open_lines = [0, 0]         # [spurious, all]: ``[ ]`` lines at the scored starts
+        # the summarizer's closes at the next start: on a "closed by the summarizer" line, with evidence
+        self.closes_shown = {"closes": 0, "shown": 0, "with_evidence": 0, "wrong": 0, "wrong_shown": 0}
+        self.shown: set = set()          # (session, text) of the closes shown with their evidence
         self.misses: list = []
 
     def fact(self, kind: str, lang: str, hit: bool, label: str) -> None:
@@ -272,6 +280,7 @@ class Score:
                 "leaks": self.leaks, "false_decisions": self.false_decisions, "closes": self.closes,
                 "traps": self.traps,
                 "open_lines": self.open_lines[1], "spurious_todos": self.open_lines[0],
+                "closes_shown": self.closes_shown,
                 "misses": self.misses}
 
 
@@ -357,6 +366,8 @@ def check_closes(score: Score, index: list, sessions: list, sids: list) -> None:
                 closer = sids.index(by) if todo["status"] == "done" and by in sids else None
                 if todo["status"] == "done" and (finisher is None or closer is None or closer < finisher):
                     score.closes["wrong"] += 1
+                    score.closes_shown["wrong"] += 1
+                    score.closes_shown["wrong_shown"] += (todo["session"], todo["text"]) in score.shown
                     score.misses.append(f"{sids[j]} to-do closed wrongly by {by}: {todo['text']}")
                 elif todo["status"] == "done":
                     score.closes["right"] += 1
@@ -371,6 +382,34 @@ def check_closes(score: Score, index: list, sessions: list, sids: list) -> None:
             score.traps[outcome] += 1
             if outcome == "sprung":
                 score.misses.append(f"{sids[k]} trap sprung, to-do closed: {phrase}")
+
+
+def check_shown(score: Score, context: str, root: str, project: str, closer: str) -> None:
+    """Are the to-dos session ``closer`` closed (read from the project's index file) on a "closed by
+    the summarizer" line of the next start's brief, with their id, and with their evidence?"""
+    from code_memory.memory.todos import todo_id
+
+    path = os.path.join(root, ".index", "recent", "project", safe_name(project, max_len=120) + ".json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            entries = json.load(f).get("entries", [])
+    except (OSError, ValueError):
+        return
+    lines = [line for line in brief_of(context).split("\n") if "closed by the summarizer" in line.lower()]
+    for entry in entries:
+        for todo in entry.get("todos") or []:
+            if todo.get("done_by") != closer:
+                continue
+            ref = f"(id {todo_id(entry['id'], todo['text'])})"
+            score.closes_shown["closes"] += 1
+            shown = any(ref in line for line in lines)
+            evidenced = any(f"{ref} ← “" in line for line in lines)
+            score.closes_shown["shown"] += shown
+            score.closes_shown["with_evidence"] += evidenced
+            if evidenced:
+                score.shown.add((entry["id"], todo["text"]))
+            else:
+                score.misses.append(f"{closer} close not shown with its evidence: {todo['text']}")
 
 
 def todo_index(python: str, checkout: str, env: dict, project: str) -> list:
@@ -416,6 +455,7 @@ def run(python: str, checkout: str, scenarios, show=(), observer=None) -> dict:
             if k:
                 elsewhere = [p for other, ps in phrases.items() if other != name for p in ps]
                 check(score, context, name, lang, sessions, k, sids, elsewhere)
+                check_shown(score, context, root, name, sids[k - 1])
             if not sessions[k]["steps"]:
                 if k == len(sessions) - 1:
                     index = todo_index(python, checkout, env, name)
@@ -433,6 +473,8 @@ def run(python: str, checkout: str, scenarios, show=(), observer=None) -> dict:
                                   capture_output=True, env=env, text=True, check=False)
             if done.returncode != 0:
                 raise SystemExit(f"summary of {sids[k]} failed: {done.stdout}{done.stderr}")
+            if k == len(sessions) - 1:        # the start after the last session: how its closes are shown
+                check_shown(score, start(env, project_dir, f"{name}-next", checkout)[0], root, name, sids[k])
     out = score.result()
     out.update(context_chars_p50=statistics.median(chars), context_chars_max=max(chars),
                brief_chars_p50=statistics.median(brief_chars), brief_chars_max=max(brief_chars),

@@ -439,6 +439,11 @@ SCHEMA = (
         "An open to-do older than this (or than its reopening) expires: the brief names it once in an "
         "'expired' line for a week, then only `code-memory todo list --status expired` shows it (0 = never).",
         low=0),
+    Key("hooks.autoclose_notice_days", 7,
+        "A close the offline summarizer made stays listed in the brief, with its evidence, this many days "
+        "after the finishing session leaves the shown entries, until the person confirms (`code-memory todo "
+        "done <id>`) or reopens it (0 = off).",
+        low=0),
     Key("hooks.todo_check", True,
         "todo-check (Stop): at the end of a turn that seems to be about an open to-do of the project, ask the "
         "model once whether its work finished it (it closes it or just stops); false = never ask."),

@@ -11,10 +11,13 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 import time
 
 import pytest
 
+from code_memory.memory.todos import todo_id
 from conftest import REPO
 from support.standin_api import main, strings_in, tool
 
@@ -121,11 +124,25 @@ def test_the_next_session_knows_what_the_last_one_did(continuity, standin, proje
     brief = brief_of(start_context(first_3))
     assert PROMPT_2 in brief and brief.index(PROMPT_2) < brief.index(PROMPT_1)
     assert "- outcome: tests/test_load_config.py 写好了" in brief           # session 2 in its own words
-    assert "- finished earlier to-dos: 给 load_config 补单元测试" in brief   # finished in other words …
+    # finished in other words: shown as the summarizer's close, with its id and the statement behind it …
+    todo_ref = todo_id(sid1, "给 load_config 补单元测试")
+    closed = [line for line in brief.split("\n") if line.startswith("- finished earlier to-dos (closed by the "
+                                                                    "summarizer; reopen any that is not): ")]
+    assert len(closed) == 1 and f"给 load_config 补单元测试 (id {todo_ref}) ← “" in closed[0], brief
+    assert closed[0].endswith("”") and len(closed[0].split(" ← “")[1]) > 5
     assert not any("load_config" in line for line in open_lines(brief))     # … so no longer open
     readme = [line for line in open_lines(brief) if "README" in line]
     assert len(readme) == 1 and re.fullmatch(r"  - \[ \] 在 README 里说明 pool_size 配置项 \(id [0-9a-f]{8}\)",
                                              readme[0]), readme   # restated: shown once, in the words it had
+
+    # the person says it is not finished: reopened with the real CLI, the next session lists it open again
+    reopened = subprocess.run([sys.executable, os.path.join(REPO, "scripts", "code-memory.py"), "todo", "reopen",
+                               todo_ref], capture_output=True, text=True, check=False)
+    assert reopened.returncode == 0 and json.loads(reopened.stdout)["todo"]["status"] == "open", reopened.stderr
+    first_4, _sid4 = run_session(runner, standin, "好的，谢谢", [main({"text": "不客气。"})], memory_root)
+    brief = brief_of(start_context(first_4))
+    assert any("给 load_config 补单元测试" in line for line in open_lines(brief)), brief
+    assert "finished earlier to-dos" not in brief
 
     # the same three sessions in the memory browser, as the user sees them afterwards
     pytest.importorskip("jinja2")

@@ -60,12 +60,15 @@ def render_list(result: dict) -> str:
     mark = {"open": "[ ]", "done": "[x]", "carried": "[>]", "expired": "[~]"}
     return "\n".join(f"{t['id']}  {mark.get(t['status'], '[?]')} {t['text']}  ({t['project']}, {t['note']}"
                      + (f", {t['status']}" if t["status"] not in ("open", "done") else "")
-                     + (f", done by {closer(t)}" if t["status"] == "done" else "") + ")" for t in result["todos"])
+                     + (f", done by {closer(t)}" if t["status"] == "done" else "")
+                     + (f": “{t['closed_why']}”" if t["status"] == "done" and t.get("closed_why") else "")
+                     + ")" for t in result["todos"])
 
 
 def render_decision(result: dict) -> str:
     todo = result["todo"]
-    return f"{todo['id']} {todo['status']}: {todo['text']}"
+    state = "confirmed (the summarizer's close stands)" if todo.get("action") == "confirm" else todo["status"]
+    return f"{todo['id']} {state}: {todo['text']}"
 
 
 def register(sub) -> None:
@@ -86,7 +89,8 @@ def register(sub) -> None:
     add_common(p)
     p.set_defaults(handler=cmd_list, text_renderer=render_list)
 
-    p = tsub.add_parser("done", help="close a to-do that is finished (it leaves the brief)")
+    p = tsub.add_parser("done", help="close a to-do that is finished (it leaves the brief); on one the summarizer "
+                                     "closed, confirm that close")
     p.add_argument("todo", nargs="+", metavar="ID_OR_WORDS", help="the to-do's id, or words of its text")
     scope(p)
     add_common(p)

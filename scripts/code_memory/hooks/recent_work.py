@@ -5,12 +5,17 @@ of its workspace) did, in their own words — newest first, with the note to rea
 Each work session's entry: date and topic (``· reverted`` when its change was put back), the note,
 the files changed, its decisions with their reasons, its outcome as said (the final message's
 first and closing sentences), cautions said in it, the person's later requests, the earlier
-to-dos it finished, the to-dos it left open (``[ ]``). Sessions that changed nothing, decided
+to-dos it finished — as closes of the summarizer, each with its id and evidence (``closed_why``), so
+a wrong one costs one glance and one ``code-memory todo reopen <id>`` — the to-dos it left open
+(``[ ]``). Sessions that changed nothing, decided
 nothing and left nothing open ("thanks", a question, "ok") do not take a slot: they fold into one
 line. Open to-dos of older sessions follow in one list; a to-do left open longer than
 ``hooks.todo_expire_days`` expires — named once more in an "expired" line for a week, then only
-in ``code-memory todo list``. The block fits its share of the start context by shortening the
-older entries first.
+in ``code-memory todo list``. A close of the summarizer whose entry is no longer shown, not yet
+confirmed (``code-memory todo done <id>``), stays in one "Closed by the summarizer, not confirmed"
+line for ``hooks.autoclose_notice_days`` after its session. The block fits its share of the start
+context by shortening the older entries first, then the closes, and drops a close from that line
+last.
 
 It reads one small derived file per project (code_memory.memory.recent, written by the
 summarizer), never the notes themselves, so it costs the same with 10 or 10,000 notes on disk. When
@@ -37,6 +42,12 @@ MAX_FILES_SHOWN = 6
 MAX_OLDER_TODOS = 6
 MAX_LIGHT = 4
 MAX_EXPIRED = 4
+MAX_UNCONFIRMED = 4
+# how a summarizer close is shortened with the level above: (characters of its to-do, of its evidence)
+CLOSE_LEVELS = ((120, 120), (100, 120), (80, 90), (70, 70), (60, 50))
+CLOSED_BY_SUMMARIZER = "closed by the summarizer; reopen any that is not"
+UNCONFIRMED_HEADING = ("## Closed by the summarizer, not confirmed (memory_todo reopen <id> — or "
+                       "`code-memory todo reopen <id>` — if one is not finished): ")
 # the header's last clause when the brief lists an open to-do (each with its id, memory/todos.todo_id)
 CLOSE_HINT = ("; when your work finishes one of these to-dos, close it: memory_todo (action done, its id), "
               "or `code-memory todo done <id>`.")
@@ -112,8 +123,32 @@ def is_light(entry: dict) -> bool:
         not entry.get("todos") and not _text(entry.get("reverted"))
 
 
+def _close(text: str, todo_ref: str, why: str, close_level: tuple) -> str:
+    """One summarizer close as the brief shows it: ``<text> (id <8hex>) ← “<evidence>”``."""
+    text_chars, why_chars = close_level
+    shown = _cut(text.replace("[ ]", "[]"), text_chars) + (f" (id {todo_ref})" if todo_ref else "")
+    return shown + (f" ← “{_cut(why.replace('[ ]', '[]'), why_chars)}”" if why else "")
+
+
+def _finished_lines(closes: list, close_level: tuple) -> list:
+    """The finishing entry's line: the earlier to-dos it finished — as closes of the summarizer
+    with their id and evidence until the person confirms them (then plainly); one the person
+    reopened is not listed (it is open again: ``closes`` leaves it out)."""
+    pending, confirmed = [], []
+    for text, todo, earlier in closes:
+        item = _close(text, todo_id(earlier["id"], todo["text"]) if todo else "",
+                      _text(todo.get("closed_why")) if todo else "", close_level)
+        (confirmed if todo and todo.get("confirmed_at") else pending).append(item)
+    lines = []
+    if pending:
+        lines.append(f"- finished earlier to-dos ({CLOSED_BY_SUMMARIZER}): " + "; ".join(pending))
+    if confirmed:
+        lines.append("- finished earlier to-dos (confirmed): " + "; ".join(confirmed))
+    return lines
+
+
 def _entry_lines(entry: dict, newest: bool, level: tuple, session_id: str, source: str, project: str,
-                 open_todos: list) -> list:
+                 open_todos: list, closes: list = (), close_level: tuple = CLOSE_LEVELS[0]) -> list:
     outcome_new, outcome_old, files_old, asked_old, decisions_old = level
     own = entry.get("id") == session_id
     topic = _text(entry.get("topic")) or "(no topic)"
@@ -138,9 +173,7 @@ def _entry_lines(entry: dict, newest: bool, level: tuple, session_id: str, sourc
     asked = _texts(entry.get("asked"))
     if asked and (newest or asked_old):
         lines.append(f"- then asked: {_cut(' · '.join(asked), 200)}")
-    finished = _texts(entry.get("finished"))
-    if finished:
-        lines.append(f"- finished earlier to-dos: {_cut('; '.join(finished), 240)}")
+    lines += _finished_lines(closes, close_level)
     if open_todos:
         lines.append("- open to-dos:")
         lines += [f"  - [ ] {t} (id {todo_id(entry['id'], t)})" for t in open_todos]
@@ -163,25 +196,42 @@ def _todo_states(entry: dict, now: float, expire_days: float) -> list:
             if isinstance(t, dict) and isinstance(t.get("text"), str) and t["text"].strip()]
 
 
+def _unconfirmed_line(unconfirmed: list, close_level: tuple, shown: int) -> str:
+    """The summarizer's closes whose finishing entry is no longer shown, in one line."""
+    return UNCONFIRMED_HEADING + "; ".join(
+        _close(todo["text"], todo_id(earlier["id"], todo["text"]), _text(todo.get("closed_why")), close_level)
+        for todo, earlier in unconfirmed[:shown])
+
+
 def render(chosen: list, light: list, older: list, expired: list, label: str, session_id: str, source: str,
-           project: str, now: float, expire_days: float, budget: int = 0) -> str:
-    """The block's text: ``chosen`` work sessions (newest first) with their open to-dos, the
-    ``light`` sessions in one line, ``older`` open to-dos ``[(text, entry)]``, ``expired`` ones —
-    within ``budget`` characters when it can (older entries are shortened first)."""
+           project: str, now: float, expire_days: float, budget: int = 0, closes: dict | None = None,
+           unconfirmed: list = ()) -> str:
+    """The block's text: ``chosen`` work sessions (newest first) with their open to-dos and the
+    summarizer's ``closes`` (``{entry id: [(text, to-do or None, its entry or None)]}``), the
+    ``light`` sessions in one line, ``older`` open to-dos ``[(text, entry)]``, ``expired`` ones,
+    the ``unconfirmed`` closes of entries no longer shown ``[(to-do, its entry)]`` — within
+    ``budget`` characters when it can (older entries are shortened first, then the closes; a
+    close is dropped from the unconfirmed line only when shortening is not enough)."""
     text = ""
+    closes = closes or {}
     open_todos = [[t["text"] for t, state in _todo_states(entry, now, expire_days) if state == "open"]
                   for entry in chosen]
-    for level in LEVELS:
+    attempts = [(level, close_level, MAX_UNCONFIRMED) for level, close_level in zip(LEVELS, CLOSE_LEVELS)]
+    attempts += [(LEVELS[-1], CLOSE_LEVELS[-1], n) for n in range(min(len(unconfirmed), MAX_UNCONFIRMED) - 1, -1, -1)]
+    for level, close_level, shown in attempts:
         lines = [f"Recent sessions in {label}, newest first. Each full note is sessions/<id>.md under the "
                  "memory root (Read it for details)" + (CLOSE_HINT if any(open_todos) or older else ".")]
         for position, (entry, todos) in enumerate(zip(chosen, open_todos)):
-            lines += _entry_lines(entry, position == 0, level, session_id, source, project, todos)
+            lines += _entry_lines(entry, position == 0, level, session_id, source, project, todos,
+                                  closes.get(entry["id"], ()), close_level)
         if light:
             lines.append(_light_line(light))
         if older:
             lines.append("## Still open from earlier sessions")
             lines += [f"- [ ] {t} ({e.get('note')}, {_when(e)[:10]}, id {todo_id(e['id'], t)})"
                       for t, e in older[:MAX_OLDER_TODOS]]
+        if unconfirmed and shown:
+            lines.append(_unconfirmed_line(unconfirmed, close_level, shown))
         if expired:
             lines.append(f"## Expired to-dos (open more than {expire_days:g} days, not shown again; "
                          "`code-memory todo reopen <id or words>` keeps one): "
@@ -192,6 +242,33 @@ def render(chosen: list, light: list, older: list, expired: list, label: str, se
     return text
 
 
+def summarizer_closes(entries: list) -> tuple:
+    """``({finishing entry id: [(text, to-do or None, its entry or None)]}, [(to-do, its entry,
+    finishing entry)])``: the closes the summarizer made (memory/recent.py ``summarizer_closed``),
+    by the entry that made them, and each one with the entry that made it — a finished text whose
+    to-do is no longer in the index is listed without id; one the person reopened or closed
+    themselves is not listed."""
+    by_id = {e["id"]: e for e in entries}
+    made: dict = {}
+    texts = set()
+    for entry in entries:
+        for todo in entry.get("todos") or []:
+            if isinstance(todo, dict) and isinstance(todo.get("text"), str):
+                texts.add(todo["text"])
+                if recent.summarizer_closed(todo) and todo["done_by"] in by_id:
+                    made.setdefault(todo["done_by"], []).append((todo, entry))
+    closes, pending = {}, []
+    for entry in entries:
+        mine = made.get(entry["id"], [])
+        listed = [(todo["text"], todo, earlier) for todo, earlier in mine]
+        listed += [(text, None, None) for text in _texts(entry.get("finished"))
+                   if text not in texts]                 # its to-do's session left the index
+        if listed:
+            closes[entry["id"]] = listed
+        pending += [(todo, earlier, entry) for todo, earlier in mine if not todo.get("confirmed_at")]
+    return closes, pending
+
+
 def recent_block(ctx, project):
     if project is None:
         return None
@@ -200,6 +277,7 @@ def recent_block(ctx, project):
         return None
     max_age = float(ctx.setting("recent_max_age_days")) * 86400.0
     expire_days = float(ctx.setting("todo_expire_days"))
+    notice = float(ctx.setting("autoclose_notice_days")) * 86400.0
     now = time.time()
     session_id, source = ctx.event.session_id, ctx.event.source
     chosen, light, older, expired = [], [], [], []
@@ -220,12 +298,17 @@ def recent_block(ctx, project):
                 older.append((todo["text"], entry))
             elif state == "expired" and now - expired_since(entry, todo, expire_days) <= EXPIRED_NOTICE_DAYS * 86400:
                 expired.append((todo["text"], entry))
-    if not chosen and not light and not older and not expired:
+    closes, pending = summarizer_closes(entries)
+    on_show = {e["id"] for e in chosen}
+    unconfirmed = [(todo, earlier) for todo, earlier, finisher in pending
+                   if finisher["id"] not in on_show and now - recent.number(finisher.get("ts")) <= notice]
+    if not chosen and not light and not older and not expired and not unconfirmed:
         return None
     label = f'project "{project.name}"' + (f' and workspace "{workspace}"' if workspace else "")
     shares = ctx.setting("session_start_block_chars") or {}
     budget = int(shares.get("recent") or 0) if isinstance(shares, dict) else 0
-    text = render(chosen, light, older, expired, label, session_id, source, project.name, now, expire_days, budget)
+    text = render(chosen, light, older, expired, label, session_id, source, project.name, now, expire_days, budget,
+                  closes, unconfirmed)
     ctx.log.info("recent", sessions=len(chosen), light=len(light), older_todos=min(len(older), MAX_OLDER_TODOS),
-                 expired=len(expired), chars=len(text))
+                 expired=len(expired), unconfirmed=min(len(unconfirmed), MAX_UNCONFIRMED), chars=len(text))
     return Block(os.path.join(ctx.paths.root, "sessions"), "recent work — the last sessions of this project", text)

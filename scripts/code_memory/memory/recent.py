@@ -9,13 +9,16 @@ An entry, newest first (by end time, then session id, so two sessions that end i
 second keep one stable order):
 
     {"id", "note": "sessions/<id>.md", "project", "workspace", "ended", "ts", "topic",
-     "files": [...], "decisions": [...], "todos": [{"text", "done_by"?, "carried_to"?}],
+     "files": [...], "decisions": [...],
+     "todos": [{"text", "done_by"?, "carried_to"?, "closed_why"?, "confirmed_at"?, …}],
      "outcome": the final message as said, "asked": [later requests], "reverted": "" | why,
      "noted": [cautions said],
      "finished": [earlier to-dos it finished], "mode"}
 
-A to-do is open until a later session finished it (``done_by``: that session's id) or listed it
-again as its own to-do (``carried_to``) — then only the newer copy is shown. The session notes
+A to-do is open until a later session finished it (``done_by``: that session's id, ``closed_why``:
+the statement of that session that supports the close, summary/close_evidence.py) or listed it
+again as its own to-do (``carried_to``) — then only the newer copy is shown. A close the summarizer
+made stays in the brief as such until the person confirms it (``confirmed_at``) or reopens it. The session notes
 are the truth: a note lists its to-dos and the earlier ones it finished (``6. 已完成的待办``), and
 :func:`rebuild` derives every index file from them (the summarizer runs it when ``.built`` is
 missing; SessionStart, which must stay fast, only rebuilds from the newest notes). Writers hold the file's lock and replace it atomically; readers never
@@ -33,7 +36,10 @@ from ..paths import MemoryPaths, safe_name
 VERSION = 1
 MAX_ENTRIES = 40                   # per index file; older sessions live on in their notes
 KINDS = ("project", "workspace")
-TODO_MARKS = ("done_by", "carried_to", "closed_at", "closed_by", "closed_in", "reopened_at")
+TODO_MARKS = ("done_by", "carried_to", "closed_at", "closed_by", "closed_in", "reopened_at", "closed_why",
+              "confirmed_at")
+# who closed a to-do when it was not the summarizer (``done_by`` is then no session id)
+PERSON_CLOSERS = ("user", "cli", "mcp", "ui", "browser")
 
 
 def recent_dir(paths: MemoryPaths) -> str:
@@ -116,25 +122,38 @@ def _update(path: str, kind: str, name: str, transform) -> list:
     return result
 
 
-def mark_earlier(entries: list, current: dict, done: list, is_same) -> None:
+def summarizer_closed(todo: dict) -> bool:
+    """Closed by the summarizer (``done_by``: the finishing session), not by the person or the model."""
+    by = todo.get("done_by")
+    return isinstance(by, str) and bool(by) and by not in PERSON_CLOSERS
+
+
+def mark_earlier(entries: list, current: dict, done: list, is_same, why=None) -> None:
     """Mark the earlier entries' open to-dos that ``current`` finished (``done``: ``[(earlier id,
-    text)]``) or lists again as its own to-do (``is_same(a, b)``: near-duplicate text). A to-do
-    the person reopened is only marked by a session that ended after the reopening."""
+    text)]``; ``why``: ``{text: evidence}``, kept as ``closed_why``) or lists again as its own
+    to-do (``is_same(a, b)``: near-duplicate text). A to-do the person reopened is only marked by a
+    session that ended after the reopening."""
     mine = [t["text"] for t in current.get("todos") or []]
     now = _ts(current)
     for entry in entries:
         if entry["id"] == current["id"] or not _ts(entry) < now:
             continue          # only sessions that ended before this one (not in the same second)
         for todo in entry.get("todos") or []:
-            if todo.get("done_by") or todo.get("carried_to") or not number(todo.get("reopened_at")) < now:
+            again = todo.get("done_by") == current["id"]      # summarized again: the note's evidence, as a rebuild reads it
+            if (todo.get("done_by") or todo.get("carried_to") or not number(todo.get("reopened_at")) < now) \
+                    and not again:
                 continue
-            if any(ref == entry["id"] and is_same(text, todo["text"]) for ref, text in done):
-                todo["done_by"] = current["id"]
-            elif any(is_same(text, todo["text"]) for text in mine):
-                todo["carried_to"] = current["id"]
+            closed_as = next((text for ref, text in done if ref == entry["id"] and is_same(text, todo["text"])), None)
+            if closed_as is None:
+                if not again and any(is_same(text, todo["text"]) for text in mine):
+                    todo["carried_to"] = current["id"]
+                continue
+            todo["done_by"] = current["id"]
+            if (why or {}).get(closed_as):
+                todo["closed_why"] = why[closed_as]
 
 
-def record_session(paths: MemoryPaths, entry: dict, done: list, is_same) -> dict:
+def record_session(paths: MemoryPaths, entry: dict, done: list, is_same, why=None) -> dict:
     """Put ``entry`` (replacing an older version of the same session, keeping what the person
     decided about its to-dos) into its project's and its workspace's index files and mark what it
     finished or carried over. Returns ``{kind: path}``."""
@@ -155,7 +174,7 @@ def record_session(paths: MemoryPaths, entry: dict, done: list, is_same) -> dict
             for mark in marks:
                 apply_mark([mine], mark)
             kept = [e for e in entries if e["id"] != entry["id"]] + [mine]
-            mark_earlier(kept, mine, done, is_same)
+            mark_earlier(kept, mine, done, is_same, why)
             return kept
 
         _update(path, kind, name, transform)
@@ -194,13 +213,14 @@ def load_marks(paths: MemoryPaths) -> list:
     from ..fsutil import iter_jsonl
 
     return [m for m in iter_jsonl(marks_path(paths))
-            if m.get("action") in ("done", "reopen") and isinstance(m.get("session"), str)
+            if m.get("action") in ("done", "reopen", "confirm") and isinstance(m.get("session"), str)
             and isinstance(m.get("text"), str) and isinstance(m.get("ts"), (int, float))]
 
 
 def apply_mark(entries: list, mark: dict) -> bool:
     """Apply one decision (``done``: closed by the person; ``reopen``: open again, its clock
-    restarted) to the to-do it names. Returns whether one matched."""
+    restarted; ``confirm``: the summarizer's close of it is right) to the to-do it names. Returns
+    whether one matched."""
     hit = False
     for entry in entries:
         if entry.get("id") != mark["session"]:
@@ -213,6 +233,9 @@ def apply_mark(entries: list, mark: dict) -> bool:
                 todo.update(done_by="user", closed_at=mark["ts"], closed_by=str(mark.get("by") or ""))
                 if isinstance(mark.get("in_session"), str) and mark["in_session"]:
                     todo["closed_in"] = mark["in_session"]
+            elif mark["action"] == "confirm":
+                if summarizer_closed(todo):
+                    todo["confirmed_at"] = mark["ts"]
             else:
                 for key in TODO_MARKS:
                     todo.pop(key, None)
@@ -266,7 +289,7 @@ def entry_from_note(paths: MemoryPaths, path: str, fields: dict, workspace_of=No
             "outcome": briefable_one(fields.get("outcome")), "asked": briefable(fields.get("asked"))[:3],
             "reverted": briefable_one(fields.get("reverted")), "noted": briefable(fields.get("noted"))[:2],
             "finished": briefable([text for text, _ref in fields.get("done") or []])[:8],
-            "done": [list(d) for d in fields.get("done") or []]}
+            "done": [list(d) for d in fields.get("done") or []], "done_why": dict(fields.get("done_why") or {})}
 
 
 def briefable_one(text) -> str:
@@ -309,13 +332,14 @@ def build_indexes(paths: MemoryPaths, note_paths, is_same, workspace_of=None) ->
     for entry in sorted(entries, key=_order_key, reverse=True):   # oldest first
         replay(_ts(entry))
         done_refs = [(safe_ref, text) for text, safe_ref in entry.pop("done")]
+        why = entry.pop("done_why")
         for kind, name in (("project", entry["project"]), ("workspace", entry["workspace"])):
             if not name:
                 continue
             group = groups.setdefault((kind, name), [])
             group.append(dict(entry, todos=[dict(t) for t in entry["todos"]]))
             resolved = [(_resolve(group, ref), text) for ref, text in done_refs]
-            mark_earlier(group, entry, resolved, is_same)
+            mark_earlier(group, entry, resolved, is_same, why)
     replay(float("inf"))
     return {key: sort_entries(value)[:MAX_ENTRIES] for key, value in groups.items()}
 

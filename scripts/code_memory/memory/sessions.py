@@ -5,7 +5,7 @@ A note is in the 会话摘要 (session summary) format: a ``# 会话摘要: <id>
 fields, ``---``, then numbered items ``1. **主题**: …`` with indented ``- …`` bullets:
 
     1. 主题   2. 关键知识点   3. 涉及文件 (comma separated)   4. 决策记录 (one line or bullets)
-    5. 待办 (``- [ ] …``)   6. 已完成的待办 (``- [x] … (sessions/<earlier id>.md)``)
+    5. 待办 (``- [ ] …``)   6. 已完成的待办 (``- [x] … (sessions/<earlier id>.md) ← “why”``)
     7. 结果 (the outcome as said)   8. 已回滚 (the change was put back)   9. 注意事项 (cautions said)
 
 and the later requests under ``### 后续请求 (Later requests)``.
@@ -29,6 +29,7 @@ LATER_HEADING = "### 后续请求 (Later requests)"
 FINAL_HEADING = "### 结果与下一步 (Final message)"
 COMMANDS_HEADING = "### 执行的命令 (Commands)"
 OPEN_BOX, DONE_BOX = "[ ] ", "[x] "
+EVIDENCE_MARK = "← “"        # after a 已完成的待办 line's reference: why the summarizer closed it
 EMPTY = ("—", "-", "none", "无", "(none)")
 
 
@@ -117,12 +118,23 @@ def unbox(text: str) -> str:
 
 def done_reference(text: str) -> tuple:
     """``(to-do text, earlier session id or "")`` of a 已完成的待办 line
-    ``[x] text (sessions/<id>.md)``."""
+    ``[x] text (sessions/<id>.md)`` (what :func:`done_evidence` reads after it is left out)."""
     s = unbox(text)
+    at = s.find(".md) " + EVIDENCE_MARK)
+    if at >= 0 and s.endswith("”"):
+        s = s[:at + 4]
     if s.endswith(".md)") and "(sessions/" in s:
         start = s.rfind("(sessions/")
         return s[:start].strip(), s[start + len("(sessions/"):-len(".md)")]
     return s, ""
+
+
+def done_evidence(text: str) -> str:
+    """Why the summarizer closed it: the ``← “…”`` after a 已完成的待办 line's reference, else ``""``
+    (notes from before it was written have none)."""
+    s = unbox(text)
+    at = s.find(".md) " + EVIDENCE_MARK)
+    return s[at + 5 + len(EVIDENCE_MARK):-1].strip() if at >= 0 and s.endswith("”") else ""
 
 
 def final_message(text: str) -> str:
@@ -147,7 +159,8 @@ def _header_fields(lines: list) -> dict:
 
 def parse_note(text: str, path: str = "") -> dict:
     """The fields of a session note: ``{session_id, project, time (last update), ended (when the
-    session ended), cwd, topic, files, decisions, todos, done: [(text, earlier session id)],
+    session ended), cwd, topic, files, decisions, todos, done: [(text, earlier session id)], done_why:
+    {text: why the summarizer closed it},
     outcome, reverted, noted, asked (the later requests)}``; missing parts are empty."""
     lines = (text or "").split("\n")
     session_id = os.path.splitext(os.path.basename(path))[0] if path else ""
@@ -171,6 +184,7 @@ def parse_note(text: str, path: str = "") -> dict:
             "decisions": item_list(items, DECISIONS),
             "todos": [unbox(t) for t in item_list(items, TODOS)],
             "done": [done_reference(t) for t in item_list(items, DONE)],
+            "done_why": {done_reference(t)[0]: done_evidence(t) for t in item_list(items, DONE) if done_evidence(t)},
             "outcome": _value(items, OUTCOME)[0], "reverted": _value(items, REVERTED)[0],
             "noted": item_list(items, NOTED),
             "asked": [b for b in (_bullet(line) for line in later) if b]}

@@ -6,19 +6,21 @@ A to-do is named by a short id (8 hex digits of the FNV-1a hash of its session i
 stable across rebuilds of the index). Its status:
 
     open       not finished, not restated by a later session, younger than the expiry age
-    done       a later session finished it (``done_by``: that session) or the person closed it
-               (``done_by: "user"``)
+    done       a later session finished it (``done_by``: that session; ``closed_why``: the statement
+               of that session that supports it; the summarizer's close until the person confirms
+               it, ``confirmed_at``) or the person closed it (``done_by: "user"``)
     carried    a later session listed it again as its own to-do (that copy is the live one)
     expired    open, but older than ``expire_days`` (hooks.todo_expire_days): the brief says so
                in one line for EXPIRED_NOTICE_DAYS, then shows it no more; reopening it restarts
                its clock
 
 What the person (or the model, through the ``memory_todo`` MCP tool) decides is appended to
-``sessions/todo-marks.jsonl`` (``{"ts", "action": done | reopen, "session": the to-do's session,
-"text", "id", "by": cli | ui | mcp, "in_session"?: the Claude Code session it came from}``) — the
-truth, next to the notes the index is rebuilt from (memory/recent.py replays it) — and applied to
-the index files at once. A reopened to-do can be finished again by a session that ends after the
-reopening.
+``sessions/todo-marks.jsonl`` (``{"ts", "action": done | reopen | confirm, "session": the to-do's
+session, "text", "id", "by": cli | ui | mcp, "in_session"?: the Claude Code session it came from}``;
+``done`` on a to-do the summarizer closed and nobody confirmed writes ``confirm``: the close is
+right, the brief stops asking about it) — the truth, next to the notes the index is rebuilt from
+(memory/recent.py replays it) — and applied to the index files at once. A reopened to-do can be
+finished again by a session that ends after the reopening.
 """
 
 from __future__ import annotations
@@ -75,7 +77,8 @@ def list_todos(paths: MemoryPaths, *, project: str | None = None, statuses=("ope
                now: float | None = None) -> list:
     """The to-dos of one project's (or every project's) recent sessions with their status, newest
     session first: ``[{"id", "text", "status", "session", "note", "project", "ended", "done_by"?,
-    "closed_at"?, "closed_by"?, "closed_in"?}]``."""
+    "closed_at"?, "closed_by"?, "closed_in"?, "closed_why"?, "confirmed_at"?, "by_summarizer"?}]``
+    (``by_summarizer``: a done to-do the summarizer closed, not the person or the model)."""
     now = time.time() if now is None else now
     out = []
     for _kind, _name, path in _index_files(paths, project):
@@ -92,6 +95,8 @@ def list_todos(paths: MemoryPaths, *, project: str | None = None, statuses=("ope
                 for key in recent.TODO_MARKS:
                     if todo.get(key):
                         item[key] = todo[key]
+                if state == "done":
+                    item["by_summarizer"] = recent.summarizer_closed(todo)
                 out.append(item)
     return out
 
@@ -103,7 +108,7 @@ def closer(todo: dict) -> str:
     if not done_by:
         return ""
     if done_by != "user":
-        return f"session {str(done_by)[:8]} (the summarizer)"
+        return f"session {str(done_by)[:8]} (the summarizer)" + (", confirmed" if todo.get("confirmed_at") else "")
     who = DOORS.get(str(todo.get("closed_by") or ""), "the person")
     return who + (f" in session {str(todo['closed_in'])[:8]}" if todo.get("closed_in") else "")
 
@@ -136,12 +141,15 @@ def decide(paths: MemoryPaths, wanted: str, action: str, *, by: str, project: st
            expire_days: float = 30, now: float | None = None, in_session: str | None = None) -> dict:
     """Close (``done``) or reopen (``reopen``) one to-do: the decision is logged (``by``: the door,
     ``in_session``: the Claude Code session it came from, if any), then applied to every index file
-    that holds its session. Returns the to-do as it is now."""
+    that holds its session. ``done`` on a to-do the summarizer closed and nobody confirmed is logged
+    as ``confirm``. Returns the to-do as it is now (``action``: what was done)."""
     if action not in ("done", "reopen"):
         raise invalid("the action is done or reopen")
     allowed = ("open", "expired") if action == "done" else ("done", "carried", "expired")
     todo = find(paths, wanted, project=project, expire_days=expire_days)
-    if todo["status"] not in allowed:
+    if action == "done" and todo.get("by_summarizer") and not todo.get("confirmed_at"):
+        action = "confirm"                # the summarizer closed it: the person says that was right
+    elif todo["status"] not in allowed:
         raise CodeMemoryError("CONFLICT", f"to-do {todo['id']} is already {todo['status']}",
                               hint="reopen it first" if action == "done" else "it is open")
     mark = {"ts": round(time.time() if now is None else now, 3), "action": action, "session": todo["session"],
@@ -153,4 +161,4 @@ def decide(paths: MemoryPaths, wanted: str, action: str, *, by: str, project: st
         recent.update_entries(path, lambda entries: recent.apply_mark(entries, mark))
     now_todo = dict(todo)
     recent.apply_mark([{"id": todo["session"], "todos": [now_todo]}], mark)    # the marks as the index has them
-    return {**now_todo, "status": "done" if action == "done" else "open", "action": action}
+    return {**now_todo, "status": "open" if action == "reopen" else "done", "action": action}

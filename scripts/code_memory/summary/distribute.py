@@ -23,6 +23,7 @@ from ..memory.sessions import (
     DECISIONS,
     DONE,
     DONE_BOX,
+    EVIDENCE_MARK,
     FILES,
     FINAL_HEADING,
     LATER_HEADING,
@@ -113,7 +114,7 @@ def _fence(text: str) -> str:
 def render_summary_body(summary: dict, cwd: str | None) -> str:
     """The numbered body of the 会话摘要 format from a validated ``summary`` object:
     1. 主题 2. 关键知识点 3. 涉及文件 4. 决策记录, then 5. 待办 (``- [ ]``), 6. 已完成的待办
-    (``- [x] … (sessions/<earlier id>.md)``), 7. 结果 (the outcome as said), 8. 已回滚 (the
+    (``- [x] … (sessions/<earlier id>.md) ← “why”``: summary/close_evidence.py), 7. 结果 (the outcome as said), 8. 已回滚 (the
     change was put back) and 9. 注意事项 (cautions said) when there are any (memory/sessions.py
     reads them back)."""
     lines = [f"1. **{TOPIC}**: {one_line(summary.get('topic')) or '—'}", f"2. **{POINTS}**:"]
@@ -136,7 +137,9 @@ def render_summary_body(summary: dict, cwd: str | None) -> str:
     done = summary.get("done") or []
     if done:
         lines.append(f"6. **{DONE}**:")
-        lines += [f"   - {DONE_BOX}{one_line(text)} (sessions/{safe_name(ref)}.md)" for ref, text in done]
+        why = summary.get("done_why") or {}
+        lines += [f"   - {DONE_BOX}{one_line(text)} (sessions/{safe_name(ref)}.md)"
+                  + (f" {EVIDENCE_MARK}{why[text]}”" if why.get(text) else "") for ref, text in done]
     if summary.get("outcome"):
         lines.append(f"7. **{OUTCOME}**: {one_line(summary['outcome'], extract.OUTCOME_CHARS + 20)}")
     if summary.get("reverted"):

@@ -43,7 +43,7 @@ from ..redact import redact
 from ..review import queue as review_queue
 from ..timeutil import now_iso, parse_datetime
 from ..transcript import read_session
-from . import distribute, extract
+from . import close_evidence, distribute, extract
 from .todos import same_todo
 
 TRANSIENT_LLM_ERRORS = ("http", "rate_limit", "timeout")
@@ -437,6 +437,8 @@ def _summarize(paths, digest, backend, options, session, dry_run, now, report):
                     mode_line = f"text (the answer was not valid JSON) · {result.backend}/{result.model}"
                     extra.append(distribute.plain_text_section(result.text))
     report["mode"] = mode
+    # why each earlier to-do was closed — after the verdict, output only (summary/close_evidence.py)
+    summary["done_why"] = close_evidence.explain_all(summary.get("done"), digest)
     if body is None:
         body = distribute.render_summary_body(summary, cwd)
     sections = extra + [distribute.render_knowledge(knowledge), distribute.render_activity(digest, cwd), raw_section]
@@ -537,4 +539,4 @@ def record_recent(paths: MemoryPaths, session: _Session, summary: dict, mode: st
                           for text in recent.briefable([text for _ref, text in summary.get("done") or []])][:8],
              "mode": mode}
     done = [(ref, text) for ref, text in summary.get("done") or []]
-    return list(recent.record_session(paths, entry, done, same_todo).values())
+    return list(recent.record_session(paths, entry, done, same_todo, summary.get("done_why")).values())

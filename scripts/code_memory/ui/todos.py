@@ -1,5 +1,6 @@
 """The memory browser's To-dos page: the to-dos recent sessions left open, finished, restated or let
-expire, with a done / reopen button each (docs/browser.md § To-dos). It reads and writes through
+expire, with a done / reopen button each — and, on a to-do the summarizer closed, who closed it, the
+statement that supports the close, and a confirm button (docs/browser.md § To-dos). It reads and writes through
 memory/todos.py — the same calls as ``code-memory todo list|done|reopen`` (recorded as ``by: ui``).
 """
 
@@ -33,7 +34,7 @@ def todos_page(state: State, project: str = "", status: str = "open") -> dict:
 
 
 def decide(state: State, fields: dict, action: str) -> dict:
-    """Close or reopen the to-do the form names by its id."""
+    """Close or reopen the to-do the form names by its id (``done`` on one the summarizer closed confirms it)."""
     from ..memory import todos
 
     check_root(state)
@@ -41,5 +42,5 @@ def decide(state: State, fields: dict, action: str) -> dict:
     if len(wanted) != 8 or any(c not in "0123456789abcdef" for c in wanted):
         raise invalid("a to-do is named by its 8-digit id")
     todo = todos.decide(state.paths, wanted, action, by="ui", expire_days=_expire_days(state))
-    label = "closed · 已完成" if action == "done" else "reopened · 已重新打开"
+    label = {"done": "closed · 已完成", "confirm": "confirmed · 已确认"}.get(todo["action"], "reopened · 已重新打开")
     return {"todo": todo, "message": f"{label}: {todo['text'][:120]}"}

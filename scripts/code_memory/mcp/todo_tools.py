@@ -26,7 +26,9 @@ def tools(ctx) -> list:
         """The to-dos earlier sessions of THIS project left open (the SessionStart brief lists them
         as `[ ] text (id 1a2b3c4d)`). When your work finishes one, close it: action done with its id
         (or words of its text) — it then leaves the next sessions' briefs. action list shows them
-        with their ids (status open by default); action reopen opens a closed one again."""
+        with their ids (status open by default); action reopen opens a closed one again. The brief
+        also names closes the summarizer made (`closed by the summarizer … (id …) ← “evidence”`):
+        done on one of those confirms it, reopen undoes it when the work is not finished."""
         from ..memory import todos
         project = ctx.project_name()
         if not project:

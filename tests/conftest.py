@@ -23,6 +23,23 @@ _ISOLATED_ENV = ("CODE_MEMORY_", "AUTO_EXTRACT", "CLAUDE_SEMANTIC_LINT", "CAPABI
                  "MEMTOOL_DB", "ANTHROPIC_", "CLAUDE_")
 
 
+# Test files whose tests take seconds each (the real binary, chromium, kill -9 loops, bench smoke
+# runs; measured with --durations): collected first, so the parallel workers start them early
+# instead of ending the run on them. Order never changes a result: every test is independent.
+SLOW_FIRST = ("tests/e2e/", "tests/adversarial/", "tests/test_summarize.py", "tests/test_bench_smoke.py",
+              "tests/test_ui_browser.py", "tests/test_heldout_sets.py", "tests/test_kv_maintain.py",
+              "tests/test_ui.py", "tests/test_commands_resolve.py", "tests/test_continuity.py",
+              "tests/test_handover_reading.py", "tests/test_vectors.py", "tests/test_embedding_offline.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    def rank(item) -> int:
+        rel = os.path.relpath(str(item.path), REPO)
+        return next((i for i, prefix in enumerate(SLOW_FIRST) if rel.startswith(prefix)), len(SLOW_FIRST))
+
+    items.sort(key=rank)
+
+
 @pytest.fixture(scope="session")
 def shared_cache(tmp_path_factory):
     """One XDG cache per test session: it only holds derived data (the jieba dictionary as SQLite),

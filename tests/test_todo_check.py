@@ -134,9 +134,21 @@ def test_words_stem_latin_keep_file_names_and_pair_han():
     got = todo_check.words("The exporter filters dates in csv_writer.py; 缓存还没清掉")
     assert set(todo_check.words("export filter date")) <= set(got)
     assert len(todo_check.words("validated validates validation")) == 1
-    assert len(todo_check.words("handler handled handle")) == 1
+    assert len(todo_check.words("caching cached cache")) == 1
     assert {"csv_writer.py", "csv", "缓存", "清掉"} <= set(got) and got["csv_writer.py"] == 2.0
     assert "the" not in got and "还没" not in got and "没清" not in got
+
+
+def test_a_turn_sharing_only_everyday_words_asks_nothing():
+    """"updated", "tests pass", "测试通过" are in every report: a to-do sharing only those is not what
+    the turn was about (seen with the real binary: every "Done: X updated" turn asked about "remember
+    to update the CSV export")."""
+    todos = [("6a347ff7", "remember to update the CSV export", []), ("1b2c3d4e", "日志还要加测试", [])]
+    assert todo_check.choose(todos, "Done: cleanup.py updated and the tests pass.") == []
+    assert todo_check.choose(todos, "配置改成可读环境变量了，测试通过。") == []
+    assert todo_check.choose(todos, "Done: export.py updated; the CSV now has a month filter.") == \
+        [("6a347ff7", "remember to update the CSV export")]
+    assert todo_check.choose(todos, "日志模块的单元测试补上了，测试通过。")[0][0] == "1b2c3d4e"
 
 
 def test_the_shim_with_the_recorded_payload(alpha):

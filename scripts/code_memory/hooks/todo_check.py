@@ -55,6 +55,12 @@ before when while which what who how why where s t re ve ll d m get got go going
 work working worked try tried left open close closed finish finished finishing complete completed
 pending remain remaining step steps part parts way ok okay yes please thanks time
 """.split())
+# the everyday verbs and nouns of any coding turn ("updated", "tests pass", "测试通过"): they count
+# only next to a shared word of the to-do's own — sharing only these, the turn was not about it
+GENERIC_WORDS = """update add fix change remove delete move set use run write edit implement create build call
+check clean improve refactor rename test pass support handle remember code file function method line""".split()
+GENERIC_HAN = frozenset("更新 修改 改成 改为 添加 加上 加个 删除 测试 通过 完成 处理 支持 记得 下次 回头 一下 问题 代码 文件 "
+                        "功能 现在 目前 可以 需要 然后 应该 搞定 实现".split())
 STOP_HAN = frozenset("的了是在也还没有都就要把给和与或吗呢吧啊这那一个们我你他她它再又很更会能得着过被让从对到上下里中后前时"
                      "以已经需未还先")
 
@@ -68,6 +74,9 @@ def _stem(word: str) -> str:
             break
     word = word[:6]
     return word[:-1] if len(word) > 3 and word.endswith("e") else word
+
+
+GENERIC_STEMS = frozenset(_stem(w) for w in GENERIC_WORDS)
 
 
 def _is_han(ch: str) -> bool:
@@ -136,6 +145,8 @@ def related(todo: dict, turn: dict, same_file: bool = False) -> float:
     total = sum(todo.values())
     shared = sum(weight for word, weight in todo.items() if word in turn)
     bonus = SAME_FILE_WEIGHT if same_file else 0.0
+    if not bonus and not any(word in turn for word in todo if word not in GENERIC_STEMS and word not in GENERIC_HAN):
+        return 0.0                        # only everyday words in common ("updated", "测试通过")
     if not total or shared + bonus < MIN_SHARED or (shared / min(total, COVERAGE_OF) < MIN_COVERAGE and not bonus):
         return 0.0
     return shared / total + (shared + bonus) / 10.0

@@ -27,13 +27,14 @@ from __future__ import annotations
 import os
 import time
 
+from .event import EDIT_TOOLS
+
 MAX_ASKED = 3
 MAX_MESSAGE_CHARS = 12000       # of the final message: its head and its tail
 TAIL_BYTES = 256 * 1024         # of the transcript, read from its end for this turn's prompt and tools
 MAX_PROMPT_CHARS = 4000
 MAX_TODO_CHARS = 160            # of a to-do's text in the question
 LEDGER_PREFIX = "todo-asked:"
-EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 MIN_SHARED = 1.0                # the weight of words a to-do must share with the turn
 MIN_COVERAGE = 0.2              # … and this share of the to-do's own weight (of at most COVERAGE_OF)
 # the constants were chosen on the handover tuning sets (bench/bench_todo_check.py --dump; BENCHMARKS.md)
@@ -214,18 +215,17 @@ def turn_tail(path: str) -> tuple:
 def candidates(entries: list, project: str, session_id: str, asked: set, now: float, expire_days: float) -> list:
     """``[(id, text, names of the files its session changed)]`` of the project's open to-dos, not
     of this session, not asked before."""
-    from ..memory.todos import status, todo_id
+    from ..memory.todos import todo_id
+    from .recent_work import _todo_states
 
     out, seen = [], set()
     for entry in entries:
         if entry.get("id") == session_id or (entry.get("project") or project) != project:
             continue
         files = sorted({os.path.basename(str(f).strip().strip("`")) for f in entry.get("files") or [] if f})
-        for todo in entry.get("todos") or []:
-            if not isinstance(todo, dict) or not isinstance(todo.get("text"), str) or not todo["text"].strip():
-                continue
+        for todo, state in _todo_states(entry, now, expire_days):
             tid = todo_id(entry["id"], todo["text"])
-            if tid in seen or LEDGER_PREFIX + tid in asked or status(entry, todo, now, expire_days) != "open":
+            if tid in seen or LEDGER_PREFIX + tid in asked or state != "open":
                 continue
             seen.add(tid)
             out.append((tid, todo["text"].strip(), files))

@@ -38,8 +38,9 @@ MAX_ENTRIES = 40                   # per index file; older sessions live on in t
 KINDS = ("project", "workspace")
 TODO_MARKS = ("done_by", "carried_to", "closed_at", "closed_by", "closed_in", "reopened_at", "closed_why",
               "confirmed_at")
-# who closed a to-do when it was not the summarizer (``done_by`` is then no session id)
-PERSON_CLOSERS = ("user", "cli", "mcp", "ui", "browser")
+# ``done_by`` of a close the person or the model made, whatever the door (that is ``closed_by``);
+# a close of the summarizer holds the finishing session's id instead
+PERSON_CLOSER = "user"
 
 
 def recent_dir(paths: MemoryPaths) -> str:
@@ -125,7 +126,7 @@ def _update(path: str, kind: str, name: str, transform) -> list:
 def summarizer_closed(todo: dict) -> bool:
     """Closed by the summarizer (``done_by``: the finishing session), not by the person or the model."""
     by = todo.get("done_by")
-    return isinstance(by, str) and bool(by) and by not in PERSON_CLOSERS
+    return isinstance(by, str) and bool(by) and by != PERSON_CLOSER
 
 
 def mark_earlier(entries: list, current: dict, done: list, is_same, why=None) -> None:
@@ -230,7 +231,7 @@ def apply_mark(entries: list, mark: dict) -> bool:
                 continue
             hit = True
             if mark["action"] == "done":       # closed_by: the door (cli, ui, mcp); closed_in: the session
-                todo.update(done_by="user", closed_at=mark["ts"], closed_by=str(mark.get("by") or ""))
+                todo.update(done_by=PERSON_CLOSER, closed_at=mark["ts"], closed_by=str(mark.get("by") or ""))
                 if isinstance(mark.get("in_session"), str) and mark["in_session"]:
                     todo["closed_in"] = mark["in_session"]
             elif mark["action"] == "confirm":

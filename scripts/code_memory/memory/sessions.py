@@ -119,10 +119,7 @@ def unbox(text: str) -> str:
 def done_reference(text: str) -> tuple:
     """``(to-do text, earlier session id or "")`` of a 已完成的待办 line
     ``[x] text (sessions/<id>.md)`` (what :func:`done_evidence` reads after it is left out)."""
-    s = unbox(text)
-    at = s.find(".md) " + EVIDENCE_MARK)
-    if at >= 0 and s.endswith("”"):
-        s = s[:at + 4]
+    s = _split_evidence(text)[0]
     if s.endswith(".md)") and "(sessions/" in s:
         start = s.rfind("(sessions/")
         return s[:start].strip(), s[start + len("(sessions/"):-len(".md)")]
@@ -132,9 +129,16 @@ def done_reference(text: str) -> tuple:
 def done_evidence(text: str) -> str:
     """Why the summarizer closed it: the ``← “…”`` after a 已完成的待办 line's reference, else ``""``
     (notes from before it was written have none)."""
+    return _split_evidence(text)[1]
+
+
+def _split_evidence(text: str) -> tuple:
+    """``(the unboxed 已完成的待办 line up to its reference, the evidence after it or "")``."""
     s = unbox(text)
     at = s.find(".md) " + EVIDENCE_MARK)
-    return s[at + 5 + len(EVIDENCE_MARK):-1].strip() if at >= 0 and s.endswith("”") else ""
+    if at >= 0 and s.endswith("”"):
+        return s[:at + 4], s[at + 5 + len(EVIDENCE_MARK):-1].strip()
+    return s, ""
 
 
 def final_message(text: str) -> str:

@@ -107,7 +107,7 @@ def closer(todo: dict) -> str:
     done_by = todo.get("done_by")
     if not done_by:
         return ""
-    if done_by != "user":
+    if done_by != recent.PERSON_CLOSER:
         return f"session {str(done_by)[:8]} (the summarizer)" + (", confirmed" if todo.get("confirmed_at") else "")
     who = DOORS.get(str(todo.get("closed_by") or ""), "the person")
     return who + (f" in session {str(todo['closed_in'])[:8]}" if todo.get("closed_in") else "")

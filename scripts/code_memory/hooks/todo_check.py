@@ -10,6 +10,13 @@ this hook answers ``decision: "block"`` with a short
 question naming up to :data:`MAX_ASKED` of them by id. Claude then continues once: it closes a
 finished one (``memory_todo`` action done, or ``code-memory todo done <id>``) or just stops.
 
+The summarizer's own closes get the same trigger (:func:`unconfirmed_closes`, round 8): a to-do a
+later session closed from words, not confirmed (``confirmed_at``) nor reopened, younger than
+``hooks.autoclose_notice_days``, is named with its evidence (``closed_why``) in a second, separate
+part of the question (:func:`reconfirm_question`) — in the places the open to-dos leave of
+:data:`MAX_ASKED` — and the model reopens it if its work shows it unfinished, or confirms it
+(``todo done`` on a summarizer close writes ``confirm``: never asked again).
+
 The trigger is loose on purpose: a false ask costs one short extra turn, a missed ask leaves a
 finished to-do on the next brief. It is silent when Claude is already continuing because of a Stop
 hook (``stop_hook_active``), when ``hooks.todo_check`` is off, when the project has no open to-do

@@ -307,8 +307,9 @@ def reconfirm_question(closes: list, after_open: bool) -> str:
             + "memory closed " + ("this to-do" if one else "these to-dos") + " on its own, from an earlier "
             f"session's words (← what it went by), and this turn touches {'it' if one else 'them'}: {named}. "
             "If this turn's work shows " + ("it is" if one else "one is") + " NOT finished, reopen it: "
-            "memory_todo (action reopen, its id), or `code-memory todo reopen <id>`. If it is finished, confirm "
-            "it: memory_todo (action done, its id), or `code-memory todo done <id>` — memory then stops asking."
+            "memory_todo (action reopen, its id), or `code-memory todo reopen <id>`. If " + ("it is" if one else "one is")
+            + " finished, confirm it: memory_todo (action done, its id), or `code-memory todo done <id>` — memory "
+            "then stops asking."
             + ("" if after_open else " (Memory's question, asked once per to-do per session.)"))
 
 

@@ -17,7 +17,8 @@ content). Before each session is summarized, it is replayed turn by turn: at the
 turn, ``hooks/todo-check.sh`` runs as Claude Code runs a Stop hook (``sh -c``, a new process),
 with the turn's last assistant text as ``last_assistant_message`` and the transcript written up to
 the end of that turn; ``stop_hook_active`` is false (the model's answer is not simulated, so the
-hook's own follow-up turn never happens). Its questions are recorded (the to-do ids it names).
+hook's own follow-up turn never happens; its answer is written back, see below). Its questions are
+recorded (the to-do ids it names, in each part).
 
 Scored per set, with the to-do index after each project's last session:
 
@@ -33,7 +34,21 @@ Scored per set, with the to-do index after each project's last session:
   question the model must answer "no" to), questions per work session and per turn, the share of
   turns with a question, to-dos named per question — next to the least share any trigger needs to
   ask every finish (one question per session that finishes a captured to-do);
-- the hook's wall time per call (p50, p90: the shim in a new process, as Claude Code runs it).
+- the hook's wall time per call (p50, p90: the shim in a new process, as Claude Code runs it);
+- **the summarizer's closes asked (assumes the model)** (round 8: the question's second part, the
+  summarizer's unconfirmed closes a turn touches): ``wrong_asked`` — closes asked about before the
+  to-do's planted finish (or of a to-do no session finishes), which the model reopens;
+  ``right_asked`` — closes asked about after it, each one confirm call (``right_asked_again``: asked
+  again in a later session, which only happens when nothing is written back, ``--no-answers``, or
+  the model stays silent, ``--on-right-close silent``); questions that name only closes (each an
+  extra question) per turn. The summarizer's wrong closes and sprung traps left at the end are its
+  ``closes``/``traps`` (bench_handover_tuning's judgement of the final index).
+
+The model's answers are replayed (unless ``--no-answers``): what it would do, truthfully, is written
+as the ``memory_todo`` tool writes it (``by: mcp``, the session it came from, at the replay's time),
+so a to-do it closes or reopens is closed or open for the summarizer of the later sessions and for
+the next briefs: an asked open to-do that session (or an earlier one) finished is closed; an asked
+summarizer close is reopened before the planted finish and confirmed after it.
 
 Baseline: without the hook, every finish the summarizer misses stays shown (its "finished still
 shown"); ``--checkout DIR`` runs another checkout's hook and summarizer.
@@ -116,9 +131,11 @@ class StopReplay:
         self.on_right_close = on_right_close      # confirm, or silent: what the model does on a right close
         self.clock = 0.0             # set by bench_handover_tuning.run: the replay's time
         self.done_of: dict = {}      # session id -> its planted finishes
+        self.todos_of: dict = {}     # session id -> its planted to-dos
+        self.answered: list = []     # what the replayed model did: "<session> <action> <to-do>"
         self.rechecks = {"questions": 0, "questions_only_about_closes": 0, "named": 0, "wrong_asked": 0,
                          "right_asked": 0, "right_asked_again": 0, "reopened": 0, "confirmed": 0,
-                         "model_closes": 0}
+                         "model_closes": 0, "unplanted_asked": 0}
         self.rechecked: dict = {}    # to-do id -> sessions whose turns named it as a summarizer close
 
     def session(self, env, project_dir, sids, k, session, tmp):
@@ -126,6 +143,7 @@ class StopReplay:
         sid = sids[k]
         path = os.path.join(tmp, "turns", f"{sid}.jsonl")
         self.done_of[sid] = list(session["done"])
+        self.todos_of[sid] = list(session["todos"])
         hook_env = dict(env, CODE_MEMORY_HOOKS__AUTOCLOSE_NOTICE_DAYS=str(NOTICE_DAYS))
         for turn, (end, message) in enumerate(turns(session["steps"])):
             handover.write_transcript(path, sid, project_dir, os.path.basename(project_dir),
@@ -167,7 +185,9 @@ class StopReplay:
         closed; a summarizer close asked before its real finish is reopened (the replay's summarizer
         of the later sessions sees it open again), one asked after it is confirmed (or left alone:
         ``--on-right-close silent``). Session-level: the planted finishes say which session finishes a
-        to-do, not which turn, so the model is taken to know at any turn of the finishing session."""
+        to-do, not which turn, so the model is taken to know at any turn of the finishing session. A
+        close of a to-do nobody planted (a spurious capture) has no truth to answer with: counted
+        (``unplanted_asked``), not answered."""
         from code_memory.errors import CodeMemoryError
         from code_memory.memory import todos
         from code_memory.paths import MemoryPaths
@@ -180,6 +200,11 @@ class StopReplay:
                 continue
             finished = self.finished_by(todo, sids, k)
             action = None
+            if tid in rechecked and not any(p.lower() in todo["text"].lower()
+                                            for sid in sids[:k + 1] for p in self.todos_of.get(sid, ())):
+                self.rechecks["unplanted_asked"] += tid not in self.rechecked
+                self.rechecked.setdefault(tid, set()).add(sids[k])
+                continue      # a to-do nobody planted (a spurious capture): no truth to answer with
             if tid in rechecked:
                 again = tid in self.rechecked
                 self.rechecked.setdefault(tid, set()).add(sids[k])
@@ -197,6 +222,8 @@ class StopReplay:
                 continue
             key = {"reopen": "reopened", "confirm": "confirmed"}.get(decided["action"], "model_closes")
             self.rechecks[key] += 1
+            if key != "model_closes":
+                self.answered.append(f"{sids[k]} {decided['action']}: {todo['text']}")
 
     @staticmethod
     def _turn(env, project_dir, sid, session, path, message, ids) -> dict:
@@ -269,7 +296,7 @@ class StopReplay:
                 "extra_questions_per_turn": share(self.rechecks["questions_only_about_closes"], self.turns),
                 "hook_ms_p50": round(statistics.median(ms), 1) if ms else None,
                 "hook_ms_p90": round(ms[int(len(ms) * 0.9)], 1) if ms else None,
-                "misses": misses}
+                "misses": misses + self.answered}
 
 
 def main() -> int:

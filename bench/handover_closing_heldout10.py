@@ -53,7 +53,20 @@ Same shapes as ``handover_tuning_set.py`` (``S``/``U``/``A``/``E``/``W``/``R``/`
 the ``[ ]`` lines at a scored start that hold no planted to-do of the project);
 ``bench_todo_check.py --set closing-heldout10`` replays it turn by turn for the Stop-hook check.
 
-BASELINE — (filled in below once run)
+BASELINE — unchanged main (the rules of f181e79, the worktree's own scripts; the set as of commit
+59b09ce), offline summarizer, 2026-11-26 20:39 UTC, load average 0.63 at the start and 4.00 at the
+end (2 shared cores, both benches run side by side):
+``.venv-test/bin/python bench/bench_handover_tuning.py --set closing-heldout10 --json OUT`` (176 s):
+open to-dos captured (on a ``[ ]`` line of the next start) 33/36 (Chinese 14/15, English 15/17,
+mixed 4/4); finished to-dos still shown 10/32; closes right 18, missed 9, wrong 2; traps held 16,
+sprung 2, untested 1 (its to-do was never captured); spurious to-dos 32 of 102 ``[ ]`` lines at the
+scored starts; topics 14/14; files 14/14; leaks 0; false decisions 0; start context p50 5,986
+characters (max 5,998); SessionStart p50 121.8 ms (loaded machine).
+``.venv-test/bin/python bench/bench_todo_check.py --set closing-heldout10 --checkout . --json OUT``
+(176 s): of 32 finishes, 29 captured, 26 asked (ask recall 0.897); the summarizer missed 10 and the
+hook asked about 9 of them (ask recall of summarizer misses 0.9); floor (finished still shown if the
+model answers every question right) 1/32; traps asked 18/18; 36 questions over 74 turns (0.486 per
+turn, 0.706 per work session; least share of turns asked for full recall 0.338); hook p50 40.7 ms.
 """
 
 from __future__ import annotations

@@ -173,11 +173,15 @@ class StopReplay:
             self.answer(env, project_dir, sids, k, ids, rechecked, turn)
 
     def finished_by(self, todo: dict, sids: list, k: int) -> bool:
-        """Did a session after the to-do's own, up to session ``k``, finish it (a planted finish)?"""
+        """Did the sessions after the to-do's own, up to session ``k``, finish it — every planted to-do
+        its text holds (one captured sentence may hold two: finishing one leaves it open)?"""
         if todo["session"] not in sids:
             return False
-        j = sids.index(todo["session"])
-        return any(p.lower() in todo["text"].lower() for sid in sids[j + 1:k + 1] for p in self.done_of.get(sid, ()))
+        j, text = sids.index(todo["session"]), todo["text"].lower()
+        done = {p.lower() for sid in sids[j + 1:k + 1] for p in self.done_of.get(sid, ())}
+        planted = {p.lower() for sid in sids[:k + 1] for p in self.todos_of.get(sid, ())} | done
+        held = [p for p in planted if p in text]
+        return bool(held) and all(p in done for p in held)
 
     def answer(self, env, project_dir, sids, k, ids, rechecked, turn) -> None:
         """The model's truthful answer, written as the memory_todo tool writes it (``by: mcp``, in this

@@ -22,15 +22,8 @@ a claim made before the check) — and that only a later session's work reveals.
 
 from __future__ import annotations
 
+from handover_traps_set import S  # a session with ``traps``
 from handover_tuning_set import END, A, B, E, U, W
-from handover_tuning_set import S as _S
-
-
-def S(steps, *, traps=(), **planted):
-    session = _S(steps, **planted)
-    session["traps"] = list(traps)
-    return session
-
 
 SCENARIOS = [
     ("r-zh-flaky", "zh", [

@@ -19,7 +19,7 @@ part of the question (:func:`reconfirm_question`) — in the places the open to-
 
 The trigger is loose on purpose: a false ask costs one short extra turn, a missed ask leaves a
 finished to-do on the next brief. It is silent when Claude is already continuing because of a Stop
-hook (``stop_hook_active``), when ``hooks.todo_check`` is off, when the project has no open to-do
+hook (``stop_hook_active``), when ``hooks.todo_check`` is off, when the project has no open to-do (nor unconfirmed close)
 the turn shares words with, for the session's own to-dos, and for any to-do it asked about before
 in this session (the session's ledger, hooks/ledger.py: ``todo-asked:<id>``). Other projects'
 to-dos (a workspace's siblings included) are never named: the session can close only its own.

@@ -447,6 +447,12 @@ SCHEMA = (
     Key("hooks.todo_check", True,
         "todo-check (Stop): at the end of a turn that seems to be about an open to-do of the project, ask the "
         "model once whether its work finished it (it closes it or just stops); false = never ask."),
+    Key("hooks.todo_check_meaning", 0.6,
+        "todo-check also asks about an open to-do whose cosine to the turn's closest piece reaches this, by the "
+        "embedding model through the warm search server (op related) — a finish said in other words; the word "
+        "trigger alone when no server or model answers in time. Chosen for the test model on the tuning sets; "
+        "above 1 = by words only.",
+        low=0.0),
     Key("hooks.auto_init", True,
         "SessionStart creates the memory root from the templates when it is missing (plugin installs)."),
     Key("hooks.daily_notes", True,

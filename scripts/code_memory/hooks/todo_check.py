@@ -35,6 +35,9 @@ TAIL_BYTES = 256 * 1024         # of the transcript, read from its end for this 
 MAX_PROMPT_CHARS = 4000
 MAX_TODO_CHARS = 160            # of a to-do's text in the question
 LEDGER_PREFIX = "todo-asked:"
+MEANING_TEXT_CHARS = 8000       # of the turn's text sent to the warm server (op ``related``)
+MEANING_TODO_CHARS = 400
+MEANING_MAX_TODOS = 50          # the most recent ones when a project has more
 MIN_SHARED = 1.0                # the weight of words a to-do must share with the turn
 MIN_COVERAGE = 0.2              # … and this share of the to-do's own weight (of at most COVERAGE_OF)
 # the constants were chosen on the handover tuning sets (bench/bench_todo_check.py --dump; BENCHMARKS.md)
@@ -243,6 +246,38 @@ def choose(todos: list, turn_text: str, edited=()) -> list:
     return [(tid, text) for _s, tid, text in scored[:MAX_ASKED]]
 
 
+def by_meaning(ctx, todos: list, turn_text: str) -> dict:
+    """``{id: score}``: how close each to-do is to the turn by meaning, from the warm search
+    server (op ``related``, search/related.py: the configured embedding model through its warm
+    daemon), asked within ``search.server_hook_timeout_seconds``. ``{}`` when no server answers in
+    time, it has no vectors now, or ``search.server`` is off — the word trigger alone then decides."""
+    try:
+        if not ctx.cfg.get_path("search.server"):
+            return {}
+        from ..search.client import call
+
+        request = {"text": turn_text[:MEANING_TEXT_CHARS],
+                   "todos": [{"id": tid, "text": text[:MEANING_TODO_CHARS]}
+                             for tid, text, _f in todos[:MEANING_MAX_TODOS]]}
+        answer = call(ctx.cfg.root, "related", request, float(ctx.cfg.get_path("search.server_hook_timeout_seconds")))
+        scores = answer.get("scores") if isinstance(answer, dict) and answer.get("ok") else None
+        if not isinstance(scores, dict):
+            return {}
+        return {tid: float(s) for tid, s in scores.items()
+                if isinstance(tid, str) and isinstance(s, (int, float)) and not isinstance(s, bool)}
+    except Exception:  # noqa: BLE001 — the meaning is extra: its failure never costs the word trigger's question
+        return {}
+
+
+def with_meaning(chosen: list, todos: list, scores: dict, threshold: float) -> list:
+    """``chosen`` (the word trigger's, first) and the to-dos whose ``scores`` reach ``threshold``
+    (closest first), at most :data:`MAX_ASKED`."""
+    named = {tid for tid, _t in chosen}
+    close = sorted(((scores[tid], tid, text) for tid, text, _f in todos
+                    if tid not in named and scores.get(tid, -1.0) >= threshold), key=lambda s: -s[0])
+    return (chosen + [(tid, text) for _s, tid, text in close])[:MAX_ASKED]
+
+
 def question(chosen: list) -> str:
     named = "; ".join(f"{tid} “{' '.join(text.split())[:MAX_TODO_CHARS]}”" for tid, text in chosen)
     one = len(chosen) == 1
@@ -275,6 +310,7 @@ def handle(event, ctx):
     turn_text = "\n".join([_bounded(event.last_message, MAX_MESSAGE_CHARS), prompt, *edited,
                            *(a for a in actions if not a.startswith("/"))])
     chosen = choose(todos, turn_text, edited)
+    chosen = with_meaning(chosen, todos, by_meaning(ctx, todos, turn_text), float(ctx.setting("todo_check_meaning")))
     if not chosen or not ledger.add(keys=[LEDGER_PREFIX + tid for tid, _t in chosen]):
         return None                       # nothing related, or no ledger to keep "once" with: silent
     ctx.log.info("todo-check", asked=len(chosen), open=len(todos))

@@ -114,5 +114,58 @@ def test_no_server_or_a_bad_answer_keeps_the_word_trigger(alpha, monkeypatch):
 def test_with_meaning_caps_and_orders():
     todos = [(str(i), f"t{i}", []) for i in range(6)]
     scores = {"0": 0.95, "1": 0.7, "2": 0.99, "3": 0.1, "4": 0.8}
-    assert todo_check.with_meaning([("5", "t5")], todos, scores, 0.6) == [("5", "t5"), ("2", "t2"), ("0", "t0")]
-    assert todo_check.with_meaning([], todos, scores, 1.5) == []
+    # asked anyway: the join threshold; alone: the ask threshold
+    assert todo_check.with_meaning([("5", "t5")], todos, scores, 0.99, 0.6) == [("5", "t5"), ("2", "t2"), ("0", "t0")]
+    assert todo_check.with_meaning([], todos, scores, 0.9, 0.05) == [("2", "t2"), ("0", "t0")]
+    assert todo_check.with_meaning([], todos, scores, 1.5, 0.0) == []
+    assert todo_check.with_meaning([("5", "t5")], todos, {}, 0.0, 0.0) == [("5", "t5")]
+
+
+def test_with_the_real_model_a_finish_in_other_words_is_named(alpha, initialized_root, test_model_config,
+                                                             monkeypatch, tmp_path):
+    """The registered hook, the warm server and the embedding daemon of a real ONNX model (the test
+    model): a turn that finishes one to-do in its words and another in other words names both; a
+    to-do the turn is not about is not named, and an unrelated turn asks nothing. No timing."""
+    import shutil
+    import tempfile
+
+    from code_memory.search import daemon, embed
+    from support.hook_runner import run_hook
+
+    sockets = tempfile.mkdtemp(prefix="cmr-", dir="/tmp")     # short: a socket path has 108 bytes
+    env = {"CODE_MEMORY_SOCKET_DIR": sockets, "CODE_MEMORY_SEARCH__SERVER": "1", "CODE_MEMORY_EMBEDDING__DAEMON": "1",
+           **{"CODE_MEMORY_" + k.upper().replace(".", "__"): str(v) for k, v in test_model_config.items()}}
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(client, "_started", set())
+    spec = embed.spec_from_config({k.split(".", 1)[1]: v for k, v in test_model_config.items()})
+    root = initialized_root.root
+    frame, retry, docs = (todo_id("s1", t) for t in (FRAME, RETRY, DOCS))
+    both = "Webhook deliveries are retried now when the receiver times out. " + SYNONYM_FINISH
+    request = {"text": both, "todos": [{"id": i, "text": t} for i, t in ((frame, FRAME), (retry, RETRY), (docs, DOCS))]}
+    try:
+        deadline, answer = time.monotonic() + 120, None
+        while time.monotonic() < deadline and not (answer or {}).get("by"):
+            answer = client.call(root, "related", request, 5.0)      # starts the server, which starts the daemon
+            time.sleep(0.1)
+        assert answer and answer["by"] == spec.key, answer
+        scores = answer["scores"]
+        assert scores[frame] > scores[docs] and scores[retry] > scores[docs]
+        assert client.call(root, "related", {"text": both, "todos": "x"}, 5.0)["error"] == "INVALID_ARGUMENT"
+
+        out = run_hook("todo-check", stop(alpha, both, session="r1"))
+        assert out.returncode == 0 and ASKED.findall(out.json["reason"]) == [retry, frame]
+        assert run_hook("todo-check", stop(alpha, UNRELATED, session="r2")).silent
+        out = run_hook("todo-check", stop(alpha, "Webhook deliveries are retried now when the receiver times out.",
+                                          session="r3"))
+        assert ASKED.findall(out.json["reason"]) == [retry]          # the frame to-do is not what this turn did
+    finally:
+        pid = (client.call(root, "ping", {}, 5.0, start_server=False) or {}).get("pid")
+        client.call(root, "shutdown", {}, 5.0, start_server=False)
+        daemon.stop(spec)
+        if pid:
+            try:
+                os.kill(pid, 15)
+            except ProcessLookupError:
+                pass
+        shutil.rmtree(sockets, ignore_errors=True)

@@ -269,10 +269,13 @@ def by_meaning(ctx, todos: list, turn_text: str) -> dict:
         return {}
 
 
-def with_meaning(chosen: list, todos: list, scores: dict, threshold: float) -> list:
-    """``chosen`` (the word trigger's, first) and the to-dos whose ``scores`` reach ``threshold``
-    (closest first), at most :data:`MAX_ASKED`."""
+def with_meaning(chosen: list, todos: list, scores: dict, ask: float, join: float) -> list:
+    """``chosen`` (the word trigger's, first) and the to-dos close to the turn by ``scores``
+    (closest first), at most :data:`MAX_ASKED`: those reaching ``join`` when the word trigger asks
+    anyway (naming one more to-do in a question that is asked costs no turn), else those reaching
+    ``ask`` (a question of their own: a much closer match)."""
     named = {tid for tid, _t in chosen}
+    threshold = join if chosen else ask
     close = sorted(((scores[tid], tid, text) for tid, text, _f in todos
                     if tid not in named and scores.get(tid, -1.0) >= threshold), key=lambda s: -s[0])
     return (chosen + [(tid, text) for _s, tid, text in close])[:MAX_ASKED]
@@ -310,7 +313,8 @@ def handle(event, ctx):
     turn_text = "\n".join([_bounded(event.last_message, MAX_MESSAGE_CHARS), prompt, *edited,
                            *(a for a in actions if not a.startswith("/"))])
     chosen = choose(todos, turn_text, edited)
-    chosen = with_meaning(chosen, todos, by_meaning(ctx, todos, turn_text), float(ctx.setting("todo_check_meaning")))
+    chosen = with_meaning(chosen, todos, by_meaning(ctx, todos, turn_text), float(ctx.setting("todo_check_meaning_ask")),
+                          float(ctx.setting("todo_check_meaning_join")))
     if not chosen or not ledger.add(keys=[LEDGER_PREFIX + tid for tid, _t in chosen]):
         return None                       # nothing related, or no ledger to keep "once" with: silent
     ctx.log.info("todo-check", asked=len(chosen), open=len(todos))

@@ -29,7 +29,7 @@ MAX_TEXT_CHARS = 8000
 MAX_TODOS = 50
 MAX_TODO_CHARS = 400
 MAX_ID_CHARS = 64
-PIECE_CHARS = 300             # the turn is scored in pieces of about this size, the closest one counts
+PIECE_CHARS = 120             # the turn is scored in pieces of about this size (a sentence or two), the closest counts
 MAX_PIECES = 16
 CACHE_SIZE = 4000             # to-do vectors kept by text
 START_EVERY_SECONDS = 60.0    # how often a missing embedding daemon is started
@@ -42,8 +42,10 @@ _started_at = {"t": 0.0}
 
 
 def pieces(text: str, size: int = PIECE_CHARS, most: int = MAX_PIECES) -> list:
-    """``text`` cut into at most ``most`` pieces of about ``size`` characters, at line and sentence
-    ends (Chinese and Latin); a longer sentence is one piece of at most twice ``size``."""
+    """``text`` cut at line and sentence ends (Chinese and Latin) into pieces of about ``size``
+    characters (short sentences share one; a longer sentence is one piece of at most twice
+    ``size``); of more than ``most``, the first and the last ``most // 2`` (a report's finish is
+    often its first or its last sentence)."""
     out, current = [], ""
     for line in text.translate(_SENTENCE_ENDS).replace(". ", ".\n").replace("; ", ";\n").split("\n"):
         line = line.strip()
@@ -51,13 +53,11 @@ def pieces(text: str, size: int = PIECE_CHARS, most: int = MAX_PIECES) -> list:
             continue
         if current and len(current) + len(line) > size:
             out.append(current)
-            if len(out) >= most:
-                return out
             current = ""
         current = (current + " " + line).strip()[: size * 2]
     if current:
         out.append(current)
-    return out[:most]
+    return out if len(out) <= most else out[: most // 2] + out[len(out) - most // 2:]
 
 
 def validate(request: dict) -> tuple:

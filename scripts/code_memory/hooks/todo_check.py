@@ -17,8 +17,13 @@ the turn shares words with, for the session's own to-dos, and for any to-do it a
 in this session (the session's ledger, hooks/ledger.py: ``todo-asked:<id>``). Other projects'
 to-dos (a workspace's siblings included) are never named: the session can close only its own.
 
+By meaning too (:func:`by_meaning`, :func:`with_meaning`): the root's warm search server (op
+``related``, search/related.py) scores each candidate by the embedding model; a close one joins a
+question the words ask anyway (``hooks.todo_check_meaning_join``) or, much closer, is asked alone
+(``hooks.todo_check_meaning_ask``). Without a server or model answering in time: words only.
+
 Standard library only: lowercased Latin words with light stemming, Han character bigrams, file
-names — no segmenter on this path. Work is bounded: the final message is cut to
+names — no segmenter on this path; the model runs in the warm processes. Work is bounded: the final message is cut to
 :data:`MAX_MESSAGE_CHARS`, the transcript read to its last :data:`TAIL_BYTES`.
 """
 

@@ -152,6 +152,9 @@ def test_with_the_real_model_a_finish_in_other_words_is_named(alpha, initialized
         scores = answer["scores"]
         assert scores[frame] > scores[docs] and scores[retry] > scores[docs]
         assert client.call(root, "related", {"text": both, "todos": "x"}, 5.0)["error"] == "INVALID_ARGUMENT"
+        for bad in ({"op": "embed", "texts": "x"}, {"op": "embed", "texts": ["x"] * (daemon.MAX_EMBED_TEXTS + 1)},
+                    {"op": "embed", "texts": [1]}):
+            assert daemon.request(daemon.socket_path(spec), bad)["ok"] is False       # refused, the daemon lives on
 
         out = run_hook("todo-check", stop(alpha, both, session="r1"))
         assert out.returncode == 0 and ASKED.findall(out.json["reason"]) == [retry, frame]

@@ -252,7 +252,7 @@ def choose(todos: list, turn_text: str, edited=()) -> list:
 
 
 def by_meaning(ctx, todos: list, turn_text: str) -> dict:
-    """``{id: score}``: how close each to-do is to the turn by meaning, from the warm search
+    """``{id: score}``: how close each to-do is to the turn (its prompt and final message) by meaning, from the warm search
     server (op ``related``, search/related.py: the configured embedding model through its warm
     daemon), asked within ``search.server_hook_timeout_seconds``. ``{}`` when no server answers in
     time, it has no vectors now, or ``search.server`` is off — the word trigger alone then decides."""
@@ -318,7 +318,8 @@ def handle(event, ctx):
     turn_text = "\n".join([_bounded(event.last_message, MAX_MESSAGE_CHARS), prompt, *edited,
                            *(a for a in actions if not a.startswith("/"))])
     chosen = choose(todos, turn_text, edited)
-    chosen = with_meaning(chosen, todos, by_meaning(ctx, todos, turn_text), float(ctx.setting("todo_check_meaning_ask")),
+    said = prompt + "\n" + _bounded(event.last_message, MEANING_TEXT_CHARS)      # what was asked and done, in words
+    chosen = with_meaning(chosen, todos, by_meaning(ctx, todos, said), float(ctx.setting("todo_check_meaning_ask")),
                           float(ctx.setting("todo_check_meaning_join")))
     if not chosen or not ledger.add(keys=[LEDGER_PREFIX + tid for tid, _t in chosen]):
         return None                       # nothing related, or no ledger to keep "once" with: silent

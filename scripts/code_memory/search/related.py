@@ -30,7 +30,7 @@ MAX_TODOS = 50
 MAX_TODO_CHARS = 400
 MAX_ID_CHARS = 64
 PIECE_CHARS = 120             # the turn is scored in pieces of about this size (a sentence or two), the closest counts
-MAX_PIECES = 16
+MAX_PIECES = 8                # of a longer turn: its first and its last 4 (each piece costs the model ~3-5 ms)
 CACHE_SIZE = 4000             # to-do vectors kept by text
 START_EVERY_SECONDS = 60.0    # how often a missing embedding daemon is started
 DAEMON_TIMEOUT = 2.0          # seconds for the daemon's answer (the hook gives up sooner anyway)
@@ -98,6 +98,9 @@ def op_related(warm, request: dict) -> dict:
         return {"ok": True, "scores": {}, "by": None, "reason": str(exc)}
     best = (todo_vecs @ turn_vecs.T).max(axis=1)
     return {"ok": True, "scores": {tid: round(float(s), 4) for (tid, _t), s in zip(todos, best)}, "by": spec.key}
+
+
+op_related.reads_index = False      # the server answers it without catching the index up first
 
 
 class _Unavailable(Exception):

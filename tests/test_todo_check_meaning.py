@@ -106,6 +106,9 @@ def test_no_server_or_a_bad_answer_keeps_the_word_trigger(alpha, monkeypatch):
     assert run("todo-check", stop(alpha, SYNONYM_FINISH, session="u3"), dict(os.environ)) is None
     op, request, timeout = sent[0]
     assert op == "related" and timeout == 0.5 and {t["id"] for t in request["todos"]} == {frame, retry, docs}
+    sent.clear()
+    run("todo-check", stop(alpha, "webhook " * 100_000, session="u5"), dict(os.environ))
+    assert len(sent[0][1]["text"]) <= todo_check.MEANING_TEXT_CHARS        # bounded before it is sent
     # a failure inside the hook's asking costs the meaning only, never the word trigger's question
     monkeypatch.setattr(client, "call", lambda *a, **k: 1 / 0)
     assert named(run("todo-check", stop(alpha, words_only, session="u4"), dict(os.environ))) == [retry]

@@ -87,15 +87,17 @@ def op_related(warm, request: dict) -> dict:
     turn = pieces(text)
     if not todos or not turn:
         return {"ok": True, "scores": {}, "by": None, "reason": "nothing to compare"}
-    embedder, reason = _daemon(warm.cfg)
-    if embedder is None:
+    spec, reason = _model(warm.cfg)
+    if spec is None:
         return {"ok": True, "scores": {}, "by": None, "reason": reason}
-    spec, path = embedder
-    try:
+    from .daemon import socket_path
+
+    path = socket_path(spec)
+    try:                                # straight to the daemon: no ping first
         todo_vecs = _todo_vectors(spec, path, [t for _id, t in todos])
         turn_vecs = _embed(path, turn)
     except _Unavailable as exc:
-        return {"ok": True, "scores": {}, "by": None, "reason": str(exc)}
+        return {"ok": True, "scores": {}, "by": None, "reason": _start(warm.cfg, spec) or str(exc)}
     best = (todo_vecs @ turn_vecs.T).max(axis=1)
     return {"ok": True, "scores": {tid: round(float(s), 4) for (tid, _t), s in zip(todos, best)}, "by": spec.key}
 
@@ -107,33 +109,38 @@ class _Unavailable(Exception):
     pass
 
 
-def _daemon(cfg) -> tuple:
-    """``((spec, socket path), None)`` of the configured model's running embedding daemon, else
-    ``(None, why)`` — starting it in the background when it may start."""
+def _model(cfg) -> tuple:
+    """``(spec, None)`` of the configured model when vectors are on through the daemon, else
+    ``(None, why)``."""
     from ..config import setting
     from . import embed
-    from .daemon import running, socket_path
 
     ecfg = cfg.get("embedding") or {}
     if not setting(ecfg, "embedding.enabled"):
         return None, "vectors are disabled (embedding.enabled = false)"
     if not setting(ecfg, "embedding.daemon"):
         return None, "the embedding daemon is off (embedding.daemon = false)"
-    spec = embed.spec_from_config(ecfg)
-    if running(spec):
-        return (spec, socket_path(spec)), None
+    return embed.spec_from_config(ecfg), None
+
+
+def _start(cfg, spec) -> str | None:
+    """The daemon of ``spec`` did not answer: why it will not start, else start it in the
+    background (at most once per :data:`START_EVERY_SECONDS`) and say so."""
+    from ..config import setting
+    from . import embed
+
     reason = embed.quick_check(spec)
     if reason:
-        return None, reason
+        return reason
     record = embed.failure_record(cfg.paths.index_dir, spec)
     if record is not None:
-        return None, f"{record['reason']} (vectors are off)"
+        return f"{record['reason']} (vectors are off)"
     if not embed.model_cached(spec):
-        return None, f"model {spec.name} is not downloaded"
-    if time.monotonic() - _started_at["t"] > START_EVERY_SECONDS or not _started_at["t"]:
+        return f"model {spec.name} is not downloaded"
+    if not _started_at["t"] or time.monotonic() - _started_at["t"] > START_EVERY_SECONDS:
         _started_at["t"] = time.monotonic()
-        _start_daemon(spec, float(setting(ecfg, "embedding.daemon_idle_seconds")))
-    return None, "the embedding daemon is starting"
+        _start_daemon(spec, float(setting(cfg.get("embedding") or {}, "embedding.daemon_idle_seconds")))
+    return "the embedding daemon is starting"
 
 
 def _start_daemon(spec, idle_seconds: float) -> None:

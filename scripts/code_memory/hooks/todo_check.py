@@ -42,7 +42,7 @@ MAX_TODO_CHARS = 160            # of a to-do's text in the question
 LEDGER_PREFIX = "todo-asked:"
 MEANING_TEXT_CHARS = 8000       # of the turn's text sent to the warm server (op ``related``)
 MEANING_TODO_CHARS = 400
-MEANING_MAX_TODOS = 50          # the most recent ones when a project has more
+MEANING_MAX_TODOS = 50          # candidates sent (the op refuses more); the word trigger still sees them all
 MIN_SHARED = 1.0                # the weight of words a to-do must share with the turn
 MIN_COVERAGE = 0.2              # … and this share of the to-do's own weight (of at most COVERAGE_OF)
 # the constants were chosen on the handover tuning sets (bench/bench_todo_check.py --dump; BENCHMARKS.md)

@@ -36,7 +36,11 @@ Scored per set, with the to-do index after each project's last session:
 - the hook's wall time per call (p50, p90: the shim in a new process, as Claude Code runs it).
 
 Baseline: without the hook, every finish the summarizer misses stays shown (its "finished still
-shown"); ``--checkout DIR`` runs another checkout's hook and summarizer.
+shown"); ``--checkout DIR`` runs another checkout's hook and summarizer. ``--meaning``: the hook
+also asks the warm search server which to-dos a turn is about by meaning (op ``related``); the
+bench starts that server and the embedding daemon of the test model (or ``--model-path DIR``) in a
+private socket directory, warms them up before the first turn and stops them at the end. Without
+it: words only, and no model is needed (``--smoke`` runs in seconds).
 """
 
 from __future__ import annotations

@@ -166,3 +166,22 @@ def test_the_model_reopens_or_confirms_a_close_through_the_tool_and_the_cli(alph
     assert json.loads(capsys.readouterr().out)["error"] == "NOT_FOUND"
     assert cli(["todo", "reopen", "--project", "beta", beta]) == 0
     assert json.loads(capsys.readouterr().out)["todo"]["status"] == "open"
+
+
+def test_a_close_joins_by_meaning_like_an_open_todo(alpha, monkeypatch):
+    """The same trigger as the open to-dos: a close that shares no word but is close in meaning (the warm
+    server's scores, one call for open to-dos and closes) is named; without scores it is not."""
+    ref = todo_id("s1", TODO_EXPORT)
+    message = "Spreadsheet downloads honour the chosen period now."
+    seen = []
+
+    def scores(ctx, todos_, text):
+        seen.append([t[0] for t in todos_])
+        return {ref: 0.9}
+
+    monkeypatch.setattr(todo_check, "by_meaning", lambda ctx, todos_, text: {})
+    assert ask(stop(alpha, message=message)) is None
+    monkeypatch.setattr(todo_check, "by_meaning", scores)
+    reason = ask(stop(alpha, session="s4", message=message))["reason"]
+    assert reason.startswith("[code-memory] Before you stop: memory closed this to-do") and ref in reason
+    assert seen and ref in seen[-1] and todo_id("s1", TODO_RETRY) in seen[-1]

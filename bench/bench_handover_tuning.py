@@ -354,6 +354,13 @@ def carried_copy(index: list, todo: dict) -> dict:
     return todo
 
 
+def closed_in(todo: dict) -> str:
+    """The session a done to-do was closed in: the summarizer's finishing session (``done_by``), or the
+    session the model closed it from (``closed_in``, bench_todo_check.py's replayed answers)."""
+    by = todo.get("done_by") or ""
+    return str(todo.get("closed_in") or "") if by == "user" else by
+
+
 def check_closes(score: Score, index: list, sessions: list, sids: list) -> None:
     """Judge the to-do index of one project after its last session: each planted to-do's copy in the
     index of the session that planted it is ``done`` exactly when (and by the session that) a
@@ -370,7 +377,7 @@ def check_closes(score: Score, index: list, sessions: list, sids: list) -> None:
                 if todo["session"] != sids[j] and todo["session"] in sids and any(
                         p.lower() in todo["text"].lower() for p in sessions[sids.index(todo["session"])]["todos"]):
                     continue
-                by = todo.get("done_by")
+                by = closed_in(todo)
                 closer = sids.index(by) if todo["status"] == "done" and by in sids else None
                 if todo["status"] == "done" and (finisher is None or closer is None or closer < finisher):
                     score.closes["wrong"] += 1
@@ -385,7 +392,7 @@ def check_closes(score: Score, index: list, sessions: list, sids: list) -> None:
     for k, session in enumerate(sessions):
         for phrase in session.get("traps", ()):
             copies = [t for t in index if phrase.lower() in t["text"].lower()]
-            closers = [sids.index(t["done_by"]) for t in copies if t["status"] == "done" and t.get("done_by") in sids]
+            closers = [sids.index(closed_in(t)) for t in copies if t["status"] == "done" and closed_in(t) in sids]
             outcome = "untested" if not copies else "sprung" if any(c <= k for c in closers) else "held"
             score.traps[outcome] += 1
             if outcome == "sprung":
@@ -472,6 +479,7 @@ def run(python: str, checkout: str, scenarios, show=(), observer=None) -> dict:
                         observer.project_done(name, sessions, sids, index)
                 continue
             if observer:
+                observer.clock = clock            # the replay's time: this session ends at clock + 3600
                 observer.session(env, project_dir, sids, k, sessions[k], tmp)
             path = os.path.join(tmp, "transcripts", f"{sids[k]}.jsonl")
             write_transcript(path, sids[k], project_dir, name, sessions[k])

@@ -17,7 +17,8 @@ content). Before each session is summarized, it is replayed turn by turn: at the
 turn, ``hooks/todo-check.sh`` runs as Claude Code runs a Stop hook (``sh -c``, a new process),
 with the turn's last assistant text as ``last_assistant_message`` and the transcript written up to
 the end of that turn; ``stop_hook_active`` is false (the model's answer is not simulated, so the
-hook's own follow-up turn never happens). Its questions are recorded (the to-do ids it names).
+hook's own follow-up turn never happens; its answer is written back, see below). Its questions are
+recorded (the to-do ids it names, in each part).
 
 Scored per set, with the to-do index after each project's last session:
 
@@ -33,7 +34,21 @@ Scored per set, with the to-do index after each project's last session:
   question the model must answer "no" to), questions per work session and per turn, the share of
   turns with a question, to-dos named per question — next to the least share any trigger needs to
   ask every finish (one question per session that finishes a captured to-do);
-- the hook's wall time per call (p50, p90: the shim in a new process, as Claude Code runs it).
+- the hook's wall time per call (p50, p90: the shim in a new process, as Claude Code runs it);
+- **the summarizer's closes asked (assumes the model)** (round 8: the question's second part, the
+  summarizer's unconfirmed closes a turn touches): ``wrong_asked`` — closes asked about before the
+  to-do's planted finish (or of a to-do no session finishes), which the model reopens;
+  ``right_asked`` — closes asked about after it, each one confirm call (``right_asked_again``: asked
+  again in a later session, which only happens when nothing is written back, ``--no-answers``, or
+  the model stays silent, ``--on-right-close silent``); questions that name only closes (each an
+  extra question) per turn. The summarizer's wrong closes and sprung traps left at the end are its
+  ``closes``/``traps`` (bench_handover_tuning's judgement of the final index).
+
+The model's answers are replayed (unless ``--no-answers``): what it would do, truthfully, is written
+as the ``memory_todo`` tool writes it (``by: mcp``, the session it came from, at the replay's time),
+so a to-do it closes or reopens is closed or open for the summarizer of the later sessions and for
+the next briefs: an asked open to-do that session (or an earlier one) finished is closed; an asked
+summarizer close is reopened before the planted finish and confirmed after it.
 
 Baseline: without the hook, every finish the summarizer misses stays shown (its "finished still
 shown"); ``--checkout DIR`` runs another checkout's hook and summarizer. ``--meaning``: the hook
@@ -65,6 +80,17 @@ from report import emit  # noqa: E402
 
 BLIND = ("closing-heldout7", "closing-heldout8", "closing-heldout9", "closing-heldout10")
 ASKED = re.compile(r"\b([0-9a-f]{8}) “")
+RECHECK = "memory closed th"     # where the question's part about the summarizer's closes begins (round 8)
+# the replay's clock starts 200 h before now while the hook measures hooks.autoclose_notice_days (7) from
+# now: the window is widened by that offset, so it means 7 days after the close in the replay's time
+NOTICE_DAYS = 7 + 9
+
+
+def split_question(reason: str) -> tuple:
+    """(ids of the open to-dos, ids of the summarizer's closes) a Stop question names."""
+    cut = reason.find(RECHECK)
+    head, tail = (reason, "") if cut < 0 else (reason[:cut], reason[cut:])
+    return ASKED.findall(head), ASKED.findall(tail)
 
 
 def scenarios_of(name: str):
@@ -144,7 +170,8 @@ class Meaning:
 class StopReplay:
     """The bench_handover_tuning observer: runs the Stop hook at the end of every turn."""
 
-    def __init__(self, checkout: str, dump: bool = False, meaning: Meaning | None = None):
+    def __init__(self, checkout: str, dump: bool = False, meaning: Meaning | None = None, answers: bool = True,
+                 on_right_close: str = "confirm"):
         self.meaning = meaning
         self.last_env: dict = {}
         self.dump = [] if dump else None     # every turn's text and open to-dos, for tuning the trigger
@@ -158,6 +185,16 @@ class StopReplay:
         self.seconds: list = []
         self.indexes: dict = {}      # project -> (sessions, sids, index)
         self.closed: dict = {}       # session id -> the finishes (phrases) the summarizer closed
+        self.answers = answers       # replay the model's truthful answers (closes, reopens, confirms)
+        self.on_right_close = on_right_close      # confirm, or silent: what the model does on a right close
+        self.clock = 0.0             # set by bench_handover_tuning.run: the replay's time
+        self.done_of: dict = {}      # session id -> its planted finishes
+        self.todos_of: dict = {}     # session id -> its planted to-dos
+        self.answered: list = []     # what the replayed model did: "<session> <action> <to-do>"
+        self.rechecks = {"questions": 0, "questions_only_about_closes": 0, "named": 0, "wrong_asked": 0,
+                         "right_asked": 0, "right_asked_again": 0, "reopened": 0, "confirmed": 0,
+                         "model_closes": 0, "unplanted_asked": 0}
+        self.rechecked: dict = {}    # to-do id -> sessions whose turns named it as a summarizer close
 
     def session(self, env, project_dir, sids, k, session, tmp):
         self.work_sessions += 1
@@ -167,7 +204,10 @@ class StopReplay:
             self.meaning.warm_up(env)
             self.last_env = env
         path = os.path.join(tmp, "turns", f"{sid}.jsonl")
-        for end, message in turns(session["steps"]):
+        self.done_of[sid] = list(session["done"])
+        self.todos_of[sid] = list(session["todos"])
+        hook_env = dict(env, CODE_MEMORY_HOOKS__AUTOCLOSE_NOTICE_DAYS=str(NOTICE_DAYS))
+        for turn, (end, message) in enumerate(turns(session["steps"])):
             handover.write_transcript(path, sid, project_dir, os.path.basename(project_dir),
                                       {"steps": session["steps"][:end]})
             data = json.dumps({"session_id": sid, "transcript_path": path, "cwd": project_dir,
@@ -175,19 +215,81 @@ class StopReplay:
                                "last_assistant_message": message, "background_tasks": [],
                                "session_crons": []}).encode()
             began = time.perf_counter()
-            out = subprocess.run(["sh", "-c", f'"{self.shim}"'], input=data, capture_output=True, env=env,
+            out = subprocess.run(["sh", "-c", f'"{self.shim}"'], input=data, capture_output=True, env=hook_env,
                                  check=False).stdout
             self.seconds.append(time.perf_counter() - began)
             self.turns += 1
-            ids = ASKED.findall(json.loads(out).get("reason", "")) if out.strip() else []
+            ids, rechecked = split_question(json.loads(out).get("reason", "") if out.strip() else "")
             if self.dump is not None:
-                self.dump.append(self._turn(env, project_dir, sid, session, path, message, ids))
-            if not ids:
+                self.dump.append(self._turn(env, project_dir, sid, session, path, message, ids + rechecked))
+            if not ids and not rechecked:
                 continue
             self.questions += 1
             self.turns_asked += 1
-            self.named += len(ids)
+            self.named += len(ids) + len(rechecked)
             self.asked.setdefault(sid, set()).update(ids)
+            if rechecked:
+                self.rechecks["questions"] += 1
+                self.rechecks["questions_only_about_closes"] += not ids
+                self.rechecks["named"] += len(rechecked)
+            self.answer(env, project_dir, sids, k, ids, rechecked, turn)
+
+    def finished_by(self, todo: dict, sids: list, k: int) -> bool:
+        """Did the sessions after the to-do's own, up to session ``k``, finish it — every planted to-do
+        its text holds (one captured sentence may hold two: finishing one leaves it open)?"""
+        if todo["session"] not in sids:
+            return False
+        j, text = sids.index(todo["session"]), todo["text"].lower()
+        done = {p.lower() for sid in sids[j + 1:k + 1] for p in self.done_of.get(sid, ())}
+        planted = {p.lower() for sid in sids[:k + 1] for p in self.todos_of.get(sid, ())} | done
+        held = [p for p in planted if p in text]
+        return bool(held) and all(p in done for p in held)
+
+    def answer(self, env, project_dir, sids, k, ids, rechecked, turn) -> None:
+        """The model's truthful answer, written as the memory_todo tool writes it (``by: mcp``, in this
+        session, at the replay's time): an asked open to-do this session (or an earlier one) finished is
+        closed; a summarizer close asked before its real finish is reopened (the replay's summarizer
+        of the later sessions sees it open again), one asked after it is confirmed (or left alone:
+        ``--on-right-close silent``). Session-level: the planted finishes say which session finishes a
+        to-do, not which turn, so the model is taken to know at any turn of the finishing session. A
+        close of a to-do nobody planted (a spurious capture) has no truth to answer with: counted
+        (``unplanted_asked``), not answered."""
+        from code_memory.errors import CodeMemoryError
+        from code_memory.memory import todos
+        from code_memory.paths import MemoryPaths
+
+        paths, project = MemoryPaths(env["CODE_MEMORY_ROOT"]), os.path.basename(project_dir)
+        index = {t["id"]: t for t in todos.list_todos(paths, project=project, statuses=todos.STATUSES, expire_days=30)}
+        for tid in ids + rechecked:
+            todo = index.get(tid)
+            if todo is None:
+                continue
+            finished = self.finished_by(todo, sids, k)
+            action = None
+            if tid in rechecked and not any(p.lower() in todo["text"].lower()
+                                            for sid in sids[:k + 1] for p in self.todos_of.get(sid, ())):
+                self.rechecks["unplanted_asked"] += tid not in self.rechecked
+                self.rechecked.setdefault(tid, set()).add(sids[k])
+                continue      # a to-do nobody planted (a spurious capture): no truth to answer with
+            if tid in rechecked:
+                again = tid in self.rechecked
+                self.rechecked.setdefault(tid, set()).add(sids[k])
+                self.rechecks["right_asked" if finished else "wrong_asked"] += not again
+                self.rechecks["right_asked_again"] += finished and again
+                action = ("done" if self.on_right_close == "confirm" else None) if finished else "reopen"
+            elif finished:
+                action = "done"
+            if not action or not self.answers:
+                continue
+            try:
+                decided = todos.decide(paths, tid, action, by="mcp", project=project, expire_days=30,
+                                       now=self.clock + 1800 + turn, in_session=sids[k])
+            except CodeMemoryError:
+                continue
+            key = {"reopen": "reopened", "confirm": "confirmed"}.get(decided["action"], "model_closes")
+            self.rechecks[key] += 1
+            if key != "model_closes":
+                self.answered.append(f"{sids[k]} {decided['action']}: {todo['text']}")
 
     @staticmethod
     def _turn(env, project_dir, sid, session, path, message, ids) -> dict:
@@ -256,9 +358,11 @@ class StopReplay:
                 "questions_per_turn": share(self.questions, self.turns),
                 "share_of_turns_asked": share(self.turns_asked, self.turns),
                 "least_share_of_turns_asked_for_full_recall": share(finishing, self.turns),
+                "summarizer_closes_asked_assumes_the_model": self.rechecks,
+                "extra_questions_per_turn": share(self.rechecks["questions_only_about_closes"], self.turns),
                 "hook_ms_p50": round(statistics.median(ms), 1) if ms else None,
                 "hook_ms_p90": round(ms[int(len(ms) * 0.9)], 1) if ms else None,
-                "misses": misses}
+                "misses": misses + self.answered}
 
 
 def main() -> int:
@@ -268,6 +372,10 @@ def main() -> int:
     parser.add_argument("--checkout", default=handover.REPO, help="run the hook and the summarizer of this checkout")
     parser.add_argument("--json", help="also write the result here")
     parser.add_argument("--smoke", action="store_true", help="one scenario only (a few seconds)")
+    parser.add_argument("--no-answers", action="store_true", help="do not replay the model's answers (the "
+                        "round-7 replay: nothing the question asks is written back)")
+    parser.add_argument("--on-right-close", choices=("confirm", "silent"), default="confirm",
+                        help="what the replayed model does when asked about a summarizer close that is right")
     parser.add_argument("--meaning", action="store_true", help="warm server + embedding: the hook also asks the "
                         "warm search server which to-dos a turn is about by meaning (the test model, or --model-path); "
                         "without it, words only")
@@ -281,7 +389,8 @@ def main() -> int:
     checkout = os.path.abspath(args.checkout)
     model_tmp = tempfile.mkdtemp(prefix="bench-model-")
     meaning = Meaning(checkout, args.python, args.model_path, model_tmp) if args.meaning else None
-    replay = StopReplay(checkout, dump=bool(args.dump), meaning=meaning)
+    replay = StopReplay(checkout, dump=bool(args.dump), meaning=meaning, answers=not args.no_answers,
+                        on_right_close=args.on_right_close)
     try:
         handover_score = handover.run(args.python, checkout, scenarios, observer=replay)
     finally:
@@ -296,6 +405,7 @@ def main() -> int:
            "summarizer": {"finished_still_shown": f"{handover_score['finished_still_open']}/"
                                                   f"{handover_score['finished']}",
                           "closes": handover_score["closes"], "traps": handover_score["traps"]},
+           "answers_replayed": not args.no_answers, "on_right_close": args.on_right_close,
            "seconds": round(time.time() - began, 1)}
     emit(out, args.json)
     if args.dump:

@@ -442,7 +442,8 @@ SCHEMA = (
     Key("hooks.autoclose_notice_days", 7,
         "A close the offline summarizer made stays listed in the brief, with its evidence, this many days "
         "after the finishing session leaves the shown entries, until the person confirms (`code-memory todo "
-        "done <id>`) or reopens it (0 = off).",
+        "done <id>`) or reopens it (0 = off); for as long, the todo-check Stop hook asks the model about it "
+        "when a turn touches it.",
         low=0),
     Key("hooks.todo_check", True,
         "todo-check (Stop): at the end of a turn that seems to be about an open to-do of the project, ask the "

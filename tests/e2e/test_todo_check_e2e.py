@@ -72,3 +72,56 @@ def test_the_model_is_asked_and_closes_the_todo_it_finished(continuity, standin,
     lines = open_lines(brief_of(start_context(first_3)))
     assert not any("README" in line for line in lines), lines
     assert any("load_config" in line for line in lines), lines           # the other to-do is still open
+
+
+README_SAID = "README 里说明了 pool_size 配置项，写在新的一节里。"
+PROMPT_3 = "README 的 pool_size 那一节看一下"
+FINAL_3 = "看了 README.md：pool_size 那一节只有标题，配置项的说明其实还没写。"
+
+
+def test_the_model_reopens_a_wrong_summarizer_close(continuity, standin, project_dir, memory_root):
+    """Round 8: session 2 writes only a README heading but says the pool_size part is explained, and the
+    summarizer closes the to-do from those words; session 3's turn touches it, its Stop question holds
+    the close with its evidence in a second part, the scripted model reopens it with `code-memory todo
+    reopen <id>`, and session 4's brief lists it open again (``[ ]``)."""
+    runner = continuity
+    runner.extra_env.update(CODE_MEMORY_LLM__BACKEND="none", CODE_MEMORY_HOOKS__TODO_CHECK="false")
+    run_session(runner, standin, PROMPT_1, session_one_steps(project_dir), memory_root)
+    readme = str(project_dir / "README.md")
+    run_session(runner, standin, PROMPT_2, [main(tool("Write", file_path=readme, content="# alpha\n\n## pool_size\n")),
+                                            main({"text": README_SAID})], memory_root)
+
+    from code_memory.memory.todos import list_todos
+    from code_memory.paths import MemoryPaths
+
+    todo = next(t for t in list_todos(MemoryPaths(memory_root), project="alpha", statuses=("done",))
+                if README_TODO in t["text"])
+    assert todo["by_summarizer"] and not todo.get("confirmed_at"), todo
+    reopen = f"{sys.executable} {os.path.join(REPO, 'scripts', 'code-memory.py')} todo reopen {todo['id']}"
+    runner.extra_env["CODE_MEMORY_HOOKS__TODO_CHECK"] = "true"
+    before = len(standin.requests)
+    run_session(runner, standin, PROMPT_3, [
+        main(tool("Read", file_path=readme)),
+        main({"text": FINAL_3}),                                           # Stop: the hook asks
+        main(tool("Bash", command=reopen, description="reopen the unfinished to-do")),
+        main({"text": "已重新打开。"})], memory_root)                         # Stop again: silent
+    asked = [s for r in standin.requests[before:] if r["role"] == "main" for s in strings_in(r["body"])
+             if s.startswith("Stop hook feedback:") and QUESTION in s]
+    assert asked, "the Stop hook's question never reached the model"
+    assert "memory closed this to-do on its own" in asked[0]
+    assert f"{todo['id']} “{todo['text']}” ← “" in asked[0] and "`code-memory todo reopen <id>`" in asked[0]
+    assert len(set(asked)) == 1                                            # asked once
+    marks = [json.loads(line) for line in open(os.path.join(memory_root, "sessions", "todo-marks.jsonl"),
+                                               encoding="utf-8")]
+    assert [(m["id"], m["action"], m["by"]) for m in marks] == [(todo["id"], "reopen", "cli")]
+
+    first_4, _sid4 = run_session(runner, standin, "pool_size 还有什么要做的？", [main({"text": "README 的说明还没写。"})],
+                                 memory_root)
+    lines = open_lines(brief_of(start_context(first_4)))
+    assert any(README_TODO in line for line in lines), lines
+    # open again: the reopened to-do itself, or the copy session 3 restated it as (then it is "carried")
+    now = next(t for t in list_todos(MemoryPaths(memory_root), project="alpha", statuses=("open", "carried", "done"))
+               if t["id"] == todo["id"])
+    assert now["status"] in ("open", "carried") and not now.get("done_by"), now
+    assert not any("closed by the summarizer" in line and README_TODO in line
+                   for line in brief_of(start_context(first_4)).split("\n"))

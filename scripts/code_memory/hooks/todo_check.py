@@ -10,9 +10,16 @@ this hook answers ``decision: "block"`` with a short
 question naming up to :data:`MAX_ASKED` of them by id. Claude then continues once: it closes a
 finished one (``memory_todo`` action done, or ``code-memory todo done <id>``) or just stops.
 
+The summarizer's own closes get the same trigger (:func:`unconfirmed_closes`, round 8): a to-do a
+later session closed from words, not confirmed (``confirmed_at``) nor reopened, younger than
+``hooks.autoclose_notice_days``, is named with its evidence (``closed_why``) in a second, separate
+part of the question (:func:`reconfirm_question`) — in the places the open to-dos leave of
+:data:`MAX_ASKED` — and the model reopens it if its work shows it unfinished, or confirms it
+(``todo done`` on a summarizer close writes ``confirm``: never asked again).
+
 The trigger is loose on purpose: a false ask costs one short extra turn, a missed ask leaves a
 finished to-do on the next brief. It is silent when Claude is already continuing because of a Stop
-hook (``stop_hook_active``), when ``hooks.todo_check`` is off, when the project has no open to-do
+hook (``stop_hook_active``), when ``hooks.todo_check`` is off, when the project has no open to-do (nor unconfirmed close)
 the turn shares words with, for the session's own to-dos, and for any to-do it asked about before
 in this session (the session's ledger, hooks/ledger.py: ``todo-asked:<id>``). Other projects'
 to-dos (a workspace's siblings included) are never named: the session can close only its own.
@@ -39,6 +46,7 @@ MAX_MESSAGE_CHARS = 12000       # of the final message: its head and its tail
 TAIL_BYTES = 256 * 1024         # of the transcript, read from its end for this turn's prompt and tools
 MAX_PROMPT_CHARS = 4000
 MAX_TODO_CHARS = 160            # of a to-do's text in the question
+MAX_EVIDENCE_CHARS = 160        # of a summarizer close's evidence (closed_why) in the question
 LEDGER_PREFIX = "todo-asked:"
 MEANING_TEXT_CHARS = 8000       # of the turn's text sent to the warm server (op ``related``)
 MEANING_TODO_CHARS = 400
@@ -296,6 +304,73 @@ def question(chosen: list) -> str:
             "(Memory's question, asked once per to-do per session.)")
 
 
+def unconfirmed_closes(entries: list, project: str, session_id: str, asked: set, now: float,
+                       notice_days: float) -> list:
+    """``[(id, text, names of the files its session changed, evidence)]`` of the project's to-dos the
+    summarizer closed (``done_by``: a later session, not the person or the model) that nobody confirmed
+    (``confirmed_at``) or reopened, closed at most ``notice_days`` ago (the finishing session's end;
+    ``hooks.autoclose_notice_days``, 0 = none), not of this session and not closed by it, not asked
+    before in it. A confirmed or reopened close never comes back; one nobody answers is asked once per
+    session that touches it until its notice window ends, as long as the brief lists it."""
+    from ..memory.recent import summarizer_closed
+    from ..memory.todos import todo_id
+
+    if notice_days <= 0:
+        return []
+    ended = {e.get("id"): e.get("ts") for e in entries}
+    out, seen = [], set()
+    for entry in entries:
+        if entry.get("id") == session_id or (entry.get("project") or project) != project:
+            continue
+        files = sorted({os.path.basename(str(f).strip().strip("`")) for f in entry.get("files") or [] if f})
+        for todo in entry.get("todos") or []:
+            if not isinstance(todo, dict) or not isinstance(todo.get("text"), str) or not todo["text"].strip():
+                continue
+            by, closed = todo.get("done_by"), ended.get(todo.get("done_by"))
+            if not summarizer_closed(todo) or todo.get("confirmed_at") or by == session_id \
+                    or not isinstance(closed, (int, float)) or now - closed > notice_days * 86400:
+                continue      # the person's or the model's close, confirmed, or its finishing session unknown/old
+            tid = todo_id(entry["id"], todo["text"])
+            if tid in seen or LEDGER_PREFIX + tid in asked:
+                continue
+            seen.add(tid)
+            why = todo.get("closed_why")
+            out.append((tid, todo["text"].strip(), files, why.strip() if isinstance(why, str) else ""))
+    return out
+
+
+def reconfirm_question(closes: list, after_open: bool) -> str:
+    """The question's part about the summarizer's closes ``[(id, text, evidence)]``: reopen one this
+    turn's work shows unfinished, confirm one it shows finished (then it is never asked again)."""
+    named = "; ".join(f"{tid} “{' '.join(text.split())[:MAX_TODO_CHARS]}”"
+                      + (f" ← “{' '.join(why.split())[:MAX_EVIDENCE_CHARS]}”" if why else "")
+                      for tid, text, why in closes)
+    one = len(closes) == 1
+    return (("Second, a separate question: " if after_open else "[code-memory] Before you stop: ")
+            + "memory closed " + ("this to-do" if one else "these to-dos") + " on its own, from an earlier "
+            f"session's words (← what it went by), and this turn touches {'it' if one else 'them'}: {named}. "
+            "If this turn's work shows " + ("it is" if one else "one is") + " NOT finished, reopen it: "
+            "memory_todo (action reopen, its id), or `code-memory todo reopen <id>`. If " + ("it is" if one else "one is")
+            + " finished, confirm it: memory_todo (action done, its id), or `code-memory todo done <id>` — memory "
+            "then stops asking."
+            + ("" if after_open else " (Memory's question, asked once per to-do per session.)"))
+
+
+def with_closes(chosen: list, closes: list, turn_text: str, edited, scores=None, ask: float = 1.0,
+                join: float = 1.0) -> list:
+    """The summarizer's closes ``[(id, text, evidence)]`` the turn is about — by the open to-dos' own
+    trigger (:func:`choose`, then :func:`with_meaning` with the same ``scores``; a close joins by
+    meaning at ``join`` when a question is asked anyway) — in the places the open to-dos ``chosen``
+    leave of :data:`MAX_ASKED`."""
+    room = MAX_ASKED - len(chosen)
+    if room <= 0 or not closes:
+        return []
+    why = {tid: evidence for tid, _text, _files, evidence in closes}
+    triples = [c[:3] for c in closes]
+    picked = with_meaning(choose(triples, turn_text, edited), triples, scores or {}, join if chosen else ask, join)
+    return [(tid, text, why[tid]) for tid, text in picked[:room]]
+
+
 def handle(event, ctx):
     if event.stop_hook_active or event.agent_id or not ctx.setting("todo_check"):
         return None
@@ -309,19 +384,25 @@ def handle(event, ctx):
     if not entries:
         return None
     ledger = Ledger(ctx.session_flags)
-    todos = candidates(entries, project.name, event.session_id, ledger.keys(), time.time(),
-                       float(ctx.setting("todo_expire_days")))
-    if not todos:
+    asked, now = ledger.keys(), time.time()
+    todos = candidates(entries, project.name, event.session_id, asked, now, float(ctx.setting("todo_expire_days")))
+    closes = unconfirmed_closes(entries, project.name, event.session_id, asked, now,
+                                float(ctx.setting("autoclose_notice_days")))
+    if not todos and not closes:
         return None
     prompt, actions = turn_tail(event.transcript_path)
     edited = [os.path.basename(a) for a in actions if a.startswith("/")]
     turn_text = "\n".join([_bounded(event.last_message, MAX_MESSAGE_CHARS), prompt, *edited,
                            *(a for a in actions if not a.startswith("/"))])
-    chosen = choose(todos, turn_text, edited)
+    chosen = choose(todos, turn_text, edited) if todos else []
     said = prompt + "\n" + _bounded(event.last_message, MEANING_TEXT_CHARS)      # what was asked and done, in words
-    chosen = with_meaning(chosen, todos, by_meaning(ctx, todos, said), float(ctx.setting("todo_check_meaning_ask")),
-                          float(ctx.setting("todo_check_meaning_join")))
-    if not chosen or not ledger.add(keys=[LEDGER_PREFIX + tid for tid, _t in chosen]):
+    ask, join = float(ctx.setting("todo_check_meaning_ask")), float(ctx.setting("todo_check_meaning_join"))
+    scores = by_meaning(ctx, todos + [c[:3] for c in closes], said)                  # one call for both
+    chosen = with_meaning(chosen, todos, scores, ask, join)
+    rechecked = with_closes(chosen, closes, turn_text, edited, scores, ask, join)
+    keys = [LEDGER_PREFIX + tid for tid, _t in chosen] + [LEDGER_PREFIX + c[0] for c in rechecked]
+    if not keys or not ledger.add(keys=keys):
         return None                       # nothing related, or no ledger to keep "once" with: silent
-    ctx.log.info("todo-check", asked=len(chosen), open=len(todos))
-    return {"decision": "block", "reason": question(chosen)}
+    ctx.log.info("todo-check", asked=len(chosen), open=len(todos), rechecked=len(rechecked), closes=len(closes))
+    parts = ([question(chosen)] if chosen else []) + ([reconfirm_question(rechecked, bool(chosen))] if rechecked else [])
+    return {"decision": "block", "reason": " ".join(parts)}

@@ -14,7 +14,7 @@ from . import params as p
 
 LIST_CAP = 50             # to-dos in one list answer; the rest are counted in ``omitted``
 LISTED = ("id", "text", "status", "session", "note", "ended", "done_by", "closed_by", "closed_in", "closed_at",
-          "reopened_at", "carried_to")
+          "reopened_at", "carried_to", "closed_why", "confirmed_at")
 
 
 def tools(ctx) -> list:

@@ -123,7 +123,7 @@ class Meaning:
     is about by meaning — the server and the embedding daemon of ``model_dir`` run in a private
     socket directory, started and warmed up here before the first turn and stopped at the end."""
 
-    def __init__(self, checkout: str, python: str, model_dir: str | None, tmp: str):
+    def __init__(self, checkout: str, python: str, model_dir: str | None, tmp: str, thresholds: str | None = None):
         sys.path.insert(0, os.path.join(handover.REPO, "tests", "support"))
         import testmodel
 
@@ -135,6 +135,10 @@ class Meaning:
         self.env = {"CODE_MEMORY_SOCKET_DIR": self.sockets, "CODE_MEMORY_SEARCH__SERVER": "1",
                     "CODE_MEMORY_EMBEDDING__DAEMON": "1", "HF_HUB_OFFLINE": "1",
                     **{f"CODE_MEMORY_EMBEDDING__{k.upper()}": str(v) for k, v in model.items()}}
+        if thresholds:                  # another model than the test model: its thresholds (none are measured)
+            join, ask = (float(v) for v in thresholds.split(","))
+            self.env.update({"CODE_MEMORY_HOOKS__TODO_CHECK_MEANING_JOIN": str(join),
+                             "CODE_MEMORY_HOOKS__TODO_CHECK_MEANING_ASK": str(ask)})
         self.warm_roots: set = set()
 
     def _client(self, env: dict, code: str, *args: str, timeout: float = 60) -> str:
@@ -380,6 +384,8 @@ def main() -> int:
                         "warm search server which to-dos a turn is about by meaning (the test model, or --model-path); "
                         "without it, words only")
     parser.add_argument("--model-path", help="with --meaning: a local ONNX model directory instead of the test model")
+    parser.add_argument("--thresholds", metavar="JOIN,ASK", help="with --meaning: the cosine thresholds to use (a "
+                        "model other than the test model has none measured, so by meaning is off for it without them)")
     parser.add_argument("--dump", metavar="JSONL", help="write every turn (its text, the open to-dos, what was "
                         "asked, the session's planted finishes and traps) here, for tuning the trigger")
     args = parser.parse_args()
@@ -388,7 +394,7 @@ def main() -> int:
     scenarios = scenarios[:1] if args.smoke else scenarios
     checkout = os.path.abspath(args.checkout)
     model_tmp = tempfile.mkdtemp(prefix="bench-model-")
-    meaning = Meaning(checkout, args.python, args.model_path, model_tmp) if args.meaning else None
+    meaning = Meaning(checkout, args.python, args.model_path, model_tmp, args.thresholds) if args.meaning else None
     replay = StopReplay(checkout, dump=bool(args.dump), meaning=meaning, answers=not args.no_answers,
                         on_right_close=args.on_right_close)
     try:

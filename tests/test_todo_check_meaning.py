@@ -62,18 +62,24 @@ def test_the_op_validates_its_request_and_answers_without_vectors(initialized_ro
                 {"text": "x", "todos": [{"id": "a" * 65, "text": "t"}]},
                 {"text": "x", "todos": [{"id": "a", "text": "t", "path": "/etc"}]},
                 {"text": "x", "todos": [{"id": str(i), "text": "t"} for i in range(related.MAX_TODOS + 1)]},
-                {"text": "x", "todos": [], "mode": "x"}):
+                {"text": "x", "todos": [], "mode": "x"}, {"text": "x", "todos": [], "calibrated_only": "yes"}):
         with pytest.raises(CodeMemoryError) as exc:
             related.op_related(warm, bad)
         assert exc.value.code == "INVALID_ARGUMENT", bad
     assert related.op_related(warm, {"text": "anything", "todos": []}) == \
-        {"ok": True, "scores": {}, "by": None, "reason": "nothing to compare"}
+        {"ok": True, "scores": {}, "by": None, "thresholds": None, "reason": "nothing to compare"}
     text, todos = related.validate({"text": "x" * 100_000, "todos": [{"id": "a", "text": "y" * 5000}]})
     assert len(text) == related.MAX_TEXT_CHARS and len(todos[0][1]) == related.MAX_TODO_CHARS
     # no daemon in the tests (embedding.daemon may start one, never waited for): no scores, a reason
     cfg = type(warm.cfg)({**warm.cfg, "embedding": {**warm.cfg["embedding"], "enabled": False}}, [], [])
     answer = related.op_related(FakeWarm(cfg), {"text": "clamped the step", "todos": [{"id": "a", "text": FRAME}]})
     assert answer["scores"] == {} and answer["by"] is None and "disabled" in answer["reason"]
+    # a model nobody measured thresholds for (the default bge-small-zh here): no scores, no model work,
+    # when the caller has no thresholds of its own
+    assert "BAAI/bge-small-zh-v1.5" not in related.CALIBRATED
+    answer = related.op_related(warm, {"text": "clamped the step", "todos": [{"id": "a", "text": FRAME}],
+                                       "calibrated_only": True})
+    assert answer["scores"] == {} and "no thresholds measured for model BAAI/bge-small-zh-v1.5" in answer["reason"]
 
 
 def test_pieces_cut_a_turn_at_sentences_in_both_languages():
@@ -96,9 +102,22 @@ def test_no_server_or_a_bad_answer_keeps_the_word_trigger(alpha, monkeypatch):
         assert named(run("todo-check", stop(alpha, words_only, session=f"w{id(answer)}"), dict(os.environ))) == [retry]
         assert run("todo-check", stop(alpha, SYNONYM_FINISH, session=f"x{id(answer)}"), dict(os.environ)) is None
     # the union: the word trigger's first, then the server's above the threshold, closest first
-    monkeypatch.setattr(client, "call", lambda *a, **k: {"ok": True, "scores": {frame: 0.9, docs: 0.1, retry: 0.2}})
+    measured = {"join": 0.2, "ask": 0.7}
+    monkeypatch.setattr(client, "call", lambda *a, **k: {"ok": True, "scores": {frame: 0.9, docs: 0.1, retry: 0.2},
+                                                         "thresholds": measured})
     assert named(run("todo-check", stop(alpha, words_only, session="u1"), dict(os.environ))) == [retry, frame]
     assert named(run("todo-check", stop(alpha, SYNONYM_FINISH, session="u2"), dict(os.environ))) == [frame]
+    # scores without thresholds (a model nobody measured, the hook's keys unset): words only
+    monkeypatch.setattr(client, "call", lambda *a, **k: {"ok": True, "scores": {frame: 0.9}, "thresholds": None})
+    assert named(run("todo-check", stop(alpha, words_only, session="u6"), dict(os.environ))) == [retry]
+    assert run("todo-check", stop(alpha, SYNONYM_FINISH, session="u7"), dict(os.environ)) is None
+    # the person's own thresholds win over the measured ones, and then any model's scores count
+    monkeypatch.setenv("CODE_MEMORY_HOOKS__TODO_CHECK_MEANING_ASK", "0.95")
+    monkeypatch.setenv("CODE_MEMORY_HOOKS__TODO_CHECK_MEANING_JOIN", "0.85")
+    assert run("todo-check", stop(alpha, SYNONYM_FINISH, session="u8"), dict(os.environ)) is None       # 0.9 < ask
+    assert named(run("todo-check", stop(alpha, words_only, session="u9"), dict(os.environ))) == [retry, frame]
+    monkeypatch.delenv("CODE_MEMORY_HOOKS__TODO_CHECK_MEANING_ASK")
+    monkeypatch.delenv("CODE_MEMORY_HOOKS__TODO_CHECK_MEANING_JOIN")
     # a beta to-do the server names is never asked about: only the project's candidates are sent and kept
     sent = []
     monkeypatch.setattr(client, "call", lambda root, op, request, timeout: sent.append((op, request, timeout))
@@ -106,6 +125,7 @@ def test_no_server_or_a_bad_answer_keeps_the_word_trigger(alpha, monkeypatch):
     assert run("todo-check", stop(alpha, SYNONYM_FINISH, session="u3"), dict(os.environ)) is None
     op, request, timeout = sent[0]
     assert op == "related" and timeout == 0.5 and {t["id"] for t in request["todos"]} == {frame, retry, docs}
+    assert request["calibrated_only"] is True           # no thresholds of its own: only a measured model scores
     sent.clear()
     run("todo-check", stop(alpha, "webhook " * 100_000, session="u5"), dict(os.environ))
     assert len(sent[0][1]["text"]) <= todo_check.MEANING_TEXT_CHARS        # bounded before it is sent

@@ -177,9 +177,9 @@ def test_a_close_joins_by_meaning_like_an_open_todo(alpha, monkeypatch):
 
     def scores(ctx, todos_, text):
         seen.append([t[0] for t in todos_])
-        return {ref: 0.9}
+        return {ref: 0.9}, 0.7, 0.2
 
-    monkeypatch.setattr(todo_check, "by_meaning", lambda ctx, todos_, text: {})
+    monkeypatch.setattr(todo_check, "by_meaning", lambda ctx, todos_, text: ({}, 1.0, 1.0))
     assert ask(stop(alpha, message=message)) is None
     monkeypatch.setattr(todo_check, "by_meaning", scores)
     reason = ask(stop(alpha, session="s4", message=message))["reason"]

@@ -259,27 +259,37 @@ def choose(todos: list, turn_text: str, edited=()) -> list:
     return [(tid, text) for _s, tid, text in scored[:MAX_ASKED]]
 
 
-def by_meaning(ctx, todos: list, turn_text: str) -> dict:
-    """``{id: score}``: how close each to-do is to the turn (its prompt and final message) by meaning, from the warm search
-    server (op ``related``, search/related.py: the configured embedding model through its warm
-    daemon), asked within ``search.server_hook_timeout_seconds``. ``{}`` when no server answers in
-    time, it has no vectors now, or ``search.server`` is off — the word trigger alone then decides."""
+def by_meaning(ctx, todos: list, turn_text: str) -> tuple:
+    """``({id: score}, ask, join)``: how close each to-do is to the turn (its prompt and final message)
+    by meaning, from the warm search server (op ``related``, search/related.py: the configured
+    embedding model through its warm daemon), asked within ``search.server_hook_timeout_seconds``,
+    and the two thresholds — ``hooks.todo_check_meaning_ask``/``_join`` where set, else the ones
+    measured for the model (search/related.py ``CALIBRATED``). ``({}, 1, 1)`` when no server answers in
+    time, it has no vectors now, ``search.server`` is off, or nobody has thresholds for the model —
+    the word trigger alone then decides."""
+    none = ({}, 1.0, 1.0)
     try:
         if not ctx.cfg.get_path("search.server"):
-            return {}
+            return none
         from ..search.client import call
 
+        ask, join = ctx.setting("todo_check_meaning_ask"), ctx.setting("todo_check_meaning_join")
         request = {"text": turn_text[:MEANING_TEXT_CHARS],
                    "todos": [{"id": tid, "text": text[:MEANING_TODO_CHARS]}
-                             for tid, text, _f in todos[:MEANING_MAX_TODOS]]}
+                             for tid, text, _f in todos[:MEANING_MAX_TODOS]],
+                   "calibrated_only": ask is None or join is None}
         answer = call(ctx.cfg.root, "related", request, float(ctx.cfg.get_path("search.server_hook_timeout_seconds")))
         scores = answer.get("scores") if isinstance(answer, dict) and answer.get("ok") else None
+        measured = answer.get("thresholds") if isinstance(answer, dict) else None
+        measured = measured if isinstance(measured, dict) else {}
+        ask = float(ask if ask is not None else measured.get("ask", 1.0))
+        join = float(join if join is not None else measured.get("join", 1.0))
         if not isinstance(scores, dict):
-            return {}
-        return {tid: float(s) for tid, s in scores.items()
-                if isinstance(tid, str) and isinstance(s, (int, float)) and not isinstance(s, bool)}
+            return none
+        return ({tid: float(s) for tid, s in scores.items()
+                 if isinstance(tid, str) and isinstance(s, (int, float)) and not isinstance(s, bool)}, ask, join)
     except Exception:  # noqa: BLE001 — the meaning is extra: its failure never costs the word trigger's question
-        return {}
+        return none
 
 
 def with_meaning(chosen: list, todos: list, scores: dict, ask: float, join: float) -> list:
@@ -396,8 +406,7 @@ def handle(event, ctx):
                            *(a for a in actions if not a.startswith("/"))])
     chosen = choose(todos, turn_text, edited) if todos else []
     said = prompt + "\n" + _bounded(event.last_message, MEANING_TEXT_CHARS)      # what was asked and done, in words
-    ask, join = float(ctx.setting("todo_check_meaning_ask")), float(ctx.setting("todo_check_meaning_join"))
-    scores = by_meaning(ctx, todos + [c[:3] for c in closes], said)                  # one call for both
+    scores, ask, join = by_meaning(ctx, todos + [c[:3] for c in closes], said)       # one call for both
     chosen = with_meaning(chosen, todos, scores, ask, join)
     rechecked = with_closes(chosen, closes, turn_text, edited, scores, ask, join)
     keys = [LEDGER_PREFIX + tid for tid, _t in chosen] + [LEDGER_PREFIX + c[0] for c in rechecked]

@@ -35,6 +35,15 @@ CACHE_SIZE = 4000             # to-do vectors kept by text
 START_EVERY_SECONDS = 60.0    # how often a missing embedding daemon is started
 DAEMON_TIMEOUT = 2.0          # seconds for the daemon's answer (the hook gives up sooner anyway)
 
+# the cosine thresholds measured for a model (bench/bench_todo_check.py --meaning on the tuning sets;
+# BENCHMARKS.md § eighth round): "join" names a to-do in a question the word trigger asks anyway, "ask"
+# asks about it alone. Cosine scales differ between models (bge-small-zh's run higher than MiniLM's), so
+# a model not listed here gets no scores unless the request brings its own thresholds (the hook's
+# hooks.todo_check_meaning_join/_ask): no model work is done for it.
+CALIBRATED = {
+    "local/all-MiniLM-L6-v2-int8": {"join": 0.2, "ask": 0.7},    # the test model (all-MiniLM-L6-v2, int8)
+}
+
 _SENTENCE_ENDS = str.maketrans({"。": "。\n", "！": "！\n", "？": "？\n", "；": "；\n"})
 
 _vectors: dict = {}           # (model key, text) -> vector, insertion-ordered (oldest first)
@@ -62,10 +71,12 @@ def pieces(text: str, size: int = PIECE_CHARS, most: int = MAX_PIECES) -> list:
 
 def validate(request: dict) -> tuple:
     """``(text, [(id, text)])`` of a ``related`` request; CodeMemoryError INVALID_ARGUMENT else."""
-    unknown = sorted(set(request) - {"text", "todos"})
+    unknown = sorted(set(request) - {"text", "todos", "calibrated_only"})
     if unknown:
         raise CodeMemoryError("INVALID_ARGUMENT", f"unknown request field(s): {', '.join(u[:40] for u in unknown)}")
     text, todos = request.get("text"), request.get("todos")
+    if not isinstance(request.get("calibrated_only", False), bool):
+        raise CodeMemoryError("INVALID_ARGUMENT", "calibrated_only must be true or false")
     if not isinstance(text, str):
         raise CodeMemoryError("INVALID_ARGUMENT", "text must be a string")
     if not isinstance(todos, list) or len(todos) > MAX_TODOS:
@@ -81,15 +92,22 @@ def validate(request: dict) -> tuple:
 
 
 def op_related(warm, request: dict) -> dict:
-    """``{"ok", "scores": {id: cosine}, "by": model key | None, "reason"?}``: how close each to-do
-    is to the turn's closest piece, by the configured embedding model through its warm daemon."""
+    """``{"ok", "scores": {id: cosine}, "by": model key | None, "thresholds": {"join", "ask"} | None,
+    "reason"?}``: how close each to-do is to the turn's closest piece, by the configured embedding
+    model through its warm daemon, with the thresholds measured for that model (:data:`CALIBRATED`).
+    With ``calibrated_only`` (the caller has no thresholds of its own), a model without measured
+    thresholds gets no scores and no model work."""
     text, todos = validate(request)
     turn = pieces(text)
     if not todos or not turn:
-        return {"ok": True, "scores": {}, "by": None, "reason": "nothing to compare"}
+        return {"ok": True, "scores": {}, "by": None, "thresholds": None, "reason": "nothing to compare"}
     spec, reason = _model(warm.cfg)
     if spec is None:
-        return {"ok": True, "scores": {}, "by": None, "reason": reason}
+        return {"ok": True, "scores": {}, "by": None, "thresholds": None, "reason": reason}
+    thresholds = CALIBRATED.get(spec.name)
+    if thresholds is None and request.get("calibrated_only"):
+        return {"ok": True, "scores": {}, "by": None, "thresholds": None,
+                "reason": f"no thresholds measured for model {spec.name} (set hooks.todo_check_meaning_join/_ask)"}
     from .daemon import socket_path
 
     path = socket_path(spec)
@@ -97,9 +115,10 @@ def op_related(warm, request: dict) -> dict:
         todo_vecs = _todo_vectors(spec, path, [t for _id, t in todos])
         turn_vecs = _embed(path, turn)
     except _Unavailable as exc:
-        return {"ok": True, "scores": {}, "by": None, "reason": _start(warm.cfg, spec) or str(exc)}
+        return {"ok": True, "scores": {}, "by": None, "thresholds": None, "reason": _start(warm.cfg, spec) or str(exc)}
     best = (todo_vecs @ turn_vecs.T).max(axis=1)
-    return {"ok": True, "scores": {tid: round(float(s), 4) for (tid, _t), s in zip(todos, best)}, "by": spec.key}
+    return {"ok": True, "scores": {tid: round(float(s), 4) for (tid, _t), s in zip(todos, best)}, "by": spec.key,
+            "thresholds": thresholds}
 
 
 op_related.reads_index = False      # the server answers it without catching the index up first

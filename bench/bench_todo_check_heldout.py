@@ -21,16 +21,17 @@ Two passes over the same data:
 
 - **no answers**: the model's answer to a question is not simulated (what the summarizer alone
   leaves, and every question the hook asks);
-- **truthful answers**: when a question names a to-do the session finished (annotations), the
-  model closes it as memory_todo does (``todos.decide(…, "done", by="mcp", in_session=<session>)``);
-  a question on any other to-do is answered "no" (nothing written). This assumes the model answers
-  truthfully and knows by the end of the session: a question asked in an earlier turn than the one
-  that finishes the work is counted as answered (``asked_turn`` shows when it came).
+- **truthful answers**: when a question names a to-do the session finished (annotations) and the
+  work was finished by the end of the turn it is asked in (:data:`FINISHED_BY_TURN`), the model
+  closes it as memory_todo does (``todos.decide(…, "done", by="mcp", in_session=<session>)``); a
+  question on any other to-do, or one asked before the work was done, is answered "no" (nothing
+  written — and the hook does not ask again in that session).
 
 Reported per pass: every planted finish (15) — captured (an open to-do of the index holds its
-keywords before the finishing session), asked in the finishing session, closed by the summarizer,
-still shown on a later ``[ ]`` line; the floor "finished still shown if the model answers
-truthfully" (captured, not closed by the summarizer, not asked); asks on to-dos the turn's session
+keywords before the finishing session), asked in the finishing session (and at or after the turn
+that finished it), closed by the summarizer, still shown on a later ``[ ]`` line; the floor
+"finished still shown if the model answers truthfully" (captured, not closed by the summarizer, not
+asked — and the stricter one, not asked once the work was done); asks on to-dos the turn's session
 did NOT finish, by kind (a planted to-do still open / one a later session finishes / one the
 project never planted: the summarizer's own capture); questions per turn and per session, the
 longest sessions (by tool calls); the hook's wall time p50/p90 with the cut transcript's size. In
@@ -58,6 +59,19 @@ from bench_todo_check import run_stop_hook  # noqa: E402
 from report import emit  # noqa: E402
 
 CLOSED_HERE = "(closed in this session)"
+# By the end of which user turn a multi-turn session had finished a to-do it finishes (read from the
+# transcripts for this bench, not part of the set's annotations; a session not listed here counts as
+# finished at its last turn). A question asked before that turn is answered "not finished" by a
+# truthful model, and the hook does not ask again in that session.
+FINISHED_BY_TURN = {
+    ("zh-refund-dedup/02-pay-gateway.jsonl", "预发"): 1,          # the person: "预发那边跑完了"
+    ("zh-ledger-long/05-ledger.jsonl", "README"): 1,              # the table is updated in turn 1
+    ("zh-weekly-report/02-bi-report.jsonl", "台账"): 1,            # the person: "跟财务台账对上了"
+    ("en-invoice-rounding/02-invoicer.jsonl", "March"): 1,        # the person: "re-issued the 214 March invoices"
+    ("mixed-i18n-locales/02-i18n-kit.jsonl", "ja.json"): 1,       # the person: "已经放进 locales/ja.json 了"
+    ("en-linkstash-sqlite/02-linkstash.jsonl", "tags"): 2,        # turn 1 is the plan, turn 2 the work
+    ("en-flaky-clock/02-scheduler.jsonl", "clock"): 2,            # turn 1 offers two fixes, turn 2 does one
+}
 SMOKE_SCENARIO = "en-flaky-clock"         # 3 sessions, one finish
 _NOT_TYPED = ("<command-", "<local-command", "<task-notification")
 
@@ -143,9 +157,11 @@ class RealStop:
         finishes = []
         for fact in sess["finished"]:
             copies = [t for t in before if heldout.present(fact["keys"], t["text"])]
-            finishes.append({"session": f"{sess['transcript']}", "keys": fact["keys"], "captured": bool(copies),
+            finishes.append({"session": sess["transcript"], "keys": fact["keys"], "captured": bool(copies),
                              "ids": [t["id"] for t in copies], "asked": False, "asked_turn": None,
-                             "closed_by_model": False})
+                             "finished_by_turn": FINISHED_BY_TURN.get((sess["transcript"], fact["keys"][0]),
+                                                                      len(sess["user_turns"])),
+                             "asked_once_finished": False, "closed_by_model": False})
         finished_ids = {tid: row for row in finishes for tid in row["ids"]}
         with open(path, encoding="utf-8") as fh:
             lines = fh.read().split("\n")
@@ -153,7 +169,7 @@ class RealStop:
         os.makedirs(os.path.dirname(cut_path), exist_ok=True)
         cuts = turn_cuts(lines)
         row = {"session": sess["transcript"], "tool_calls": sess.get("tool_calls"), "turns": len(cuts),
-               "questions": 0, "todos_named": 0, "open_todos_before": len(before)}
+               "questions": 0, "todos_named": 0, "open_todos_before": [t["text"][:100] for t in before]}
         for turn, (end, message) in enumerate(cuts, 1):
             text = "\n".join(lines[:end]) + "\n"
             with open(cut_path, "w", encoding="utf-8") as fh:
@@ -167,8 +183,9 @@ class RealStop:
             for tid in ids:
                 hit = finished_ids.get(tid)
                 if hit is not None:
-                    hit.update(asked=True, asked_turn=f"{turn}/{len(cuts)}")
-                    if self.answer and not hit["closed_by_model"]:
+                    hit.update(asked=True, asked_turn=f"{turn}/{len(cuts)}",
+                               asked_once_finished=turn >= hit["finished_by_turn"])
+                    if self.answer and hit["asked_once_finished"]:
                         _close_as_the_model(env, project, tid, session_id)
                         hit["closed_by_model"] = True
                     continue
@@ -202,9 +219,13 @@ class RealStop:
         return {
             "finishes": len(self.finishes), "captured": len(captured),
             "asked_in_finishing_session": sum(f["asked"] for f in captured),
+            "asked_once_finished": sum(f["asked_once_finished"] for f in captured),
             "closed_by_summarizer": sum(f.get("closed_by_summarizer", False) for f in captured),
             "floor_finished_still_shown_if_the_model_answers_truthfully":
                 f"{sum(1 for f in captured if not f['asked'] and not f.get('closed_by_summarizer'))}"
+                f"/{len(self.finishes)}",
+            "floor_if_the_model_answers_truthfully_for_the_turn_asked":
+                f"{sum(1 for f in captured if not f['asked_once_finished'] and not f.get('closed_by_summarizer'))}"
                 f"/{len(self.finishes)}",
             "finished_still_shown_in_a_later_brief": f"{tally_finished[0]}/{tally_finished[1]}",
             "asks_on_todos_not_finished_in_that_session": dict(self.off_target, total=sum(self.off_target.values())),
@@ -219,6 +240,7 @@ class RealStop:
             "hook_ms_p90": round(ms[int(len(ms) * 0.9)], 1) if ms else None,
             "transcript_bytes_p50_max": [int(statistics.median(sizes)), max(sizes)] if sizes else None,
             "per_finish": self.finishes,
+            "per_session": self.sessions,
             "off_target_asks": self.off_target_items,
         }
 

@@ -36,7 +36,11 @@ Scored per set, with the to-do index after each project's last session:
 - the hook's wall time per call (p50, p90: the shim in a new process, as Claude Code runs it).
 
 Baseline: without the hook, every finish the summarizer misses stays shown (its "finished still
-shown"); ``--checkout DIR`` runs another checkout's hook and summarizer.
+shown"); ``--checkout DIR`` runs another checkout's hook and summarizer. ``--meaning``: the hook
+also asks the warm search server which to-dos a turn is about by meaning (op ``related``); the
+bench starts that server and the embedding daemon of the test model (or ``--model-path DIR``) in a
+private socket directory, warms them up before the first turn and stops them at the end. Without
+it: words only, and no model is needed (``--smoke`` runs in seconds).
 """
 
 from __future__ import annotations
@@ -46,9 +50,11 @@ import importlib
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -86,6 +92,55 @@ def turns(steps: list) -> list:
     return out
 
 
+class Meaning:
+    """``--meaning``: the hook also asks the warm search server (op ``related``) which to-dos a turn
+    is about by meaning — the server and the embedding daemon of ``model_dir`` run in a private
+    socket directory, started and warmed up here before the first turn and stopped at the end."""
+
+    def __init__(self, checkout: str, python: str, model_dir: str | None, tmp: str):
+        sys.path.insert(0, os.path.join(handover.REPO, "tests", "support"))
+        import testmodel
+
+        self.checkout, self.python = checkout, python
+        model = testmodel.model_config(model_dir or testmodel.assemble(os.path.join(tmp, "model")))
+        if model_dir:
+            model = {"model": "local/" + os.path.basename(os.path.normpath(model_dir)), "model_path": model_dir}
+        self.sockets = tempfile.mkdtemp(prefix="cmb-", dir="/tmp")       # short: a socket path has 108 bytes
+        self.env = {"CODE_MEMORY_SOCKET_DIR": self.sockets, "CODE_MEMORY_SEARCH__SERVER": "1",
+                    "CODE_MEMORY_EMBEDDING__DAEMON": "1", "HF_HUB_OFFLINE": "1",
+                    **{f"CODE_MEMORY_EMBEDDING__{k.upper()}": str(v) for k, v in model.items()}}
+        self.warm_roots: set = set()
+
+    def _client(self, env: dict, code: str, *args: str, timeout: float = 60) -> str:
+        """Run ``code`` with the checkout's search client (its code version is the hook's)."""
+        return subprocess.run([self.python, "-c", "import sys, time\nfrom code_memory.search import client, daemon, embed\n"
+                               + code, *args], env={**env, "PYTHONPATH": os.path.join(self.checkout, "scripts")},
+                              capture_output=True, text=True, timeout=timeout, check=False).stdout.strip()
+
+    def warm_up(self, env: dict) -> None:
+        """The root's server answers ``related`` with vectors (started by the first call)."""
+        root = env["CODE_MEMORY_ROOT"]
+        if root in self.warm_roots:
+            return
+        by = self._client(env, "end = time.monotonic() + 180\n"
+                               "while time.monotonic() < end:\n"
+                               "    a = client.call(sys.argv[1], 'related', {'text': 'warm up', "
+                               "'todos': [{'id': 'w', 'text': 'warm'}]}, 5)\n"
+                               "    if a and a.get('by'): print(a['by']); break\n"
+                               "    time.sleep(0.2)\n", root, timeout=200)
+        if not by:
+            raise SystemExit("--meaning: the warm server answered no vectors within 180 s")
+        self.warm_roots.add(root)
+
+    def stop(self, env: dict) -> None:
+        """Stop the servers and the embedding daemon this run started."""
+        if env:
+            self._client(env, "for r in sys.argv[1:]: client.call(r, 'shutdown', {}, 5, start_server=False)\n"
+                              "from code_memory.config import load_config\n"
+                              "daemon.stop(embed.spec_from_config(load_config()['embedding']))\n", *self.warm_roots)
+        shutil.rmtree(self.sockets, ignore_errors=True)
+
+
 def run_stop_hook(shim: str, env: dict, sid: str, transcript: str, cwd: str, message: str) -> tuple:
     """Run the Stop hook as Claude Code does (``sh -c``, a new process, the payload on stdin):
     ``([the to-do ids its question names], wall seconds)``."""
@@ -101,7 +156,9 @@ def run_stop_hook(shim: str, env: dict, sid: str, transcript: str, cwd: str, mes
 class StopReplay:
     """The bench_handover_tuning observer: runs the Stop hook at the end of every turn."""
 
-    def __init__(self, checkout: str, dump: bool = False):
+    def __init__(self, checkout: str, dump: bool = False, meaning: Meaning | None = None):
+        self.meaning = meaning
+        self.last_env: dict = {}
         self.dump = [] if dump else None     # every turn's text and open to-dos, for tuning the trigger
         self.shim = os.path.join(checkout, "hooks", "todo-check.sh")
         self.asked: dict = {}        # session id -> set of to-do ids named
@@ -117,6 +174,10 @@ class StopReplay:
     def session(self, env, project_dir, sids, k, session, tmp):
         self.work_sessions += 1
         sid = sids[k]
+        if self.meaning is not None:
+            env = {**env, **self.meaning.env}
+            self.meaning.warm_up(env)
+            self.last_env = env
         path = os.path.join(tmp, "turns", f"{sid}.jsonl")
         for end, message in turns(session["steps"]):
             handover.write_transcript(path, sid, project_dir, os.path.basename(project_dir),
@@ -212,6 +273,10 @@ def main() -> int:
     parser.add_argument("--checkout", default=handover.REPO, help="run the hook and the summarizer of this checkout")
     parser.add_argument("--json", help="also write the result here")
     parser.add_argument("--smoke", action="store_true", help="one scenario only (a few seconds)")
+    parser.add_argument("--meaning", action="store_true", help="warm server + embedding: the hook also asks the "
+                        "warm search server which to-dos a turn is about by meaning (the test model, or --model-path); "
+                        "without it, words only")
+    parser.add_argument("--model-path", help="with --meaning: a local ONNX model directory instead of the test model")
     parser.add_argument("--dump", metavar="JSONL", help="write every turn (its text, the open to-dos, what was "
                         "asked, the session's planted finishes and traps) here, for tuning the trigger")
     args = parser.parse_args()
@@ -219,11 +284,20 @@ def main() -> int:
     scenarios = scenarios_of(args.set)
     scenarios = scenarios[:1] if args.smoke else scenarios
     checkout = os.path.abspath(args.checkout)
-    replay = StopReplay(checkout, dump=bool(args.dump))
-    handover_score = handover.run(args.python, checkout, scenarios, observer=replay)
+    model_tmp = tempfile.mkdtemp(prefix="bench-model-")
+    meaning = Meaning(checkout, args.python, args.model_path, model_tmp) if args.meaning else None
+    replay = StopReplay(checkout, dump=bool(args.dump), meaning=meaning)
+    try:
+        handover_score = handover.run(args.python, checkout, scenarios, observer=replay)
+    finally:
+        if meaning is not None:
+            meaning.stop(replay.last_env)
+        shutil.rmtree(model_tmp, ignore_errors=True)
     label = "held-out: written blind, never tuned to" if args.set in BLIND else \
         "TUNING: the trigger was tuned on it (upper bound)"
-    out = {"set": f"{args.set} ({label})", "checkout": checkout, "uptime": os.getloadavg()[0], **replay.result(),
+    out = {"set": f"{args.set} ({label})", "checkout": checkout, "uptime": os.getloadavg()[0],
+           "trigger": "words + meaning (warm server, " + (args.model_path or "the test model") + ")"
+           if args.meaning else "words only", **replay.result(),
            "summarizer": {"finished_still_shown": f"{handover_score['finished_still_open']}/"
                                                   f"{handover_score['finished']}",
                           "closes": handover_score["closes"], "traps": handover_score["traps"]},

@@ -38,6 +38,11 @@ longest sessions (by tool calls); the hook's wall time p50/p90 with the cut tran
 the answering pass also: whether the next start context names each close on a ``(closed in this
 session)`` line (the brief shows what the model closed).
 
+The hook runs with ``search.server`` off — the word trigger alone, no warm server started — unless
+``--meaning``: then the warm search server and the embedding daemon answer ``related`` as in
+``bench_todo_check.py --meaning`` (its ``Meaning``: the suite's English test model, or
+``--model-path DIR``).
+
 Baseline: bench_handover_heldout.py (summarizer alone: finished still shown 2/15).
 """
 
@@ -46,16 +51,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import bench_handover_heldout as heldout  # noqa: E402
-from bench_todo_check import run_stop_hook  # noqa: E402
+from bench_todo_check import Meaning, run_stop_hook  # noqa: E402
 from report import emit  # noqa: E402
 
 CLOSED_HERE = "(closed in this session)"
@@ -130,8 +137,9 @@ def _close_as_the_model(env: dict, project: str, todo_id: str, session_id: str) 
 class RealStop:
     """The bench_handover_heldout observer: the Stop hook at the end of every turn of every session."""
 
-    def __init__(self, checkout: str, answer: bool):
-        self.answer = answer
+    def __init__(self, checkout: str, answer: bool, meaning: Meaning | None = None):
+        self.answer, self.meaning = answer, meaning
+        self.last_env: dict = {}
         self.shim = os.path.join(checkout, "hooks", "todo-check.sh")
         self.scenario_sessions: dict = {}    # project -> its sessions (annotations), for kinds of asks
         self.finishes: list = []             # one row per planted finish
@@ -153,6 +161,11 @@ class RealStop:
     def session(self, env, cwd, session_id, sess, path, tmp) -> None:
         project = sess["project"]
         planted = self.scenario_sessions[project]
+        if self.meaning is None:
+            hook_env = {**env, "CODE_MEMORY_SEARCH__SERVER": "0"}        # the word trigger alone, no server started
+        else:
+            hook_env = self.last_env = {**env, **self.meaning.env}
+            self.meaning.warm_up(hook_env)
         before = [t for t in _todos(env, project) if t["status"] == "open"]
         finishes = []
         for fact in sess["finished"]:
@@ -174,7 +187,7 @@ class RealStop:
             text = "\n".join(lines[:end]) + "\n"
             with open(cut_path, "w", encoding="utf-8") as fh:
                 fh.write(text)
-            ids, seconds = run_stop_hook(self.shim, env, session_id, cut_path, cwd, message)
+            ids, seconds = run_stop_hook(self.shim, hook_env, session_id, cut_path, cwd, message)
             self.calls.append((seconds * 1000, len(text.encode())))
             if not ids:
                 continue
@@ -245,12 +258,18 @@ class RealStop:
         }
 
 
-def run_pass(checkout: str, python: str, answer: bool, ids) -> dict:
-    observer = RealStop(checkout, answer)
+def run_pass(checkout: str, python: str, answer: bool, ids, meaning: bool = False, model_path: str | None = None) -> dict:
+    model_tmp = tempfile.mkdtemp(prefix="bench-model-")
+    observer = RealStop(checkout, answer, Meaning(checkout, python, model_path, model_tmp) if meaning else None)
     for sc in heldout.load_annotations()["scenarios"]:
         for project in sc["projects"]:
             observer.scenario_sessions[project] = [s for s in sc["sessions"] if s["project"] == project]
-    result = heldout.run(checkout, python, ids, observer=_SummarizerCloses(observer))
+    try:
+        result = heldout.run(checkout, python, ids, observer=_SummarizerCloses(observer))
+    finally:
+        if observer.meaning is not None:
+            observer.meaning.stop(observer.last_env)
+        shutil.rmtree(model_tmp, ignore_errors=True)
     return {**observer.result([result["finished_still_shown"]["count"], result["finished_still_shown"]["total"]]),
             "handover": {"overall": result["overall"], "wrong_closes": result["wrong_closes"],
                          "start_context_chars": result["start_context_chars"]}}
@@ -284,6 +303,10 @@ def main() -> int:
     parser.add_argument("--python", default=sys.executable, help="the interpreter the hooks and summarizer run with")
     parser.add_argument("--smoke", action="store_true", help=f"only scenario {SMOKE_SCENARIO}, only the answering pass")
     parser.add_argument("--json", help="also write the result here")
+    parser.add_argument("--meaning", action="store_true", help="the hook also asks the warm search server which "
+                        "to-dos a turn is about by meaning (bench_todo_check.Meaning: the test model, or --model-path); "
+                        "without it the word trigger alone (search.server off for the hook)")
+    parser.add_argument("--model-path", help="with --meaning: a local ONNX model directory instead of the test model")
     args = parser.parse_args()
     began = time.time()
     checkout = os.path.abspath(args.checkout)
@@ -292,9 +315,11 @@ def main() -> int:
     subprocess.run([args.python, "-m", "compileall", "-q", os.path.join(checkout, "scripts")], check=False)
     out = {"set": "handover held-out #1 (real recorded sessions; HELD-OUT for the todo-check trigger, never tuned on)",
            "checkout": checkout, "commit": heldout.checkout_commit(checkout),
+           "trigger": "words + meaning (warm server, " + (args.model_path or "the test model") + ")"
+           if args.meaning else "words only (search.server off for the hook)",
            "load_average_before": [round(x, 2) for x in os.getloadavg()],
-           "no_answers": None if args.smoke else run_pass(checkout, args.python, False, ids),
-           "truthful_answers": run_pass(checkout, args.python, True, ids),
+           "no_answers": None if args.smoke else run_pass(checkout, args.python, False, ids, args.meaning, args.model_path),
+           "truthful_answers": run_pass(checkout, args.python, True, ids, args.meaning, args.model_path),
            "load_average_after": [round(x, 2) for x in os.getloadavg()],
            "seconds": round(time.time() - began, 1)}
     emit(out, args.json)

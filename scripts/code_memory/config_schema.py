@@ -447,6 +447,17 @@ SCHEMA = (
     Key("hooks.todo_check", True,
         "todo-check (Stop): at the end of a turn that seems to be about an open to-do of the project, ask the "
         "model once whether its work finished it (it closes it or just stops); false = never ask."),
+    Key("hooks.todo_check_meaning_ask", 0.7,
+        "todo-check by meaning: on a turn that shares no words with any open to-do, ask about those whose cosine "
+        "to the turn's closest piece reaches this (the embedding model, through the warm search server's op "
+        "related; words only when no server or model answers in time). Chosen for the test model on the tuning "
+        "sets; above 1 = never on meaning alone.",
+        low=0.0),
+    Key("hooks.todo_check_meaning_join", 0.2,
+        "todo-check by meaning: when the turn is asked about anyway, also name the open to-dos whose cosine "
+        "reaches this (up to 3 in all, closest first) — a finish said in other words next to one said in the "
+        "to-do's words. Chosen for the test model on the tuning sets; above 1 = never.",
+        low=0.0),
     Key("hooks.auto_init", True,
         "SessionStart creates the memory root from the templates when it is missing (plugin installs)."),
     Key("hooks.daily_notes", True,

@@ -12,6 +12,7 @@ import argparse
 import sys
 
 from ..config import load_config
+from ..search.related import op_related
 from ..search.server import op_ping, op_recall, op_search, op_shutdown, serve
 
 OPS = {
@@ -19,6 +20,7 @@ OPS = {
     "shutdown": op_shutdown,    # exit after answering
     "search": op_search,        # the one search over every store: what memory-search.py prints
     "recall": op_recall,        # prompt-time recall behind the relevance gate (hooks/prompt_recall.py)
+    "related": op_related,      # how close open to-dos are to a turn by meaning (hooks/todo_check.py)
 }
 
 

@@ -17,8 +17,13 @@ the turn shares words with, for the session's own to-dos, and for any to-do it a
 in this session (the session's ledger, hooks/ledger.py: ``todo-asked:<id>``). Other projects'
 to-dos (a workspace's siblings included) are never named: the session can close only its own.
 
+By meaning too (:func:`by_meaning`, :func:`with_meaning`): the root's warm search server (op
+``related``, search/related.py) scores each candidate by the embedding model; a close one joins a
+question the words ask anyway (``hooks.todo_check_meaning_join``) or, much closer, is asked alone
+(``hooks.todo_check_meaning_ask``). Without a server or model answering in time: words only.
+
 Standard library only: lowercased Latin words with light stemming, Han character bigrams, file
-names — no segmenter on this path. Work is bounded: the final message is cut to
+names — no segmenter on this path; the model runs in the warm processes. Work is bounded: the final message is cut to
 :data:`MAX_MESSAGE_CHARS`, the transcript read to its last :data:`TAIL_BYTES`.
 """
 
@@ -35,6 +40,9 @@ TAIL_BYTES = 256 * 1024         # of the transcript, read from its end for this 
 MAX_PROMPT_CHARS = 4000
 MAX_TODO_CHARS = 160            # of a to-do's text in the question
 LEDGER_PREFIX = "todo-asked:"
+MEANING_TEXT_CHARS = 8000       # of the turn's text sent to the warm server (op ``related``)
+MEANING_TODO_CHARS = 400
+MEANING_MAX_TODOS = 50          # candidates sent (the op refuses more); the word trigger still sees them all
 MIN_SHARED = 1.0                # the weight of words a to-do must share with the turn
 MIN_COVERAGE = 0.2              # … and this share of the to-do's own weight (of at most COVERAGE_OF)
 # the constants were chosen on the handover tuning sets (bench/bench_todo_check.py --dump; BENCHMARKS.md)
@@ -243,6 +251,41 @@ def choose(todos: list, turn_text: str, edited=()) -> list:
     return [(tid, text) for _s, tid, text in scored[:MAX_ASKED]]
 
 
+def by_meaning(ctx, todos: list, turn_text: str) -> dict:
+    """``{id: score}``: how close each to-do is to the turn (its prompt and final message) by meaning, from the warm search
+    server (op ``related``, search/related.py: the configured embedding model through its warm
+    daemon), asked within ``search.server_hook_timeout_seconds``. ``{}`` when no server answers in
+    time, it has no vectors now, or ``search.server`` is off — the word trigger alone then decides."""
+    try:
+        if not ctx.cfg.get_path("search.server"):
+            return {}
+        from ..search.client import call
+
+        request = {"text": turn_text[:MEANING_TEXT_CHARS],
+                   "todos": [{"id": tid, "text": text[:MEANING_TODO_CHARS]}
+                             for tid, text, _f in todos[:MEANING_MAX_TODOS]]}
+        answer = call(ctx.cfg.root, "related", request, float(ctx.cfg.get_path("search.server_hook_timeout_seconds")))
+        scores = answer.get("scores") if isinstance(answer, dict) and answer.get("ok") else None
+        if not isinstance(scores, dict):
+            return {}
+        return {tid: float(s) for tid, s in scores.items()
+                if isinstance(tid, str) and isinstance(s, (int, float)) and not isinstance(s, bool)}
+    except Exception:  # noqa: BLE001 — the meaning is extra: its failure never costs the word trigger's question
+        return {}
+
+
+def with_meaning(chosen: list, todos: list, scores: dict, ask: float, join: float) -> list:
+    """``chosen`` (the word trigger's, first) and the to-dos close to the turn by ``scores``
+    (closest first), at most :data:`MAX_ASKED`: those reaching ``join`` when the word trigger asks
+    anyway (naming one more to-do in a question that is asked costs no turn), else those reaching
+    ``ask`` (a question of their own: a much closer match)."""
+    named = {tid for tid, _t in chosen}
+    threshold = join if chosen else ask
+    close = sorted(((scores[tid], tid, text) for tid, text, _f in todos
+                    if tid not in named and scores.get(tid, -1.0) >= threshold), key=lambda s: -s[0])
+    return (chosen + [(tid, text) for _s, tid, text in close])[:MAX_ASKED]
+
+
 def question(chosen: list) -> str:
     named = "; ".join(f"{tid} “{' '.join(text.split())[:MAX_TODO_CHARS]}”" for tid, text in chosen)
     one = len(chosen) == 1
@@ -275,6 +318,9 @@ def handle(event, ctx):
     turn_text = "\n".join([_bounded(event.last_message, MAX_MESSAGE_CHARS), prompt, *edited,
                            *(a for a in actions if not a.startswith("/"))])
     chosen = choose(todos, turn_text, edited)
+    said = prompt + "\n" + _bounded(event.last_message, MEANING_TEXT_CHARS)      # what was asked and done, in words
+    chosen = with_meaning(chosen, todos, by_meaning(ctx, todos, said), float(ctx.setting("todo_check_meaning_ask")),
+                          float(ctx.setting("todo_check_meaning_join")))
     if not chosen or not ledger.add(keys=[LEDGER_PREFIX + tid for tid, _t in chosen]):
         return None                       # nothing related, or no ledger to keep "once" with: silent
     ctx.log.info("todo-check", asked=len(chosen), open=len(todos))

@@ -29,6 +29,7 @@ from .embed import ModelSpec, recent_reason
 
 PROTOCOL = 1
 MAX_REQUEST_BYTES = 4 * 1024 * 1024
+MAX_EMBED_TEXTS = 64            # texts one ``embed`` request may name
 
 
 class DaemonUnavailable(Exception):
@@ -236,6 +237,15 @@ class _Server:
             if missing:
                 self.background_embed(db_path)
             return {"ok": True, "top": top, "cosines": {str(k): v for k, v in cosines.items()}, "missing": missing}
+        if op == "embed":             # vectors of a few short texts (search/related.py)
+            texts = req.get("texts")
+            if not isinstance(texts, list) or len(texts) > MAX_EMBED_TEXTS or not all(isinstance(t, str) for t in texts):
+                return {"ok": False, "message": f"texts must be a list of at most {MAX_EMBED_TEXTS} strings"}
+            import base64
+
+            mat = self.embed(texts)
+            return {"ok": True, "dim": int(mat.shape[1]) if len(texts) else 0,
+                    "vectors": [base64.b64encode(row.tobytes()).decode("ascii") for row in mat]}
         if op == "shutdown":
             return {"ok": True, "bye": True}
         return {"ok": False, "message": f"unknown op {op!r}"}

@@ -9,7 +9,8 @@ so a search costs a socket round trip instead of a new process's imports and a w
 * **One allow-list of operations**, handed in by the process's edge (``cli/search_server.py``
   ``OPS``: op name → ``function(warm, request) -> dict``). Ops get the :class:`WarmRoot`: its
   ``cfg``, its open index (``handle``, already caught up) and :meth:`WarmRoot.memtool`.
-* **Fresh without walking.** Before each op the index catches up (search/freshness.py) from the
+* **Fresh without walking.** Before each op (but one whose function says ``reads_index = False``,
+  such as ``related``) the index catches up (search/freshness.py) from the
   change journal and the paths the inotify watcher (search/watch.py) reported; in idle time it
   catches up on its own and sweeps every ``index.sweep_seconds``. At start it sweeps once. Without
   a watcher, directory mtimes are checked before each op instead.
@@ -454,7 +455,8 @@ class Server:
     def run_op(self, op, request: dict, name: str) -> dict:
         for attempt in (1, 2):
             try:
-                self.warm.prepare()
+                if getattr(op, "reads_index", True):     # an op that reads no index does not wait for a catch-up
+                    self.warm.prepare()
                 return op(self.warm, request)
             except CodeMemoryError as exc:
                 return exc.to_dict()

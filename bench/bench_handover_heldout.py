@@ -169,7 +169,11 @@ class Tally:
 
 
 def run_scenario(sc: dict, checkout: str, python: str, tally: Tally, background: str, clock: datetime,
-                 dump: str | None = None) -> datetime:
+                 dump: str | None = None, observer=None) -> datetime:
+    """Replay one scenario. ``observer`` (optional; bench_todo_check_heldout.py) sees every start
+    context (``observer.start(env, project, label, context)``) and every session with its
+    transcript in place, before it is summarized (``observer.session(env, cwd, session_id, sess,
+    path, tmp)``)."""
     commands = registered_session_start(checkout)
     summarizer = os.path.join(checkout, "scripts", "session-summary.py")
     own = tally.scenarios.setdefault(sc["id"], {"hit": 0, "total": 0})
@@ -202,6 +206,8 @@ def run_scenario(sc: dict, checkout: str, python: str, tally: Tally, background:
                 with open(os.path.join(dump, f"{name}.txt"), "w", encoding="utf-8") as fh:
                     fh.write(context.replace(tmp, "<tmp>"))
             tally.chars.append(len(context))
+            if observer:
+                observer.start(env, project, label, context)
             tally.start_ms.append(seconds * 1000)
             last = previous.get(project)
             if last is not None:
@@ -246,6 +252,8 @@ def run_scenario(sc: dict, checkout: str, python: str, tally: Tally, background:
             start(project, session_id, label)
             clock += timedelta(hours=1)
             path = place_transcript(source, tmp, home, cwds[project], session_id, clock)
+            if observer:
+                observer.session(env, cwds[project], session_id, sess, path, tmp)
             done = subprocess.run([python, summarizer, "--transcript", path, "--cwd", cwds[project],
                                    "--session-id", session_id, "--ended-at", clock.isoformat(timespec="seconds")],
                                   capture_output=True, text=True, env=env, check=False)
@@ -296,7 +304,7 @@ def checkout_commit(checkout: str) -> str:
     return found.stdout.strip() if found.returncode == 0 else ""
 
 
-def run(checkout: str, python: str, ids=None, smoke: bool = False, dump: str | None = None) -> dict:
+def run(checkout: str, python: str, ids=None, smoke: bool = False, dump: str | None = None, observer=None) -> dict:
     notes = load_annotations()
     scenarios = notes["scenarios"]
     if ids:
@@ -315,7 +323,7 @@ def run(checkout: str, python: str, ids=None, smoke: bool = False, dump: str | N
     sessions = sum(len(s["sessions"]) for s in scenarios)
     clock = datetime.now(timezone.utc).replace(microsecond=0) - timedelta(hours=sessions + 2)
     for sc in scenarios:
-        clock = run_scenario(sc, checkout, python, tally, background, clock, dump)
+        clock = run_scenario(sc, checkout, python, tally, background, clock, dump, observer)
     hit = sum(v[0] for v in tally.kinds.values())
     total = sum(v[1] for v in tally.kinds.values())
     return {

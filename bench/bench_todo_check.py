@@ -171,6 +171,18 @@ class Meaning:
         shutil.rmtree(self.sockets, ignore_errors=True)
 
 
+def run_stop_hook(shim: str, env: dict, sid: str, transcript: str, cwd: str, message: str) -> tuple:
+    """Run the Stop hook as Claude Code does (``sh -c``, a new process, the payload on stdin):
+    ``([ids of the open to-dos its question names], [ids of the summarizer's closes it names], wall seconds)``."""
+    data = json.dumps({"session_id": sid, "transcript_path": transcript, "cwd": cwd, "hook_event_name": "Stop",
+                       "stop_hook_active": False, "last_assistant_message": message, "background_tasks": [],
+                       "session_crons": []}).encode()
+    began = time.perf_counter()
+    out = subprocess.run(["sh", "-c", f'"{shim}"'], input=data, capture_output=True, env=env, check=False).stdout
+    seconds = time.perf_counter() - began
+    return (*split_question(json.loads(out).get("reason", "") if out.strip() else ""), seconds)
+
+
 class StopReplay:
     """The bench_handover_tuning observer: runs the Stop hook at the end of every turn."""
 
@@ -214,16 +226,9 @@ class StopReplay:
         for turn, (end, message) in enumerate(turns(session["steps"])):
             handover.write_transcript(path, sid, project_dir, os.path.basename(project_dir),
                                       {"steps": session["steps"][:end]})
-            data = json.dumps({"session_id": sid, "transcript_path": path, "cwd": project_dir,
-                               "hook_event_name": "Stop", "stop_hook_active": False,
-                               "last_assistant_message": message, "background_tasks": [],
-                               "session_crons": []}).encode()
-            began = time.perf_counter()
-            out = subprocess.run(["sh", "-c", f'"{self.shim}"'], input=data, capture_output=True, env=hook_env,
-                                 check=False).stdout
-            self.seconds.append(time.perf_counter() - began)
+            ids, rechecked, seconds = run_stop_hook(self.shim, hook_env, sid, path, project_dir, message)
+            self.seconds.append(seconds)
             self.turns += 1
-            ids, rechecked = split_question(json.loads(out).get("reason", "") if out.strip() else "")
             if self.dump is not None:
                 self.dump.append(self._turn(env, project_dir, sid, session, path, message, ids + rechecked))
             if not ids and not rechecked:

@@ -2,7 +2,8 @@
 to-dos; in session 2 the model writes the README part and ends its turn saying so in other words; the
 Stop hook's question must reach the model in the next request body; the scripted model closes the
 to-do with ``code-memory todo done <id>`` (Bash) and stops — the question is not asked again; session
-3's brief no longer lists the to-do on a ``[ ]`` line, while the other stays open."""
+3's brief no longer lists the to-do on a ``[ ]`` line, while the other stays open, and names it on session 2's
+entry as closed in that session (the CLI recorded the session from Claude's Bash tool)."""
 
 from __future__ import annotations
 
@@ -63,14 +64,17 @@ def test_the_model_is_asked_and_closes_the_todo_it_finished(continuity, standin,
     marks = [json.loads(line) for line in open(os.path.join(memory_root, "sessions", "todo-marks.jsonl"),
                                                encoding="utf-8")]
     assert [(m["id"], m["action"], m["by"]) for m in marks] == [(todo["id"], "done", "cli")]
+    assert marks[0].get("in_session") == sid2          # run from Claude's Bash tool: the session is recorded
     note_2 = open(os.path.join(memory_root, "sessions", f"{sid2}.md"), encoding="utf-8").read()
     assert QUESTION not in note_2 and "Before you stop" not in note_2    # memory's question is not the person's
     assert "README.md 加了一节" in note_2 and "已关闭" not in note_2           # nor is the answer the session's report
 
     first_3, _sid3 = run_session(runner, standin, "连接池还有什么要做的？", [main({"text": "还差单元测试。"})],
                                  memory_root)
-    lines = open_lines(brief_of(start_context(first_3)))
+    brief_3 = brief_of(start_context(first_3))
+    lines = open_lines(brief_3)
     assert not any("README" in line for line in lines), lines
+    assert f"- finished earlier to-dos (closed in this session): {todo['text']} (id {todo['id']})" in brief_3
     assert any("load_config" in line for line in lines), lines           # the other to-do is still open
 
 

@@ -2,8 +2,9 @@
 Session 1 leaves two to-dos; session 2's model reads the brief in its own request body — each open
 to-do on a ``[ ]`` line with its id — and calls ``mcp__code-memory__memory_todo`` (action done) with
 the id it read there (the stand-in computes the call's input from the request it answers); session
-3's request body no longer lists that to-do on a ``[ ]`` line and still lists the other one. The
-final message of session 2 says nothing about the work, so only the tool can have closed it."""
+3's request body no longer lists that to-do on a ``[ ]`` line and still lists the other one, and names
+it on session 2's entry as finished in that session (eighth round). The final message of session 2
+says nothing about the work, so only the tool can have closed it."""
 
 from __future__ import annotations
 
@@ -83,3 +84,9 @@ def test_the_model_closes_a_todo_with_the_tool_and_the_next_brief_drops_it(claud
     assert any(line.endswith(f"{README_TODO} (id {readme_id})") or f"{README_TODO} (sessions/" in line
                for line in open_lines(brief_3))                                  # the other one stays, same id
     assert f"id {readme_id}" in brief_3
+    # … and session 2's entry (not folded as a short session) names it as finished in that session
+    lines_3 = brief_3.split("\n")
+    closed = f"- finished earlier to-dos (closed in this session): {TESTS_TODO} (id {tests_id})"
+    assert closed in lines_3, brief_3
+    heading = [line for line in lines_3[:lines_3.index(closed)] if line.startswith("## ")][-1]
+    assert "连接池配置" in heading and "Short sessions" not in heading

@@ -37,11 +37,20 @@ def cmd_list(args) -> dict:
             "todos": items}
 
 
+def _session_id() -> str | None:
+    """The Claude Code session this command runs in: Claude's Bash tool sets
+    ``CLAUDE_CODE_SESSION_ID`` (a uuid); the brief then names the close in that session's entry."""
+    import os
+
+    found = os.environ.get("CLAUDE_CODE_SESSION_ID") or ""
+    return found if 0 < len(found) <= 100 and all(c.isascii() and (c.isalnum() or c in "-_") for c in found) else None
+
+
 def _decide(args, action: str) -> dict:
     from ..memory import todos
     cfg, expire_days = _settings(args)
     todo = todos.decide(cfg.paths, " ".join(args.todo), action, by="cli", project=_project(cfg, args),
-                        expire_days=expire_days)
+                        expire_days=expire_days, in_session=_session_id())
     return {"todo": todo}
 
 

@@ -6,7 +6,9 @@ Each work session's entry: date and topic (``· reverted`` when its change was p
 the files changed, its decisions with their reasons, its outcome as said (the final message's
 first and closing sentences), cautions said in it, the person's later requests, the earlier
 to-dos it finished — as closes of the summarizer, each with its id and evidence (``closed_why``), so
-a wrong one costs one glance and one ``code-memory todo reopen <id>`` — the to-dos it left open
+a wrong one costs one glance and one ``code-memory todo reopen <id>`` — and as closes the model or
+the person made inside it (memory_todo, ``code-memory todo done`` from its Bash tool: "closed in
+this session", with the id), the to-dos it left open
 (``[ ]``). Sessions that changed nothing, decided
 nothing and left nothing open ("thanks", a question, "ok") do not take a slot: they fold into one
 line. Open to-dos of older sessions follow in one list; a to-do left open longer than
@@ -46,6 +48,7 @@ MAX_UNCONFIRMED = 4
 # how a summarizer close is shortened with the level above: (characters of its to-do, of its evidence)
 CLOSE_LEVELS = ((120, 120), (100, 120), (80, 90), (70, 70), (60, 50))
 CLOSED_BY_SUMMARIZER = "closed by the summarizer; reopen any that is not"
+CLOSED_IN_SESSION = "closed in this session"
 UNCONFIRMED_HEADING = ("## Closed by the summarizer, not confirmed (memory_todo reopen <id> — or "
                        "`code-memory todo reopen <id>` — if one is not finished): ")
 # the header's last clause when the brief lists an open to-do (each with its id, memory/todos.todo_id)
@@ -130,16 +133,20 @@ def _close(text: str, todo_ref: str, why: str, close_level: tuple) -> str:
     return shown + (f" ← “{_cut(why.replace('[ ]', '[]'), why_chars)}”" if why else "")
 
 
-def _finished_lines(closes: list, close_level: tuple) -> list:
-    """The finishing entry's line: the earlier to-dos it finished — as closes of the summarizer
+def _finished_lines(closes: list, close_level: tuple, closed_here: list = ()) -> list:
+    """The finishing entry's lines: the earlier to-dos it finished — as closes of the summarizer
     with their id and evidence until the person confirms them (then plainly); one the person
-    reopened is not listed (it is open again: ``closes`` leaves it out)."""
+    reopened is not listed (it is open again: ``closes`` leaves it out) — and those the model or
+    the person closed inside the session (``closed_here``: ``[(to-do, its entry)]``)."""
+    lines = []
+    if closed_here:
+        lines.append(f"- finished earlier to-dos ({CLOSED_IN_SESSION}): " + "; ".join(
+            _close(todo["text"], todo_id(earlier["id"], todo["text"]), "", close_level) for todo, earlier in closed_here))
     pending, confirmed = [], []
     for text, todo, earlier in closes:
         item = _close(text, todo_id(earlier["id"], todo["text"]) if todo else "",
                       _text(todo.get("closed_why")) if todo else "", close_level)
         (confirmed if todo and todo.get("confirmed_at") else pending).append(item)
-    lines = []
     if pending:
         lines.append(f"- finished earlier to-dos ({CLOSED_BY_SUMMARIZER}): " + "; ".join(pending))
     if confirmed:
@@ -148,7 +155,8 @@ def _finished_lines(closes: list, close_level: tuple) -> list:
 
 
 def _entry_lines(entry: dict, newest: bool, level: tuple, session_id: str, source: str, project: str,
-                 open_todos: list, closes: list = (), close_level: tuple = CLOSE_LEVELS[0]) -> list:
+                 open_todos: list, closes: list = (), close_level: tuple = CLOSE_LEVELS[0],
+                 closed_here: list = ()) -> list:
     outcome_new, outcome_old, files_old, asked_old, decisions_old = level
     own = entry.get("id") == session_id
     topic = _text(entry.get("topic")) or "(no topic)"
@@ -173,7 +181,7 @@ def _entry_lines(entry: dict, newest: bool, level: tuple, session_id: str, sourc
     asked = _texts(entry.get("asked"))
     if asked and (newest or asked_old):
         lines.append(f"- then asked: {_cut(' · '.join(asked), 200)}")
-    lines += _finished_lines(closes, close_level)
+    lines += _finished_lines(closes, close_level, closed_here)
     if open_todos:
         lines.append("- open to-dos:")
         lines += [f"  - [ ] {t} (id {todo_id(entry['id'], t)})" for t in open_todos]
@@ -205,15 +213,16 @@ def _unconfirmed_line(unconfirmed: list, close_level: tuple, shown: int) -> str:
 
 def render(chosen: list, light: list, older: list, expired: list, label: str, session_id: str, source: str,
            project: str, now: float, expire_days: float, budget: int = 0, closes: dict | None = None,
-           unconfirmed: list = ()) -> str:
+           unconfirmed: list = (), closed_in: dict | None = None) -> str:
     """The block's text: ``chosen`` work sessions (newest first) with their open to-dos and the
     summarizer's ``closes`` (``{entry id: [(text, to-do or None, its entry or None)]}``), the
     ``light`` sessions in one line, ``older`` open to-dos ``[(text, entry)]``, ``expired`` ones,
+    the to-dos the model or the person closed inside a session ``closed_in`` (:func:`session_closes`),
     the ``unconfirmed`` closes of entries no longer shown ``[(to-do, its entry)]`` — within
     ``budget`` characters when it can (older entries are shortened first, then the closes; a
     close is dropped from the unconfirmed line only when shortening is not enough)."""
     text = ""
-    closes = closes or {}
+    closes, closed_in = closes or {}, closed_in or {}
     open_todos = [[t["text"] for t, state in _todo_states(entry, now, expire_days) if state == "open"]
                   for entry in chosen]
     attempts = [(level, close_level, MAX_UNCONFIRMED) for level, close_level in zip(LEVELS, CLOSE_LEVELS)]
@@ -223,7 +232,7 @@ def render(chosen: list, light: list, older: list, expired: list, label: str, se
                  "memory root (Read it for details)" + (CLOSE_HINT if any(open_todos) or older else ".")]
         for position, (entry, todos) in enumerate(zip(chosen, open_todos)):
             lines += _entry_lines(entry, position == 0, level, session_id, source, project, todos,
-                                  closes.get(entry["id"], ()), close_level)
+                                  closes.get(entry["id"], ()), close_level, closed_in.get(entry["id"], ()))
         if light:
             lines.append(_light_line(light))
         if older:
@@ -269,6 +278,20 @@ def summarizer_closes(entries: list) -> tuple:
     return closes, pending
 
 
+def session_closes(entries: list) -> dict:
+    """``{session id: [(to-do, its entry)]}``: the to-dos the model (memory_todo, or ``code-memory todo
+    done`` from its Bash tool) or the person closed inside a Claude Code session (``closed_in``), by
+    that session. Closes made outside any session (the person at a terminal, the browser) are not
+    listed: the person knows them, and the to-do just leaves the brief."""
+    out: dict = {}
+    for entry in entries:
+        for todo in entry.get("todos") or []:
+            if isinstance(todo, dict) and isinstance(todo.get("text"), str) and \
+                    todo.get("done_by") == recent.PERSON_CLOSER and isinstance(todo.get("closed_in"), str):
+                out.setdefault(todo["closed_in"], []).append((todo, entry))
+    return out
+
+
 def recent_block(ctx, project):
     if project is None:
         return None
@@ -282,13 +305,14 @@ def recent_block(ctx, project):
     session_id, source = ctx.event.session_id, ctx.event.source
     chosen, light, older, expired = [], [], [], []
     entries, workspace = _entries(ctx, project)
+    closed_in = session_closes(entries)
     for entry in entries:
         ts = entry.get("ts")
         if not isinstance(ts, (int, float)) or (entry["id"] == session_id and source == "resume"):
             continue
         young = now - ts <= max_age
         shown = young and len(chosen) < count
-        if shown and is_light(entry):
+        if shown and is_light(entry) and entry["id"] not in closed_in:
             light.append(entry)               # folded into one line, never taking a slot
             continue
         if shown:
@@ -308,7 +332,7 @@ def recent_block(ctx, project):
     shares = ctx.setting("session_start_block_chars") or {}
     budget = int(shares.get("recent") or 0) if isinstance(shares, dict) else 0
     text = render(chosen, light, older, expired, label, session_id, source, project.name, now, expire_days, budget,
-                  closes, unconfirmed)
+                  closes, unconfirmed, closed_in)
     ctx.log.info("recent", sessions=len(chosen), light=len(light), older_todos=min(len(older), MAX_OLDER_TODOS),
                  expired=len(expired), unconfirmed=min(len(unconfirmed), MAX_UNCONFIRMED), chars=len(text))
     return Block(os.path.join(ctx.paths.root, "sessions"), "recent work — the last sessions of this project", text)

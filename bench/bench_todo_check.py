@@ -415,7 +415,10 @@ def main() -> int:
            if args.meaning else "words only", **replay.result(),
            "summarizer": {"finished_still_shown": f"{handover_score['finished_still_open']}/"
                                                   f"{handover_score['finished']}",
-                          "closes": handover_score["closes"], "traps": handover_score["traps"]},
+                          "closes": handover_score["closes"], "traps": handover_score["traps"],
+                          # which (like ``misses``: read them on tuning sets only, never on a blind one)
+                          "misses": [m for m in handover_score["misses"] if " finished still open: " in m
+                                     or " closed wrongly " in m]},
            "answers_replayed": not args.no_answers, "on_right_close": args.on_right_close,
            "seconds": round(time.time() - began, 1)}
     emit(out, args.json)

@@ -16,8 +16,8 @@ stable across rebuilds of the index). Its status:
 
 What the person (or the model, through the ``memory_todo`` MCP tool) decides is appended to
 ``sessions/todo-marks.jsonl`` (``{"ts", "action": done | reopen | confirm, "session": the to-do's
-session, "text", "id", "by": cli | ui | mcp, "in_session"?: the Claude Code session it came from, "remaining"?: what is left
-of a to-do closed in part — it stays open as a to-do of the same session}``;
+session, "text", "id", "by": cli | ui | mcp, "in_session"?: the Claude Code session it came from,
+"remaining"?: what is left of a to-do closed in part — it stays open as a to-do of the same session}``;
 ``done`` on a to-do the summarizer closed and nobody confirmed writes ``confirm``: the close is
 right, the brief stops asking about it) — the truth, next to the notes the index is rebuilt from
 (memory/recent.py replays it) — and applied to the index files at once. A reopened to-do can be
@@ -165,7 +165,8 @@ def decide(paths: MemoryPaths, wanted: str, action: str, *, by: str, project: st
     ``in_session``: the Claude Code session it came from, if any), then applied to every index file
     that holds its session. ``done`` on a to-do the summarizer closed and nobody confirmed is logged
     as ``confirm``. ``remaining`` (``done`` only): the work finished it in part — it is closed, and
-    this text stays open as a to-do of the same session (``remaining_id``: its id). Returns the to-do as it is now (``action``: what was done)."""
+    this text stays open as a to-do of the same session (``remaining_id``: its id). Returns the
+    to-do as it is now (``action``: what was done)."""
     if action not in ("done", "reopen"):
         raise invalid("the action is done or reopen")
     left = remaining_text(remaining)

@@ -26,8 +26,10 @@ to-dos (a workspace's siblings included) are never named: the session can close 
 
 By meaning too (:func:`by_meaning`, :func:`with_meaning`): the root's warm search server (op
 ``related``, search/related.py) scores each candidate by the embedding model; a close one joins a
-question the words ask anyway (``hooks.todo_check_meaning_join``) or, much closer, is asked alone
-(``hooks.todo_check_meaning_ask``). Without a server or model answering in time: words only.
+question the words ask anyway (the *join* threshold) or, much closer, is asked alone (the *ask*
+threshold) — thresholds measured for the model (search/related.py ``CALIBRATED``) unless
+``hooks.todo_check_meaning_join``/``_ask`` are set. Without a server or model answering in time, or
+without thresholds for the model (the default model today): words only.
 
 Standard library only: lowercased Latin words with light stemming, Han character bigrams, file
 names — no segmenter on this path; the model runs in the warm processes. Work is bounded: the final message is cut to

@@ -78,8 +78,10 @@ def test_the_model_closes_a_todo_in_part_and_the_rest_stays_open(two_projects, p
     assert [t["status"] for t in todos.list_todos(paths, project="beta")] == ["open"]
 
     # the CLI closes what is left in part again; reopening the original withdraws both parts
-    status, chained = run_cli(capsys, "todo", "done", "--project", "alpha", left_id, "--remaining", LAST)
-    assert status == 0 and chained["todo"]["remaining_id"] == todos.todo_id("s3", LAST)
+    status, chained = run_cli(capsys, "todo", "done", "--project", "alpha", left_id, "--remaining", LAST,
+                              "--format", "text")
+    assert status == 0 and chained.startswith(f"{left_id} done in part: {LEFT}")
+    assert f"{todos.todo_id('s3', LAST)}  [ ] {LAST}" in chained
     assert [t["text"] for t in todos.list_todos(paths, project="alpha") if t["session"] == "s3"] == [LAST]
     status, reopened = run_cli(capsys, "todo", "reopen", "--project", "alpha", whole)
     assert status == 0 and reopened["todo"]["status"] == "open" and "remaining" not in reopened["todo"]
@@ -87,13 +89,12 @@ def test_the_model_closes_a_todo_in_part_and_the_rest_stays_open(two_projects, p
     assert [(t["text"], t["status"]) for t in s3] == [(COMPOUND, "open")]
 
 
-def test_a_close_in_part_survives_a_rebuild_and_a_resummary(worked, project, tmp_path, capsys):  # noqa: F811
+def test_a_close_in_part_survives_a_rebuild_and_a_resummary(worked, project, tmp_path):  # noqa: F811
     paths = worked
     docs = todos.todo_id("s2", TODO_DOCS)
     left = "把 AMOUNT_ZERO 的英文说明也补上"
-    status, text = run_cli(capsys, "todo", "done", docs, "--remaining", left, "--format", "text")
-    assert status == 0 and text.startswith(f"{docs} done in part: {TODO_DOCS}")
-    assert f"{todos.todo_id('s2', left)}  [ ] {left}" in text
+    decided = todos.decide(paths, docs, "done", by="mcp", in_session="s2", remaining=left)     # from inside s2
+    assert decided["remaining_id"] == todos.todo_id("s2", left)
 
     def state():
         return sorted((t["text"], t["status"], t.get("remaining", "")) for t in
@@ -111,3 +112,5 @@ def test_a_close_in_part_survives_a_rebuild_and_a_resummary(worked, project, tmp
     lines = brief(project).split("\n")
     assert any(line.endswith(f"[ ] {left} (id {todos.todo_id('s2', left)})") for line in lines)
     assert not any(TODO_DOCS in line and "[ ]" in line for line in lines)
+    assert (f"- finished earlier to-dos (closed in this session): {TODO_DOCS} (id {docs}) — in part, left open: "
+            f"id {todos.todo_id('s2', left)}") in lines

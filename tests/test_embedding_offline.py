@@ -111,6 +111,12 @@ def wait_for(predicate, seconds=90):
     return predicate()
 
 
+def last_attempt(record: dict) -> float:
+    """When a retry last started or ended: the record holds ``retry_at`` while the background retry
+    runs, and only ``at`` once it has failed again (which a loaded machine may reach before we look)."""
+    return max(float(record.get("at") or 0), float(record.get("retry_at") or 0))
+
+
 def test_degraded_in_every_answer_and_one_remembered_background_retry(root, tmp_path):
     """The default model is not downloaded and cannot be (HF_HUB_OFFLINE): every auto search says
     why vectors are off, none starts or waits for the embedding daemon, and one background retry
@@ -121,6 +127,7 @@ def test_degraded_in_every_answer_and_one_remembered_background_retry(root, tmp_
 
     configure(root)                                               # defaults: daemon on
     env = {"FASTEMBED_CACHE_PATH": str(tmp_path / "empty-cache")}
+    began = time.time()
     answers = [search(env=env)[1] for _ in range(3)]
     assert all(a["mode_used"] == "bm25" and "bge-small-zh" in a["degraded"]["vector"] for a in answers)
     assert "trying again in the background now" in answers[0]["degraded"]["vector"]
@@ -128,11 +135,10 @@ def test_degraded_in_every_answer_and_one_remembered_background_retry(root, tmp_
     assert "code-memory model fetch" in answers[1]["degraded"]["vector"]
     spec = spec_from_config(load_config(root_override=root.root)["embedding"])
     assert not os.path.exists(socket_path(spec))                  # no daemon was started (or waited for)
-    first = failure_file(root)
-    assert first["retry_at"]
+    assert last_attempt(failure_file(root)) >= began      # the retry is noted (or, on a slow machine, already over)
     # the background retry ran (and failed: offline); its reason and time are remembered
     assert wait_for(lambda: "HF_HUB_OFFLINE" in failure_file(root)["reason"])
-    assert failure_file(root)["at"] >= first["retry_at"] and "retry_at" not in failure_file(root)
+    assert failure_file(root)["at"] >= began and "retry_at" not in failure_file(root)
     again = search(env=env)[1]["degraded"]["vector"]
     assert "HF_HUB_OFFLINE" in again and "at most once an hour" in again and "retry_at" not in failure_file(root)
     # an hour later the next search starts exactly one new retry, still without waiting for it
@@ -142,7 +148,7 @@ def test_degraded_in_every_answer_and_one_remembered_background_retry(root, tmp_
         json.dump(stale, fh)
     out = search(env=env)[1]
     assert "trying again in the background now" in out["degraded"]["vector"]
-    assert failure_file(root)["retry_at"] > stale["retry_at"]
+    assert last_attempt(failure_file(root)) > stale["retry_at"]
     assert "at most once an hour" in search(env=env)[1]["degraded"]["vector"]
 
 

@@ -108,7 +108,8 @@ result, a question taken for one), counted against all its ``[ ]`` lines; finish
 on a ``[ ]`` line at the next start;
 wrong closes, read from the to-do index after each project's last session (``code-memory todo list
 --status all``): a planted to-do shown ``done`` although no session finished it, or closed by an
-earlier session than the one that did; traps (a set's sessions may name ``traps``: open to-dos that
+earlier session than the one that did (a to-do closed in part is not a close of the phrases its
+``remaining`` keeps open: its open part is judged instead); traps (a set's sessions may name ``traps``: open to-dos that
 session touches, asks about or puts off without finishing) held when the index does not show the
 to-do closed by that session or an earlier one, sprung when it does, untested when the to-do is not
 in the index at all;
@@ -361,6 +362,12 @@ def closed_in(todo: dict) -> str:
     return str(todo.get("closed_in") or "") if by == "user" else by
 
 
+def kept_open(todo: dict, phrase: str) -> bool:
+    """A to-do closed in part (``remaining``, round 8) keeps ``phrase`` open: its open part, another
+    copy in the index, holds it — the close is not one of that phrase."""
+    return phrase.lower() in str(todo.get("remaining") or "").lower()
+
+
 def check_closes(score: Score, index: list, sessions: list, sids: list) -> None:
     """Judge the to-do index of one project after its last session: each planted to-do's copy in the
     index of the session that planted it is ``done`` exactly when (and by the session that) a
@@ -374,6 +381,8 @@ def check_closes(score: Score, index: list, sessions: list, sids: list) -> None:
                 if todo["session"] != sids[j] or phrase.lower() not in todo["text"].lower():
                     continue
                 todo = carried_copy(index, todo)
+                if kept_open(todo, phrase):
+                    continue                  # closed in part: the open part is judged as its own copy
                 if todo["session"] != sids[j] and todo["session"] in sids and any(
                         p.lower() in todo["text"].lower() for p in sessions[sids.index(todo["session"])]["todos"]):
                     continue
@@ -392,7 +401,8 @@ def check_closes(score: Score, index: list, sessions: list, sids: list) -> None:
     for k, session in enumerate(sessions):
         for phrase in session.get("traps", ()):
             copies = [t for t in index if phrase.lower() in t["text"].lower()]
-            closers = [sids.index(closed_in(t)) for t in copies if t["status"] == "done" and closed_in(t) in sids]
+            closers = [sids.index(closed_in(t)) for t in copies
+                       if t["status"] == "done" and closed_in(t) in sids and not kept_open(t, phrase)]
             outcome = "untested" if not copies else "sprung" if any(c <= k for c in closers) else "held"
             score.traps[outcome] += 1
             if outcome == "sprung":

@@ -47,7 +47,9 @@ Scored per set, with the to-do index after each project's last session:
 The model's answers are replayed (unless ``--no-answers``): what it would do, truthfully, is written
 as the ``memory_todo`` tool writes it (``by: mcp``, the session it came from, at the replay's time),
 so a to-do it closes or reopens is closed or open for the summarizer of the later sessions and for
-the next briefs: an asked open to-do that session (or an earlier one) finished is closed; an asked
+the next briefs: an asked open to-do that session (or an earlier one) finished is closed — one that
+holds several planted to-dos of which only some are finished is closed in part (round 8: ``remaining``
+= the unfinished planted phrases joined with "; ", as a model would restate them); an asked
 summarizer close is reopened before the planted finish and confirmed after it.
 
 Baseline: without the hook, every finish the summarizer misses stays shown (its "finished still
@@ -209,7 +211,7 @@ class StopReplay:
         self.answered: list = []     # what the replayed model did: "<session> <action> <to-do>"
         self.rechecks = {"questions": 0, "questions_only_about_closes": 0, "named": 0, "wrong_asked": 0,
                          "right_asked": 0, "right_asked_again": 0, "reopened": 0, "confirmed": 0,
-                         "model_closes": 0, "unplanted_asked": 0}
+                         "model_closes": 0, "model_closes_in_part": 0, "unplanted_asked": 0}
         self.rechecked: dict = {}    # to-do id -> sessions whose turns named it as a summarizer close
 
     def session(self, env, project_dir, sids, k, session, tmp):
@@ -254,6 +256,18 @@ class StopReplay:
         held = [p for p in planted if p in text]
         return bool(held) and all(p in done for p in held)
 
+    def left_of(self, todo: dict, sids: list, k: int) -> list:
+        """The planted to-dos a captured to-do holds that are not finished by session ``k``, when it
+        holds several and some are (finished in part), as said when planted; else ``[]``."""
+        if todo["session"] not in sids:
+            return []
+        j, text = sids.index(todo["session"]), todo["text"].lower()
+        done = {p.lower() for sid in sids[j + 1:k + 1] for p in self.done_of.get(sid, ())}
+        planted = {p.lower(): p for sid in sids[:k + 1] for p in self.todos_of.get(sid, ())}
+        held = [p for low, p in planted.items() if low in text]
+        left = [p for p in held if p.lower() not in done]
+        return left if len(held) > 1 and 0 < len(left) < len(held) else []
+
     def answer(self, env, project_dir, sids, k, ids, rechecked, turn) -> None:
         """The model's truthful answer, written as the memory_todo tool writes it (``by: mcp``, in this
         session, at the replay's time): an asked open to-do this session (or an earlier one) finished is
@@ -288,15 +302,21 @@ class StopReplay:
                 action = ("done" if self.on_right_close == "confirm" else None) if finished else "reopen"
             elif finished:
                 action = "done"
+            left = self.left_of(todo, sids, k) if tid in ids and not action else []
+            action = "done" if left else action          # finished in part: closed, what is left stays open
             if not action or not self.answers:
                 continue
             try:
                 decided = todos.decide(paths, tid, action, by="mcp", project=project, expire_days=30,
-                                       now=self.clock + 1800 + turn, in_session=sids[k])
+                                       now=self.clock + 1800 + turn, in_session=sids[k],
+                                       remaining="; ".join(left) if left else None)
             except CodeMemoryError:
                 continue
             key = {"reopen": "reopened", "confirm": "confirmed"}.get(decided["action"], "model_closes")
             self.rechecks[key] += 1
+            if left:
+                self.rechecks["model_closes_in_part"] += 1
+                self.answered.append(f"{sids[k]} done in part: {todo['text']} → left: {decided['remaining']}")
             if key != "model_closes":
                 self.answered.append(f"{sids[k]} {decided['action']}: {todo['text']}")
 

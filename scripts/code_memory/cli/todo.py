@@ -50,7 +50,7 @@ def _decide(args, action: str) -> dict:
     from ..memory import todos
     cfg, expire_days = _settings(args)
     todo = todos.decide(cfg.paths, " ".join(args.todo), action, by="cli", project=_project(cfg, args),
-                        expire_days=expire_days, in_session=_session_id())
+                        expire_days=expire_days, in_session=_session_id(), remaining=getattr(args, "remaining", None))
     return {"todo": todo}
 
 
@@ -77,7 +77,8 @@ def render_list(result: dict) -> str:
 def render_decision(result: dict) -> str:
     todo = result["todo"]
     state = "confirmed (the summarizer's close stands)" if todo.get("action") == "confirm" else todo["status"]
-    return f"{todo['id']} {state}: {todo['text']}"
+    left = f"\n{todo['remaining_id']}  [ ] {todo['remaining']}  (what is left: open)" if todo.get("remaining_id") else ""
+    return f"{todo['id']} {state}{' in part' if left else ''}: {todo['text']}{left}"
 
 
 def register(sub) -> None:
@@ -101,6 +102,8 @@ def register(sub) -> None:
     p = tsub.add_parser("done", help="close a to-do that is finished (it leaves the brief); on one the summarizer "
                                      "closed, confirm that close")
     p.add_argument("todo", nargs="+", metavar="ID_OR_WORDS", help="the to-do's id, or words of its text")
+    p.add_argument("--remaining", metavar="TEXT", help="the work finished it only in part: what is left (1–300 "
+                   "characters) stays open as its own to-do of the same session")
     scope(p)
     add_common(p)
     p.set_defaults(handler=cmd_done, text_renderer=render_decision)

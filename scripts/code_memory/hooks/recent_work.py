@@ -133,6 +133,12 @@ def _close(text: str, todo_ref: str, why: str, close_level: tuple) -> str:
     return shown + (f" ← “{_cut(why.replace('[ ]', '[]'), why_chars)}”" if why else "")
 
 
+def _in_part(todo: dict, entry: dict) -> str:
+    """`` — in part, left open: id …`` after a to-do closed in part (memory/recent.py ``remaining``)."""
+    left = _text(todo.get("remaining"))
+    return f" — in part, left open: id {todo_id(entry['id'], left)}" if left else ""
+
+
 def _finished_lines(closes: list, close_level: tuple, closed_here: list = ()) -> list:
     """The finishing entry's lines: the earlier to-dos it finished — as closes of the summarizer
     with their id and evidence until the person confirms them (then plainly); one the person
@@ -141,7 +147,8 @@ def _finished_lines(closes: list, close_level: tuple, closed_here: list = ()) ->
     lines = []
     if closed_here:
         lines.append(f"- finished earlier to-dos ({CLOSED_IN_SESSION}): " + "; ".join(
-            _close(todo["text"], todo_id(earlier["id"], todo["text"]), "", close_level) for todo, earlier in closed_here))
+            _close(todo["text"], todo_id(earlier["id"], todo["text"]), "", close_level) + _in_part(todo, earlier)
+            for todo, earlier in closed_here))
     pending, confirmed = [], []
     for text, todo, earlier in closes:
         item = _close(text, todo_id(earlier["id"], todo["text"]) if todo else "",

@@ -306,13 +306,18 @@ def with_meaning(chosen: list, todos: list, scores: dict, ask: float, join: floa
     return (chosen + [(tid, text) for _s, tid, text in close])[:MAX_ASKED]
 
 
+# the question's clause for a to-do the turn finished only in part (memory/todos.py ``remaining``)
+PARTIAL_CLAUSE = ("Finished only part? Close it with remaining set to what is left (memory_todo remaining, or "
+                  "`--remaining \"…\"`). ")
+
+
 def question(chosen: list) -> str:
     named = "; ".join(f"{tid} “{' '.join(text.split())[:MAX_TODO_CHARS]}”" for tid, text in chosen)
     one = len(chosen) == 1
     return ("[code-memory] Before you stop: memory's to-do list (from earlier sessions) has "
             + ("an open to-do" if one else "open to-dos") + f" this turn may have finished: {named}. "
             "If your work finished " + ("it" if one else "one") + ", close it: memory_todo (action done, its id), "
-            "or `code-memory todo done <id>`. If it is not finished, just stop without comment. "
+            "or `code-memory todo done <id>`. " + PARTIAL_CLAUSE + "If it is not finished, just stop without comment. "
             "(Memory's question, asked once per to-do per session.)")
 
 

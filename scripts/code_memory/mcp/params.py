@@ -141,5 +141,8 @@ TodoAction = described(Literal["list", "done", "reopen"],
                        "finished (it leaves the next session's brief); reopen: open a closed one again")
 TodoName = described(Optional[str], "done / reopen: the to-do — its id as the brief shows it (8 hex digits; a "
                      "unique prefix of 4+ works) or words of its text", min_length=1, max_length=TODO_MAX_CHARS)
+TodoRemaining = described(Optional[str], "done only: your work finished the to-do only in part — say what is "
+                          "left (one line); the to-do is closed and this text stays open as its own to-do (its id "
+                          "is answered as remaining_id)", min_length=1, max_length=TODO_MAX_CHARS)
 TodoStatus = described(Optional[Literal[TODO_STATUSES + ("all",)]],
                        "list only: open (default), done, carried (restated by a later session), expired or all")

@@ -14,7 +14,7 @@ from . import params as p
 
 LIST_CAP = 50             # to-dos in one list answer; the rest are counted in ``omitted``
 LISTED = ("id", "text", "status", "session", "note", "ended", "done_by", "closed_by", "closed_in", "closed_at",
-          "reopened_at", "carried_to", "closed_why", "confirmed_at")
+          "reopened_at", "carried_to", "closed_why", "confirmed_at", "remaining", "remaining_id", "split_from")
 
 
 def tools(ctx) -> list:
@@ -22,13 +22,15 @@ def tools(ctx) -> list:
     # reopen, the log keeps both); idempotent: the same call again changes nothing more — a second
     # done of the same to-do is answered CONFLICT ("already done") and writes nothing
     @p.tool("Close or list to-dos", read_only=False, destructive=False, idempotent=True)
-    def memory_todo(action: p.TodoAction = "list", todo: p.TodoName = None, status: p.TodoStatus = None) -> dict:
+    def memory_todo(action: p.TodoAction = "list", todo: p.TodoName = None, status: p.TodoStatus = None,
+                    remaining: p.TodoRemaining = None) -> dict:
         """The to-dos earlier sessions of THIS project left open (the SessionStart brief lists them
         as `[ ] text (id 1a2b3c4d)`). When your work finishes one, close it: action done with its id
         (or words of its text) — it then leaves the next sessions' briefs. action list shows them
         with their ids (status open by default); action reopen opens a closed one again. The brief
         also names closes the summarizer made (`closed by the summarizer … (id …) ← “evidence”`):
-        done on one of those confirms it, reopen undoes it when the work is not finished."""
+        done on one of those confirms it, reopen undoes it when the work is not finished. Finished only
+        part of one? done with remaining set to what is left: that part stays open as its own to-do."""
         from ..memory import todos
         project = ctx.project_name()
         if not project:
@@ -39,6 +41,8 @@ def tools(ctx) -> list:
             if todo is not None:
                 raise invalid("todo: only done and reopen name a to-do; list shows them all",
                               fields=["todo"])
+            if remaining is not None:
+                raise invalid("remaining: only done takes what is left of a to-do", fields=["remaining"])
             wanted = status or "open"
             found = todos.list_todos(ctx.cfg.paths, project=project, expire_days=expire_days,
                                      statuses=todos.STATUSES if wanted == "all" else (wanted,))
@@ -53,7 +57,7 @@ def tools(ctx) -> list:
             raise invalid(f"todo: name the to-do to {'close' if action == 'done' else 'reopen'} (its id or "
                           "words of its text)", fields=["todo"])
         decided = todos.decide(ctx.cfg.paths, todo, action, by="mcp", project=project, expire_days=expire_days,
-                               in_session=ctx.session_id)
+                               in_session=ctx.session_id, remaining=remaining)
         return {"project": project, "todo": {k: decided[k] for k in LISTED + ("action",) if decided.get(k)}}
 
     return [memory_todo]

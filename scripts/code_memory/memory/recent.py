@@ -37,7 +37,9 @@ VERSION = 1
 MAX_ENTRIES = 40                   # per index file; older sessions live on in their notes
 KINDS = ("project", "workspace")
 TODO_MARKS = ("done_by", "carried_to", "closed_at", "closed_by", "closed_in", "reopened_at", "closed_why",
-              "confirmed_at")
+              "confirmed_at", "remaining")
+# a to-do closed in part (a mark's ``remaining``): the original is done and keeps ``remaining`` (the text
+# left); that text becomes a to-do of the same session entry, ``split_from`` the original's text
 # ``done_by`` of a close the person or the model made, whatever the door (that is ``closed_by``);
 # a close of the summarizer holds the finishing session's id instead
 PERSON_CLOSER = "user"
@@ -174,6 +176,9 @@ def record_session(paths: MemoryPaths, entry: dict, done: list, is_same, why=Non
                 todo.update({k: old[k] for k in TODO_MARKS if old.get(k) and k not in todo})
             for mark in marks:
                 apply_mark([mine], mark)
+            for todo in mine["todos"]:       # parts left open (split off by a mark) keep their later marks too
+                old = (before.get(todo.get("text")) or {}) if todo.get("split_from") else {}
+                todo.update({k: old[k] for k in TODO_MARKS if old.get(k) and k not in todo})
             kept = [e for e in entries if e["id"] != entry["id"]] + [mine]
             mark_earlier(kept, mine, done, is_same, why)
             return kept
@@ -220,13 +225,16 @@ def load_marks(paths: MemoryPaths) -> list:
 
 def apply_mark(entries: list, mark: dict) -> bool:
     """Apply one decision (``done``: closed by the person; ``reopen``: open again, its clock
-    restarted; ``confirm``: the summarizer's close of it is right) to the to-do it names. Returns
-    whether one matched."""
+    restarted; ``confirm``: the summarizer's close of it is right) to the to-do it names. A ``done``
+    or ``confirm`` with ``remaining`` closes it in part: the text left becomes an open to-do of the
+    same entry, just after it (``split_from``: the original's text); reopening the original withdraws
+    that part again (the whole to-do is open; its text was never changed). Returns whether one matched."""
     hit = False
     for entry in entries:
         if entry.get("id") != mark["session"]:
             continue
-        for todo in entry.get("todos") or []:
+        todos = entry.get("todos") or []
+        for todo in list(todos):
             if not isinstance(todo, dict) or todo.get("text") != mark["text"]:
                 continue
             hit = True
@@ -238,10 +246,33 @@ def apply_mark(entries: list, mark: dict) -> bool:
                 if summarizer_closed(todo):
                     todo["confirmed_at"] = mark["ts"]
             else:
+                _withdraw_parts(todos, todo["text"])
                 for key in TODO_MARKS:
                     todo.pop(key, None)
                 todo["reopened_at"] = mark["ts"]
+            left = remaining_of(mark)
+            if left and mark["action"] != "reopen" and todo.get("done_by"):
+                todo["remaining"] = left
+                if not any(isinstance(t, dict) and t.get("text") == left for t in todos):
+                    todos.insert(todos.index(todo) + 1, {"text": left, "split_from": todo["text"]})
     return hit
+
+
+def remaining_of(mark: dict) -> str:
+    """The text a close in part left open (a mark's ``remaining``), or ``""``."""
+    left = mark.get("remaining")
+    return " ".join(left.split()) if isinstance(left, str) else ""
+
+
+def _withdraw_parts(todos: list, text: str) -> None:
+    """Remove the parts split off ``text`` (and off them), in place: reopened, it holds them again."""
+    gone = {text}
+    while True:
+        parts = [t for t in todos if isinstance(t, dict) and t.get("split_from") in gone and t["text"] not in gone]
+        if not parts:
+            return
+        gone.update(t["text"] for t in parts)
+        todos[:] = [t for t in todos if t not in parts]
 
 
 def index_files(paths: MemoryPaths, kinds=KINDS) -> list:

@@ -16,7 +16,8 @@ stable across rebuilds of the index). Its status:
 
 What the person (or the model, through the ``memory_todo`` MCP tool) decides is appended to
 ``sessions/todo-marks.jsonl`` (``{"ts", "action": done | reopen | confirm, "session": the to-do's
-session, "text", "id", "by": cli | ui | mcp, "in_session"?: the Claude Code session it came from}``;
+session, "text", "id", "by": cli | ui | mcp, "in_session"?: the Claude Code session it came from,
+"remaining"?: what is left of a to-do closed in part — it stays open as a to-do of the same session}``;
 ``done`` on a to-do the summarizer closed and nobody confirmed writes ``confirm``: the close is
 right, the brief stops asking about it) — the truth, next to the notes the index is rebuilt from
 (memory/recent.py replays it) — and applied to the index files at once. A reopened to-do can be
@@ -95,6 +96,10 @@ def list_todos(paths: MemoryPaths, *, project: str | None = None, statuses=("ope
                 for key in recent.TODO_MARKS:
                     if todo.get(key):
                         item[key] = todo[key]
+                if todo.get("split_from"):
+                    item["split_from"] = todo_id(entry["id"], todo["split_from"])
+                if todo.get("remaining"):
+                    item["remaining_id"] = todo_id(entry["id"], todo["remaining"])
                 if state == "done":
                     item["by_summarizer"] = recent.summarizer_closed(todo)
                 out.append(item)
@@ -137,16 +142,41 @@ def find(paths: MemoryPaths, wanted: str, *, project: str | None = None, statuse
     return next(iter(unique.values()))
 
 
+def remaining_text(remaining) -> str | None:
+    """``remaining`` of a close in part, checked at the door: one line of 1–300 characters (a
+    secret in it redacted, as every text memory keeps), or None when not given."""
+    if remaining is None:
+        return None
+    text = " ".join(remaining.split()) if isinstance(remaining, str) else ""
+    if not text or len(text) > MAX_TEXT:
+        raise invalid(f"remaining: say what is left of the to-do in 1–{MAX_TEXT} characters "
+                      f"(got {len(text) if isinstance(remaining, str) else 'no text'})", fields=["remaining"])
+    from ..redact_gate import may_hold_secret
+    if may_hold_secret(text):
+        from ..redact import redact
+        text = redact(text)
+    return text
+
+
 def decide(paths: MemoryPaths, wanted: str, action: str, *, by: str, project: str | None = None,
-           expire_days: float = 30, now: float | None = None, in_session: str | None = None) -> dict:
+           expire_days: float = 30, now: float | None = None, in_session: str | None = None,
+           remaining: str | None = None) -> dict:
     """Close (``done``) or reopen (``reopen``) one to-do: the decision is logged (``by``: the door,
     ``in_session``: the Claude Code session it came from, if any), then applied to every index file
     that holds its session. ``done`` on a to-do the summarizer closed and nobody confirmed is logged
-    as ``confirm``. Returns the to-do as it is now (``action``: what was done)."""
+    as ``confirm``. ``remaining`` (``done`` only): the work finished it in part — it is closed, and
+    this text stays open as a to-do of the same session (``remaining_id``: its id). Returns the
+    to-do as it is now (``action``: what was done)."""
     if action not in ("done", "reopen"):
         raise invalid("the action is done or reopen")
+    left = remaining_text(remaining)
+    if left is not None and action != "done":
+        raise invalid("remaining: only done takes what is left of a to-do", fields=["remaining"])
     allowed = ("open", "expired") if action == "done" else ("done", "carried", "expired")
     todo = find(paths, wanted, project=project, expire_days=expire_days)
+    if left is not None and left.lower() == " ".join(todo["text"].split()).lower():
+        raise invalid("remaining: that is the whole to-do — if nothing of it is finished, leave it open",
+                      fields=["remaining"])
     if action == "done" and todo.get("by_summarizer") and not todo.get("confirmed_at"):
         action = "confirm"                # the summarizer closed it: the person says that was right
     elif todo["status"] not in allowed:
@@ -156,9 +186,14 @@ def decide(paths: MemoryPaths, wanted: str, action: str, *, by: str, project: st
             "text": todo["text"], "id": todo["id"], "by": by}
     if in_session:
         mark["in_session"] = in_session
+    if left:
+        mark["remaining"] = left
     append_jsonl(recent.marks_path(paths), mark, mode=0o600)
     for _kind, _stem, path in recent.index_files(paths):
         recent.update_entries(path, lambda entries: recent.apply_mark(entries, mark))
     now_todo = dict(todo)
     recent.apply_mark([{"id": todo["session"], "todos": [now_todo]}], mark)    # the marks as the index has them
-    return {**now_todo, "status": "open" if action == "reopen" else "done", "action": action}
+    answer = {**now_todo, "status": "open" if action == "reopen" else "done", "action": action}
+    if left:
+        answer["remaining_id"] = todo_id(todo["session"], left)
+    return answer

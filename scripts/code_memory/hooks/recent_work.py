@@ -205,10 +205,15 @@ def _light_line(entries: list) -> str:
     return f"## Short sessions (nothing changed or left open): {'; '.join(parts)}{more}"
 
 
+def with_text(entry: dict) -> list:
+    """The entry's to-dos that have text (an index written by hand may hold anything)."""
+    return [t for t in entry.get("todos") or []
+            if isinstance(t, dict) and isinstance(t.get("text"), str) and t["text"].strip()]
+
+
 def _todo_states(entry: dict, now: float, expire_days: float) -> list:
     """``[(to-do, status)]`` of the entry's to-dos that have text (memory/todos.status)."""
-    return [(t, status(entry, t, now, expire_days)) for t in entry.get("todos") or []
-            if isinstance(t, dict) and isinstance(t.get("text"), str) and t["text"].strip()]
+    return [(t, status(entry, t, now, expire_days)) for t in with_text(entry)]
 
 
 def _unconfirmed_line(unconfirmed: list, close_level: tuple, shown: int) -> str:

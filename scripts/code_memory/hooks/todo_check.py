@@ -230,6 +230,18 @@ def turn_tail(path: str) -> tuple:
     return "", actions
 
 
+def _earlier_entries(entries: list, project: str, session_id: str):
+    """``(entry, names of the files its session changed)`` of the project's entries but this session's."""
+    for entry in entries:
+        if entry.get("id") != session_id and (entry.get("project") or project) == project:
+            yield entry, sorted({os.path.basename(str(f).strip().strip("`")) for f in entry.get("files") or [] if f})
+
+
+def _named(tid: str, text: str) -> str:
+    """A to-do as a question names it: ``<id> “text”`` (whitespace folded, cut)."""
+    return f"{tid} “{' '.join(text.split())[:MAX_TODO_CHARS]}”"
+
+
 def candidates(entries: list, project: str, session_id: str, asked: set, now: float, expire_days: float) -> list:
     """``[(id, text, names of the files its session changed)]`` of the project's open to-dos, not
     of this session, not asked before."""
@@ -237,10 +249,7 @@ def candidates(entries: list, project: str, session_id: str, asked: set, now: fl
     from .recent_work import _todo_states
 
     out, seen = [], set()
-    for entry in entries:
-        if entry.get("id") == session_id or (entry.get("project") or project) != project:
-            continue
-        files = sorted({os.path.basename(str(f).strip().strip("`")) for f in entry.get("files") or [] if f})
+    for entry, files in _earlier_entries(entries, project, session_id):
         for todo, state in _todo_states(entry, now, expire_days):
             tid = todo_id(entry["id"], todo["text"])
             if tid in seen or LEDGER_PREFIX + tid in asked or state != "open":
@@ -312,7 +321,7 @@ PARTIAL_CLAUSE = ("Finished only part? Close it with remaining set to what is le
 
 
 def question(chosen: list) -> str:
-    named = "; ".join(f"{tid} “{' '.join(text.split())[:MAX_TODO_CHARS]}”" for tid, text in chosen)
+    named = "; ".join(_named(tid, text) for tid, text in chosen)
     one = len(chosen) == 1
     return ("[code-memory] Before you stop: memory's to-do list (from earlier sessions) has "
             + ("an open to-do" if one else "open to-dos") + f" this turn may have finished: {named}. "
@@ -331,18 +340,14 @@ def unconfirmed_closes(entries: list, project: str, session_id: str, asked: set,
     session that touches it until its notice window ends, as long as the brief lists it."""
     from ..memory.recent import summarizer_closed
     from ..memory.todos import todo_id
+    from .recent_work import with_text
 
     if notice_days <= 0:
         return []
     ended = {e.get("id"): e.get("ts") for e in entries}
     out, seen = [], set()
-    for entry in entries:
-        if entry.get("id") == session_id or (entry.get("project") or project) != project:
-            continue
-        files = sorted({os.path.basename(str(f).strip().strip("`")) for f in entry.get("files") or [] if f})
-        for todo in entry.get("todos") or []:
-            if not isinstance(todo, dict) or not isinstance(todo.get("text"), str) or not todo["text"].strip():
-                continue
+    for entry, files in _earlier_entries(entries, project, session_id):
+        for todo in with_text(entry):
             by, closed = todo.get("done_by"), ended.get(todo.get("done_by"))
             if not summarizer_closed(todo) or todo.get("confirmed_at") or by == session_id \
                     or not isinstance(closed, (int, float)) or now - closed > notice_days * 86400:
@@ -359,8 +364,7 @@ def unconfirmed_closes(entries: list, project: str, session_id: str, asked: set,
 def reconfirm_question(closes: list, after_open: bool) -> str:
     """The question's part about the summarizer's closes ``[(id, text, evidence)]``: reopen one this
     turn's work shows unfinished, confirm one it shows finished (then it is never asked again)."""
-    named = "; ".join(f"{tid} “{' '.join(text.split())[:MAX_TODO_CHARS]}”"
-                      + (f" ← “{' '.join(why.split())[:MAX_EVIDENCE_CHARS]}”" if why else "")
+    named = "; ".join(_named(tid, text) + (f" ← “{' '.join(why.split())[:MAX_EVIDENCE_CHARS]}”" if why else "")
                       for tid, text, why in closes)
     one = len(closes) == 1
     return (("Second, a separate question: " if after_open else "[code-memory] Before you stop: ")

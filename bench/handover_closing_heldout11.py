@@ -43,7 +43,16 @@ scheduling, a multiplayer game server's tick loop.
 ``bench_handover_tuning.py --set closing-heldout11`` and ``bench_todo_check.py --set
 closing-heldout11`` run it.
 
-BASELINE_PLACEHOLDER
+Baseline (unchanged main 0525091, run on 2026-11-26 at 23:26 UTC, load ~2.0 on 2 shared cores;
+``.venv-test/bin/python bench/bench_handover_tuning.py --set closing-heldout11``): open to-dos
+captured 35/38 (zh 16/17, en 15/17, mixed 4/4); finished to-dos still shown 19/31; closes right 7,
+missed 19, wrong 2; traps held 18, sprung 2, untested 2; spurious to-dos 34 of 139 ``[ ]`` lines;
+topics 21/21, files 14/14, notes 1/1; leaks 0; context p50 5,977 chars; SessionStart p50 53.9 ms;
+74 sessions. ``bench_todo_check.py --set closing-heldout11 --checkout .`` (words only, answers
+replayed): 31 finishes, 28 captured, ask recall 20/28 (0.714), of the summarizer's misses 20/25
+(0.80); finished still shown floor 5/31; traps asked 13/20; 38 questions over 84 turns (0.452 per
+turn; least share for full recall 0.321); with the replayed answers the summarizer's final index has
+closes right 23, missed 3, wrong 2, traps held 18, sprung 2; hook p50 26 ms.
 """
 
 from __future__ import annotations

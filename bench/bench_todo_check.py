@@ -209,6 +209,8 @@ class StopReplay:
         self.clock = 0.0             # set by bench_handover_tuning.run: the replay's time
         self.done_of: dict = {}      # session id -> its planted finishes
         self.todos_of: dict = {}     # session id -> its planted to-dos
+        self.done_at: dict = {}      # session id -> {planted finish: the 0-based turn that finishes it} (round 9)
+        self.ask_turn: dict = {}     # session id -> {to-do id: the turn whose question named it}
         self.answered: list = []     # what the replayed model did: "<session> <action> <to-do>"
         self.rechecks = {"questions": 0, "questions_only_about_closes": 0, "named": 0, "wrong_asked": 0,
                          "right_asked": 0, "right_asked_again": 0, "reopened": 0, "confirmed": 0,
@@ -225,6 +227,7 @@ class StopReplay:
         path = os.path.join(tmp, "turns", f"{sid}.jsonl")
         self.done_of[sid] = list(session["done"])
         self.todos_of[sid] = list(session["todos"])
+        self.done_at[sid] = dict(session.get("done_at") or {})
         hook_env = dict(env, CODE_MEMORY_HOOKS__AUTOCLOSE_NOTICE_DAYS=str(NOTICE_DAYS))
         for turn, (end, message) in enumerate(turns(session["steps"])):
             handover.write_transcript(path, sid, project_dir, os.path.basename(project_dir),
@@ -240,19 +243,30 @@ class StopReplay:
             self.turns_asked += 1
             self.named += len(ids) + len(rechecked)
             self.asked.setdefault(sid, set()).update(ids)
+            for tid in ids:
+                self.ask_turn.setdefault(sid, {}).setdefault(tid, turn)
             if rechecked:
                 self.rechecks["questions"] += 1
                 self.rechecks["questions_only_about_closes"] += not ids
                 self.rechecks["named"] += len(rechecked)
             self.answer(env, project_dir, sids, k, ids, rechecked, turn)
 
-    def finished_by(self, todo: dict, sids: list, k: int) -> bool:
-        """Did the sessions after the to-do's own, up to session ``k``, finish it — every planted to-do
-        its text holds (one captured sentence may hold two: finishing one leaves it open)?"""
+    def _done(self, sid: str, turn: int | None) -> list:
+        """The planted finishes of session ``sid`` by the end of its turn ``turn`` (``None``: the whole
+        session). A set's ``done_at`` (round 9: long sessions) places a finish at a turn; without it, a
+        session's finishes count at any of its turns."""
+        at = self.done_at.get(sid, {})
+        return [p for p in self.done_of.get(sid, ()) if turn is None or at.get(p, 0) <= turn]
+
+    def finished_by(self, todo: dict, sids: list, k: int, turn: int | None = None) -> bool:
+        """Did the sessions after the to-do's own, up to session ``k`` (its turn ``turn``, when given),
+        finish it — every planted to-do its text holds (one captured sentence may hold two: finishing
+        one leaves it open)?"""
         if todo["session"] not in sids:
             return False
         j, text = sids.index(todo["session"]), todo["text"].lower()
-        done = {p.lower() for sid in sids[j + 1:k + 1] for p in self.done_of.get(sid, ())}
+        done = {p.lower() for i, sid in enumerate(sids[j + 1:k + 1], j + 1)
+                for p in self._done(sid, turn if i == k else None)}
         planted = {p.lower() for sid in sids[:k + 1] for p in self.todos_of.get(sid, ())} | done
         held = [p for p in planted if p in text]
         return bool(held) and all(p in done for p in held)
@@ -288,7 +302,7 @@ class StopReplay:
             todo = index.get(tid)
             if todo is None:
                 continue
-            finished = self.finished_by(todo, sids, k)
+            finished = self.finished_by(todo, sids, k, turn)
             action = None
             if tid in rechecked and not any(p.lower() in todo["text"].lower()
                                             for sid in sids[:k + 1] for p in self.todos_of.get(sid, ())):
@@ -356,7 +370,8 @@ class StopReplay:
                     if not copies:
                         continue
                     finishes["captured"] += 1
-                    was_asked = any(t["id"] in asked for t in copies)
+                    at = self.done_at.get(sids[k], {}).get(phrase, 0)
+                    was_asked = any(self.ask_turn.get(sids[k], {}).get(t["id"], -1) >= at for t in copies)
                     closed = any(t["status"] == "done" and t.get("done_by") in sids[:k + 1] for t in copies)
                     finishes["asked"] += was_asked
                     finishes["closed_by_summarizer"] += closed

@@ -84,6 +84,17 @@ BLIND = ("closing-heldout7", "closing-heldout8", "closing-heldout9", "closing-he
          "closing-heldout11")
 ASKED = re.compile(r"\b([0-9a-f]{8}) “")
 RECHECK = "memory closed th"     # where the question's part about the summarizer's closes begins (round 8)
+ROLL_CALL = ("memory's open to-dos for this project", "memory's other open to-dos for this project")   # round 9
+
+
+def roll_call_ids(reason: str) -> list:
+    """The ids the question's roll call part names (round 9: the project's open to-dos at a finish-shaped
+    turn), [] when it has none."""
+    cut = max(reason.find(mark) for mark in ROLL_CALL)
+    if cut < 0:
+        return []
+    end = reason.find(RECHECK, cut)
+    return ASKED.findall(reason[cut:] if end < 0 else reason[cut:end])
 # the replay's clock starts 200 h before now while the hook measures hooks.autoclose_notice_days (7) from
 # now: the window is widened by that offset, so it means 7 days after the close in the replay's time
 NOTICE_DAYS = 7 + 9
@@ -174,16 +185,19 @@ class Meaning:
         shutil.rmtree(self.sockets, ignore_errors=True)
 
 
-def run_stop_hook(shim: str, env: dict, sid: str, transcript: str, cwd: str, message: str) -> tuple:
+def run_stop_hook(shim: str, env: dict, sid: str, transcript: str, cwd: str, message: str,
+                  with_reason: bool = False) -> tuple:
     """Run the Stop hook as Claude Code does (``sh -c``, a new process, the payload on stdin):
-    ``([ids of the open to-dos its question names], [ids of the summarizer's closes it names], wall seconds)``."""
+    ``([ids of the open to-dos its question names], [ids of the summarizer's closes it names], wall seconds)``
+    (and the question itself, ``with_reason``)."""
     data = json.dumps({"session_id": sid, "transcript_path": transcript, "cwd": cwd, "hook_event_name": "Stop",
                        "stop_hook_active": False, "last_assistant_message": message, "background_tasks": [],
                        "session_crons": []}).encode()
     began = time.perf_counter()
     out = subprocess.run(["sh", "-c", f'"{shim}"'], input=data, capture_output=True, env=env, check=False).stdout
     seconds = time.perf_counter() - began
-    return (*split_question(json.loads(out).get("reason", "") if out.strip() else ""), seconds)
+    reason = json.loads(out).get("reason", "") if out.strip() else ""
+    return (*split_question(reason), seconds) + ((reason,) if with_reason else ())
 
 
 class StopReplay:
@@ -198,6 +212,9 @@ class StopReplay:
         self.asked: dict = {}        # session id -> set of to-do ids named
         self.questions = 0
         self.named = 0
+        self.roll_calls = 0          # questions with a roll call part (round 9), the to-dos it named,
+        self.roll_named = 0          # and per session
+        self.roll_calls_of: dict = {}
         self.turns = 0
         self.turns_asked = 0
         self.work_sessions = 0
@@ -232,7 +249,12 @@ class StopReplay:
         for turn, (end, message) in enumerate(turns(session["steps"])):
             handover.write_transcript(path, sid, project_dir, os.path.basename(project_dir),
                                       {"steps": session["steps"][:end]})
-            ids, rechecked, seconds = run_stop_hook(self.shim, hook_env, sid, path, project_dir, message)
+            ids, rechecked, seconds, reason = run_stop_hook(self.shim, hook_env, sid, path, project_dir, message,
+                                                            with_reason=True)
+            rolled = roll_call_ids(reason)
+            self.roll_calls += bool(rolled)
+            self.roll_named += len(rolled)
+            self.roll_calls_of[sid] = self.roll_calls_of.get(sid, 0) + bool(rolled)
             self.seconds.append(seconds)
             self.turns += 1
             if self.dump is not None:
@@ -401,6 +423,9 @@ class StopReplay:
                 "work_sessions": self.work_sessions, "turns": self.turns,
                 "questions_per_work_session": share(self.questions, self.work_sessions),
                 "questions_per_turn": share(self.questions, self.turns),
+                "roll_calls": self.roll_calls, "todos_named_by_roll_calls": self.roll_named,
+                "max_roll_calls_in_one_session": max(self.roll_calls_of.values(), default=0),
+                "todos_named_per_question": share(self.named, self.questions),
                 "share_of_turns_asked": share(self.turns_asked, self.turns),
                 "least_share_of_turns_asked_for_full_recall": share(finishing, self.turns),
                 "summarizer_closes_asked_assumes_the_model": self.rechecks,

@@ -112,10 +112,7 @@ def test_fails_open_on_a_corrupt_index(alpha, initialized_root, tmp_path):
 
 
 def test_finish_shape_and_the_turns_work():
-    assert todo_check.reports_finish("搞定了，测试通过。") and todo_check.reports_finish("Added the LRU; 9 passed.")
-    assert todo_check.reports_finish("The export is done.")
-    assert not todo_check.reports_finish("Want me to raise it to 25%?")
-    assert not todo_check.reports_finish("It reads the flag from the environment.")
-    assert todo_check.finished_work({"edits": 1}, "Done.") and todo_check.finished_work({"passed": 2}, "好了")
+    assert todo_check.finished_work({"edits": 1}, "现在从配置读。") and todo_check.finished_work({"passed": 2}, "好了")
     assert not todo_check.finished_work({"edits": 1, "last_failed": True}, "Done.")
+    assert not todo_check.finished_work({"edits": 1}, "Want me to raise it to 25%?")
     assert not todo_check.finished_work({}, "Done.")

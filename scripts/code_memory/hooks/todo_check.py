@@ -99,11 +99,6 @@ def _stem(word: str) -> str:
 
 
 GENERIC_STEMS = frozenset(_stem(w) for w in GENERIC_WORDS)
-# completion wording of a final message (the roll call's gate), from the words above: STOP_WORDS' states
-# of a finish, an everyday verb of GENERIC_WORDS in the past ("added", "fixed", "passed"), GENERIC_HAN's
-# finishes and a verb's perfective ending
-DONE_LATIN = frozenset("done finished complete completed closed".split())
-DONE_HAN = ("完成", "搞定", "通过", "实现", "好了", "完了", "过了")
 
 
 def _is_han(ch: str) -> bool:
@@ -340,22 +335,19 @@ def with_meaning(chosen: list, todos: list, scores: dict, ask: float, join: floa
     return (chosen + [(tid, text) for _s, tid, text in close])[:MAX_ASKED]
 
 
-def reports_finish(message: str) -> bool:
-    """Does the final message report work done (completion wording, zh or en), not end on a question?"""
-    text = message[-MAX_MESSAGE_CHARS:].lower().rstrip()
-    if not text or text.endswith(("?", "？")):
-        return False
-    if any(mark in text for mark in DONE_HAN):
-        return True
-    latin, _han = _pieces(text)
-    latin = [t.strip("._-") for t in latin]
-    return any(t in DONE_LATIN or (t.endswith("ed") and _stem(t) in GENERIC_STEMS) for t in latin)
+def asks_back(message: str) -> bool:
+    """Does the final message end on a question to the person (an offer, a choice): the turn waits for
+    them rather than reporting work done?"""
+    return message.rstrip().endswith(("?", "？"))
 
 
 def finished_work(work: dict, message: str) -> bool:
     """A turn shaped like a finish (the roll call's gate): it edited files or a command passed, its last
-    command did not fail, and its final message reports work done (:func:`reports_finish`)."""
-    return bool(work.get("edits") or work.get("passed")) and not work.get("last_failed") and reports_finish(message)
+    command did not fail, and its final message does not end on a question (:func:`asks_back`).
+    Completion wording is not required: the completion words this hook has (and a verb's 了/好了 in
+    Chinese) reached 11 of the 38 finishing sessions of closing-heldout6 where the work alone reached
+    32 — most reports state the new state ("现在从配置读", "now comes from …") without one."""
+    return bool(work.get("edits") or work.get("passed")) and not work.get("last_failed") and not asks_back(message)
 
 
 def roll_call(todos: list, named, limit: int) -> list:

@@ -376,7 +376,7 @@ class StopReplay:
 
     def result(self) -> dict:
         finishes = {"finishes": 0, "captured": 0, "asked": 0, "closed_by_summarizer": 0, "missed_by_summarizer": 0,
-                    "asked_of_missed": 0, "floor": 0}
+                    "asked_of_missed": 0, "floor": 0, "asked_before_the_finishing_turn": 0}
         traps = {"traps": 0, "asked": 0}
         misses = []
         finishing = 0                # sessions that finish a captured to-do: each needs one question
@@ -394,6 +394,9 @@ class StopReplay:
                     finishes["captured"] += 1
                     at = self.done_at.get(sids[k], {}).get(phrase, 0)
                     was_asked = any(self.ask_turn.get(sids[k], {}).get(t["id"], -1) >= at for t in copies)
+                    early = not was_asked and any(t["id"] in self.ask_turn.get(sids[k], {}) for t in copies)
+                    finishes["asked_before_the_finishing_turn"] += early   # no question after: a model that
+                    # closes it when it finishes later (the roll call asks it to) is not assumed
                     closed = any(t["status"] == "done" and t.get("done_by") in sids[:k + 1] for t in copies)
                     finishes["asked"] += was_asked
                     finishes["closed_by_summarizer"] += closed

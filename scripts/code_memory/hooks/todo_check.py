@@ -17,6 +17,17 @@ part of the question (:func:`reconfirm_question`) — in the places the open to-
 :data:`MAX_ASKED` — and the model reopens it if its work shows it unfinished, or confirms it
 (``todo done`` on a summarizer close writes ``confirm``: never asked again).
 
+The roll call (round 9, ``hooks.todo_check_roll_call``): a finish in other words — a synonym, the
+other language, one line of a report about other work — shares no word with its to-do, so the word
+trigger never names it. At the end of a turn shaped like a finish (:func:`finished_work`: it edited
+files or a command passed, its last command did not fail, its final message does not end on a
+question) the question also lists the project's open to-dos not named before in the session, newest
+first, up to ``hooks.todo_check_roll_call_max``, each cut to :data:`ROLL_CALL_TODO_CHARS`
+(:func:`roll_call`, :func:`roll_call_question`) — once per session (the ledger's
+:data:`ROLL_CALL_KEY`) — and the model, which knows what it did, says which its work finished. With
+the word trigger's to-dos it is one question (theirs first); a to-do named by the roll call is named
+once per session like any other.
+
 The trigger is loose on purpose: a false ask costs one short extra turn, a missed ask leaves a
 finished to-do on the next brief. It is silent when Claude is already continuing because of a Stop
 hook (``stop_hook_active``), when ``hooks.todo_check`` is off, when the project has no open to-do (nor unconfirmed close)
@@ -362,11 +373,11 @@ def roll_call_question(roll: list, after_open: bool) -> str:
     named = "; ".join(_named(tid, text, ROLL_CALL_TODO_CHARS) for tid, text in roll)
     if after_open:
         return (f"Also, memory's other open to-dos for this project: {named}. If this session's work finished "
-                "any of them, close it the same way.")
+                "any of them, close it the same way (and one you finish later in this session, then).")
     return ("[code-memory] Before you stop: memory's open to-dos for this project (from earlier sessions) are: "
             f"{named}. If this session's work finished any of them, close it: memory_todo (action done, its id), "
-            "or `code-memory todo done <id>`. " + PARTIAL_CLAUSE + "If none, just stop without comment. "
-            "(Memory's roll call, once per session.)")
+            "or `code-memory todo done <id>` (and one you finish later in this session, then). " + PARTIAL_CLAUSE
+            + "If none, just stop without comment. (Memory's roll call, once per session.)")
 
 
 # the question's clause for a to-do the turn finished only in part (memory/todos.py ``remaining``)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 
 import pytest
 
@@ -16,15 +15,11 @@ from code_memory.memory import recent
 from code_memory.memory.todos import todo_id
 from support.hook_runner import run_hook
 from support.transcripts import TranscriptWriter
+from test_todo_check import entry
 
 CANARY = "the canary rollout hasn't happened yet"
 CACHE = "feature store reads are not cached"
 GRAY = "定价引擎还没灰度"
-
-
-def entry(sid: str, project: str, todos, hours_ago: float = 2) -> dict:
-    return {"id": sid, "project": project, "ts": time.time() - hours_ago * 3600, "note": f"sessions/{sid}.md",
-            "topic": "work", "todos": [{"text": t} for t in todos]}
 
 
 def stop(project, path, session="s2", message="Done: 5% of users now get the new version.", **fields):

@@ -5,7 +5,7 @@ what does it cost?
     .venv-test/bin/python bench/bench_todo_check.py --set NAME [--json OUT] [--smoke] [--checkout DIR]
 
 ``--set`` takes any handover set: the names of ``bench_handover_tuning.py`` (tuning, closing,
-closing-heldout … closing-heldout6, traps, progress, wrongs, wrongs6, bilingual, capture…) or any
+closing-heldout … closing-heldout6, traps, progress, wrongs, wrongs6, bilingual, lateclose, capture…) or any
 ``bench/handover_<name>.py`` / ``bench/handover_<name>_set.py`` module with ``SCENARIOS`` (so
 closing-heldout9 runs when it exists). Sets written blind and not yet read (closing-heldout7/8/9/10/11)
 are labelled held-out; the others are TUNING data — the trigger was tuned on them, so their
@@ -43,6 +43,13 @@ Scored per set, with the to-do index after each project's last session:
   the model stays silent, ``--on-right-close silent``); questions that name only closes (each an
   extra question) per turn. The summarizer's wrong closes and sprung traps left at the end are its
   ``closes``/``traps`` (bench_handover_tuning's judgement of the final index).
+
+Round 9 (the roll call): ``roll_calls`` counts the questions with a roll call part (the project's open
+to-dos at a finish-shaped turn), ``todos_named_by_roll_calls`` what it named, and
+``max_roll_calls_in_one_session``; ``todos_named_per_question`` all names per question. A set may place a
+finish at a turn of a long session (``done_at``, e.g. ``--set lateclose``, written alongside the roll call:
+TUNING, an upper bound): a question before that turn is answered "not finished" and does not count as
+asked (``asked_before_the_finishing_turn``: the model would close it later only if it remembers).
 
 The model's answers are replayed (unless ``--no-answers``): what it would do, truthfully, is written
 as the ``memory_todo`` tool writes it (``by: mcp``, the session it came from, at the replay's time),

@@ -43,6 +43,10 @@ The hook runs with ``search.server`` off — the word trigger alone, no warm ser
 ``bench_todo_check.py --meaning`` (its ``Meaning``: the suite's English test model, or
 ``--model-path DIR``).
 
+Round 9: per session also ``roll_calls`` (questions with a roll call part — the project's open to-dos at a
+finish-shaped turn; at most one per session by the hook's rule) and the longest question
+(``question_chars_max``).
+
 Baseline: bench_handover_heldout.py (summarizer alone: finished still shown 2/15).
 """
 

@@ -48,7 +48,17 @@ earlier to-dos it finished, ``traps`` earlier to-dos it must not close.
 lines that hold no planted to-do); ``bench_todo_check.py --set closing-heldout12`` replays it turn by
 turn through the Stop hook.
 
-BASELINE (main 0525091, offline summarizer): filled in below by the run this set was committed with.
+BASELINE (the rules of main 0525091 — this branch changes nothing under scripts/ — offline
+summarizer, ``--json /tmp/blind13_main.json``, load average 2.1–3.0 on 2 shared cores): open to-dos
+captured 33/37 (zh 12/15, en 15/16, mixed 6/6); topics 12/12; files 12/12; finished to-dos still
+shown 21/36; closes right 9, missed 21, wrong 2; traps held 15, sprung 2, untested 3; spurious
+``[ ]`` lines 18 of 110; leaks 0; context p50 5,978 chars (max 5,998); SessionStart p50 59 ms.
+Stop-hook baseline (``bench_todo_check.py --set closing-heldout12 --checkout .``, same rules,
+``--json /tmp/blind13_stop.json``, trigger "words only"): finishes 36, captured 32; asked 24 (ask
+recall 0.75); ask recall of the summarizer's misses 24/30 = 0.80; finished still shown, floor
+(assumes the model answers truly) 6/36; traps asked 15/17; 31 questions over 111 turns (0.279 per
+turn, 0.775 per work session); hook p50 25.6 ms; with the replayed answers the index ends with
+closes right 25, missed 5, wrong 2, traps held 15, sprung 2, untested 3.
 """
 
 from __future__ import annotations

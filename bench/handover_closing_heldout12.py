@@ -63,18 +63,8 @@ closes right 25, missed 5, wrong 2, traps held 15, sprung 2, untested 3.
 
 from __future__ import annotations
 
+from handover_closing_heldout10 import S  # a session with ``traps``: earlier open to-dos it must NOT close
 from handover_tuning_set import END, A, B, E, R, U, W
-from handover_tuning_set import S as _S
-
-
-def S(steps, *, traps=(), **planted):
-    """A session of ``handover_tuning_set.S`` plus ``traps``: earlier open to-dos (phrases) that this
-    session touches, asks about, reports as half done, puts next or off, but does NOT finish — so it
-    must not close them."""
-    session = _S(steps, **planted)
-    session["traps"] = list(traps)
-    return session
-
 
 SCENARIOS = [
     ("b13-zh-cdn", "zh", [

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|closing-heldout6|closing-heldout7|closing-heldout8|closing-heldout9|closing-heldout10|closing-heldout11|closing-heldout12|capture|capture2|capture6|traps|progress|bilingual|wrongs|wrongs6] [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|closing-heldout6|closing-heldout7|closing-heldout8|closing-heldout9|closing-heldout10|closing-heldout11|closing-heldout12|capture|capture2|capture6|traps|progress|bilingual|wrongs|wrongs6|lateclose] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
@@ -67,6 +67,9 @@ steps and terse prompts, 37 open to-dos, 36 finished in other words — the pers
 language, numbers, evidence alone after "continue" — 20 traps, 3 long sessions, and final reports
 with look-alike sentences that are not open work) was written blind to the rules on 2026-11-26 from
 0525091: it judges the rules and the Stop-hook check of round 9 afterwards — never tune to it.
+``--set lateclose`` (``bench/handover_lateclose_set.py``: 8 projects, finishes in other words or the
+other language, 2–3 sessions later, as one line of a report on other work, in long sessions, with
+traps) was written alongside todo-check's roll call (round 9) to tune it: an upper bound.
 ``--set capture``
 runs ``bench/handover_capture_set.py`` (10 projects, open work stated as a state, and reports full
 of results, descriptions, causes and intended caveats that must not become to-dos), written by the
@@ -171,6 +174,7 @@ from handover_closing_heldout10 import SCENARIOS as CLOSING_HELDOUT10  # noqa: E
 from handover_closing_heldout11 import SCENARIOS as CLOSING_HELDOUT11  # noqa: E402
 from handover_closing_heldout12 import SCENARIOS as CLOSING_HELDOUT12  # noqa: E402
 from handover_closing_set import SCENARIOS as CLOSING  # noqa: E402
+from handover_lateclose_set import SCENARIOS as LATECLOSE  # noqa: E402
 from handover_progress_set import SCENARIOS as PROGRESS  # noqa: E402
 from handover_traps_set import SCENARIOS as TRAPS  # noqa: E402
 from handover_tuning_set import SCENARIOS  # noqa: E402
@@ -191,7 +195,7 @@ SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELD
         "closing-heldout12": CLOSING_HELDOUT12,
         "capture": CAPTURE,
         "capture2": CAPTURE2, "capture6": CAPTURE6, "traps": TRAPS, "progress": PROGRESS, "bilingual": BILINGUAL,
-        "wrongs": WRONGS, "wrongs6": WRONGS6}
+        "wrongs": WRONGS, "wrongs6": WRONGS6, "lateclose": LATECLOSE}
 BLIND = ("closing-heldout7", "closing-heldout8", "closing-heldout9", "closing-heldout10",
          "closing-heldout11", "closing-heldout12")     # written blind and not yet read by the people tuning the rules
 READ = ("closing-heldout", "closing-heldout2", "closing-heldout3", "closing-heldout4",

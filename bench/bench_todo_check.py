@@ -5,7 +5,7 @@ what does it cost?
     .venv-test/bin/python bench/bench_todo_check.py --set NAME [--json OUT] [--smoke] [--checkout DIR]
 
 ``--set`` takes any handover set: the names of ``bench_handover_tuning.py`` (tuning, closing,
-closing-heldout … closing-heldout6, traps, progress, wrongs, wrongs6, bilingual, capture…) or any
+closing-heldout … closing-heldout6, traps, progress, wrongs, wrongs6, bilingual, lateclose, capture…) or any
 ``bench/handover_<name>.py`` / ``bench/handover_<name>_set.py`` module with ``SCENARIOS`` (so
 closing-heldout9 runs when it exists). Sets written blind and not yet read (closing-heldout7/8/9/10/11/12)
 are labelled held-out; the others are TUNING data — the trigger was tuned on them, so their
@@ -43,6 +43,13 @@ Scored per set, with the to-do index after each project's last session:
   the model stays silent, ``--on-right-close silent``); questions that name only closes (each an
   extra question) per turn. The summarizer's wrong closes and sprung traps left at the end are its
   ``closes``/``traps`` (bench_handover_tuning's judgement of the final index).
+
+Round 9 (the roll call): ``roll_calls`` counts the questions with a roll call part (the project's open
+to-dos at a finish-shaped turn), ``todos_named_by_roll_calls`` what it named, and
+``max_roll_calls_in_one_session``; ``todos_named_per_question`` all names per question. A set may place a
+finish at a turn of a long session (``done_at``, e.g. ``--set lateclose``, written alongside the roll call:
+TUNING, an upper bound): a question before that turn is answered "not finished" and does not count as
+asked (``asked_before_the_finishing_turn``: the model would close it later only if it remembers).
 
 The model's answers are replayed (unless ``--no-answers``): what it would do, truthfully, is written
 as the ``memory_todo`` tool writes it (``by: mcp``, the session it came from, at the replay's time),
@@ -84,6 +91,17 @@ BLIND = ("closing-heldout7", "closing-heldout8", "closing-heldout9", "closing-he
          "closing-heldout11", "closing-heldout12")
 ASKED = re.compile(r"\b([0-9a-f]{8}) “")
 RECHECK = "memory closed th"     # where the question's part about the summarizer's closes begins (round 8)
+ROLL_CALL = ("memory's open to-dos for this project", "memory's other open to-dos for this project")   # round 9
+
+
+def roll_call_ids(reason: str) -> list:
+    """The ids the question's roll call part names (round 9: the project's open to-dos at a finish-shaped
+    turn), [] when it has none."""
+    cut = max(reason.find(mark) for mark in ROLL_CALL)
+    if cut < 0:
+        return []
+    end = reason.find(RECHECK, cut)
+    return ASKED.findall(reason[cut:] if end < 0 else reason[cut:end])
 # the replay's clock starts 200 h before now while the hook measures hooks.autoclose_notice_days (7) from
 # now: the window is widened by that offset, so it means 7 days after the close in the replay's time
 NOTICE_DAYS = 7 + 9
@@ -174,16 +192,19 @@ class Meaning:
         shutil.rmtree(self.sockets, ignore_errors=True)
 
 
-def run_stop_hook(shim: str, env: dict, sid: str, transcript: str, cwd: str, message: str) -> tuple:
+def run_stop_hook(shim: str, env: dict, sid: str, transcript: str, cwd: str, message: str,
+                  with_reason: bool = False) -> tuple:
     """Run the Stop hook as Claude Code does (``sh -c``, a new process, the payload on stdin):
-    ``([ids of the open to-dos its question names], [ids of the summarizer's closes it names], wall seconds)``."""
+    ``([ids of the open to-dos its question names], [ids of the summarizer's closes it names], wall seconds)``
+    (and the question itself, ``with_reason``)."""
     data = json.dumps({"session_id": sid, "transcript_path": transcript, "cwd": cwd, "hook_event_name": "Stop",
                        "stop_hook_active": False, "last_assistant_message": message, "background_tasks": [],
                        "session_crons": []}).encode()
     began = time.perf_counter()
     out = subprocess.run(["sh", "-c", f'"{shim}"'], input=data, capture_output=True, env=env, check=False).stdout
     seconds = time.perf_counter() - began
-    return (*split_question(json.loads(out).get("reason", "") if out.strip() else ""), seconds)
+    reason = json.loads(out).get("reason", "") if out.strip() else ""
+    return (*split_question(reason), seconds) + ((reason,) if with_reason else ())
 
 
 class StopReplay:
@@ -198,6 +219,9 @@ class StopReplay:
         self.asked: dict = {}        # session id -> set of to-do ids named
         self.questions = 0
         self.named = 0
+        self.roll_calls = 0          # questions with a roll call part (round 9), the to-dos it named,
+        self.roll_named = 0          # and per session
+        self.roll_calls_of: dict = {}
         self.turns = 0
         self.turns_asked = 0
         self.work_sessions = 0
@@ -209,6 +233,8 @@ class StopReplay:
         self.clock = 0.0             # set by bench_handover_tuning.run: the replay's time
         self.done_of: dict = {}      # session id -> its planted finishes
         self.todos_of: dict = {}     # session id -> its planted to-dos
+        self.done_at: dict = {}      # session id -> {planted finish: the 0-based turn that finishes it} (round 9)
+        self.ask_turn: dict = {}     # session id -> {to-do id: the turn whose question named it}
         self.answered: list = []     # what the replayed model did: "<session> <action> <to-do>"
         self.rechecks = {"questions": 0, "questions_only_about_closes": 0, "named": 0, "wrong_asked": 0,
                          "right_asked": 0, "right_asked_again": 0, "reopened": 0, "confirmed": 0,
@@ -225,11 +251,17 @@ class StopReplay:
         path = os.path.join(tmp, "turns", f"{sid}.jsonl")
         self.done_of[sid] = list(session["done"])
         self.todos_of[sid] = list(session["todos"])
+        self.done_at[sid] = dict(session.get("done_at") or {})
         hook_env = dict(env, CODE_MEMORY_HOOKS__AUTOCLOSE_NOTICE_DAYS=str(NOTICE_DAYS))
         for turn, (end, message) in enumerate(turns(session["steps"])):
             handover.write_transcript(path, sid, project_dir, os.path.basename(project_dir),
                                       {"steps": session["steps"][:end]})
-            ids, rechecked, seconds = run_stop_hook(self.shim, hook_env, sid, path, project_dir, message)
+            ids, rechecked, seconds, reason = run_stop_hook(self.shim, hook_env, sid, path, project_dir, message,
+                                                            with_reason=True)
+            rolled = roll_call_ids(reason)
+            self.roll_calls += bool(rolled)
+            self.roll_named += len(rolled)
+            self.roll_calls_of[sid] = self.roll_calls_of.get(sid, 0) + bool(rolled)
             self.seconds.append(seconds)
             self.turns += 1
             if self.dump is not None:
@@ -240,19 +272,30 @@ class StopReplay:
             self.turns_asked += 1
             self.named += len(ids) + len(rechecked)
             self.asked.setdefault(sid, set()).update(ids)
+            for tid in ids:
+                self.ask_turn.setdefault(sid, {}).setdefault(tid, turn)
             if rechecked:
                 self.rechecks["questions"] += 1
                 self.rechecks["questions_only_about_closes"] += not ids
                 self.rechecks["named"] += len(rechecked)
             self.answer(env, project_dir, sids, k, ids, rechecked, turn)
 
-    def finished_by(self, todo: dict, sids: list, k: int) -> bool:
-        """Did the sessions after the to-do's own, up to session ``k``, finish it — every planted to-do
-        its text holds (one captured sentence may hold two: finishing one leaves it open)?"""
+    def _done(self, sid: str, turn: int | None) -> list:
+        """The planted finishes of session ``sid`` by the end of its turn ``turn`` (``None``: the whole
+        session). A set's ``done_at`` (round 9: long sessions) places a finish at a turn; without it, a
+        session's finishes count at any of its turns."""
+        at = self.done_at.get(sid, {})
+        return [p for p in self.done_of.get(sid, ()) if turn is None or at.get(p, 0) <= turn]
+
+    def finished_by(self, todo: dict, sids: list, k: int, turn: int | None = None) -> bool:
+        """Did the sessions after the to-do's own, up to session ``k`` (its turn ``turn``, when given),
+        finish it — every planted to-do its text holds (one captured sentence may hold two: finishing
+        one leaves it open)?"""
         if todo["session"] not in sids:
             return False
         j, text = sids.index(todo["session"]), todo["text"].lower()
-        done = {p.lower() for sid in sids[j + 1:k + 1] for p in self.done_of.get(sid, ())}
+        done = {p.lower() for i, sid in enumerate(sids[j + 1:k + 1], j + 1)
+                for p in self._done(sid, turn if i == k else None)}
         planted = {p.lower() for sid in sids[:k + 1] for p in self.todos_of.get(sid, ())} | done
         held = [p for p in planted if p in text]
         return bool(held) and all(p in done for p in held)
@@ -288,7 +331,7 @@ class StopReplay:
             todo = index.get(tid)
             if todo is None:
                 continue
-            finished = self.finished_by(todo, sids, k)
+            finished = self.finished_by(todo, sids, k, turn)
             action = None
             if tid in rechecked and not any(p.lower() in todo["text"].lower()
                                             for sid in sids[:k + 1] for p in self.todos_of.get(sid, ())):
@@ -340,7 +383,7 @@ class StopReplay:
 
     def result(self) -> dict:
         finishes = {"finishes": 0, "captured": 0, "asked": 0, "closed_by_summarizer": 0, "missed_by_summarizer": 0,
-                    "asked_of_missed": 0, "floor": 0}
+                    "asked_of_missed": 0, "floor": 0, "asked_before_the_finishing_turn": 0}
         traps = {"traps": 0, "asked": 0}
         misses = []
         finishing = 0                # sessions that finish a captured to-do: each needs one question
@@ -356,7 +399,11 @@ class StopReplay:
                     if not copies:
                         continue
                     finishes["captured"] += 1
-                    was_asked = any(t["id"] in asked for t in copies)
+                    at = self.done_at.get(sids[k], {}).get(phrase, 0)
+                    was_asked = any(self.ask_turn.get(sids[k], {}).get(t["id"], -1) >= at for t in copies)
+                    early = not was_asked and any(t["id"] in self.ask_turn.get(sids[k], {}) for t in copies)
+                    finishes["asked_before_the_finishing_turn"] += early   # no question after: a model that
+                    # closes it when it finishes later (the roll call asks it to) is not assumed
                     closed = any(t["status"] == "done" and t.get("done_by") in sids[:k + 1] for t in copies)
                     finishes["asked"] += was_asked
                     finishes["closed_by_summarizer"] += closed
@@ -386,6 +433,9 @@ class StopReplay:
                 "work_sessions": self.work_sessions, "turns": self.turns,
                 "questions_per_work_session": share(self.questions, self.work_sessions),
                 "questions_per_turn": share(self.questions, self.turns),
+                "roll_calls": self.roll_calls, "todos_named_by_roll_calls": self.roll_named,
+                "max_roll_calls_in_one_session": max(self.roll_calls_of.values(), default=0),
+                "todos_named_per_question": share(self.named, self.questions),
                 "share_of_turns_asked": share(self.turns_asked, self.turns),
                 "least_share_of_turns_asked_for_full_recall": share(finishing, self.turns),
                 "summarizer_closes_asked_assumes_the_model": self.rechecks,

@@ -43,6 +43,10 @@ The hook runs with ``search.server`` off — the word trigger alone, no warm ser
 ``bench_todo_check.py --meaning`` (its ``Meaning``: the suite's English test model, or
 ``--model-path DIR``).
 
+Round 9: per session also ``roll_calls`` (questions with a roll call part — the project's open to-dos at a
+finish-shaped turn; at most one per session by the hook's rule) and the longest question
+(``question_chars_max``).
+
 Baseline: bench_handover_heldout.py (summarizer alone: finished still shown 2/15).
 """
 
@@ -62,7 +66,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import bench_handover_heldout as heldout  # noqa: E402
-from bench_todo_check import Meaning, run_stop_hook  # noqa: E402
+from bench_todo_check import Meaning, roll_call_ids, run_stop_hook  # noqa: E402
 from report import emit  # noqa: E402
 
 CLOSED_HERE = "(closed in this session)"
@@ -182,16 +186,20 @@ class RealStop:
         os.makedirs(os.path.dirname(cut_path), exist_ok=True)
         cuts = turn_cuts(lines)
         row = {"session": sess["transcript"], "tool_calls": sess.get("tool_calls"), "turns": len(cuts),
-               "questions": 0, "todos_named": 0, "closes_named": 0, "open_todos_before": [t["text"][:100] for t in before]}
+               "questions": 0, "roll_calls": 0, "question_chars_max": 0, "todos_named": 0, "closes_named": 0,
+               "open_todos_before": [t["text"][:100] for t in before]}
         for turn, (end, message) in enumerate(cuts, 1):
             text = "\n".join(lines[:end]) + "\n"
             with open(cut_path, "w", encoding="utf-8") as fh:
                 fh.write(text)
-            ids, rechecked, seconds = run_stop_hook(self.shim, hook_env, session_id, cut_path, cwd, message)
+            ids, rechecked, seconds, reason = run_stop_hook(self.shim, hook_env, session_id, cut_path, cwd, message,
+                                                            with_reason=True)
             self.calls.append((seconds * 1000, len(text.encode())))
             if not ids and not rechecked:
                 continue
             row["questions"] += 1
+            row["roll_calls"] += bool(roll_call_ids(reason))          # round 9: the question had a roll call
+            row["question_chars_max"] = max(row["question_chars_max"], len(reason))
             row["todos_named"] += len(ids)
             row["closes_named"] += len(rechecked)     # the summarizer's unconfirmed closes (the question's second part)
             for tid in ids:
@@ -250,6 +258,9 @@ class RealStop:
             "questions_per_session": share(questions, len(self.sessions)),
             "sessions_with_a_question": sum(1 for s in self.sessions if s["questions"]),
             "max_questions_in_one_session": max((s["questions"] for s in self.sessions), default=0),
+            "roll_calls": sum(s["roll_calls"] for s in self.sessions),
+            "max_roll_calls_in_one_session": max((s["roll_calls"] for s in self.sessions), default=0),
+            "question_chars_max": max((s["question_chars_max"] for s in self.sessions), default=0),
             "longest_sessions": longest,
             "hook_ms_p50": round(statistics.median(ms), 1) if ms else None,
             "hook_ms_p90": round(ms[int(len(ms) * 0.9)], 1) if ms else None,

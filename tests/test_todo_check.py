@@ -116,7 +116,8 @@ def test_the_turns_prompt_and_edited_files_count(alpha, tmp_path):
     assert prompt == "Make the CSV export honour the date filter"
     assert f"{alpha}/export/csv_writer.py" in actions and "pytest -q tests/test_export.py" in actions
     out = ask(stop(alpha, message="Done — 3 tests pass.", transcript_path=path))
-    assert todo_id("s1", TODO_EXPORT) in out["reason"] and TODO_OTHER not in out["reason"]
+    words_part = out["reason"].partition("Also, memory's other open to-dos")[0]     # then the roll call (round 9)
+    assert todo_id("s1", TODO_EXPORT) in words_part and TODO_OTHER not in words_part
 
 
 def test_a_huge_final_message_and_transcript_cost_bounded_work(alpha, tmp_path, monkeypatch):

@@ -448,6 +448,16 @@ SCHEMA = (
     Key("hooks.todo_check", True,
         "todo-check (Stop): at the end of a turn that seems to be about an open to-do of the project, ask the "
         "model once whether its work finished it (it closes it or just stops); false = never ask."),
+    Key("hooks.todo_check_roll_call", True,
+        "todo-check's roll call: at the end of a turn shaped like a finish (it edited files or a command passed, "
+        "its last command did not fail, its final message reports work done), ask the model once per session "
+        "which of the project's open to-dos (newest first, up to todo_check_roll_call_max, none named before in "
+        "the session) its work finished — whatever words they were written in; merged with the word question "
+        "when both fire. false = the word/meaning trigger only."),
+    Key("hooks.todo_check_roll_call_max", 8,
+        "todo-check's roll call: how many open to-dos it names at most (newest first; each cut to 100 "
+        "characters).",
+        low=1, high=30),
     Key("hooks.todo_check_meaning_ask", None,
         "todo-check by meaning: on a turn that shares no words with any open to-do, ask about those whose cosine "
         "to the turn's closest piece reaches this (the embedding model, through the warm search server's op "

@@ -1,6 +1,7 @@
 """todo-check with the real Claude Code binary (docs/hooks.md § todo-check): session 1 leaves two
 to-dos; in session 2 the model writes the README part and ends its turn saying so in other words; the
-Stop hook's question must reach the model in the next request body; the scripted model closes the
+Stop hook's question must reach the model in the next request body (with the roll call naming the other
+open to-do: the turn wrote a file); the scripted model closes the
 to-do with ``code-memory todo done <id>`` (Bash) and stops — the question is not asked again; session
 3's brief no longer lists the to-do on a ``[ ]`` line, while the other stays open, and names it on session 2's
 entry as closed in that session (the CLI recorded the session from Claude's Bash tool)."""
@@ -55,7 +56,12 @@ def test_the_model_is_asked_and_closes_the_todo_it_finished(continuity, standin,
              and any(QUESTION in s for s in strings_in(r["body"]))]
     assert asked, "the Stop hook's question never reached the model"
     question = next(s for s in strings_in(asked[0]["body"]) if QUESTION in s)
-    assert f"{todo['id']} “{todo['text']}”" in question and "load_config" not in question
+    words_part, _, roll_call = question.partition("Also, memory's other open to-dos for this project: ")
+    assert f"{todo['id']} “{todo['text']}”" in words_part and "load_config" not in words_part
+    # round 9: the turn wrote a file, so the roll call names the project's other open to-do — one the turn
+    # shares no word with — in the same question
+    other = next(t for t in list_todos(MemoryPaths(memory_root), project="alpha") if "load_config" in t["text"])
+    assert f"{other['id']} “" in roll_call and todo["id"] not in roll_call
     assert "code-memory todo done <id>" in question
     # asked once: the requests after the close carry that question as history, never a second one
     feedback = [[s for s in strings_in(r["body"]) if s.startswith("Stop hook feedback:") and QUESTION in s]

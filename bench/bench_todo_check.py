@@ -144,14 +144,16 @@ class Meaning:
     is about by meaning — the server and the embedding daemon of ``model_dir`` run in a private
     socket directory, started and warmed up here before the first turn and stopped at the end."""
 
-    def __init__(self, checkout: str, python: str, model_dir: str | None, tmp: str, thresholds: str | None = None):
+    def __init__(self, checkout: str, python: str, model_dir: str | None, tmp: str, thresholds: str | None = None,
+                 pooling: str | None = None):
         sys.path.insert(0, os.path.join(handover.REPO, "tests", "support"))
         import testmodel
 
         self.checkout, self.python = checkout, python
         model = testmodel.model_config(model_dir or testmodel.assemble(os.path.join(tmp, "model")))
         if model_dir:
-            model = {"model": "local/" + os.path.basename(os.path.normpath(model_dir)), "model_path": model_dir}
+            model = {"model": "local/" + os.path.basename(os.path.normpath(model_dir)), "model_path": model_dir,
+                     **({"pooling": pooling} if pooling else {})}
         self.sockets = tempfile.mkdtemp(prefix="cmb-", dir="/tmp")       # short: a socket path has 108 bytes
         self.env = {"CODE_MEMORY_SOCKET_DIR": self.sockets, "CODE_MEMORY_SEARCH__SERVER": "1",
                     "CODE_MEMORY_EMBEDDING__DAEMON": "1", "HF_HUB_OFFLINE": "1",
@@ -460,6 +462,8 @@ def main() -> int:
                         "warm search server which to-dos a turn is about by meaning (the test model, or --model-path); "
                         "without it, words only")
     parser.add_argument("--model-path", help="with --meaning: a local ONNX model directory instead of the test model")
+    parser.add_argument("--pooling", choices=("cls", "mean"), help="with --model-path: the model's pooling "
+                        "(embedding.pooling; mean for multilingual-e5, tests/support/e5model.py)")
     parser.add_argument("--thresholds", metavar="JOIN,ASK", help="with --meaning: the cosine thresholds to use (a "
                         "model other than the test model has none measured, so by meaning is off for it without them)")
     parser.add_argument("--dump", metavar="JSONL", help="write every turn (its text, the open to-dos, what was "
@@ -470,7 +474,7 @@ def main() -> int:
     scenarios = scenarios[:1] if args.smoke else scenarios
     checkout = os.path.abspath(args.checkout)
     model_tmp = tempfile.mkdtemp(prefix="bench-model-")
-    meaning = Meaning(checkout, args.python, args.model_path, model_tmp, args.thresholds) if args.meaning else None
+    meaning = Meaning(checkout, args.python, args.model_path, model_tmp, args.thresholds, args.pooling) if args.meaning else None
     replay = StopReplay(checkout, dump=bool(args.dump), meaning=meaning, answers=not args.no_answers,
                         on_right_close=args.on_right_close)
     try:

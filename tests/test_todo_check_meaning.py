@@ -82,6 +82,17 @@ def test_the_op_validates_its_request_and_answers_without_vectors(initialized_ro
     assert answer["scores"] == {} and "no thresholds measured for model BAAI/bge-small-zh-v1.5" in answer["reason"]
 
 
+def test_calibrated_thresholds_are_well_formed():
+    """Every measured model has a join and an ask threshold, cosines with join ≤ ask (join names a
+    to-do in a question asked anyway, ask opens one: the stricter)."""
+    assert related.CALIBRATED, "no model has measured thresholds"
+    for name, thresholds in related.CALIBRATED.items():
+        assert isinstance(name, str) and name.strip() == name and name, name
+        assert set(thresholds) == {"join", "ask"}, name
+        assert all(isinstance(v, float) and not isinstance(v, bool) for v in thresholds.values()), name
+        assert 0.0 < thresholds["join"] <= thresholds["ask"] <= 1.0, name
+
+
 def test_pieces_cut_a_turn_at_sentences_in_both_languages():
     got = related.pieces("第一句。第二句！\nThe loop clamps dt. Tests pass; lint clean.", size=5)
     assert got[:2] == ["第一句。", "第二句！"] and len(got) == 5 and all(len(p) <= 10 for p in got)

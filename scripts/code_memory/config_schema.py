@@ -450,7 +450,7 @@ SCHEMA = (
         "model once whether its work finished it (it closes it or just stops); false = never ask."),
     Key("hooks.todo_check_roll_call", True,
         "todo-check's roll call: at the end of a turn shaped like a finish (it edited files or a command passed, "
-        "its last command did not fail, its final message reports work done), ask the model once per session "
+        "its last command did not fail, its final message does not end on a question), ask the model once per session "
         "which of the project's open to-dos (newest first, up to todo_check_roll_call_max, none named before in "
         "the session) its work finished — whatever words they were written in; merged with the word question "
         "when both fire. false = the word/meaning trigger only."),
@@ -462,15 +462,15 @@ SCHEMA = (
         "todo-check by meaning: on a turn that shares no words with any open to-do, ask about those whose cosine "
         "to the turn's closest piece reaches this (the embedding model, through the warm search server's op "
         "related; words only when no server or model answers in time). Unset: the value measured for the "
-        "configured model (search/related.py CALIBRATED: only the test model, 0.7) — by meaning is off for a "
-        "model without one (the default bge-small-zh included: it cannot be measured offline here); above 1 = "
-        "never on meaning alone.",
+        "configured model (search/related.py CALIBRATED: the test model 0.7, local/multilingual-e5-small-q4 "
+        "0.92) — by meaning is off for a model without one (the default bge-small-zh included: it cannot be "
+        "measured offline here); above 1 = never on meaning alone.",
         kind=float, low=0.0),
     Key("hooks.todo_check_meaning_join", None,
         "todo-check by meaning: when the turn is asked about anyway, also name the open to-dos whose cosine "
         "reaches this (up to 3 in all, closest first) — a finish said in other words next to one said in the "
-        "to-do's words. Unset: the value measured for the configured model (the test model: 0.2; none for "
-        "others, so off); above 1 = never.",
+        "to-do's words. Unset: the value measured for the configured model (the test model: 0.2, "
+        "local/multilingual-e5-small-q4: 0.84; none for others, so off); above 1 = never.",
         kind=float, low=0.0),
     Key("hooks.auto_init", True,
         "SessionStart creates the memory root from the templates when it is missing (plugin installs)."),

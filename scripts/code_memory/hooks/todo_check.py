@@ -62,7 +62,6 @@ MAX_TODO_CHARS = 160            # of a to-do's text in the question
 MAX_EVIDENCE_CHARS = 160        # of a summarizer close's evidence (closed_why) in the question
 LEDGER_PREFIX = "todo-asked:"
 ROLL_CALL_KEY = "todo-roll-call"  # the session's ledger: the roll call was called
-ROLL_CALL_AGAIN = False         # call it again at a later finish-shaped turn, for to-dos not named yet
 ROLL_CALL_TODO_CHARS = 100      # of a to-do's text in the roll call
 MEANING_TEXT_CHARS = 8000       # of the turn's text sent to the warm server (op ``related``)
 MEANING_TODO_CHARS = 400
@@ -487,7 +486,7 @@ def handle(event, ctx):
     chosen = with_meaning(chosen, todos, scores, ask, join)
     rechecked = with_closes(chosen, closes, turn_text, edited, scores, ask, join)
     roll = roll_call(todos, {tid for tid, _t in chosen}, int(ctx.setting("todo_check_roll_call_max"))) \
-        if ctx.setting("todo_check_roll_call") and (ROLL_CALL_AGAIN or ROLL_CALL_KEY not in asked) \
+        if ctx.setting("todo_check_roll_call") and ROLL_CALL_KEY not in asked \
         and finished_work(work, event.last_message) else []
     keys = [LEDGER_PREFIX + tid for tid, _t in chosen + roll] + [LEDGER_PREFIX + c[0] for c in rechecked] \
         + ([ROLL_CALL_KEY] if roll else [])

@@ -67,6 +67,8 @@ characters (max 5,998); SessionStart p50 121.8 ms (loaded machine).
 hook asked about 9 of them (ask recall of summarizer misses 0.9); floor (finished still shown if the
 model answers every question right) 1/32; traps asked 18/18; 36 questions over 74 turns (0.486 per
 turn, 0.706 per work session; least share of turns asked for full recall 0.338); hook p50 40.7 ms.
+done_at (round 9): the turn of a multi-turn session that finishes a planted to-do, annotated
+by an engineer who writes no rules, counts only reported.
 """
 
 from __future__ import annotations
@@ -75,12 +77,14 @@ from handover_tuning_set import END, A, B, E, R, U, W
 from handover_tuning_set import S as _S
 
 
-def S(steps, *, traps=(), **planted):
+def S(steps, *, traps=(), done_at=None, **planted):
     """A session of ``handover_tuning_set.S`` plus ``traps``: earlier open to-dos (phrases) that this
     session touches, asks about, reports as half done, puts next or off, but does NOT finish — so it
-    must not close them."""
+    must not close them; ``done_at``: ``{planted finish: the 0-based user turn that finishes it}`` (round 9,
+    long sessions; a finish not named is at turn 0)."""
     session = _S(steps, **planted)
     session["traps"] = list(traps)
+    session["done_at"] = dict(done_at or {})
     return session
 
 
@@ -202,7 +206,8 @@ SCENARIOS = [
            B("python vision/train_defect.py --epochs 50", True, "mAP50 0.66 mAP50-95 0.40"),
            A("在新的切分上 mAP50 是 0.66，比之前低是正常的，之前的验证集有泄漏。"
              "ONNX 推理在工控机上单张 38ms。")],
-          done=["得按板子编号切"], traps=["给划痕做一下 copy-paste 增强"]),
+          done=["得按板子编号切"], traps=["给划痕做一下 copy-paste 增强"],
+          done_at={"得按板子编号切": 4}),
         S([U("继续"),
            E("vision/train_defect.py"), W("vision/aug/paste_scratch.py"),
            B("python vision/train_defect.py --epochs 50 --copy-paste", True, "mAP50 0.74 scratch recall 0.61"),
@@ -301,7 +306,8 @@ SCENARIOS = [
            U("ok commit all this"),
            B("git commit -am 'logq: files, globs, simd-json, --count, --since dates'", True, "[main 4e1a2c0]"),
            A("Committed as 4e1a2c0.")],
-          done=["it only reads from stdin"], traps=["no --help example section"]),
+          done=["it only reads from stdin"], traps=["no --help example section"],
+          done_at={"it only reads from stdin": 3}),
         S([U("the help examples thing — let's do it now"),
            E("src/main.rs"), B("cargo test", True, "test result: ok. 13 passed"),
            A("Added an `after_help` block with four examples (stdin, files, globs, --count). There's a test that "
@@ -486,7 +492,8 @@ SCENARIOS = [
            A("For two nodes we'd need a rendezvous endpoint (c10d on node 0), NCCL_SOCKET_IFNAME set to the IB "
              "interface, and the launch script taking --nnodes/--node_rank. I haven't changed anything yet — it is still "
              "single-node only until we have the machines.")],
-          done=["应该只让 rank 0 写"], traps=["只支持单机多卡"]),
+          done=["应该只让 rank 0 写"], traps=["只支持单机多卡"],
+          done_at={"应该只让 rank 0 写": 5}),
         S([U("两台机器到了，multi-node 配一下"),
            E("train/launch.sh"), E("train/finetune.py"),
            B("bash train/launch.sh --nnodes 2", True, "world_size 8, step 200 loss 0.407, throughput 11.4x"),

@@ -53,6 +53,8 @@ replayed): 31 finishes, 28 captured, ask recall 20/28 (0.714), of the summarizer
 (0.80); finished still shown floor 5/31; traps asked 13/20; 38 questions over 84 turns (0.452 per
 turn; least share for full recall 0.321); with the replayed answers the summarizer's final index has
 closes right 23, missed 3, wrong 2, traps held 18, sprung 2; hook p50 26 ms.
+done_at (round 9): the turn of a multi-turn session that finishes a planted to-do, annotated
+by an engineer who writes no rules, counts only reported.
 """
 
 from __future__ import annotations
@@ -61,12 +63,14 @@ from handover_tuning_set import END, A, B, E, R, U, W
 from handover_tuning_set import S as _S
 
 
-def S(steps, *, traps=(), **planted):
+def S(steps, *, traps=(), done_at=None, **planted):
     """A session of ``handover_tuning_set.S`` plus ``traps``: earlier open to-dos (phrases) that this
     session touches, asks about, reports as half done, puts next or off, but does NOT finish — so it
-    must not close them."""
+    must not close them; ``done_at``: ``{planted finish: the 0-based user turn that finishes it}`` (round 9,
+    long sessions; a finish not named is at turn 0)."""
     session = _S(steps, **planted)
     session["traps"] = list(traps)
+    session["done_at"] = dict(done_at or {})
     return session
 
 
@@ -272,7 +276,8 @@ SCENARIOS = [
            U("Bump to 0.4.0."),
            E("pyproject.toml"), B("pytest -q", True, "43 passed"),
            A("Version is 0.4.0; full suite 43 passed.")],
-          topic=["SG101"], done=["add an autofix"], traps=["doesn't understand DO $$ blocks"]),
+          topic=["SG101"], done=["add an autofix"], traps=["doesn't understand DO $$ blocks"],
+          done_at={"add an autofix": 6}),
         S([U("continue with the DO blocks"),
            E("sqlguard/rules/lock_timeout.py"), E("sqlguard/parser.py"),
            B("pytest tests/rules -q", True, "17 passed"),
@@ -356,7 +361,8 @@ SCENARIOS = [
            A("58 passed。"),
            U("好，今天先这样"),
            A("好的。今天改了时区、导出列宽、路线配色、午休时段、接口超时和 README，测试全绿。")],
-          topic=["周末的单子"], done=["没考虑司机的午休时间窗"]),
+          topic=["周末的单子"], done=["没考虑司机的午休时间窗"],
+          done_at={"没考虑司机的午休时间窗": 3}),
         END,
     ]),
     ("b12-en-vscode", "en", [
@@ -541,7 +547,8 @@ SCENARIOS = [
            A("go vet 没有报错。"),
            U("好，先这样"),
            A("好的。")],
-          topic=["ELO"], done=["玩家状态不会恢复"]),
+          topic=["ELO"], done=["玩家状态不会恢复"],
+          done_at={"玩家状态不会恢复": 2}),
         END,
     ]),
 ]

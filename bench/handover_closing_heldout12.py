@@ -59,6 +59,8 @@ recall 0.75); ask recall of the summarizer's misses 24/30 = 0.80; finished still
 (assumes the model answers truly) 6/36; traps asked 15/17; 31 questions over 111 turns (0.279 per
 turn, 0.775 per work session); hook p50 25.6 ms; with the replayed answers the index ends with
 closes right 25, missed 5, wrong 2, traps held 15, sprung 2, untested 3.
+done_at (round 9): the turn of a multi-turn session that finishes a planted to-do, annotated
+by an engineer who writes no rules, counts only reported.
 """
 
 from __future__ import annotations
@@ -112,7 +114,8 @@ SCENARIOS = [
            B("curl -sI -H 'Origin: https://app.example.cn' https://origin.static.example.cn/fonts/iconfont.woff2",
              True, "access-control-allow-origin: https://app.example.cn"),
            A("woff2/ttf 的响应现在带 Access-Control-Allow-Origin 了，Firefox 下图标正常显示。")],
-          done=["刷新缓存现在只能去控制台手点", "字体文件跨域头没配"]),
+          done=["刷新缓存现在只能去控制台手点", "字体文件跨域头没配"],
+          done_at={"字体文件跨域头没配": 1}),
         END,
     ]),
     ("b13-zh-backup", "zh", [
@@ -218,7 +221,8 @@ SCENARIOS = [
            U("编码那个我自己改了，现在先用 charset-normalizer 探测，探测不出来再退回 gbk，你看一眼"),
            R("recon/alipay_daily.py"),
            A("看了 diff，没问题，测试也是绿的。")],
-          done=["微信支付的账单还没接", "硬编码 decode('gbk')"]),
+          done=["微信支付的账单还没接", "硬编码 decode('gbk')"],
+          done_at={"硬编码 decode('gbk')": 1}),
         END,
     ]),
     ("b13-zh-dw", "zh", [
@@ -292,7 +296,8 @@ SCENARIOS = [
            A("实车上按了 5 次急停，平均 120ms 刹停，最远滑了 0.27 米，都在 0.3 米的要求以内。"),
            U("PTP 我在车上配好了，bag 里看雷达和轮速计的时间差现在 2ms 以内"),
            A("好的，那传感器时间对齐这块就解决了。")],
-          done=["急停按钮现在只在仿真里测过", "时间戳差了 80ms"]),
+          done=["急停按钮现在只在仿真里测过", "时间戳差了 80ms"],
+          done_at={"时间戳差了 80ms": 1}),
         END,
     ]),
     ("b13-en-flags", "en", [
@@ -354,7 +359,8 @@ SCENARIOS = [
            U("ship it"),
            B("git push origin feat/openfeature", True, "To github.com:acme/web.git\n   4c1d2e0..9ab77f1"),
            A("Pushed to `feat/openfeature`; CI is running.")],
-          done=["flagd URL is hard-coded"], traps=["evaluations aren't sent to analytics"]),
+          done=["flagd URL is hard-coded"], traps=["evaluations aren't sent to analytics"],
+          done_at={"flagd URL is hard-coded": 4}),
         S([U("I wrote the on-call page for turning a flag off in an emergency myself last night — "
              "docs/runbooks/flags.md. Have a look"),
            R("docs/runbooks/flags.md"),
@@ -367,7 +373,8 @@ SCENARIOS = [
            B("pnpm vitest run src/flags", True, "17 passed"),
            A("Each evaluation now fires a `flag_evaluated` event with the flag key, variant and user id; "
              "17 tests pass.")],
-          done=["no kill switch runbook", "evaluations aren't sent to analytics"]),
+          done=["no kill switch runbook", "evaluations aren't sent to analytics"],
+          done_at={"evaluations aren't sent to analytics": 1}),
         END,
     ]),
     ("b13-en-sdk", "en", [
@@ -396,7 +403,8 @@ SCENARIOS = [
            E("src/acme_geo/client.py"),
            B("mypy --strict src", True, "Success: no issues found in 14 source files"),
            A("`geocode_batch` now takes `Sequence[str]` and returns `list[GeocodeResult]`; mypy --strict is clean.")],
-          done=["still has no type hints"], traps=["add macOS and Windows to the CI matrix"]),
+          done=["still has no type hints"], traps=["add macOS and Windows to the CI matrix"],
+          done_at={"still has no type hints": 1}),
         S([U("continue"),
            E("src/acme_geo/cache.py"), E("tests/test_cache.py"),
            B("gh workflow run test.yml && gh run watch", True,
@@ -450,7 +458,8 @@ SCENARIOS = [
            E("HabitWidget/WeekWidget.swift"), E("HabitShared/HistoryStore.swift"),
            B("xcodebuild test -scheme HabitTracker", True, "Executed 44 tests, with 0 failures"),
            A("Done — the week row shows each day's check-ins; tests pass.")],
-          done=["dark mode colors are hard-coded", "medium size with the last 7 days"]),
+          done=["dark mode colors are hard-coded", "medium size with the last 7 days"],
+          done_at={"medium size with the last 7 days": 1}),
         END,
     ]),
     ("b13-en-dsp", "en", [
@@ -538,7 +547,8 @@ SCENARIOS = [
            A("The digest's opt-out now hits /prefs/unsubscribe?token=… and we send List-Unsubscribe-Post so Gmail "
              "shows its own button. The footer text is unchanged.")],
           done=["bounces and complaints aren't handled", "DMARC is still p=none", "unsubscribe link goes nowhere"],
-          traps=["ask legal about the digest unsubscribe wording"]),
+          traps=["ask legal about the digest unsubscribe wording"],
+          done_at={"DMARC is still p=none": 1, "unsubscribe link goes nowhere": 2}),
         END,
     ]),
     ("b13-mix-thesis", "mixed", [
@@ -620,7 +630,8 @@ SCENARIOS = [
            A("Release builds now run the binaryen optimizer at -O3 and strip debug info: 1.9 MB → 612 KB."),
            U("Safari?"),
            A("Not yet — it still fails to instantiate on Safari 15.")],
-          done=["没开 wasm-opt"], traps=["锐化和色阶两个滤镜还在 JS 里", "非 SIMD 的 fallback"]),
+          done=["没开 wasm-opt"], traps=["锐化和色阶两个滤镜还在 JS 里", "非 SIMD 的 fallback"],
+          done_at={"没开 wasm-opt": 1}),
         S([U("继续"),
            E("crates/filters/src/lib.rs"), E("web/src/filters.ts"),
            B("wasm-pack build --target web crates/filters", True, "[INFO]: :-) Your wasm pkg is ready to publish"),
@@ -629,7 +640,8 @@ SCENARIOS = [
            U("Safari 那个我昨天自己加了：build 出两个包，用 WebAssembly.validate 检测 SIMD 选一个，Safari 15 上测过能用"),
            R("web/src/filters.ts"),
            A("看了检测逻辑，没问题；不带 SIMD 的包在 Safari 上模糊大概慢 1.8 倍，可以接受。")],
-          done=["锐化和色阶两个滤镜还在 JS 里", "非 SIMD 的 fallback"]),
+          done=["锐化和色阶两个滤镜还在 JS 里", "非 SIMD 的 fallback"],
+          done_at={"非 SIMD 的 fallback": 1}),
         END,
     ]),
 ]

@@ -54,6 +54,8 @@ shared cores), 137 s: open to-dos captured (on a ``[ ]`` line of the next start)
 wrong 2; traps held 18, sprung 1, untested 5 (their to-do was never captured); spurious to-dos 19 of
 89 ``[ ]`` lines at the scored starts; topics 14/14; files 14/14; leaks 0; false decisions 0; start
 context p50 5,997 characters (max 5,998); SessionStart p50 46.9 ms.
+done_at (round 9): the turn of a multi-turn session that finishes a planted to-do, annotated
+by an engineer who writes no rules, counts only reported.
 """
 
 from __future__ import annotations
@@ -62,12 +64,14 @@ from handover_tuning_set import END, A, B, E, R, U, W
 from handover_tuning_set import S as _S
 
 
-def S(steps, *, traps=(), **planted):
+def S(steps, *, traps=(), done_at=None, **planted):
     """A session of ``handover_tuning_set.S`` plus ``traps``: earlier open to-dos (phrases) that this
     session touches, asks about, reports as half done, puts next or off, but does NOT finish — so it
-    must not close them."""
+    must not close them; ``done_at``: ``{planted finish: the 0-based user turn that finishes it}`` (round 9,
+    long sessions; a finish not named is at turn 0)."""
     session = _S(steps, **planted)
     session["traps"] = list(traps)
+    session["done_at"] = dict(done_at or {})
     return session
 
 

@@ -3,6 +3,9 @@
 what does it cost?
 
     .venv-test/bin/python bench/bench_todo_check.py --set NAME [--json OUT] [--smoke] [--checkout DIR]
+        [--answer-rate P] [--wrong-close-rate Q] [--seed N]
+    .venv-test/bin/python bench/bench_todo_check.py --sweep --set NAME[,NAME…] [--answer-rates P,…]
+        [--wrong-close-rates Q,…] [--seeds N] [--jobs J] [--runs-dir DIR] [--json OUT]
 
 ``--set`` takes any handover set: the names of ``bench_handover_tuning.py`` (tuning, closing,
 closing-heldout … closing-heldout6, traps, progress, wrongs, wrongs6, bilingual, capture…) or any
@@ -51,6 +54,25 @@ the next briefs: an asked open to-do that session (or an earlier one) finished i
 holds several planted to-dos of which only some are finished is closed in part (round 8: ``remaining``
 = the unfinished planted phrases joined with "; ", as a model would restate them); an asked
 summarizer close is reopened before the planted finish and confirmed after it.
+
+**When the model does not always answer truthfully** (round 9): ``--answer-rate P`` — the model acts on a
+question only with probability P (drawn once per question; otherwise it says nothing and nothing is
+written back, as a model that ignores the Stop reason); ``--wrong-close-rate Q`` — when it acts, each
+named open to-do that neither this session nor an earlier one finished (a trap, work still to do, a
+capture nobody planted) is closed anyway with probability Q (written back as memory_todo writes it,
+``by: mcp``), and a wrong summarizer close is confirmed instead of reopened with probability Q. The draws
+are a hash of (``--seed``, set, session, turn, to-do id or "question"), not global random state: two runs
+agree, and one more question moves no other draw. P = 1, Q = 0 (the defaults) is the truthful replay,
+number for number. Results add ``final_brief`` (finished still shown, open to-dos shown: the scorer's
+counts at each next start), ``model`` (questions answered / silent, wrong closes made, of traps, wrong
+confirms) and the wrong closes and sprung traps left in the final index, split by closer:
+``wrong_left_by_the_model`` (closes through memory_todo) and ``wrong_left_by_the_summarizer`` (its own
+closes, confirmed or not; judged by bench_handover_tuning's ``check_closes``). ``--sweep`` runs every
+``--set`` (comma-separated) at each P x Q (default P 1, 0.9, 0.75, 0.5, 0 x Q 0, 0.05, 0.1; ``--seeds``
+seeds where chance matters, one run where it does not: P = 0 whatever Q, and P = 1 with Q = 0), each a
+replay of its own in a new process (``--jobs`` at once): the answers change what the summarizer of the
+later sessions sees, so no summarizer pass can be shared. It prints a table (the sets' counts added, the
+mean over seeds, min–max in brackets); ``--runs-dir`` keeps each replay's JSON and reuses it.
 
 Baseline: without the hook, every finish the summarizer misses stays shown (its "finished still
 shown"); ``--checkout DIR`` runs another checkout's hook and summarizer. ``--meaning``: the hook

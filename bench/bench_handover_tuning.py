@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|closing-heldout6|closing-heldout7|closing-heldout8|closing-heldout9|closing-heldout10|capture|capture2|capture6|traps|progress|bilingual|wrongs|wrongs6] [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|closing-heldout6|closing-heldout7|closing-heldout8|closing-heldout9|closing-heldout10|closing-heldout11|closing-heldout12|capture|capture2|capture6|traps|progress|bilingual|wrongs|wrongs6] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
@@ -55,7 +55,18 @@ finished in other words, 19 traps — other work in the to-do's own area with a 
 half-done and failing reports, "not yet" answers, the to-do put next or off — 3 long sessions, and
 final reports with look-alike sentences that are not open work) was written blind to the rules on
 2026-11-26 from f181e79: it judges the rules and the Stop-hook check of round 8 afterwards, beside
-``closing-heldout7`` … ``closing-heldout9`` — never tune to it.
+``closing-heldout7`` … ``closing-heldout9`` — never tune to it. ``--set closing-heldout11``
+(``bench/handover_closing_heldout11.py``: 14 projects, 38 open to-dos, 31 finished in other words
+— about half sharing no word with the to-do, a third 2–3 sessions later, some as one line of a
+report of other work — 22 traps in the to-do's own area, half-done, failing, "not yet", put next or
+off, 3 long sessions, and final reports with look-alike sentences that are not open work) was written
+blind to the rules on 2026-11-26 from 0525091: it judges the rules and the Stop-hook check of round 9
+afterwards — never tune to it. ``--set closing-heldout12``
+(``bench/handover_closing_heldout12.py``: 12 projects written as real Claude Code sessions with tool
+steps and terse prompts, 37 open to-dos, 36 finished in other words — the person's word, the other
+language, numbers, evidence alone after "continue" — 20 traps, 3 long sessions, and final reports
+with look-alike sentences that are not open work) was written blind to the rules on 2026-11-26 from
+0525091: it judges the rules and the Stop-hook check of round 9 afterwards — never tune to it.
 ``--set capture``
 runs ``bench/handover_capture_set.py`` (10 projects, open work stated as a state, and reports full
 of results, descriptions, causes and intended caveats that must not become to-dos), written by the
@@ -157,6 +168,8 @@ from handover_closing_heldout7 import SCENARIOS as CLOSING_HELDOUT7  # noqa: E40
 from handover_closing_heldout8 import SCENARIOS as CLOSING_HELDOUT8  # noqa: E402
 from handover_closing_heldout9 import SCENARIOS as CLOSING_HELDOUT9  # noqa: E402
 from handover_closing_heldout10 import SCENARIOS as CLOSING_HELDOUT10  # noqa: E402
+from handover_closing_heldout11 import SCENARIOS as CLOSING_HELDOUT11  # noqa: E402
+from handover_closing_heldout12 import SCENARIOS as CLOSING_HELDOUT12  # noqa: E402
 from handover_closing_set import SCENARIOS as CLOSING  # noqa: E402
 from handover_progress_set import SCENARIOS as PROGRESS  # noqa: E402
 from handover_traps_set import SCENARIOS as TRAPS  # noqa: E402
@@ -174,11 +187,13 @@ SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELD
         "closing-heldout4": CLOSING_HELDOUT4, "closing-heldout5": CLOSING_HELDOUT5,
         "closing-heldout6": CLOSING_HELDOUT6, "closing-heldout7": CLOSING_HELDOUT7,
         "closing-heldout8": CLOSING_HELDOUT8, "closing-heldout9": CLOSING_HELDOUT9,
-        "closing-heldout10": CLOSING_HELDOUT10,
+        "closing-heldout10": CLOSING_HELDOUT10, "closing-heldout11": CLOSING_HELDOUT11,
+        "closing-heldout12": CLOSING_HELDOUT12,
         "capture": CAPTURE,
         "capture2": CAPTURE2, "capture6": CAPTURE6, "traps": TRAPS, "progress": PROGRESS, "bilingual": BILINGUAL,
         "wrongs": WRONGS, "wrongs6": WRONGS6}
-BLIND = ("closing-heldout7", "closing-heldout8", "closing-heldout9", "closing-heldout10")     # written blind and not yet read by the people tuning the rules
+BLIND = ("closing-heldout7", "closing-heldout8", "closing-heldout9", "closing-heldout10",
+         "closing-heldout11", "closing-heldout12")     # written blind and not yet read by the people tuning the rules
 READ = ("closing-heldout", "closing-heldout2", "closing-heldout3", "closing-heldout4",
         "closing-heldout5", "closing-heldout6")      # written blind, since read or run by them
 
@@ -518,8 +533,8 @@ def main() -> int:
                         help="the scenarios: tuning (handover_tuning_set.py), closing (handover_closing_set.py), "
                              "closing-heldout … closing-heldout6 (handover_closing_heldout.py … "
                              "handover_closing_heldout6.py, written blind, since read), "
-                             "closing-heldout7, closing-heldout8, closing-heldout9 (handover_closing_heldout7.py … "
-                             "handover_closing_heldout9.py, written blind: never tune to them), capture "
+                             "closing-heldout7 … closing-heldout12 (handover_closing_heldout7.py … "
+                             "handover_closing_heldout12.py, written blind: never tune to them), capture "
                              "(handover_capture_set.py), capture2 (handover_capture2_set.py), capture6 "
                              "(handover_capture6_set.py), traps "
                              "(handover_traps_set.py), progress (handover_progress_set.py), bilingual "

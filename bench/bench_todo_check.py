@@ -10,7 +10,7 @@ what does it cost?
 ``--set`` takes any handover set: the names of ``bench_handover_tuning.py`` (tuning, closing,
 closing-heldout … closing-heldout6, traps, progress, wrongs, wrongs6, bilingual, capture…) or any
 ``bench/handover_<name>.py`` / ``bench/handover_<name>_set.py`` module with ``SCENARIOS`` (so
-closing-heldout9 runs when it exists). Sets written blind and not yet read (closing-heldout7/8/9/10)
+closing-heldout9 runs when it exists). Sets written blind and not yet read (closing-heldout7/8/9/10/11/12)
 are labelled held-out; the others are TUNING data — the trigger was tuned on them, so their
 numbers are upper bounds.
 
@@ -104,7 +104,8 @@ sys.path.insert(0, HERE)
 import bench_handover_tuning as handover  # noqa: E402
 from report import emit  # noqa: E402
 
-BLIND = ("closing-heldout7", "closing-heldout8", "closing-heldout9", "closing-heldout10")
+BLIND = ("closing-heldout7", "closing-heldout8", "closing-heldout9", "closing-heldout10",
+         "closing-heldout11", "closing-heldout12")
 ASKED = re.compile(r"\b([0-9a-f]{8}) “")
 RECHECK = "memory closed th"     # where the question's part about the summarizer's closes begins (round 8)
 # the replay's clock starts 200 h before now while the hook measures hooks.autoclose_notice_days (7) from

@@ -513,8 +513,9 @@ def _count(text: str) -> tuple:
 
 
 def sweep_points(answer_rates, wrong_close_rates, seeds: int) -> list:
-    """``[(P, Q, [seeds])]``: where no draw is left to chance — P = 0 (nothing is written back, whatever Q)
-    and P = 1 with Q = 0 (the truthful replay) — one run; P = 0 is run once and read for every Q."""
+    """``[(P, Q run, [seeds], Q shown)]``: where no draw is left to chance — P = 0 (nothing is written back,
+    whatever Q) and P = 1 with Q = 0 (the truthful replay) — one run; P = 0 is run once (as Q = 0) and read
+    for every Q."""
     points = []
     for p in answer_rates:
         for q in wrong_close_rates:

@@ -3,6 +3,9 @@
 what does it cost?
 
     .venv-test/bin/python bench/bench_todo_check.py --set NAME [--json OUT] [--smoke] [--checkout DIR]
+        [--answer-rate P] [--wrong-close-rate Q] [--seed N]
+    .venv-test/bin/python bench/bench_todo_check.py --sweep --set NAME[,NAME…] [--answer-rates P,…]
+        [--wrong-close-rates Q,…] [--seeds N] [--jobs J] [--runs-dir DIR] [--json OUT]
 
 ``--set`` takes any handover set: the names of ``bench_handover_tuning.py`` (tuning, closing,
 closing-heldout … closing-heldout6, traps, progress, wrongs, wrongs6, bilingual, lateclose, capture…) or any
@@ -59,6 +62,25 @@ holds several planted to-dos of which only some are finished is closed in part (
 = the unfinished planted phrases joined with "; ", as a model would restate them); an asked
 summarizer close is reopened before the planted finish and confirmed after it.
 
+**When the model does not always answer truthfully** (round 9): ``--answer-rate P`` — the model acts on a
+question only with probability P (drawn once per question; otherwise it says nothing and nothing is
+written back, as a model that ignores the Stop reason); ``--wrong-close-rate Q`` — when it acts, each
+named open to-do that neither this session nor an earlier one finished (a trap, work still to do, a
+capture nobody planted) is closed anyway with probability Q (written back as memory_todo writes it,
+``by: mcp``), and a wrong summarizer close is confirmed instead of reopened with probability Q. The draws
+are a hash of (``--seed``, set, session, turn, to-do id or "question"), not global random state: two runs
+agree, and one more question moves no other draw. P = 1, Q = 0 (the defaults) is the truthful replay,
+number for number. Results add ``final_brief`` (finished still shown, open to-dos shown: the scorer's
+counts at each next start), ``model`` (questions answered / silent, wrong closes made, of traps, wrong
+confirms) and the wrong closes and sprung traps left in the final index, split by closer:
+``wrong_left_by_the_model`` (closes through memory_todo) and ``wrong_left_by_the_summarizer`` (its own
+closes, confirmed or not; judged by bench_handover_tuning's ``check_closes``). ``--sweep`` runs every
+``--set`` (comma-separated) at each P x Q (default P 1, 0.9, 0.75, 0.5, 0 x Q 0, 0.05, 0.1; ``--seeds``
+seeds where chance matters, one run where it does not: P = 0 whatever Q, and P = 1 with Q = 0), each a
+replay of its own in a new process (``--jobs`` at once): the answers change what the summarizer of the
+later sessions sees, so no summarizer pass can be shared. It prints a table (the sets' counts added, the
+mean over seeds, min–max in brackets); ``--runs-dir`` keeps each replay's JSON and reuses it.
+
 Baseline: without the hook, every finish the summarizer misses stays shown (its "finished still
 shown"); ``--checkout DIR`` runs another checkout's hook and summarizer. ``--meaning``: the hook
 also asks the warm search server which to-dos a turn is about by meaning (op ``related``); the
@@ -70,6 +92,7 @@ it: words only, and no model is needed (``--smoke`` runs in seconds).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib
 import json
 import os
@@ -80,6 +103,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -105,6 +129,12 @@ def roll_call_ids(reason: str) -> list:
 # the replay's clock starts 200 h before now while the hook measures hooks.autoclose_notice_days (7) from
 # now: the window is widened by that offset, so it means 7 days after the close in the replay's time
 NOTICE_DAYS = 7 + 9
+PERSON = "user"                  # done_by of a close made through a door (memory/recent.PERSON_CLOSER)
+
+
+def by_the_model(todo: dict) -> bool:
+    """Closed by the model: through the memory_todo MCP tool (``closed_by: mcp``)."""
+    return todo.get("done_by") == PERSON and todo.get("closed_by") == "mcp"
 
 
 def split_question(reason: str) -> tuple:
@@ -209,12 +239,37 @@ def run_stop_hook(shim: str, env: dict, sid: str, transcript: str, cwd: str, mes
     return (*split_question(reason), seconds) + ((reason,) if with_reason else ())
 
 
+class Model:
+    """How the replayed model answers (round 9): it acts on a question with probability ``answer_rate``
+    (else it says nothing), and closes a named to-do it did not finish — or confirms a wrong summarizer
+    close — with probability ``wrong_close_rate``. Each draw is a hash of (seed, set, session, turn, what
+    is drawn for), not global random state: two runs agree, and adding a question shifts no other draw.
+    With the defaults (1, 0) every draw is decided without chance: the truthful replay."""
+
+    def __init__(self, answer_rate: float = 1.0, wrong_close_rate: float = 0.0, seed: int = 0, set_name: str = ""):
+        self.answer_rate, self.wrong_close_rate, self.seed, self.set_name = answer_rate, wrong_close_rate, seed, set_name
+        self.counts = {"questions_answered": 0, "questions_silent": 0, "wrong_closes": 0,
+                       "wrong_closes_of_traps": 0, "wrong_confirms": 0}
+
+    def draw(self, session: str, turn: int, what: str) -> float:
+        """A number in [0, 1) fixed by (seed, set, session, turn, what)."""
+        key = f"{self.seed}\x1f{self.set_name}\x1f{session}\x1f{turn}\x1f{what}".encode()
+        return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big") / 2 ** 64
+
+    def acts(self, session: str, turn: int) -> bool:
+        return self.draw(session, turn, "question") < self.answer_rate
+
+    def closes_wrongly(self, session: str, turn: int, todo_id: str) -> bool:
+        return self.draw(session, turn, todo_id) < self.wrong_close_rate
+
+
 class StopReplay:
     """The bench_handover_tuning observer: runs the Stop hook at the end of every turn."""
 
     def __init__(self, checkout: str, dump: bool = False, meaning: Meaning | None = None, answers: bool = True,
-                 on_right_close: str = "confirm"):
+                 on_right_close: str = "confirm", model: Model | None = None):
         self.meaning = meaning
+        self.model = model or Model()  # how often the replayed model acts, and how often it closes wrongly
         self.last_env: dict = {}
         self.dump = [] if dump else None     # every turn's text and open to-dos, for tuning the trigger
         self.shim = os.path.join(checkout, "hooks", "todo-check.sh")
@@ -280,7 +335,7 @@ class StopReplay:
                 self.rechecks["questions"] += 1
                 self.rechecks["questions_only_about_closes"] += not ids
                 self.rechecks["named"] += len(rechecked)
-            self.answer(env, project_dir, sids, k, ids, rechecked, turn)
+            self.answer(env, project_dir, sids, k, ids, rechecked, turn, session.get("traps", ()))
 
     def _done(self, sid: str, turn: int | None) -> list:
         """The planted finishes of session ``sid`` by the end of its turn ``turn`` (``None``: the whole
@@ -314,7 +369,7 @@ class StopReplay:
         left = [p for p in held if p.lower() not in done]
         return left if len(held) > 1 and 0 < len(left) < len(held) else []
 
-    def answer(self, env, project_dir, sids, k, ids, rechecked, turn) -> None:
+    def answer(self, env, project_dir, sids, k, ids, rechecked, turn, traps=()) -> None:
         """The model's truthful answer, written as the memory_todo tool writes it (``by: mcp``, in this
         session, at the replay's time): an asked open to-do this session (or an earlier one) finished is
         closed; a summarizer close asked before its real finish is reopened (the replay's summarizer
@@ -322,13 +377,21 @@ class StopReplay:
         ``--on-right-close silent``). Session-level: the planted finishes say which session finishes a
         to-do, not which turn, so the model is taken to know at any turn of the finishing session. A
         close of a to-do nobody planted (a spurious capture) has no truth to answer with: counted
-        (``unplanted_asked``), not answered."""
+        (``unplanted_asked``), not answered.
+
+        Round 9 (:class:`Model`): the model acts on the question only with probability ``answer_rate``
+        (drawn per question; otherwise nothing is written back), and when it acts it closes each named open
+        to-do not finished by then (a trap, work still to do, a capture nobody planted) with probability
+        ``wrong_close_rate`` anyway, and with the same probability confirms a wrong summarizer close instead
+        of reopening it."""
         from code_memory.errors import CodeMemoryError
         from code_memory.memory import todos
         from code_memory.paths import MemoryPaths
 
         paths, project = MemoryPaths(env["CODE_MEMORY_ROOT"]), os.path.basename(project_dir)
         index = {t["id"]: t for t in todos.list_todos(paths, project=project, statuses=todos.STATUSES, expire_days=30)}
+        acts = self.model.acts(sids[k], turn)
+        self.model.counts["questions_answered" if acts else "questions_silent"] += 1
         for tid in ids + rechecked:
             todo = index.get(tid)
             if todo is None:
@@ -350,7 +413,9 @@ class StopReplay:
                 action = "done"
             left = self.left_of(todo, sids, k) if tid in ids and not action else []
             action = "done" if left else action          # finished in part: closed, what is left stays open
-            if not action or not self.answers:
+            wrong = not finished and not left and self.model.closes_wrongly(sids[k], turn, tid)
+            action = "done" if wrong else action        # unfinished work closed, or a wrong close confirmed
+            if not action or not self.answers or not acts:
                 continue
             try:
                 decided = todos.decide(paths, tid, action, by="mcp", project=project, expire_days=30,
@@ -360,6 +425,11 @@ class StopReplay:
                 continue
             key = {"reopen": "reopened", "confirm": "confirmed"}.get(decided["action"], "model_closes")
             self.rechecks[key] += 1
+            if wrong:
+                trap = any(p.lower() in todo["text"].lower() for p in traps)
+                kind = "wrong_confirms" if tid in rechecked else "wrong_closes_of_traps" if trap else "wrong_closes"
+                self.model.counts[kind] += 1
+                self.answered.append(f"{sids[k]} {kind.replace('_', ' ')} (the model's draw): {todo['text']}")
             if left:
                 self.rechecks["model_closes_in_part"] += 1
                 self.answered.append(f"{sids[k]} done in part: {todo['text']} → left: {decided['remaining']}")
@@ -382,6 +452,16 @@ class StopReplay:
 
     def project_done(self, name, sessions, sids, index):
         self.indexes[name] = (sessions, sids, index)
+
+    def wrong_left(self, closer) -> dict:
+        """The wrong closes and sprung traps left in the final indexes by one closer (``closer(to-do)``:
+        true for its closes), judged as bench_handover_tuning judges every close (the other closers'
+        closes are taken as open)."""
+        score = handover.Score()
+        for _name, (sessions, sids, index) in sorted(self.indexes.items()):
+            handover.check_closes(score, [t if t["status"] != "done" or closer(t) else {**t, "status": "open"}
+                                          for t in index], sessions, sids)
+        return {"wrong_closes": score.closes["wrong"], "traps_sprung": score.traps["sprung"]}
 
     def result(self) -> dict:
         finishes = {"finishes": 0, "captured": 0, "asked": 0, "closed_by_summarizer": 0, "missed_by_summarizer": 0,
@@ -442,9 +522,118 @@ class StopReplay:
                 "least_share_of_turns_asked_for_full_recall": share(finishing, self.turns),
                 "summarizer_closes_asked_assumes_the_model": self.rechecks,
                 "extra_questions_per_turn": share(self.rechecks["questions_only_about_closes"], self.turns),
+                "model": {"answer_rate": self.model.answer_rate, "wrong_close_rate": self.model.wrong_close_rate,
+                          "seed": self.model.seed, **self.model.counts},
+                # left at the end: the model's own closes (memory_todo) that no session had finished by then,
+                # and the summarizer's (confirmed or not) — bench_handover_tuning's closes/traps split by closer
+                "wrong_left_by_the_model": self.wrong_left(by_the_model),
+                "wrong_left_by_the_summarizer": self.wrong_left(lambda t: t.get("done_by") != PERSON),
                 "hook_ms_p50": round(statistics.median(ms), 1) if ms else None,
                 "hook_ms_p90": round(ms[int(len(ms) * 0.9)], 1) if ms else None,
                 "misses": misses + self.answered}
+
+
+SWEEP_P = (1.0, 0.9, 0.75, 0.5, 0.0)
+SWEEP_Q = (0.0, 0.05, 0.1)
+# what the sweep's table shows of one run: (column, how it is read from the run's JSON)
+SWEEP_COLUMNS = (
+    ("finished still shown", lambda r: _count(r["final_brief"]["finished_still_shown"])),
+    ("open to-dos shown", lambda r: _count(r["final_brief"]["open_todos_shown"])),
+    ("model's wrong closes left", lambda r: (r["wrong_left_by_the_model"]["wrong_closes"], None)),
+    ("traps the model closed", lambda r: (r["wrong_left_by_the_model"]["traps_sprung"], None)),
+    ("summarizer's wrong closes left", lambda r: (r["wrong_left_by_the_summarizer"]["wrong_closes"], None)),
+    ("traps the summarizer closed", lambda r: (r["wrong_left_by_the_summarizer"]["traps_sprung"], None)),
+    ("wrong confirms", lambda r: (r["model"]["wrong_confirms"], None)),
+    ("questions answered", lambda r: (r["model"]["questions_answered"], r["questions"])),
+)
+
+
+def rate(text: str) -> float:
+    value = float(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{text}: a rate is between 0 and 1")
+    return value
+
+
+def rates(text: str) -> tuple:
+    return tuple(rate(v) for v in text.split(","))
+
+
+def _count(text: str) -> tuple:
+    found, total = text.split("/")
+    return int(found), int(total)
+
+
+def sweep_points(answer_rates, wrong_close_rates, seeds: int) -> list:
+    """``[(P, Q run, [seeds], Q shown)]``: where no draw is left to chance — P = 0 (nothing is written back,
+    whatever Q) and P = 1 with Q = 0 (the truthful replay) — one run; P = 0 is run once (as Q = 0) and read
+    for every Q."""
+    points = []
+    for p in answer_rates:
+        for q in wrong_close_rates:
+            fixed = p == 0 or (p == 1 and q == 0)
+            points.append((p, 0.0 if p == 0 else q, [0] if fixed else list(range(1, seeds + 1)), q))
+    return points
+
+
+def sweep(args) -> int:
+    """``--sweep``: each set at each (P, Q), each seed a replay of its own (this script, a new process,
+    ``--jobs`` at once: the model's answers change what the summarizer of later sessions sees, so no
+    summarizer pass is shared), then the table: per (P, Q) the sets' counts added up, averaged over the
+    seeds (min–max of the seeds' totals in brackets)."""
+    began = time.time()
+    names = args.set.split(",")
+    points = sweep_points(args.answer_rates, args.wrong_close_rates, args.seeds)
+    runs = list(dict.fromkeys((name, p, q, seed) for p, q, seeds, _asked in points for seed in seeds
+                              for name in names))
+    out_dir = args.runs_dir or tempfile.mkdtemp(prefix="bench-sweep-")
+    os.makedirs(out_dir, exist_ok=True)
+    passed = [f"--{k.replace('_', '-')}={v}" for k, v in vars(args).items()
+              if k in ("python", "checkout", "model_path", "thresholds", "on_right_close") and v is not None]
+    passed += [f"--{k.replace('_', '-')}" for k in ("smoke", "meaning") if getattr(args, k)]
+
+    def one(run) -> dict:
+        name, p, q, seed = run
+        path = os.path.join(out_dir, f"{name}-{p}-{q}-{seed}.json")
+        if args.runs_dir and os.path.exists(path):          # kept from an earlier sweep: not run again
+            with open(path, encoding="utf-8") as fh:
+                return json.load(fh)
+        done = subprocess.run([sys.executable, os.path.abspath(__file__), "--set", name, "--answer-rate", str(p),
+                               "--wrong-close-rate", str(q), "--seed", str(seed), "--json", path, *passed],
+                              capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"{name} P={p} Q={q} seed {seed} failed:\n{done.stderr[-2000:]}")
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+
+    try:
+        with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+            results = dict(zip(runs, pool.map(one, runs)))
+    finally:
+        if not args.runs_dir:
+            shutil.rmtree(out_dir, ignore_errors=True)
+    rows, lines = [], ["| P (answers) | Q (wrong closes) | seeds | " + " | ".join(c for c, _ in SWEEP_COLUMNS) + " |",
+                       "|---" * (3 + len(SWEEP_COLUMNS)) + "|"]
+    for p, q, seeds, asked_q in points:
+        cells, row = [], {"answer_rate": p, "wrong_close_rate": asked_q, "seeds": len(seeds), "sets": {}}
+        for column, read in SWEEP_COLUMNS:
+            totals = [[sum(read(results[(name, p, q, seed)])[i] or 0 for name in names) for seed in seeds]
+                      for i in (0, 1)]
+            mean = statistics.mean(totals[0])
+            spread = f" ({min(totals[0])}–{max(totals[0])})" if len(seeds) > 1 and min(totals[0]) != max(totals[0]) else ""
+            of = f"/{statistics.mean(totals[1]):g}" if read(results[(names[0], p, q, seeds[0])])[1] is not None else ""
+            cells.append(f"{mean:g}{of}{spread}")
+            row[column] = {"mean": mean, "per_seed": totals[0], "of": totals[1] if of else None}
+        for name in names:
+            row["sets"][name] = {column: [read(results[(name, p, q, seed)]) for seed in seeds]
+                                 for column, read in SWEEP_COLUMNS}
+        rows.append(row)
+        lines.append(f"| {p:g} | {asked_q:g} | {len(seeds)} | " + " | ".join(cells) + " |")
+    print("\n".join(lines), file=sys.stderr)
+    emit({"sets": names, "checkout": os.path.abspath(args.checkout),
+          "trigger": "words + meaning" if args.meaning else "words only", "uptime": os.getloadavg()[0],
+          "runs": len(runs), "table": lines, "points": rows, "seconds": round(time.time() - began, 1)}, args.json)
+    return 0
 
 
 def main() -> int:
@@ -468,7 +657,23 @@ def main() -> int:
                         "model other than the test model has none measured, so by meaning is off for it without them)")
     parser.add_argument("--dump", metavar="JSONL", help="write every turn (its text, the open to-dos, what was "
                         "asked, the session's planted finishes and traps) here, for tuning the trigger")
+    parser.add_argument("--answer-rate", type=rate, default=1.0, metavar="P", help="the model acts on a question "
+                        "with probability P (drawn per question), else says nothing (default 1)")
+    parser.add_argument("--wrong-close-rate", type=rate, default=0.0, metavar="Q", help="the model closes a named "
+                        "to-do it did not finish, or confirms a wrong summarizer close, with probability Q (default 0)")
+    parser.add_argument("--seed", type=int, default=0, help="the seed of the model's draws (a hash, not global state)")
+    parser.add_argument("--sweep", action="store_true", help="run every --set (comma-separated) at every answer "
+                        "rate x wrong-close rate, --seeds seeds each where chance matters, and print the table")
+    parser.add_argument("--answer-rates", type=rates, default=SWEEP_P, metavar="P,…", help="the sweep's answer rates")
+    parser.add_argument("--wrong-close-rates", type=rates, default=SWEEP_Q, metavar="Q,…",
+                        help="the sweep's wrong-close rates")
+    parser.add_argument("--seeds", type=int, default=2, help="the sweep's seeds per point where chance matters")
+    parser.add_argument("--runs-dir", help="the sweep keeps each replay's JSON here and reuses those it finds "
+                        "(same set, P, Q, seed and options), so an interrupted sweep resumes")
+    parser.add_argument("--jobs", type=int, default=1, help="the sweep's replays at once (2 cores: at most 3)")
     args = parser.parse_args()
+    if args.sweep:
+        return sweep(args)
     began = time.time()
     scenarios = scenarios_of(args.set)
     scenarios = scenarios[:1] if args.smoke else scenarios
@@ -476,7 +681,8 @@ def main() -> int:
     model_tmp = tempfile.mkdtemp(prefix="bench-model-")
     meaning = Meaning(checkout, args.python, args.model_path, model_tmp, args.thresholds, args.pooling) if args.meaning else None
     replay = StopReplay(checkout, dump=bool(args.dump), meaning=meaning, answers=not args.no_answers,
-                        on_right_close=args.on_right_close)
+                        on_right_close=args.on_right_close,
+                        model=Model(args.answer_rate, args.wrong_close_rate, args.seed, args.set))
     try:
         handover_score = handover.run(args.python, checkout, scenarios, observer=replay)
     finally:
@@ -494,6 +700,9 @@ def main() -> int:
                           # which (like ``misses``: read them on tuning sets only, never on a blind one)
                           "misses": [m for m in handover_score["misses"] if " finished still open: " in m
                                      or " closed wrongly " in m]},
+           "final_brief": {"finished_still_shown": f"{handover_score['finished_still_open']}/"
+                                                   f"{handover_score['finished']}",
+                           "open_todos_shown": "{found}/{facts}".format(**handover_score["by_kind"]["todo"])},
            "answers_replayed": not args.no_answers, "on_right_close": args.on_right_close,
            "seconds": round(time.time() - began, 1)}
     emit(out, args.json)

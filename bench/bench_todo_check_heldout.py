@@ -69,7 +69,7 @@ import bench_handover_heldout as heldout  # noqa: E402
 from bench_todo_check import Meaning, roll_call_ids, run_stop_hook  # noqa: E402
 from report import emit  # noqa: E402
 
-CLOSED_HERE = "(closed in this session)"
+CLOSED_HERE = "(closed in this session; reopen any that is not)"
 # By the end of which user turn a multi-turn session had finished a to-do it finishes (read from the
 # transcripts for this bench, not part of the set's annotations; a session not listed here counts as
 # finished at its last turn). A question asked before that turn is answered "not finished" by a

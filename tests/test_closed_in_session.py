@@ -1,6 +1,6 @@
 """The next brief shows what the model (or the person) closed inside a session (issue 20, eighth round):
 a to-do closed with memory_todo or with ``code-memory todo done`` from Claude's Bash tool is named on
-the closing session's entry — ``- finished earlier to-dos (closed in this session): <text> (id …)``
+the closing session's entry — ``- finished earlier to-dos (closed in this session; reopen any that is not): <text> (id …)``
 — and that session no longer folds into the short-sessions line; a close the person made at a
 terminal, outside any session, just leaves the brief. A rebuilt index keeps it; the line never holds
 ``[ ]`` and fits the brief's budget."""
@@ -16,7 +16,7 @@ from conftest import run_script
 from test_autoclose import RETRY_LOG, brief
 from test_todos import TODO_DOCS, run_cli, session, worked  # noqa: F401  (the fixture)
 
-HEADER = "- finished earlier to-dos (closed in this session): "
+HEADER = "- finished earlier to-dos (closed in this session; reopen any that is not): "
 
 
 def test_a_close_made_in_a_session_is_named_on_that_sessions_entry(worked, project, tmp_path, capsys):  # noqa: F811

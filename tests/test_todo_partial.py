@@ -112,5 +112,5 @@ def test_a_close_in_part_survives_a_rebuild_and_a_resummary(worked, project, tmp
     lines = brief(project).split("\n")
     assert any(line.endswith(f"[ ] {left} (id {todos.todo_id('s2', left)})") for line in lines)
     assert not any(TODO_DOCS in line and "[ ]" in line for line in lines)
-    assert (f"- finished earlier to-dos (closed in this session): {TODO_DOCS} (id {docs}) — in part, left open: "
+    assert (f"- finished earlier to-dos (closed in this session; reopen any that is not): {TODO_DOCS} (id {docs}) — in part, left open: "
             f"id {todos.todo_id('s2', left)}") in lines

@@ -80,7 +80,7 @@ def test_the_model_is_asked_and_closes_the_todo_it_finished(continuity, standin,
     brief_3 = brief_of(start_context(first_3))
     lines = open_lines(brief_3)
     assert not any("README" in line for line in lines), lines
-    assert f"- finished earlier to-dos (closed in this session): {todo['text']} (id {todo['id']})" in brief_3
+    assert f"- finished earlier to-dos (closed in this session; reopen any that is not): {todo['text']} (id {todo['id']})" in brief_3
     assert any("load_config" in line for line in lines), lines           # the other to-do is still open
 
 

@@ -86,7 +86,7 @@ def test_the_model_closes_a_todo_with_the_tool_and_the_next_brief_drops_it(claud
     assert f"id {readme_id}" in brief_3
     # … and session 2's entry (not folded as a short session) names it as finished in that session
     lines_3 = brief_3.split("\n")
-    closed = f"- finished earlier to-dos (closed in this session): {TESTS_TODO} (id {tests_id})"
+    closed = f"- finished earlier to-dos (closed in this session; reopen any that is not): {TESTS_TODO} (id {tests_id})"
     assert closed in lines_3, brief_3
     heading = [line for line in lines_3[:lines_3.index(closed)] if line.startswith("## ")][-1]
     assert "连接池配置" in heading and "Short sessions" not in heading

@@ -48,7 +48,7 @@ MAX_UNCONFIRMED = 4
 # how a summarizer close is shortened with the level above: (characters of its to-do, of its evidence)
 CLOSE_LEVELS = ((120, 120), (100, 120), (80, 90), (70, 70), (60, 50))
 CLOSED_BY_SUMMARIZER = "closed by the summarizer; reopen any that is not"
-CLOSED_IN_SESSION = "closed in this session"
+CLOSED_IN_SESSION = "closed in this session; reopen any that is not"
 UNCONFIRMED_HEADING = ("## Closed by the summarizer, not confirmed (memory_todo reopen <id> — or "
                        "`code-memory todo reopen <id>` — if one is not finished): ")
 # the header's last clause when the brief lists an open to-do (each with its id, memory/todos.todo_id)

@@ -291,7 +291,7 @@ class StopReplay:
         self.done_of: dict = {}      # session id -> its planted finishes
         self.todos_of: dict = {}     # session id -> its planted to-dos
         self.done_at: dict = {}      # session id -> {planted finish: the 0-based turn that finishes it} (round 9)
-        self.ask_turn: dict = {}     # session id -> {to-do id: the turn whose question named it}
+        self.ask_turn: dict = {}     # session id -> {to-do id: the last turn whose question named it}
         self.answered: list = []     # what the replayed model did: "<session> <action> <to-do>"
         self.rechecks = {"questions": 0, "questions_only_about_closes": 0, "named": 0, "wrong_asked": 0,
                          "right_asked": 0, "right_asked_again": 0, "reopened": 0, "confirmed": 0,
@@ -330,7 +330,7 @@ class StopReplay:
             self.named += len(ids) + len(rechecked)
             self.asked.setdefault(sid, set()).update(ids)
             for tid in ids:
-                self.ask_turn.setdefault(sid, {}).setdefault(tid, turn)
+                self.ask_turn.setdefault(sid, {})[tid] = turn      # the latest: a roll call again after the finish counts
             if rechecked:
                 self.rechecks["questions"] += 1
                 self.rechecks["questions_only_about_closes"] += not ids

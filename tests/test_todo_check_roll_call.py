@@ -1,5 +1,5 @@
 """todo-check's roll call (issue 20, round 9): at the end of a turn shaped like a finish, the model is
-shown the project's open to-dos once per session and says which its work finished — whatever words
+shown the project's open to-dos (at the session's first such turn, again only after new work) and says which its work finished — whatever words
 they were written in (docs/hooks.md § todo-check)."""
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def test_a_finish_sharing_no_word_gets_the_roll_call_once_per_session(alpha, tmp
     assert "beta" not in reason                                          # only this project's
     assert "memory_todo (action done, its id)" in reason and "If none, just stop without comment" in reason
     assert set(out) == {"decision", "reason"}
-    assert ask(stop(alpha, path, message=message)) is None               # once per session
+    assert ask(stop(alpha, path, message=message)) is None               # no new work: not called again
     assert ask(stop(alpha, path, session="s1", message=message))["reason"].count("“") == 1   # not its own (s1)
     assert ask(stop(alpha, path, message=message, stop_hook_active=True, session="s3")) is None
     assert ask(stop(alpha, path, message=message, agent_id="a1", session="s4")) is None
@@ -111,3 +111,23 @@ def test_finish_shape_and_the_turns_work():
     assert not todo_check.finished_work({"edits": 1, "last_failed": True}, "Done.")
     assert not todo_check.finished_work({"edits": 1}, "Want me to raise it to 25%?")
     assert not todo_check.finished_work({}, "Done.")
+
+
+def test_called_again_only_after_new_work_and_at_most_three_times(alpha, tmp_path):
+    def turn(name, file):
+        path = str(tmp_path / f"{name}.jsonl")
+        with TranscriptWriter(path, session_id="s2", cwd=alpha) as t:
+            t.user(f"now the {name} part")
+            t.tool("Edit", {"file_path": f"{alpha}/{file}", "old_string": "a", "new_string": "b"})
+        return ask(stop(alpha, path, message=f"Done with the {name} part."))
+
+    first = turn("first", "deploy/traffic.yaml")
+    assert first["reason"].startswith("[code-memory] Before you stop: memory's open to-dos")
+    assert turn("same files", "deploy/traffic.yaml") is None          # no new work since the roll was called
+    second = turn("second", "pricing/engine.py")                        # a file none of its turns edited
+    assert second["reason"] == first["reason"]                          # the same open to-dos, asked about new work
+    assert turn("third", "pricing/rules.py") is not None
+    assert turn("fourth", "pricing/limits.py") is None                  # at most 3 roll calls per session
+    assert todo_check.roll_call_due(set(), []) == todo_check.ROLL_CALL_KEY
+    assert todo_check.roll_call_due({todo_check.ROLL_CALL_KEY, "todo-roll-file:a.py"}, ["a.py"]) == ""
+    assert todo_check.roll_call_due({todo_check.ROLL_CALL_KEY}, ["b.py"]) == todo_check.ROLL_CALL_KEY + ":2"

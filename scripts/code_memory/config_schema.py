@@ -450,10 +450,11 @@ SCHEMA = (
         "model once whether its work finished it (it closes it or just stops); false = never ask."),
     Key("hooks.todo_check_roll_call", True,
         "todo-check's roll call: at the end of a turn shaped like a finish (it edited files or a command passed, "
-        "its last command did not fail, its final message does not end on a question), ask the model once per session "
-        "which of the project's open to-dos (newest first, up to todo_check_roll_call_max, none named before in "
-        "the session) its work finished — whatever words they were written in; merged with the word question "
-        "when both fire. false = the word/meaning trigger only."),
+        "its last command did not fail, its final message does not end on a question), ask the model which of the "
+        "project's open to-dos (newest first, up to todo_check_roll_call_max) its work finished — whatever words "
+        "they were written in; merged with the word question when both fire. At the session's first such turn, "
+        "and again (at most 3 in all) only at one that edited files none of the earlier calls' turns did. "
+        "false = the word/meaning trigger only."),
     Key("hooks.todo_check_roll_call_max", 8,
         "todo-check's roll call: how many open to-dos it names at most (newest first; each cut to 100 "
         "characters).",

@@ -21,12 +21,15 @@ The roll call (round 9, ``hooks.todo_check_roll_call``): a finish in other words
 other language, one line of a report about other work — shares no word with its to-do, so the word
 trigger never names it. At the end of a turn shaped like a finish (:func:`finished_work`: it edited
 files or a command passed, its last command did not fail, its final message does not end on a
-question) the question also lists the project's open to-dos not named before in the session, newest
+question) the question also lists the project's open to-dos (but those its word part names), newest
 first, up to ``hooks.todo_check_roll_call_max``, each cut to :data:`ROLL_CALL_TODO_CHARS`
-(:func:`roll_call`, :func:`roll_call_question`) — once per session (the ledger's
-:data:`ROLL_CALL_KEY`) — and the model, which knows what it did, says which its work finished. With
-the word trigger's to-dos it is one question (theirs first); a to-do named by the roll call is named
-once per session like any other.
+(:func:`roll_call`, :func:`roll_call_question`), and the model, which knows what it did, says which
+its work finished. With the word trigger's to-dos it is one question (theirs first). It is called at
+the session's first finish-shaped turn, and again — at most :data:`ROLL_CALLS_PER_SESSION` times in
+all (:func:`roll_call_due`, the ledger's :data:`ROLL_CALL_KEY` and :data:`ROLL_CALL_FILE` keys) — only
+at a turn that edited a file none of the earlier calls' turns edited: new work, which may have
+finished a to-do that was not finished when the roll was last called (a long session's later turn).
+A word question that names every open to-do counts as the call.
 
 The trigger is loose on purpose: a false ask costs one short extra turn, a missed ask leaves a
 finished to-do on the next brief. It is silent when Claude is already continuing because of a Stop
@@ -61,7 +64,9 @@ MAX_PROMPT_CHARS = 4000
 MAX_TODO_CHARS = 160            # of a to-do's text in the question
 MAX_EVIDENCE_CHARS = 160        # of a summarizer close's evidence (closed_why) in the question
 LEDGER_PREFIX = "todo-asked:"
-ROLL_CALL_KEY = "todo-roll-call"  # the session's ledger: the roll call was called
+ROLL_CALL_KEY = "todo-roll-call"  # the session's ledger: the roll call was called (then ``…:2``, ``…:3``)
+ROLL_CALL_FILE = "todo-roll-file:"  # … and the names of the files the turns it was called at edited
+ROLL_CALLS_PER_SESSION = 3      # called again only at a turn that edited files none of the earlier calls' turns did
 ROLL_CALL_TODO_CHARS = 100      # of a to-do's text in the roll call
 MEANING_TEXT_CHARS = 8000       # of the turn's text sent to the warm server (op ``related``)
 MEANING_TODO_CHARS = 400
@@ -362,8 +367,21 @@ def finished_work(work: dict, message: str) -> bool:
 
 def roll_call(todos: list, named, limit: int) -> list:
     """``[(id, text)]``: the project's open to-dos ``todos`` (newest session first, none asked before in
-    this session) but those already ``named`` by the question, at most ``limit``."""
+    this session by its words) but those already ``named`` by the question, at most ``limit``."""
     return [(tid, text) for tid, text, _f in todos if tid not in named][:max(0, limit)]
+
+
+def roll_call_due(asked: set, edited: list) -> str:
+    """The ledger key of the roll call this finish-shaped turn may call ("" when none is due): the
+    session's first, or — at most :data:`ROLL_CALLS_PER_SESSION` in all — another one at a turn that
+    edited a file none of the turns it was called at edited (new work since: a to-do it finished was
+    not done yet when the roll was last called)."""
+    if ROLL_CALL_KEY not in asked:
+        return ROLL_CALL_KEY
+    calls = 1 + sum(1 for n in range(2, ROLL_CALLS_PER_SESSION + 1) if f"{ROLL_CALL_KEY}:{n}" in asked)
+    if calls >= ROLL_CALLS_PER_SESSION or not any(ROLL_CALL_FILE + name not in asked for name in edited):
+        return ""
+    return f"{ROLL_CALL_KEY}:{calls + 1}"
 
 
 def roll_call_question(roll: list, after_open: bool) -> str:
@@ -376,7 +394,7 @@ def roll_call_question(roll: list, after_open: bool) -> str:
     return ("[code-memory] Before you stop: memory's open to-dos for this project (from earlier sessions) are: "
             f"{named}. If this session's work finished any of them, close it: memory_todo (action done, its id), "
             "or `code-memory todo done <id>` (and one you finish later in this session, then). " + PARTIAL_CLAUSE
-            + "If none, just stop without comment. (Memory's roll call, once per session.)")
+            + "If none, just stop without comment. (Memory's roll call; it comes again only after new work.)")
 
 
 # the question's clause for a to-do the turn finished only in part (memory/todos.py ``remaining``)
@@ -470,10 +488,11 @@ def handle(event, ctx):
         return None
     ledger = Ledger(ctx.session_flags)
     asked, now = ledger.keys(), time.time()
-    todos = candidates(entries, project.name, event.session_id, asked, now, float(ctx.setting("todo_expire_days")))
+    every = candidates(entries, project.name, event.session_id, set(), now, float(ctx.setting("todo_expire_days")))
+    todos = [todo for todo in every if LEDGER_PREFIX + todo[0] not in asked]      # not asked in this session
     closes = unconfirmed_closes(entries, project.name, event.session_id, asked, now,
                                 float(ctx.setting("autoclose_notice_days")))
-    if not todos and not closes:
+    if not every and not closes:
         return None
     work: dict = {}
     prompt, actions = turn_tail(event.transcript_path, work)
@@ -485,11 +504,13 @@ def handle(event, ctx):
     scores, ask, join = by_meaning(ctx, todos + [c[:3] for c in closes], said)       # one call for both
     chosen = with_meaning(chosen, todos, scores, ask, join)
     rechecked = with_closes(chosen, closes, turn_text, edited, scores, ask, join)
-    roll = roll_call(todos, {tid for tid, _t in chosen}, int(ctx.setting("todo_check_roll_call_max"))) \
-        if ctx.setting("todo_check_roll_call") and ROLL_CALL_KEY not in asked \
-        and finished_work(work, event.last_message) else []
-    keys = [LEDGER_PREFIX + tid for tid, _t in chosen + roll] + [LEDGER_PREFIX + c[0] for c in rechecked] \
-        + ([ROLL_CALL_KEY] if roll else [])
+    due = roll_call_due(asked, edited) if ctx.setting("todo_check_roll_call") \
+        and finished_work(work, event.last_message) else ""
+    # the roll names every open to-do but this question's, asked at an earlier turn or not: the work is new
+    roll = roll_call(every, {tid for tid, _t in chosen}, int(ctx.setting("todo_check_roll_call_max"))) if due else []
+    keys = [LEDGER_PREFIX + tid for tid, _t in chosen] + [LEDGER_PREFIX + c[0] for c in rechecked]
+    if due and (roll or chosen):          # a word question naming every open to-do counts as the roll call
+        keys += [due, *(ROLL_CALL_FILE + name for name in edited)]
     if not keys or not ledger.add(keys=keys):
         return None                       # nothing related, or no ledger to keep "once" with: silent
     ctx.log.info("todo-check", asked=len(chosen), roll_call=len(roll), open=len(todos), rechecked=len(rechecked),

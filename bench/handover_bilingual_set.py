@@ -22,16 +22,7 @@ Same shapes as ``handover_tuning_set.py``; ``bench_handover_tuning.py --set bili
 
 from __future__ import annotations
 
-from handover_tuning_set import END, A, B, E, U, W
-from handover_tuning_set import S as _S
-
-
-def S(steps, *, traps=(), **planted):
-    """A session plus ``traps``: earlier open to-dos this session must NOT close."""
-    session = _S(steps, **planted)
-    session["traps"] = list(traps)
-    return session
-
+from handover_tuning_set import END, A, B, E, S, U, W
 
 SCENARIOS = [
     ("bl-mx-orders", "mixed", [

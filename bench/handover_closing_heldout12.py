@@ -65,8 +65,16 @@ by an engineer who writes no rules, counts only reported.
 
 from __future__ import annotations
 
-from handover_closing_heldout10 import S  # a session with ``traps``: earlier open to-dos it must NOT close
-from handover_tuning_set import END, A, B, E, R, U, W
+from handover_tuning_set import (
+    END,
+    A,
+    B,
+    E,
+    R,
+    S,  # a session with ``traps``: earlier open to-dos it must NOT close
+    U,
+    W,
+)
 
 SCENARIOS = [
     ("b13-zh-cdn", "zh", [

@@ -45,17 +45,7 @@ context p50 5,997 characters (max 5,998); SessionStart p50 125.2 ms.
 
 from __future__ import annotations
 
-from handover_tuning_set import END, A, B, E, U, W
-from handover_tuning_set import S as _S
-
-
-def S(steps, *, traps=(), **planted):
-    """A session of ``handover_tuning_set.S`` plus ``traps``: earlier open to-dos (phrases) that this
-    session touches, asks about or puts off but does NOT finish, so it must not close them."""
-    session = _S(steps, **planted)
-    session["traps"] = list(traps)
-    return session
-
+from handover_tuning_set import END, A, B, E, S, U, W
 
 SCENARIOS = [
     # ---------------------------------------------------------------- Chinese

@@ -55,16 +55,7 @@ the scored starts; topics 14/14; files 14/14; leaks 0; start context p50 5,991 c
 
 from __future__ import annotations
 
-from handover_tuning_set import END, A, B, E, R, U, W
-from handover_tuning_set import S as _S
-
-
-def S(steps, *, traps=(), **planted):
-    """A session of ``handover_tuning_set.S`` plus ``traps``: earlier open to-dos (phrases) that this
-    session touches, asks about or puts off but does NOT finish, so it must not close them."""
-    session = _S(steps, **planted)
-    session["traps"] = list(traps)
-    return session
+from handover_tuning_set import END, A, B, E, R, S, U, W
 
 
 def OK(text="ok"):

@@ -64,18 +64,7 @@ leaks 0; start context p50 5,994.5 characters (max 5,998); SessionStart p50 39.9
 
 from __future__ import annotations
 
-from handover_tuning_set import END, A, B, E, U, W
-from handover_tuning_set import S as _S
-
-
-def S(steps, *, traps=(), **planted):
-    """A session of ``handover_tuning_set.S`` plus ``traps``: earlier open to-dos (phrases) that this
-    session touches, asks about, reports as half done or puts off but does NOT finish, so it must not
-    close them."""
-    session = _S(steps, **planted)
-    session["traps"] = list(traps)
-    return session
-
+from handover_tuning_set import END, A, B, E, S, U, W
 
 SCENARIOS = [
     # ---------------------------------------------------------------- Chinese

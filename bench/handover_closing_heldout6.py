@@ -67,17 +67,7 @@ the load: compare it only within one run).
 
 from __future__ import annotations
 
-from handover_tuning_set import END, A, B, E, R, U, W
-from handover_tuning_set import S as _S
-
-
-def S(steps, *, traps=(), **planted):
-    """A session of ``handover_tuning_set.S`` plus ``traps``: earlier open to-dos (phrases) that this
-    session touches, asks about, reports as half done, puts next or off, but does NOT finish — so it
-    must not close them."""
-    session = _S(steps, **planted)
-    session["traps"] = list(traps)
-    return session
+from handover_tuning_set import END, A, B, E, R, S, U, W
 
 SCENARIOS = [
     ("b7-zh-canal", "zh", [

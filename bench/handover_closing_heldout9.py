@@ -67,20 +67,7 @@ by an engineer who writes no rules, counts only reported.
 
 from __future__ import annotations
 
-from handover_tuning_set import END, A, B, E, R, U, W
-from handover_tuning_set import S as _S
-
-
-def S(steps, *, traps=(), done_at=None, **planted):
-    """A session of ``handover_tuning_set.S`` plus ``traps``: earlier open to-dos (phrases) that this
-    session touches, asks about, reports as half done, puts next or off, but does NOT finish — so it
-    must not close them; ``done_at``: ``{planted finish: the 0-based user turn that finishes it}`` (round 9,
-    long sessions; a finish not named is at turn 0)."""
-    session = _S(steps, **planted)
-    session["traps"] = list(traps)
-    session["done_at"] = dict(done_at or {})
-    return session
-
+from handover_tuning_set import END, A, B, E, R, S, U, W
 
 SCENARIOS = [
     ("b10-zh-flink-uv", "zh", [

@@ -23,18 +23,7 @@ Same shapes as ``handover_closing_heldout6.py`` (``S`` with ``traps``) plus ``do
 
 from __future__ import annotations
 
-from handover_tuning_set import END, A, B, E, R, U, W
-from handover_tuning_set import S as _S
-
-
-def S(steps, *, traps=(), done_at=None, **planted):
-    """``handover_tuning_set.S`` plus ``traps`` (open to-dos this session must NOT close) and ``done_at``
-    (``{planted finish: the 0-based user turn that finishes it}``, for long sessions)."""
-    session = _S(steps, **planted)
-    session["traps"] = list(traps)
-    session["done_at"] = dict(done_at or {})
-    return session
-
+from handover_tuning_set import END, A, B, E, R, S, U, W
 
 SCENARIOS = [
     ("lc-zh-gray", "zh", [

@@ -32,17 +32,7 @@ fixed so that its to-dos are captured, gave 7 · 6 · 4 and 30 · 9 · 4.)
 
 from __future__ import annotations
 
-from handover_tuning_set import END, A, B, E, U, W
-from handover_tuning_set import S as _S
-
-
-def S(steps, *, traps=(), **planted):
-    """A session of ``handover_tuning_set.S`` plus ``traps``: earlier open to-dos (phrases) this
-    session works near but does NOT finish, so it must not close them."""
-    session = _S(steps, **planted)
-    session["traps"] = list(traps)
-    return session
-
+from handover_tuning_set import END, A, B, E, S, U, W
 
 PYTEST = "pytest -q"
 

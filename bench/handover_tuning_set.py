@@ -41,14 +41,18 @@ def B(command, ok=True, output="ok"):
 
 
 def S(steps, *, topic=(), files=(), decisions=(), reasons=(), todos=(), done=(), notes=(), reverted=False,
-      light=False, not_decisions=()):
+      light=False, not_decisions=(), traps=(), done_at=None):
     """One session and its planted facts (phrases): ``todos`` open after it, ``done`` earlier to-dos
     it finished, ``notes`` other facts said (numbers, warnings), ``reverted`` when its change was
     backed out, ``light`` for a short session (thanks, a question, ok) that must not push the last
-    work session out of the brief, ``not_decisions`` phrases that must not be reported as decided."""
+    work session out of the brief, ``not_decisions`` phrases that must not be reported as decided,
+    ``traps`` earlier open to-dos this session touches, asks about, reports half done or puts off
+    but does NOT finish (it must not close them), ``done_at`` ``{planted finish: the 0-based user turn
+    that finishes it}`` (round 9, long sessions; a finish not named is at turn 0)."""
     return {"steps": list(steps), "topic": list(topic), "files": list(files), "decisions": list(decisions),
             "reasons": list(reasons), "todos": list(todos), "done": list(done), "notes": list(notes),
-            "reverted": reverted, "light": light, "not_decisions": list(not_decisions)}
+            "reverted": reverted, "light": light, "not_decisions": list(not_decisions), "traps": list(traps),
+            "done_at": dict(done_at or {})}
 
 
 END = S([])        # the last entry of a scenario: only its start context is checked

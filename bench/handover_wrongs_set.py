@@ -29,17 +29,7 @@ wrongs`` runs it.
 
 from __future__ import annotations
 
-from handover_tuning_set import END, A, B, E, U, W
-from handover_tuning_set import S as _S
-
-
-def S(steps, *, traps=(), **planted):
-    """A session of ``handover_tuning_set.S`` plus ``traps``: earlier open to-dos (phrases) this
-    session works near but does NOT finish, so it must not close them."""
-    session = _S(steps, **planted)
-    session["traps"] = list(traps)
-    return session
-
+from handover_tuning_set import END, A, B, E, S, U, W
 
 GO = "go test ./..."
 PYTEST = "pytest -q"

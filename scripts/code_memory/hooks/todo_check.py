@@ -366,8 +366,9 @@ def finished_work(work: dict, message: str) -> bool:
 
 
 def roll_call(todos: list, named, limit: int) -> list:
-    """``[(id, text)]``: the project's open to-dos ``todos`` (newest session first, none asked before in
-    this session by its words) but those already ``named`` by the question, at most ``limit``."""
+    """``[(id, text)]``: the project's open to-dos ``todos`` (newest session first; asked at an earlier
+    turn or not — the roll is about the turn's new work) but those ``named`` by this turn's word
+    question, at most ``limit``."""
     return [(tid, text) for tid, text, _f in todos if tid not in named][:max(0, limit)]
 
 

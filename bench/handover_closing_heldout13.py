@@ -40,8 +40,8 @@ SCENARIOS = [
         S([U("口径确认了按税表来。修一下然后跑全量"),
            E("payroll/bonus.py"), B("pytest -q", True, "142 passed"),
            A("速算扣除数的档位改成按税表的左闭右开区间，bonus 测试 7 个全过，全量 142 passed。"
-             "顺手把工资条 PDF 里的扣除明细列也对齐了，只是样式。")],
-          done=["年终奖单独计税那条路径还没有任何测试", "速算扣除数查错了档"],
+             "顺手把工资条 PDF 里的扣除明细列也对齐了，只是样式。工资条邮件还是明文附件发出去的，得加个密码。")],
+          done=["年终奖单独计税那条路径还没有任何测试", "速算扣除数查错了档"], todos=["工资条邮件还是明文附件"],
           traps=["专项附加扣除目前是写死的"]),
         S([U("子女教育、房贷利息这些我已经让它从 HR 系统的员工档案里取了，你帮我看下 diff 有没有问题"),
            R("payroll/tax.py"), B("git diff --stat", True, " payroll/tax.py | 40 ++--"),
@@ -350,7 +350,111 @@ SCENARIOS = [
           traps=["回头加个题目的 i18n"]),
         S([U("continue"),
            E("src/quiz/questions.ts"), W("locales/en/questions.json"), B("npm test", True, "88 passed"),
-           A("Question bank now loads per locale: zh and en, 240 questions each, falling back to zh when a translation is missing. All 88 tests pass.")],
-          done=["回头加个题目的 i18n"]),
+           A("Question bank now loads per locale: zh and en, 240 questions each, falling back to zh when a translation is missing. All 88 tests pass. The admin question editor still only has a zh field.")],
+          done=["回头加个题目的 i18n"], todos=["admin question editor still only has a zh field"]),
+        END]),
+    # ---- zh: quiz app anti-cheating (exam mode) ----
+    ("h13-zh-exam", "zh", [
+        S([U("考试模式要防作弊：切出页面超过 3 次自动交卷。看下 exam/guard.ts"),
+           R("exam/guard.ts"),
+           A("用 visibilitychange 计数，第 3 次切出时弹确认后自动交卷。"),
+           E("exam/guard.ts"), B("npm test -- guard", True, "8 passed"),
+           A("切屏计数和自动交卷做好了，8 个测试通过。iOS 的 Safari 上锁屏也会触发 visibilitychange，会误判成切屏。"
+             "我们最好也记一下每题的作答时长，方便事后查异常。"
+             "计数存在 sessionStorage 里，刷新页面不会清零，这是有意的。")],
+          topic=["防作弊"], files=["exam/guard.ts"],
+          todos=["锁屏也会触发 visibilitychange", "记一下每题的作答时长"]),
+        S([U("作答时长先做。iOS 那个我周末自己拿真机调"),
+           E("exam/answerLog.ts"), B("npm test -- answerLog", True, "5 passed"),
+           A("每道题的进入和离开时间都写进 answer_log 表了，后台能看到每题用时，5 个测试通过。")],
+          done=["记一下每题的作答时长"], traps=["锁屏也会触发 visibilitychange"]),
+        S([U("iOS 上我试了，用 pagehide 区分锁屏还是不行，你有别的思路吗"),
+           A("可以结合 document.hasFocus() 和 blur 的时间差：锁屏时没有 blur 先于 hidden。要我写个实验版吗？")],
+          traps=["锁屏也会触发 visibilitychange"], light=True),
+        S([U("写吧"),
+           E("exam/guard.ts"), B("npm test -- guard", True, "11 passed"),
+           A("锁屏和切屏现在能分开了：只有先 blur 再 hidden 才计为切屏，iPhone 13 和 iPad 实机上锁屏都不再计数。11 个测试通过。")],
+          done=["锁屏也会触发 visibilitychange"]),
+        END]),
+
+    # ---- en: smart-home hub Matter bridge ----
+    ("h13-en-matter", "en", [
+        S([U("Expose our Zigbee lights through the Matter bridge. Start in bridge/matter/endpoints.py"),
+           R("bridge/matter/endpoints.py"),
+           A("I'll map each Zigbee light to a Matter On/Off + Level Control endpoint, dynamic endpoints so new lights appear without a restart."),
+           E("bridge/matter/endpoints.py"), B("pytest tests/bridge -q", True, "19 passed"),
+           A("Lights show up in Apple Home and Google Home and on/off/dim works; 19 tests pass. "
+             "Color temperature isn't mapped, so tunable-white bulbs only dim. "
+             "After this, remind me to ask the certification lab about the test-harness version. "
+             "Commissioning uses the fixed test passcode 20202021 — that's the SDK default for dev builds only.")],
+          topic=["Matter bridge"], files=["bridge/matter/endpoints.py"],
+          todos=["Color temperature isn't mapped", "ask the certification lab about the test-harness version"]),
+        S([U("I emailed the lab, they want TH 2.10. Now the bulbs: brightness transitions are jerky"),
+           E("bridge/matter/endpoints.py"), B("pytest tests/bridge -q", True, "21 passed"),
+           A("Transitions now pass the Matter transition time through to the Zigbee move-to-level command, so dimming is smooth. 21 tests pass. "
+             "Tunable-white is next on my list.")],
+          done=["ask the certification lab about the test-harness version"],
+          traps=["Color temperature isn't mapped"]),
+        S([U("go on"),
+           E("bridge/matter/endpoints.py"), E("bridge/matter/clusters.py"), B("pytest tests/bridge -q", True, "26 passed"),
+           A("Done — mireds are converted both ways; Apple Home shows the warm/cool slider and it moves the bulbs. 26 tests pass. Zigbee scenes aren't bridged yet, so \"Good night\" can't be triggered from Apple Home.")],
+          done=["Color temperature isn't mapped"], todos=["Zigbee scenes aren't bridged yet"]),
+        END]),
+
+    # ---- zh: satellite telemetry alert rules ----
+    ("h13-zh-alerts", "zh", [
+        S([U("遥测告警规则太吵了，电池电压一抖就报警。看看 alerts/rules.py"),
+           R("alerts/rules.py"),
+           A("阈值判断是单点的，加个持续时间：连续 5 个采样点越限才报。"),
+           E("alerts/rules.py"), B("pytest tests/alerts -q", True, "16 passed"),
+           A("加了持续时间窗口，昨天的回放里告警从 212 条降到 9 条，测试通过。还差两件：\n"
+             "1. 告警规则只能改代码，运维没法自己配\n"
+             "2. 过境结束后的告警没有自动恢复\n"
+             "阈值用的是工程值不是原始码，这是对的。")],
+          topic=["遥测告警"], files=["alerts/rules.py"],
+          todos=["告警规则只能改代码", "过境结束后的告警没有自动恢复"]),
+        S([U("先做自动恢复"),
+           E("alerts/rules.py"), B("pytest tests/alerts -q", False, "1 failed, 18 passed"),
+           A("恢复逻辑写了一半：过境结束时会关掉越限告警，但通信中断类的告警也被误关了，有一个用例挂着。")],
+          traps=["过境结束后的告警没有自动恢复", "告警规则只能改代码"]),
+        S([U("继续"),
+           E("alerts/rules.py"), B("pytest tests/alerts -q", True, "19 passed"),
+           A("过境结束时只恢复越限类告警，通信中断类保持打开。19 个测试都过了。\n"
+             "- 自动恢复：完成\n- 规则配置化：没动")],
+          done=["过境结束后的告警没有自动恢复"], traps=["告警规则只能改代码"]),
+        S([U("规则配置化上线了吗"),
+           A("还没有，规则还在 alerts/rules.py 里。")],
+          traps=["告警规则只能改代码"], light=True),
+        S([U("把规则挪到 YAML，运维改完热加载"),
+           W("config/alert_rules.yaml"), E("alerts/loader.py"), B("pytest tests/alerts -q", True, "24 passed"),
+           A("规则现在从 config/alert_rules.yaml 读，文件变了 2 秒内热加载，格式错误时保留旧规则并报错。24 个测试通过。")],
+          done=["告警规则只能改代码"]),
+        END]),
+
+    # ---- en: event ticketing seat holds ----
+    ("h13-en-seats", "en", [
+        S([U("Two people can buy the same seat if they check out at the same moment. Look at tickets/holds.py"),
+           R("tickets/holds.py"),
+           A("The hold is a read-then-write without a lock. I'll make it a single conditional UPDATE ... WHERE held_by IS NULL."),
+           E("tickets/holds.py"), B("pytest tests/test_holds.py -q", True, "12 passed"),
+           A("Holds are atomic now; a 200-thread race test sells each seat once. 12 tests pass. "
+             "Expired holds are only released by a cron every 10 minutes, so seats look taken for too long. "
+             "The seat map doesn't refresh live when someone else grabs a seat. "
+             "Holds last 8 minutes — that's what the box office asked for.")],
+          topic=["same seat"], files=["tickets/holds.py"],
+          todos=["only released by a cron every 10 minutes", "doesn't refresh live"]),
+        S([U("Seat map first"),
+           E("web/SeatMap.tsx"), E("tickets/events.py"), B("npm test -- SeatMap", True, "9 passed"),
+           A("I wired a WebSocket channel per event; the seat map now greys out a seat within about a second of someone else holding it. "
+             "I also restyled the legend on the seat map. Tests pass.")],
+          done=["doesn't refresh live"], traps=["only released by a cron every 10 minutes"]),
+        S([U("Tweak the hold cron to run every 5 minutes for now"),
+           E("deploy/cron.yaml"),
+           A("Cron runs every 5 minutes now. Releasing each hold exactly at expiry is still to do — I'll do it with Redis key expiry next.")],
+          traps=["only released by a cron every 10 minutes"]),
+        S([U("continue"),
+           E("tickets/holds.py"), B("pytest tests/test_holds.py -q", True, "15 passed"),
+           A("Each hold now gets a Redis key with an 8-minute TTL; the expiry event frees the seat the moment it lapses, and the cron is gone. 15 tests pass. One gap: a refunded order doesn't put its seats back on sale.")],
+          done=["only released by a cron every 10 minutes"], todos=["doesn't put its seats back on sale"]),
         END]),
 ]

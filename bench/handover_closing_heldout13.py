@@ -9,7 +9,43 @@ judges the FINAL state of round 9's rules and Stop-hook to-do check afterwards, 
 ``handover_closing_heldout7.py`` … ``handover_closing_heldout12.py``. Do not read its scenarios or its
 misses to change a rule — when it has been read, write a new set instead.
 
-SUMMARY_PLACEHOLDER
+14 projects, 3–5 sessions each plus a last start (68 sessions), written like real Claude Code
+sessions (tool steps, a failing run then a passing one, terse prompts such as "continue", "继续",
+"go on", "做吧"): 6 Chinese, 6 English, 2 mixed (a Chinese speaker with English code and terms,
+switching language between sessions). Domains (from round 9's list): payroll tax withholding, a
+mobile banking app's KYC onboarding, a DICOM medical imaging viewer, a compiler's error messages, a
+smart-home hub (Zigbee pairing and OTA) and its Matter bridge, a podcast platform's RSS feeds, a
+ticketing system's SLA timer and an event ticketing system's seat holds, an ERP material/vendor sync,
+a satellite-telemetry deframer and its alert rules, a quiz app and its exam mode.
+
+- 36 open to-dos planted (16 Chinese, 15 English, 5 mixed — 4 stated in Chinese, 1 in English),
+  stated as a state (hard-coded, no tests, only works on some devices, only one hub, dropped
+  silently, a cron too slow), as an indirect or hedged wish, in numbered and bulleted "remaining"
+  lists, in the person's prompt ("remind me…", "下次记得…"), and as one sentence of a longer report.
+- 31 finished later in other words — about half sharing no word with the to-do (a description of
+  the effect, the other language in the mixed projects, a number), the rest sharing some; about a
+  third 2–4 sessions after the to-do; some as one line of a report on other work; some by the
+  person in the prompt ("I wrote it myself", "我上周自己接完了"); some by evidence alone after a
+  bare "continue"/"继续"; a bulleted status line; 3 inside LONG sessions (8 user turns each, most
+  turns unrelated work, the finish at turn 4, 5 or 6 — ``done_at`` — and another turn touching the
+  to-do's area without finishing it).
+- 33 traps that must NOT close a to-do: other work in the same file, page, cache or module finished
+  in the same session, half-done work reported as progress, a failing run, a sibling in the same
+  list finished, the to-do put "next" or off, "还没" answers, a question about it, the person saying
+  they will do it themselves, and a restatement of a still-open to-do in new words (must stay ONE
+  to-do).
+- Most work sessions' final reports also hold 1–3 look-alike sentences that are not open work (how
+  the code works now, intended limits, results, a pitfall already fixed, a request to the person
+  that is not code work).
+
+BASELINE (unchanged rules of main at f141258, run 2026-11-27 ~01:35 UTC, load 4.2 then 1.9):
+``bench_handover_tuning.py --set closing-heldout13``: to-dos captured 29/36 (zh 14/16, en 11/15,
+mixed 4/5), finished still shown 16/31, closes right 8 / missed 16 / wrong 0, traps held 27 / sprung
+0 / untested 6, spurious_todos 7 of 86 open lines, topics 14/14, files 14/14, leaks 0, context p50
+5991 chars, SessionStart p50 74.6 ms. ``bench_todo_check.py --set closing-heldout13 --checkout .``
+(words-only trigger, model answer rate 1.0): ask recall of summarizer misses 23/24 (0.958), floor
+1/31 finished still shown, traps asked 26/27, 45 questions over 76 turns (0.59 per turn, 0.83 per
+work session), wrong closes 0.
 """
 
 from __future__ import annotations

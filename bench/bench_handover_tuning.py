@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Handover benchmark on the TUNING set: does what people said in one session reach the next one?
 
-    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|closing-heldout6|closing-heldout7|closing-heldout8|closing-heldout9|closing-heldout10|closing-heldout11|closing-heldout12|capture|capture2|capture6|traps|progress|bilingual|wrongs|wrongs6|lateclose] [--checkout DIR] [--json OUT] [--smoke]
+    .venv-test/bin/python bench/bench_handover_tuning.py [--set tuning|closing|closing-heldout|closing-heldout2|closing-heldout3|closing-heldout4|closing-heldout5|closing-heldout6|closing-heldout7|closing-heldout8|closing-heldout9|closing-heldout10|closing-heldout11|closing-heldout12|closing-heldout13|capture|capture2|capture6|traps|progress|bilingual|wrongs|wrongs6|lateclose] [--checkout DIR] [--json OUT] [--smoke]
 
 The scenarios are ``bench/handover_tuning_set.py`` (13 projects, Chinese, English and mixed, multi-turn:
 proposals and agreement, reasons, indirect and negated to-dos, finishes in other words or stated by
@@ -67,6 +67,12 @@ steps and terse prompts, 37 open to-dos, 36 finished in other words — the pers
 language, numbers, evidence alone after "continue" — 20 traps, 3 long sessions, and final reports
 with look-alike sentences that are not open work) was written blind to the rules on 2026-11-26 from
 0525091: it judges the rules and the Stop-hook check of round 9 afterwards — never tune to it.
+``--set closing-heldout13`` (``bench/handover_closing_heldout13.py``: 14 projects — payroll, banking
+onboarding, a DICOM viewer, compiler diagnostics, a smart-home hub and Matter bridge, podcast feeds,
+ticketing and seat holds, an ERP sync, satellite telemetry and its alerts, a quiz app — 36 open
+to-dos, 31 finished in other words, 33 traps in the to-do's own area, 3 long sessions with the finish
+at a later turn) was written blind to the rules on 2026-11-27 from f141258: it judges the FINAL state
+of round 9 afterwards — never tune to it.
 ``--set lateclose`` (``bench/handover_lateclose_set.py``: 8 projects, finishes in other words or the
 other language, 2–3 sessions later, as one line of a report on other work, in long sessions, with
 traps) was written alongside todo-check's roll call (round 9) to tune it: an upper bound.
@@ -173,6 +179,7 @@ from handover_closing_heldout9 import SCENARIOS as CLOSING_HELDOUT9  # noqa: E40
 from handover_closing_heldout10 import SCENARIOS as CLOSING_HELDOUT10  # noqa: E402
 from handover_closing_heldout11 import SCENARIOS as CLOSING_HELDOUT11  # noqa: E402
 from handover_closing_heldout12 import SCENARIOS as CLOSING_HELDOUT12  # noqa: E402
+from handover_closing_heldout13 import SCENARIOS as CLOSING_HELDOUT13  # noqa: E402
 from handover_closing_set import SCENARIOS as CLOSING  # noqa: E402
 from handover_lateclose_set import SCENARIOS as LATECLOSE  # noqa: E402
 from handover_progress_set import SCENARIOS as PROGRESS  # noqa: E402
@@ -192,12 +199,12 @@ SETS = {"tuning": SCENARIOS, "closing": CLOSING, "closing-heldout": CLOSING_HELD
         "closing-heldout6": CLOSING_HELDOUT6, "closing-heldout7": CLOSING_HELDOUT7,
         "closing-heldout8": CLOSING_HELDOUT8, "closing-heldout9": CLOSING_HELDOUT9,
         "closing-heldout10": CLOSING_HELDOUT10, "closing-heldout11": CLOSING_HELDOUT11,
-        "closing-heldout12": CLOSING_HELDOUT12,
+        "closing-heldout12": CLOSING_HELDOUT12, "closing-heldout13": CLOSING_HELDOUT13,
         "capture": CAPTURE,
         "capture2": CAPTURE2, "capture6": CAPTURE6, "traps": TRAPS, "progress": PROGRESS, "bilingual": BILINGUAL,
         "wrongs": WRONGS, "wrongs6": WRONGS6, "lateclose": LATECLOSE}
 BLIND = ("closing-heldout7", "closing-heldout8", "closing-heldout9", "closing-heldout10",
-         "closing-heldout11", "closing-heldout12")     # written blind and not yet read by the people tuning the rules
+         "closing-heldout11", "closing-heldout12", "closing-heldout13")     # written blind and not yet read by the people tuning the rules
 READ = ("closing-heldout", "closing-heldout2", "closing-heldout3", "closing-heldout4",
         "closing-heldout5", "closing-heldout6")      # written blind, since read or run by them
 
@@ -537,8 +544,8 @@ def main() -> int:
                         help="the scenarios: tuning (handover_tuning_set.py), closing (handover_closing_set.py), "
                              "closing-heldout … closing-heldout6 (handover_closing_heldout.py … "
                              "handover_closing_heldout6.py, written blind, since read), "
-                             "closing-heldout7 … closing-heldout12 (handover_closing_heldout7.py … "
-                             "handover_closing_heldout12.py, written blind: never tune to them), capture "
+                             "closing-heldout7 … closing-heldout13 (handover_closing_heldout7.py … "
+                             "handover_closing_heldout13.py, written blind: never tune to them), capture "
                              "(handover_capture_set.py), capture2 (handover_capture2_set.py), capture6 "
                              "(handover_capture6_set.py), traps "
                              "(handover_traps_set.py), progress (handover_progress_set.py), bilingual "

@@ -112,7 +112,7 @@ import bench_handover_tuning as handover  # noqa: E402
 from report import emit  # noqa: E402
 
 BLIND = ("closing-heldout7", "closing-heldout8", "closing-heldout9", "closing-heldout10",
-         "closing-heldout11", "closing-heldout12")
+         "closing-heldout11", "closing-heldout12", "closing-heldout13")
 ASKED = re.compile(r"\b([0-9a-f]{8}) “")
 RECHECK = "memory closed th"     # where the question's part about the summarizer's closes begins (round 8)
 ROLL_CALL = ("memory's open to-dos for this project", "memory's other open to-dos for this project")   # round 9

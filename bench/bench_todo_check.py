@@ -109,6 +109,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import bench_handover_tuning as handover  # noqa: E402
+from code_memory.memory.recent import PERSON_CLOSER as PERSON  # noqa: E402  done_by of a close made through a door
 from report import emit  # noqa: E402
 
 BLIND = ("closing-heldout7", "closing-heldout8", "closing-heldout9", "closing-heldout10",
@@ -129,7 +130,6 @@ def roll_call_ids(reason: str) -> list:
 # the replay's clock starts 200 h before now while the hook measures hooks.autoclose_notice_days (7) from
 # now: the window is widened by that offset, so it means 7 days after the close in the replay's time
 NOTICE_DAYS = 7 + 9
-PERSON = "user"                  # done_by of a close made through a door (memory/recent.PERSON_CLOSER)
 
 
 def by_the_model(todo: dict) -> bool:
@@ -447,7 +447,7 @@ class StopReplay:
         entries = recent.load_entries(recent.index_path(MemoryPaths(env["CODE_MEMORY_ROOT"]), "project", project))
         prompt, actions = todo_check.turn_tail(path)
         return {"session": sid, "project": project, "message": message, "prompt": prompt, "actions": actions,
-                "open": todo_check.candidates(entries or [], project, sid, set(), time.time(), 30),
+                "open": todo_check.candidates(entries or [], project, sid, time.time(), 30),
                 "asked": ids, "done": session["done"], "traps": session.get("traps", [])}
 
     def project_done(self, name, sessions, sids, index):

@@ -92,8 +92,8 @@ def test_closed_and_other_projects_todos_are_never_named(initialized_root, proje
     assert ask(stop(project, message="The CSV export applies the date filter now.")) is None
     # a workspace index brings in its other projects' sessions: they are never candidates
     entries = [entry("w1", "gamma", ["CSV export in gamma ignores the date filter"])]
-    assert todo_check.candidates(entries, "alpha", "s2", set(), time.time(), 30) == []
-    assert [c[:2] for c in todo_check.candidates([entry("a1", "alpha", ["x y z"])], "alpha", "s2", set(), time.time(),
+    assert todo_check.candidates(entries, "alpha", "s2", time.time(), 30) == []
+    assert [c[:2] for c in todo_check.candidates([entry("a1", "alpha", ["x y z"])], "alpha", "s2", time.time(),
                                                  30)] == [(todo_id("a1", "x y z"), "x y z")]
 
 

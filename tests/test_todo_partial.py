@@ -69,7 +69,7 @@ def test_the_model_closes_a_todo_in_part_and_the_rest_stays_open(two_projects, p
     assert TODO_BETA not in out["brief"]
     # … and it is a candidate of todo-check in a later session
     entries = recent.load_entries(recent.index_path(paths, "project", "alpha"))
-    assert (left_id, LEFT) in [c[:2] for c in todo_check.candidates(entries, "alpha", "s-next", set(), 0, 0)]
+    assert (left_id, LEFT) in [c[:2] for c in todo_check.candidates(entries, "alpha", "s-next", 0, 0)]
     assert "remaining" in out["question"] and "--remaining" in out["question"]
 
     # only the valid call was written; beta is untouched

@@ -277,9 +277,9 @@ def _named(tid: str, text: str, limit: int = MAX_TODO_CHARS) -> str:
     return f"{tid} “{' '.join(text.split())[:limit]}”"
 
 
-def candidates(entries: list, project: str, session_id: str, asked: set, now: float, expire_days: float) -> list:
+def candidates(entries: list, project: str, session_id: str, now: float, expire_days: float) -> list:
     """``[(id, text, names of the files its session changed)]`` of the project's open to-dos, not
-    of this session, not asked before."""
+    of this session (asked before in it or not: :func:`handle` tells them apart by the ledger)."""
     from ..memory.todos import todo_id
     from .recent_work import _todo_states
 
@@ -287,7 +287,7 @@ def candidates(entries: list, project: str, session_id: str, asked: set, now: fl
     for entry, files in _earlier_entries(entries, project, session_id):
         for todo, state in _todo_states(entry, now, expire_days):
             tid = todo_id(entry["id"], todo["text"])
-            if tid in seen or LEDGER_PREFIX + tid in asked or state != "open":
+            if tid in seen or state != "open":
                 continue
             seen.add(tid)
             out.append((tid, todo["text"].strip(), files))
@@ -372,14 +372,21 @@ def roll_call(todos: list, named, limit: int) -> list:
     return [(tid, text) for tid, text, _f in todos if tid not in named][:max(0, limit)]
 
 
+def roll_calls_made(asked: set) -> int:
+    """How many roll calls the session's ledger keys ``asked`` record."""
+    if ROLL_CALL_KEY not in asked:
+        return 0
+    return 1 + sum(1 for n in range(2, ROLL_CALLS_PER_SESSION + 1) if f"{ROLL_CALL_KEY}:{n}" in asked)
+
+
 def roll_call_due(asked: set, edited: list) -> str:
     """The ledger key of the roll call this finish-shaped turn may call ("" when none is due): the
     session's first, or — at most :data:`ROLL_CALLS_PER_SESSION` in all — another one at a turn that
     edited a file none of the turns it was called at edited (new work since: a to-do it finished was
     not done yet when the roll was last called)."""
-    if ROLL_CALL_KEY not in asked:
+    calls = roll_calls_made(asked)
+    if not calls:
         return ROLL_CALL_KEY
-    calls = 1 + sum(1 for n in range(2, ROLL_CALLS_PER_SESSION + 1) if f"{ROLL_CALL_KEY}:{n}" in asked)
     if calls >= ROLL_CALLS_PER_SESSION or not any(ROLL_CALL_FILE + name not in asked for name in edited):
         return ""
     return f"{ROLL_CALL_KEY}:{calls + 1}"
@@ -489,12 +496,13 @@ def handle(event, ctx):
         return None
     ledger = Ledger(ctx.session_flags)
     asked, now = ledger.keys(), time.time()
-    every = candidates(entries, project.name, event.session_id, set(), now, float(ctx.setting("todo_expire_days")))
+    every = candidates(entries, project.name, event.session_id, now, float(ctx.setting("todo_expire_days")))
     todos = [todo for todo in every if LEDGER_PREFIX + todo[0] not in asked]      # not asked in this session
     closes = unconfirmed_closes(entries, project.name, event.session_id, asked, now,
                                 float(ctx.setting("autoclose_notice_days")))
-    if not every and not closes:
-        return None
+    rolls = bool(every) and bool(ctx.setting("todo_check_roll_call")) and roll_calls_made(asked) < ROLL_CALLS_PER_SESSION
+    if not todos and not closes and not rolls:
+        return None                       # nothing left to ask this session: the transcript is not read
     work: dict = {}
     prompt, actions = turn_tail(event.transcript_path, work)
     edited = [os.path.basename(a) for a in actions if a.startswith("/")]
@@ -505,8 +513,7 @@ def handle(event, ctx):
     scores, ask, join = by_meaning(ctx, todos + [c[:3] for c in closes], said)       # one call for both
     chosen = with_meaning(chosen, todos, scores, ask, join)
     rechecked = with_closes(chosen, closes, turn_text, edited, scores, ask, join)
-    due = roll_call_due(asked, edited) if ctx.setting("todo_check_roll_call") \
-        and finished_work(work, event.last_message) else ""
+    due = roll_call_due(asked, edited) if rolls and finished_work(work, event.last_message) else ""
     # the roll names every open to-do but this question's, asked at an earlier turn or not: the work is new
     roll = roll_call(every, {tid for tid, _t in chosen}, int(ctx.setting("todo_check_roll_call_max"))) if due else []
     keys = [LEDGER_PREFIX + tid for tid, _t in chosen] + [LEDGER_PREFIX + c[0] for c in rechecked]
